@@ -1,0 +1,66 @@
+"""Weight initializers (``chainer.initializers``).
+
+Random initializers draw from numpy's global RNG (or ``rng=``) in the same order, with the
+same distribution and dtype as Chainer 7, so a seeded model gets identical weights.
+"""
+import numpy
+
+from minichainer.initializers.constant import Constant
+from minichainer.initializers.constant import Identity  # noqa: F401
+from minichainer.initializers.constant import NaN  # noqa: F401
+from minichainer.initializers.constant import One  # noqa: F401
+from minichainer.initializers.constant import Zero  # noqa: F401
+from minichainer.initializers.normal import GlorotNormal  # noqa: F401
+from minichainer.initializers.normal import HeNormal  # noqa: F401
+from minichainer.initializers.normal import LeCunNormal
+from minichainer.initializers.normal import Normal  # noqa: F401
+from minichainer.initializers.orthogonal import Orthogonal  # noqa: F401
+from minichainer.initializers.uniform import GlorotUniform  # noqa: F401
+from minichainer.initializers.uniform import HeUniform  # noqa: F401
+from minichainer.initializers.uniform import LeCunUniform  # noqa: F401
+from minichainer.initializers.uniform import Uniform  # noqa: F401
+
+
+def generate_array(initializer, shape, xp, dtype=None, device=None):
+    """Return a new array of ``shape`` filled by ``initializer``.
+
+    The dtype is ``dtype``, else ``initializer.dtype``, else ``config.dtype``.
+
+    Args:
+        initializer: A callable that fills an array in place.
+        shape (tuple of ints): Shape of the array.
+        xp: Array module (``numpy``).
+        dtype: Dtype specifier; must agree with ``initializer.dtype`` when both are set.
+        device: Device specifier; when given, its array module is used.
+
+    Raises:
+        ValueError: ``dtype`` and ``initializer.dtype`` disagree.
+    """
+    dtype_attr = getattr(initializer, 'dtype', None)
+    if dtype is not None and dtype_attr is not None \
+            and numpy.dtype(dtype) != numpy.dtype(dtype_attr):
+        raise ValueError('generate_array: dtype mismatch: {} != {}'.format(
+            numpy.dtype(dtype), numpy.dtype(dtype_attr)))
+    if dtype is None:
+        dtype = dtype_attr
+    import minichainer
+    dtype = minichainer.get_dtype(dtype)
+    if device is not None:
+        from minichainer import backend
+        xp = backend.get_device(device).xp
+    array = xp.empty(shape, dtype=dtype)
+    initializer(array)
+    return array
+
+
+def _get_initializer(initializer):
+    """Normalize an initializer spec: None -> LeCunNormal(), scalar/array -> Constant."""
+    if initializer is None:
+        return LeCunNormal()
+    if numpy.isscalar(initializer) or isinstance(initializer, numpy.ndarray):
+        return Constant(initializer)
+    if not callable(initializer):
+        raise TypeError(
+            'initializer must be None, a scalar, an ndarray or a callable, got {}'.format(
+                type(initializer).__name__))
+    return initializer

@@ -1,0 +1,72 @@
+"""Uniform initializers: Uniform, LeCunUniform, GlorotUniform and HeUniform.
+
+Values are drawn in float64 with ``numpy.random.uniform(low=-s, high=s, size=shape)`` (or
+``rng.uniform``) and cast to the array's dtype, as in Chainer 7.
+"""
+import math
+
+from minichainer import initializer
+from minichainer.initializers._rng import parse_rng
+from minichainer.initializers._rng import random_source
+
+
+class Uniform(initializer.Initializer):
+    """Draw each element from U(-``scale``, ``scale``).
+
+    Args:
+        scale (float): Half width of the interval.
+        dtype: Data type specifier.
+        rng: A ``numpy.random.RandomState``-like generator; numpy's global one if omitted.
+    """
+
+    def __init__(self, scale=0.05, dtype=None, **kwargs):
+        self.scale = scale
+        self.rng = parse_rng(kwargs, 'Uniform')
+        super().__init__(dtype)
+
+    def __call__(self, array):
+        self._check_dtype(array)
+        array[...] = random_source(self.rng, array).uniform(
+            low=-self.scale, high=self.scale, size=array.shape)
+
+
+class LeCunUniform(initializer.Initializer):
+    """Uniform on [-s, s] with ``s = scale * sqrt(3 / fan_in)``."""
+
+    def __init__(self, scale=1.0, dtype=None, **kwargs):
+        self.scale = scale
+        self.rng = parse_rng(kwargs, 'LeCunUniform')
+        super().__init__(dtype)
+
+    def __call__(self, array):
+        self._check_dtype(array)
+        fan_in, _ = initializer.get_fans(array.shape)
+        Uniform(self.scale * math.sqrt(3. / fan_in), rng=self.rng)(array)
+
+
+class GlorotUniform(initializer.Initializer):
+    """Uniform on [-s, s] with ``s = scale * sqrt(6 / (fan_in + fan_out))``."""
+
+    def __init__(self, scale=1.0, dtype=None, **kwargs):
+        self.scale = scale
+        self.rng = parse_rng(kwargs, 'GlorotUniform')
+        super().__init__(dtype)
+
+    def __call__(self, array):
+        self._check_dtype(array)
+        fan_in, fan_out = initializer.get_fans(array.shape)
+        Uniform(self.scale * math.sqrt(6. / (fan_in + fan_out)), rng=self.rng)(array)
+
+
+class HeUniform(initializer.Initializer):
+    """Uniform on [-s, s] with ``s = scale * sqrt(6 / fan_in)``."""
+
+    def __init__(self, scale=1.0, dtype=None, **kwargs):
+        self.scale = scale
+        self.rng = parse_rng(kwargs, 'HeUniform')
+        super().__init__(dtype)
+
+    def __call__(self, array):
+        self._check_dtype(array)
+        fan_in, _ = initializer.get_fans(array.shape)
+        Uniform(self.scale * math.sqrt(6. / fan_in), rng=self.rng)(array)
