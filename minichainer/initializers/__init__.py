@@ -36,6 +36,10 @@ def generate_array(initializer, shape, xp, dtype=None, device=None):
     Raises:
         ValueError: ``dtype`` and ``initializer.dtype`` disagree.
     """
+    if isinstance(initializer, numpy.ndarray):
+        # A Parameter created from an array keeps it as its initializer; re-initializing
+        # it (``copy(mode='init')``) copies the array (Chainer raises TypeError here).
+        initializer = Constant(initializer)
     dtype_attr = getattr(initializer, 'dtype', None)
     if dtype is not None and dtype_attr is not None \
             and numpy.dtype(dtype) != numpy.dtype(dtype_attr):

@@ -1,0 +1,118 @@
+"""``DeviceResident``: base class of objects that own arrays on a device (``chainer.device_resident``).
+
+Only the CPU (``'@numpy'``) exists in minichainer; ``to_gpu``/``to_intel64``/``to_chx``
+raise a clear ``RuntimeError``.
+"""
+from minichainer.backends import _cpu
+
+_TO_METHODS = ('to_cpu', 'to_gpu', 'to_intel64')
+
+
+def _no_backend(what):
+    return RuntimeError(
+        '{}: no GPU backend is available in minichainer (CuPy, iDeep and ChainerX are not '
+        "supported); keep the model on the CPU ('@numpy' or -1)".format(what))
+
+
+class DeviceResident:
+    """Base class of objects that hold arrays on a device (links, optimizers...).
+
+    Subclasses extend :meth:`device_resident_accept` to show their arrays and variables
+    to a :class:`DeviceResidentsVisitor`.
+    """
+
+    _device = _cpu.CpuDevice()
+
+    def __init__(self):
+        # Names of the legacy ``to_*`` methods a subclass overrides: ``to_device`` calls them
+        # for backward compatibility, as Chainer does.
+        cls = type(self)
+        self._overridden_to_methods = tuple(
+            m for m in _TO_METHODS
+            if getattr(cls, m, None) is not getattr(DeviceResident, m))
+
+    def device_resident_accept(self, visitor):
+        """Apply ``visitor`` to this object (subclasses also visit their arrays)."""
+        visitor.visit_device_resident(self)
+
+    @property
+    def device(self):
+        """The :class:`~minichainer.backend.Device` this object lives on."""
+        return self._device
+
+    @property
+    def xp(self):
+        """Array module of the device (``numpy``)."""
+        device = self.device
+        return None if device is None else device.xp
+
+    def to_cpu(self):
+        """Move all registered arrays to the CPU (a no-op here). Returns self."""
+        self.device_resident_accept(
+            _ToDeviceVisitor(_cpu.CpuDevice(), entry_method='to_cpu'))
+        return self
+
+    def to_gpu(self, device=None, sticky=None):
+        """Raise ``RuntimeError``: no GPU backend exists in minichainer."""
+        raise _no_backend('{}.to_gpu'.format(type(self).__name__))
+
+    def to_intel64(self):
+        """Raise ``RuntimeError``: iDeep is not available in minichainer."""
+        raise _no_backend('{}.to_intel64'.format(type(self).__name__))
+
+    def to_chx(self):
+        """Raise ``RuntimeError``: ChainerX is not available in minichainer."""
+        raise _no_backend('{}.to_chx'.format(type(self).__name__))
+
+    def from_chx(self):
+        """No-op (nothing ever lives on ChainerX here). Returns self."""
+        return self
+
+    def to_device(self, device):
+        """Move all registered arrays to ``device`` (see ``minichainer.get_device``).
+
+        Raises:
+            RuntimeError: ``device`` names a GPU or another unavailable backend.
+        """
+        from minichainer import backend
+        device = backend.get_device(device)
+        self.device_resident_accept(_ToDeviceVisitor(device))
+        return self
+
+
+class DeviceResidentsVisitor:
+    """Base class of visitors walking a hierarchy of :class:`DeviceResident` objects."""
+
+    def visit_device_resident(self, device_resident):
+        """Process a :class:`DeviceResident`."""
+        raise NotImplementedError
+
+    def visit_array(self, arr):
+        """Process an array; return the (possibly new) array."""
+        raise NotImplementedError
+
+    def visit_variable(self, param):
+        """Process a Variable or Parameter in place."""
+        raise NotImplementedError
+
+
+class _ToDeviceVisitor(DeviceResidentsVisitor):
+    # Recursive to_device(); calls a subclass's overridden legacy to_cpu() instead.
+
+    def __init__(self, device, entry_method=None):
+        self._device = device
+        self._entry_method = entry_method
+
+    def visit_device_resident(self, device_resident):
+        device_resident._device = self._device
+        overridden = getattr(device_resident, '_overridden_to_methods', ())
+        if overridden and self._entry_method is None and 'to_cpu' in overridden:
+            device_resident.to_cpu()
+
+    def visit_array(self, arr):
+        return self._device.send(arr)
+
+    def visit_variable(self, param):
+        to_device = getattr(param, 'to_device', None)
+        if to_device is not None:
+            to_device(self._device)

@@ -1,0 +1,765 @@
+"""Link, Chain and ChainList: the building blocks of models (``chainer.link``).
+
+Registration works as in Chainer 7: a :class:`~minichainer.Parameter` (and, for a
+:class:`Chain`, a :class:`Link`) assigned to an attribute *inside* ``with
+self.init_scope():`` is registered; **assigning one outside ``init_scope()`` does not
+register it** (it is then a plain attribute: not returned by ``params()``, not saved,
+not updated by optimizers).
+
+``params()``/``namedparams()`` walk the hierarchy in Chainer's order (own parameters
+sorted by name, then children sorted by name, or by index in a ChainList), from a flat
+table that is rebuilt only when some link's registrations change, so a call costs
+O(number of parameters).
+"""
+import collections.abc
+import contextlib
+import copy as copy_module
+import warnings
+
+import numpy
+
+from minichainer import device_resident
+from minichainer import link_hook as _link_hook
+
+# Bumped on every registration change anywhere; flat parameter tables built at an older
+# version are stale.
+_structure_version = [0]
+
+
+def _bump():
+    _structure_version[0] += 1
+
+
+def _is_shape(value):
+    if value is None:
+        return True
+    if isinstance(value, collections.abc.Sequence):
+        try:
+            return all(int(x) for x in value) or True
+        except (TypeError, ValueError):
+            return False
+    try:
+        int(value)
+        return True
+    except (TypeError, ValueError):
+        return False
+
+
+def _ensure_shape_dtype(value):
+    if _is_shape(value):
+        return value, numpy.float32
+    return value
+
+
+def _parameter_class():
+    from minichainer import variable
+    return variable.Parameter
+
+
+class Link(device_resident.DeviceResident):
+    """A building block of models: holds parameters and persistent values.
+
+    Assign :class:`~minichainer.Parameter` objects to attributes inside
+    ``with self.init_scope():`` to register them; register other values that must be
+    saved (running statistics, counters) with :meth:`add_persistent` or
+    :meth:`register_persistent`. Calling a link runs its ``forward`` method, with the
+    registered link hooks around it.
+
+    Args:
+        params: (deprecated) names mapped to shapes or ``(shape, dtype)`` pairs of
+            parameters to create, filled with NaN.
+
+    Attributes:
+        name (str): Name given by the parent chain, or None.
+    """
+
+    _local_link_hooks = None
+    _init_done = False
+    _np_cache = None
+
+    def __init__(self, **params):
+        super().__init__()
+        self._params = set()
+        self._persistent = set()
+        self._within_init_scope = False
+        self.name = None
+        self._init_done = True
+        for name, value in params.items():
+            shape, dtype = _ensure_shape_dtype(value)
+            self.add_param(name, shape, dtype=dtype)
+
+    def _check_init_done(self):
+        if not self._init_done:
+            raise RuntimeError(
+                '{}: Link.__init__() has not been called; call super().__init__() first '
+                'in the constructor'.format(type(self).__name__))
+
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        state.pop('_np_cache', None)
+        return state
+
+    # ------------------------------------------------------------------ printing
+    @property
+    def printable_specs(self):
+        """Generator of ``(name, value)`` pairs shown by ``str(link)``."""
+        if 0:
+            yield
+
+    def __str__(self):
+        specs = ', '.join('{}={}'.format(k, v) for k, v in self.printable_specs)
+        return '{}({})'.format(type(self).__name__, specs)
+
+    # ------------------------------------------------------------------ hooks
+    @property
+    def local_link_hooks(self):
+        """Ordered dict of the hooks registered on this link only."""
+        if self._local_link_hooks is None:
+            self._local_link_hooks = collections.OrderedDict()
+        return self._local_link_hooks
+
+    @property
+    def _n_local_link_hooks(self):
+        hooks = self._local_link_hooks
+        return 0 if hooks is None else len(hooks)
+
+    def add_hook(self, hook, name=None):
+        """Register a :class:`~minichainer.LinkHook` on this link. Returns self.
+
+        Raises:
+            TypeError: ``hook`` is not a LinkHook.
+            KeyError: a hook with that name is already registered.
+        """
+        if not isinstance(hook, _link_hook.LinkHook):
+            raise TypeError('{}.add_hook: hook must be a LinkHook, got {}'.format(
+                type(self).__name__, type(hook).__name__))
+        if name is None:
+            name = hook.name
+        hooks = self.local_link_hooks
+        if name in hooks:
+            raise KeyError('link hook {!r} already exists'.format(name))
+        hooks[name] = hook
+        hook.added(self)
+        return self
+
+    def delete_hook(self, name):
+        """Unregister the hook called ``name``.
+
+        Raises:
+            KeyError: no such hook.
+        """
+        hooks = self.local_link_hooks
+        if name not in hooks:
+            raise KeyError('link hook {!r} does not exist'.format(name))
+        hooks[name].deleted(self)
+        del hooks[name]
+
+    def __call__(self, *args, **kwargs):
+        if not self._init_done:
+            self._check_init_done()
+        global_hooks = _link_hook._get_link_hooks()
+        local_hooks = self._local_link_hooks
+        if not global_hooks and not local_hooks:
+            return self.forward(*args, **kwargs)
+        hooks = collections.OrderedDict(global_hooks)
+        if local_hooks:
+            hooks.update(local_hooks)
+        hooks = list(hooks.values())
+        pre = _link_hook._ForwardPreprocessCallbackArgs(self, 'forward', args, kwargs)
+        for hook in hooks:
+            hook.forward_preprocess(pre)
+        out = self.forward(*args, **kwargs)
+        post = _link_hook._ForwardPostprocessCallbackArgs(self, 'forward', args, kwargs, out)
+        for hook in hooks:
+            hook.forward_postprocess(post)
+        return out
+
+    # ------------------------------------------------------------------ registration
+    @property
+    def within_init_scope(self):
+        """True inside ``with self.init_scope():``."""
+        return getattr(self, '_within_init_scope', False)
+
+    @contextlib.contextmanager
+    def init_scope(self):
+        """Context manager inside which assigned Parameters (and child Links) register."""
+        self._check_init_done()
+        old = self.within_init_scope
+        self._within_init_scope = True
+        try:
+            yield
+        finally:
+            self._within_init_scope = old
+
+    def __setattr__(self, name, value):
+        if self.within_init_scope and isinstance(value, _parameter_class()):
+            value.name = name
+            self._params.add(name)
+            self._persistent.discard(name)
+            _bump()
+        elif name in self.__dict__.get('_params', ()):
+            _bump()  # a registered parameter is replaced
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self, name):
+        self._params.discard(name)
+        self._persistent.discard(name)
+        _bump()
+        object.__delattr__(self, name)
+
+    def add_param(self, name, shape=None, dtype=numpy.float32, initializer=None):
+        """Register a new parameter (deprecated style; prefer ``init_scope``).
+
+        Args:
+            name (str): Attribute name.
+            shape: Shape, or None to leave the parameter uninitialized.
+            dtype: Dtype used when ``initializer`` is None (the data is filled with NaN).
+            initializer: Initializer, array or scalar.
+
+        Raises:
+            AttributeError: the attribute already exists.
+        """
+        if name in self.__dict__:
+            raise AttributeError(
+                'cannot register a new parameter {}: attribute exists'.format(name))
+        if initializer is None:
+            from minichainer import initializers
+            initializer = initializers.NaN(dtype)
+        param = _parameter_class()(initializer, shape)
+        with self.init_scope():
+            setattr(self, name, param)
+
+    def add_persistent(self, name, value):
+        """Register ``value`` as the persistent attribute ``name`` (saved, not trained).
+
+        Raises:
+            AttributeError: the attribute already exists.
+        """
+        d = self.__dict__
+        if name in d:
+            raise AttributeError(
+                'cannot register a new persistent value {}: attribute exists'.format(name))
+        self._persistent.add(name)
+        self._params.discard(name)
+        _bump()
+        d[name] = value
+
+    def register_persistent(self, name):
+        """Register the existing attribute ``name`` as a persistent value.
+
+        Raises:
+            AttributeError: there is no such attribute.
+        """
+        if not hasattr(self, name):
+            raise AttributeError(
+                'cannot register non-existent attribute {} as a persistent value'.format(
+                    name))
+        self._persistent.add(name)
+        self._params.discard(name)
+        _bump()
+
+    # ------------------------------------------------------------------ copying
+    def _copy_self_share(self):
+        # Shallow copy with fresh registration sets and shallow-copied own parameters.
+        ret = copy_module.copy(self)
+        ret._params = set(self._params)
+        ret._persistent = set(self._persistent)
+        ret.name = None
+        d = ret.__dict__
+        for name in ret._params:
+            param = copy_module.copy(d[name])
+            param.grad = None
+            d[name] = param
+        _bump()
+        return ret
+
+    def copy(self, mode='share'):
+        """Copy the link hierarchy rooted here.
+
+        Args:
+            mode (str): ``'share'`` (new Link/Parameter objects sharing the arrays),
+                ``'copy'`` (deep copy) or ``'init'`` (deep copy, then parameters are
+                re-initialized with their initializers).
+
+        Returns:
+            Link: the copy, with ``name`` None.
+
+        Raises:
+            ValueError: unknown ``mode``.
+        """
+        if mode == 'share':
+            return self._copy_self_share()
+        if mode == 'copy':
+            ret = copy_module.deepcopy(self)
+        elif mode == 'init':
+            ret = copy_module.deepcopy(self)
+            for param in ret.params(include_uninit=False):
+                param.initialize(param.shape)
+        else:
+            raise ValueError(
+                "{}.copy: mode must be 'init', 'copy' or 'share', got {!r}".format(
+                    type(self).__name__, mode))
+        ret.name = None
+        _bump()
+        return ret
+
+    def _copy_own_params(self, ret, mode):
+        # For Chain/ChainList copies: deep-copy (and re-initialize) this link's own
+        # parameters and persistent values in modes 'copy' and 'init'.
+        if mode == 'share':
+            return
+        d = ret.__dict__
+        for name in sorted(ret._params):
+            param = copy_module.deepcopy(self.__dict__[name])
+            if mode == 'init' and param.array is not None:
+                param.initialize(param.shape)
+            d[name] = param
+        for name in ret._persistent:
+            d[name] = copy_module.deepcopy(self.__dict__[name])
+
+    # ------------------------------------------------------------------ devices
+    def device_resident_accept(self, visitor):
+        super().device_resident_accept(visitor)
+        d = self.__dict__
+        for name in self._params:
+            visitor.visit_variable(d[name])
+        for name in self._persistent:
+            value = d[name]
+            if isinstance(value, numpy.ndarray):
+                d[name] = visitor.visit_array(value)
+
+    # ------------------------------------------------------------------ traversal
+    def _own_namedparams(self):
+        d = self.__dict__
+        return [('/' + name, d[name]) for name in sorted(self._params)]
+
+    def _build_namedparams(self):
+        return self._own_namedparams()
+
+    def _namedparams_table(self):
+        cache = self._np_cache
+        version = _structure_version[0]
+        if cache is None or cache[0] != version:
+            table = tuple(self._build_namedparams())
+            cache = (version, table, tuple(p for _, p in table))
+            self.__dict__['_np_cache'] = cache
+        return cache
+
+    def params(self, include_uninit=True):
+        """Iterate over all parameters of the hierarchy (Chainer's order).
+
+        Args:
+            include_uninit (bool): Also yield parameters whose data is not allocated yet.
+        """
+        params = self._namedparams_table()[2]
+        if include_uninit:
+            return iter(params)
+        return (p for p in params if p.array is not None)
+
+    def namedparams(self, include_uninit=True):
+        """Iterate over ``(path, parameter)`` pairs, paths relative to this link
+        (e.g. ``'/l1/W'``)."""
+        table = self._namedparams_table()[1]
+        if include_uninit:
+            return iter(table)
+        return (item for item in table if item[1].array is not None)
+
+    def links(self, skipself=False):
+        """Iterate over all links of the hierarchy (this one first unless ``skipself``)."""
+        if not skipself:
+            yield self
+
+    def namedlinks(self, skipself=False):
+        """Iterate over ``(path, link)`` pairs of the hierarchy (``'/'`` is this link)."""
+        if not skipself:
+            yield '/', self
+
+    def children(self):
+        """Iterate over the direct child links."""
+        if 0:
+            yield
+
+    # ------------------------------------------------------------------ parameters
+    def copyparams(self, link, copy_persistent=True):
+        """Copy parameter data (and persistent values) from ``link``, which must have the
+        same structure. Gradients are not copied."""
+        src = link.__dict__
+        dst = self.__dict__
+        for name in self._params:
+            dst[name].copydata(src[name])
+        if copy_persistent:
+            for name in self._persistent:
+                d = dst[name]
+                s = src[name]
+                if isinstance(d, numpy.ndarray) and isinstance(s, numpy.ndarray):
+                    numpy.copyto(d, s)
+                else:
+                    dst[name] = copy_module.deepcopy(s)
+
+    def cleargrads(self):
+        """Set every parameter's gradient to None (call before each backward)."""
+        for param in self._namedparams_table()[2]:
+            param.cleargrad()
+
+    def zerograds(self):
+        """Fill every gradient with zeros (deprecated: use :meth:`cleargrads`)."""
+        warnings.warn('Link.zerograds is deprecated. Use Link.cleargrads instead.',
+                      DeprecationWarning)
+        for param in self.params():
+            param.zerograd()
+
+    def addgrads(self, link):
+        """Add the gradients of ``link`` (same structure) to this link's gradients."""
+        src = link.__dict__
+        dst = self.__dict__
+        for name in self._params:
+            dst[name].addgrad(src[name])
+
+    def enable_update(self):
+        """Enable the update rule of every parameter."""
+        for param in self.params():
+            rule = param.update_rule
+            if rule is not None:
+                rule.enabled = True
+
+    def disable_update(self):
+        """Disable the update rule of every parameter (freeze the link)."""
+        for param in self.params():
+            rule = param.update_rule
+            if rule is not None:
+                rule.enabled = False
+
+    @property
+    def update_enabled(self):
+        """True if at least one parameter has an enabled update rule."""
+        for param in self.params():
+            rule = param.update_rule
+            if rule is not None and rule.enabled:
+                return True
+        return False
+
+    def count_params(self):
+        """Total number of scalars in the initialized parameters (warns on
+        uninitialized ones)."""
+        size = 0
+        for name, param in self.namedparams():
+            if param.array is None:
+                warnings.warn(
+                    "Parameter '{}' has not been initialized, so the resulting count will "
+                    'not include the number of parameters in it.'.format(name))
+                continue
+            size += param.size
+        return size
+
+    def repeat(self, n_repeat, mode='init'):
+        """Return a :class:`~minichainer.Sequential` of ``n_repeat`` copies of this link.
+
+        Args:
+            n_repeat (int): Number of copies (<= 0 gives an empty Sequential).
+            mode (str): ``'init'``, ``'copy'`` or ``'share'`` (see :meth:`copy`).
+        """
+        from minichainer import sequential
+        ret = sequential.Sequential()
+        if n_repeat <= 0:
+            return ret
+        if mode not in ('init', 'copy', 'share'):
+            raise ValueError(
+                "{}.repeat: mode must be 'init', 'copy' or 'share', got {!r}".format(
+                    type(self).__name__, mode))
+        for _ in range(n_repeat):
+            ret.append(self.copy(mode))
+        return ret
+
+    # ------------------------------------------------------------------ serialization
+    def serialize(self, serializer):
+        """Save or load parameters and persistent values through ``serializer``.
+
+        Each parameter is passed as ``serializer(name, param.data)``; an uninitialized
+        parameter is saved as None and, when loading, initialized with the stored shape.
+        """
+        d = self.__dict__
+        for name in sorted(self._params):
+            param = d[name]
+            data = serializer(name, param.data)
+            if param.data is None and data is not None:
+                param.initialize(data.shape)
+                param.data[...] = numpy.asarray(data)
+        for name in sorted(self._persistent):
+            d[name] = serializer(name, d[name])
+
+
+class Chain(Link):
+    """A link composed of named child links.
+
+    Child links assigned to attributes inside ``with self.init_scope():`` are registered
+    (their ``name`` is set); a link assigned outside ``init_scope()`` is **not** a child.
+
+    Args:
+        links: (older style) child links by name.
+    """
+
+    def __init__(self, **links):
+        super().__init__()
+        self._children = set()
+        for name, link in links.items():
+            self.add_link(name, link)
+
+    def __str__(self):
+        lines = []
+        for child in self.children():
+            rep = '({}): {},'.format(child.name, str(child))
+            lines.extend('  {}\n'.format(line) for line in rep.splitlines())
+        body = ''.join(lines)
+        return '{}({})'.format(type(self).__name__, '\n' + body if body else '')
+
+    def __getitem__(self, name):
+        """Equivalent to ``getattr(self, name)``."""
+        return getattr(self, name)
+
+    def __setattr__(self, name, value):
+        if self.within_init_scope and isinstance(value, Link):
+            if hasattr(self, name):
+                raise AttributeError(
+                    'cannot register a new link {}: attribute exists'.format(name))
+            value.name = name
+            self._children.add(name)
+            _bump()
+        elif name in self.__dict__.get('_children', ()):
+            _bump()  # a registered child is replaced
+        super().__setattr__(name, value)
+
+    def __delattr__(self, name):
+        self._children.discard(name)
+        super().__delattr__(name)
+
+    def add_link(self, name, link):
+        """Register ``link`` as the child ``name``.
+
+        Raises:
+            AttributeError: the attribute already exists.
+            TypeError: ``link`` is not a Link.
+        """
+        if name in self.__dict__:
+            raise AttributeError(
+                'cannot register a new link {}: attribute exists'.format(name))
+        if not isinstance(link, Link):
+            raise TypeError('{}.add_link: link must be a Link, got {}'.format(
+                type(self).__name__, type(link).__name__))
+        with self.init_scope():
+            setattr(self, name, link)
+
+    def copy(self, mode='share'):
+        if mode not in ('init', 'copy', 'share'):
+            raise ValueError(
+                "{}.copy: mode must be 'init', 'copy' or 'share', got {!r}".format(
+                    type(self).__name__, mode))
+        ret = self._copy_self_share()
+        self._copy_own_params(ret, mode)
+        ret._children = set(self._children)
+        d = ret.__dict__
+        for name in sorted(ret._children):
+            copied = d[name].copy(mode)
+            copied.name = name
+            d[name] = copied
+        _bump()
+        return ret
+
+    def device_resident_accept(self, visitor):
+        super().device_resident_accept(visitor)
+        d = self.__dict__
+        for name in sorted(self._children):
+            d[name].device_resident_accept(visitor)
+
+    def _build_namedparams(self):
+        table = self._own_namedparams()
+        d = self.__dict__
+        for name in sorted(self._children):
+            prefix = '/' + name
+            table.extend((prefix + path, p) for path, p in d[name].namedparams())
+        return table
+
+    def links(self, skipself=False):
+        if not skipself:
+            yield self
+        d = self.__dict__
+        for name in sorted(self._children):
+            yield from d[name].links()
+
+    def namedlinks(self, skipself=False):
+        if not skipself:
+            yield '/', self
+        d = self.__dict__
+        for name in sorted(self._children):
+            child = d[name]
+            prefix = '/' + name
+            yield prefix, child
+            for path, link in child.namedlinks(True):
+                yield prefix + path, link
+
+    def children(self):
+        d = self.__dict__
+        for name in sorted(self._children):
+            yield d[name]
+
+    def copyparams(self, link, copy_persistent=True):
+        super().copyparams(link, copy_persistent)
+        src = link.__dict__
+        dst = self.__dict__
+        for name in self._children:
+            dst[name].copyparams(src[name], copy_persistent)
+
+    def addgrads(self, link):
+        super().addgrads(link)
+        src = link.__dict__
+        dst = self.__dict__
+        for name in self._children:
+            dst[name].addgrads(src[name])
+
+    def serialize(self, serializer):
+        super().serialize(serializer)
+        d = self.__dict__
+        for name in sorted(self._children):
+            d[name].serialize(serializer[name])
+
+
+class ChainList(Link, collections.abc.MutableSequence):
+    """A link composed of a list of child links, named ``'0'``, ``'1'``, ...
+
+    Supports the list API (``append``, ``insert``, ``pop``, indexing and slicing).
+    Registering links with ``init_scope()`` is not allowed (use :meth:`add_link`).
+    """
+
+    def __init__(self, *links):
+        super().__init__()
+        self._children = []
+        for link in links:
+            self.add_link(link)
+
+    def __str__(self):
+        lines = []
+        for index, child in enumerate(self._children):
+            rep = '({}): {},'.format(index, str(child))
+            lines.extend('  {}\n'.format(line) for line in rep.splitlines())
+        body = ''.join(lines)
+        return '{}({})'.format(type(self).__name__, '\n' + body if body else '')
+
+    def __setattr__(self, name, value):
+        if self.within_init_scope and isinstance(value, Link):
+            raise TypeError(
+                'cannot register a new link within a "with chainlist.init_scope():" block; '
+                'use ChainList.add_link or append')
+        super().__setattr__(name, value)
+
+    def _renumber(self):
+        for i, child in enumerate(self._children):
+            child.name = str(i)
+        _bump()
+
+    def __setitem__(self, index, value):
+        if isinstance(index, int):
+            if not isinstance(value, Link):
+                raise TypeError('ChainList: only Links can be stored, got {}'.format(
+                    type(value).__name__))
+            self._children[index] = value
+        elif isinstance(index, slice):
+            value = list(value)
+            for v in value:
+                if not isinstance(v, Link):
+                    raise TypeError('ChainList: only Links can be stored, got {}'.format(
+                        type(v).__name__))
+            self._children[index] = value
+        else:
+            raise TypeError('ChainList indices must be integers or slices, not {}'.format(
+                type(index).__name__))
+        self._renumber()
+
+    def __getitem__(self, index):
+        """The child at ``index`` (or a list of children for a slice)."""
+        return self._children[index]
+
+    def __delitem__(self, index):
+        del self._children[index]
+        self._renumber()
+
+    def insert(self, index, link):
+        """Insert ``link`` before ``index``.
+
+        Raises:
+            TypeError: ``link`` is not a Link.
+        """
+        if not isinstance(link, Link):
+            raise TypeError('ChainList.insert: link must be a Link, got {}'.format(
+                type(link).__name__))
+        self._children.insert(index, link)
+        self._renumber()
+
+    def __iter__(self):
+        return iter(self._children)
+
+    def __len__(self):
+        return len(self._children)
+
+    def add_link(self, link):
+        """Append ``link`` as the last child."""
+        self.append(link)
+
+    def copy(self, mode='share'):
+        if mode not in ('init', 'copy', 'share'):
+            raise ValueError(
+                "{}.copy: mode must be 'init', 'copy' or 'share', got {!r}".format(
+                    type(self).__name__, mode))
+        ret = self._copy_self_share()
+        self._copy_own_params(ret, mode)
+        children = [child.copy(mode) for child in self._children]
+        for i, child in enumerate(children):
+            child.name = str(i)
+        ret._children = children
+        _bump()
+        return ret
+
+    def device_resident_accept(self, visitor):
+        super().device_resident_accept(visitor)
+        for link in self._children:
+            link.device_resident_accept(visitor)
+
+    def _build_namedparams(self):
+        table = self._own_namedparams()
+        for idx, link in enumerate(self._children):
+            prefix = '/%d' % idx
+            table.extend((prefix + path, p) for path, p in link.namedparams())
+        return table
+
+    def links(self, skipself=False):
+        if not skipself:
+            yield self
+        for child in self._children:
+            yield from child.links()
+
+    def namedlinks(self, skipself=False):
+        if not skipself:
+            yield '/', self
+        for idx, child in enumerate(self._children):
+            prefix = '/%d' % idx
+            yield prefix, child
+            for path, link in child.namedlinks(True):
+                yield prefix + path, link
+
+    def children(self):
+        yield from self._children
+
+    def copyparams(self, link, copy_persistent=True):
+        super().copyparams(link, copy_persistent)
+        others = link._children
+        for idx, child in enumerate(self._children):
+            child.copyparams(others[idx], copy_persistent)
+
+    def addgrads(self, link):
+        super().addgrads(link)
+        others = link._children
+        for idx, child in enumerate(self._children):
+            child.addgrads(others[idx])
+
+    def serialize(self, serializer):
+        super().serialize(serializer)
+        for idx, child in enumerate(self._children):
+            child.serialize(serializer['%d' % idx])

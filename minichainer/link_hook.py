@@ -1,0 +1,87 @@
+"""``LinkHook``: callbacks run around ``Link.forward`` (``chainer.link_hook``).
+
+Hooks are registered globally for the current thread with ``with hook:`` or on one link
+with :meth:`Link.add_hook`.
+"""
+import collections
+import threading
+
+_thread_local = threading.local()
+
+
+def _get_link_hooks():
+    """The current thread's ordered dict of globally registered link hooks."""
+    try:
+        return _thread_local.link_hooks
+    except AttributeError:
+        hooks = _thread_local.link_hooks = collections.OrderedDict()
+        return hooks
+
+
+class _ForwardPreprocessCallbackArgs:
+    """What ``LinkHook.forward_preprocess`` receives: link, forward_name, args, kwargs."""
+
+    __slots__ = ('link', 'forward_name', 'args', 'kwargs')
+
+    def __init__(self, link, forward_name, args, kwargs):
+        self.link = link
+        self.forward_name = forward_name
+        self.args = args
+        self.kwargs = kwargs
+
+    def __repr__(self):
+        return '<_ForwardPreprocessCallbackArgs link={} forward_name={} args={} kwargs={}>' \
+            .format(type(self.link).__name__, self.forward_name, self.args, self.kwargs)
+
+
+class _ForwardPostprocessCallbackArgs:
+    """What ``LinkHook.forward_postprocess`` receives: also ``out``."""
+
+    __slots__ = ('link', 'forward_name', 'args', 'kwargs', 'out')
+
+    def __init__(self, link, forward_name, args, kwargs, out):
+        self.link = link
+        self.forward_name = forward_name
+        self.args = args
+        self.kwargs = kwargs
+        self.out = out
+
+    def __repr__(self):
+        return ('<_ForwardPostprocessCallbackArgs link={} forward_name={} args={} kwargs={} '
+                'out={}>').format(type(self.link).__name__, self.forward_name, self.args,
+                                   self.kwargs, self.out)
+
+
+class LinkHook:
+    """Base class of link hooks; override ``added``, ``deleted``, ``forward_preprocess``
+    and ``forward_postprocess`` (all no-ops by default).
+
+    ``with hook:`` registers the hook for every link called in the block (current thread).
+    """
+
+    name = 'LinkHook'
+
+    def __enter__(self):
+        hooks = _get_link_hooks()
+        if self.name in hooks:
+            raise KeyError('link hook {!r} is already registered'.format(self.name))
+        hooks[self.name] = self
+        self.added(None)
+        return self
+
+    def __exit__(self, *_):
+        hooks = _get_link_hooks()
+        hooks[self.name].deleted(None)
+        del hooks[self.name]
+
+    def added(self, link):
+        """Called when registered; ``link`` is None for a global registration."""
+
+    def deleted(self, link):
+        """Called when unregistered; ``link`` is None for a global registration."""
+
+    def forward_preprocess(self, args):
+        """Called before ``forward`` with ``args.link``, ``forward_name``, ``args``, ``kwargs``."""
+
+    def forward_postprocess(self, args):
+        """Called after ``forward``; ``args.out`` is its return value."""

@@ -1,0 +1,207 @@
+"""``Sequential``: a ChainList whose forward calls its layers one after another."""
+import copy as copy_module
+import functools
+
+from minichainer import link as link_module
+
+
+class Sequential(link_module.ChainList):
+    """A model that applies its layers in order: ``y = layers[-1](...layers[0](x))``.
+
+    Layers are any callables (Links, functions such as ``F.relu``, ``functools.partial``
+    objects...). Only the Links among them are children: they are named ``'0'``, ``'1'``,
+    ... in order, which gives the npz keys. A layer returning a tuple passes it to the
+    next layer as positional arguments. Indexing (``seq[i]``), ``len``, iteration, ``+``,
+    ``+=``, ``append``, ``insert``, ``pop``, ``remove`` etc. act on the layer list.
+
+    Args:
+        layers: The layers, in order.
+    """
+
+    def __init__(self, *layers):
+        super().__init__()
+        self._layers = []
+        for layer in layers:
+            self.append(layer)
+
+    def _sync_children(self):
+        self._children = [l for l in self._layers if isinstance(l, link_module.Link)]
+        self._renumber()
+
+    def __len__(self):
+        return len(self._layers)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return Sequential(*self._layers[i])
+        return self._layers[i]
+
+    def __setitem__(self, i, layer):
+        if not isinstance(i, int):
+            raise TypeError('Sequential indices must be integers, not {}'.format(
+                type(i).__name__))
+        if not callable(layer):
+            raise ValueError(
+                'Sequential: every layer must be callable, got {!r}'.format(layer))
+        self._layers[i] = layer
+        self._sync_children()
+
+    def __delitem__(self, i):
+        del self._layers[i]
+        self._sync_children()
+
+    def __iter__(self):
+        return iter(self._layers)
+
+    def __reversed__(self):
+        return reversed(self._layers)
+
+    def __contains__(self, item):
+        return item in self._layers
+
+    def __add__(self, other):
+        if not isinstance(other, Sequential):
+            raise ValueError(
+                'Sequential: + supports only Sequential objects, got {}'.format(type(other)))
+        ret = Sequential()
+        for layer in self:
+            ret.append(layer)
+        for layer in other:
+            ret.append(layer)
+        return ret
+
+    def __iadd__(self, other):
+        if not isinstance(other, Sequential):
+            raise ValueError(
+                'Sequential: += supports only Sequential objects, got {}'.format(type(other)))
+        for layer in list(other):
+            self.append(layer)
+        return self
+
+    def forward(self, *x):
+        """Apply the layers in order to ``x`` and return the last output."""
+        for layer in self._layers:
+            if isinstance(x, tuple):
+                x = layer(*x)
+            else:
+                x = layer(x)
+        return x
+
+    def __reduce__(self):
+        for layer in self._layers:
+            if getattr(layer, '__name__', None) == '<lambda>':
+                raise ValueError(
+                    'This Sequential contains a lambda function, which cannot be pickled; '
+                    'use functools.partial instead of the lambda')
+        return super().__reduce__()
+
+    def __str__(self):
+        lines = []
+        for i, layer in enumerate(self._layers):
+            if isinstance(layer, Sequential):
+                name = '{}\twhich has {} layers'.format(type(layer).__name__, len(layer))
+            elif isinstance(layer, (link_module.Chain, link_module.ChainList)):
+                name = '{}\tThe structure behind a {} is determined at runtime.'.format(
+                    type(layer).__name__,
+                    'Chain' if isinstance(layer, link_module.Chain) else 'ChainList')
+            elif isinstance(layer, link_module.Link):
+                info = ''
+                for pname, param in sorted(layer.namedparams(), key=lambda t: t[0]):
+                    shape = '(None)' if param.array is None else str(param.array.shape)
+                    info += '\t' + pname.lstrip('/') + shape
+                name = type(layer).__name__ + info + '\t'
+            elif isinstance(layer, functools.partial):
+                name = repr(layer)
+            else:
+                name = getattr(layer, '__name__', type(layer).__name__)
+            lines.append('{}\t{}\n'.format(i, name))
+        return ''.join(lines)
+
+    def append(self, layer):
+        """Add ``layer`` at the end."""
+        self.insert(len(self._layers), layer)
+
+    def extend(self, sequential):
+        """Append every layer of ``sequential``."""
+        for layer in list(sequential):
+            self.append(layer)
+
+    def insert(self, i, layer):
+        """Insert ``layer`` before position ``i``.
+
+        Raises:
+            ValueError: ``layer`` is not callable.
+        """
+        if not callable(layer):
+            raise ValueError(
+                'Sequential: every layer must be callable, got {!r}'.format(layer))
+        self._layers.insert(i, layer)
+        self._sync_children()
+
+    def remove(self, layer):
+        """Remove the first occurrence of ``layer``.
+
+        Raises:
+            ValueError: ``layer`` is not in the Sequential.
+        """
+        if layer not in self._layers:
+            raise ValueError('Sequential.remove: {!r} is not a layer'.format(layer))
+        del self[self._layers.index(layer)]
+
+    def remove_by_layer_type(self, type_name):
+        """Remove every layer whose class name (Links) or ``__name__`` is ``type_name``."""
+        self._layers = [l for l in self._layers if _layer_type_name(l) != type_name]
+        self._sync_children()
+
+    def pop(self, i=-1):
+        """Remove and return the layer at ``i``."""
+        layer = self._layers[i]
+        del self[i]
+        return layer
+
+    def clear(self):
+        """Remove all layers."""
+        self._layers = []
+        self._sync_children()
+
+    def index(self, layer, start=None, end=None):
+        """Position of ``layer``."""
+        return self._layers[start:end].index(layer)
+
+    def count(self, layer):
+        """Number of occurrences of ``layer``."""
+        return self._layers.count(layer)
+
+    def count_by_layer_type(self, type_name):
+        """Number of layers whose class name (Links) or ``__name__`` is ``type_name``."""
+        return sum(1 for l in self._layers if _layer_type_name(l) == type_name)
+
+    def copy(self, mode='share'):
+        """A new Sequential with each Link copied by ``mode`` and other layers shallow-copied."""
+        if mode not in ('init', 'copy', 'share'):
+            raise ValueError(
+                "Sequential.copy: mode must be 'init', 'copy' or 'share', got {!r}".format(
+                    mode))
+        ret = Sequential()
+        for layer in self._layers:
+            if isinstance(layer, link_module.Link):
+                ret.append(layer.copy(mode))
+            else:
+                ret.append(copy_module.copy(layer))
+        return ret
+
+    def flatten(self):
+        """A Sequential with nested Sequentials expanded into their layers."""
+        ret = Sequential()
+        for layer in self._layers:
+            if isinstance(layer, Sequential):
+                ret.extend(layer.flatten())
+            else:
+                ret.append(layer)
+        return ret
+
+
+def _layer_type_name(layer):
+    if isinstance(layer, link_module.Link):
+        return type(layer).__name__
+    return getattr(layer, '__name__', type(layer).__name__)
