@@ -1,0 +1,205 @@
+"""Download and cache dataset files (``chainer.dataset.download``).
+
+Files live under the dataset root: ``$MINICHAINER_DATASET_ROOT``, else
+``$CHAINER_DATASET_ROOT``, else ``~/.chainer/dataset`` (the same layout as Chainer, so
+caches made by Chainer are reused). Downloads go to a temporary file in the cache
+directory and are moved into place atomically once complete and verified, under a
+file lock, so concurrent processes and interrupted downloads never leave a
+half-written cache file.
+"""
+import contextlib
+import hashlib
+import os
+import shutil
+import sys
+import tempfile
+import urllib.error
+import urllib.request
+
+_dataset_root = os.environ.get(
+    'MINICHAINER_DATASET_ROOT',
+    os.environ.get('CHAINER_DATASET_ROOT', os.path.expanduser(os.path.join(
+        '~', '.chainer', 'dataset'))))
+
+_CHUNK = 1 << 20
+
+
+class DownloadError(OSError):
+    """A file could not be downloaded, or the download failed verification."""
+
+
+def get_dataset_root():
+    """Return the root directory where datasets are downloaded and cached."""
+    return _dataset_root
+
+
+def set_dataset_root(path):
+    """Set the root directory where datasets are downloaded and cached.
+
+    It takes precedence over the ``MINICHAINER_DATASET_ROOT`` environment variable.
+    """
+    global _dataset_root
+    _dataset_root = os.fspath(path)
+
+
+def get_dataset_directory(dataset_name, create_directory=True):
+    """Return ``<dataset root>/<dataset_name>``, creating it unless told not to.
+
+    ``dataset_name`` may contain slashes, which are treated as path separators.
+    """
+    path = os.path.join(_dataset_root, dataset_name)
+    if create_directory:
+        os.makedirs(path, exist_ok=True)
+    return path
+
+
+@contextlib.contextmanager
+def _file_lock(lock_path):
+    """Exclusive inter-process lock on ``lock_path`` (fcntl on POSIX, msvcrt on Windows)."""
+    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            import fcntl
+        except ImportError:  # Windows
+            import msvcrt
+            msvcrt.locking(fd, msvcrt.LK_LOCK, 1)
+            try:
+                yield
+            finally:
+                os.lseek(fd, 0, os.SEEK_SET)
+                msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+        else:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
+
+
+def _file_md5(path):
+    digest = hashlib.md5()
+    with open(path, 'rb') as f:
+        for block in iter(lambda: f.read(_CHUNK), b''):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _check_file(path, url, md5, size):
+    """Raise DownloadError when ``path`` does not have the expected size/checksum."""
+    if size is not None:
+        actual = os.path.getsize(path)
+        if actual != size:
+            raise DownloadError(
+                'cached_download: {} has {} bytes but {} were expected (truncated or '
+                'corrupt download)'.format(url, actual, size))
+    if md5 is not None:
+        actual = _file_md5(path)
+        if actual != md5:
+            raise DownloadError(
+                'cached_download: {} has MD5 {} but {} was expected (corrupt '
+                'download)'.format(url, actual, md5))
+
+
+def _fetch(url, dest_fd):
+    """Stream ``url`` into the open file descriptor; check Content-Length."""
+    with urllib.request.urlopen(url, timeout=60) as response, \
+            os.fdopen(dest_fd, 'wb') as out:
+        expected = response.headers.get('Content-Length')
+        n = 0
+        while True:
+            block = response.read(_CHUNK)
+            if not block:
+                break
+            out.write(block)
+            n += len(block)
+        out.flush()
+        os.fsync(out.fileno())
+    if expected is not None and n != int(expected):
+        raise DownloadError(
+            'cached_download: download of {} stopped after {} of {} bytes'.format(
+                url, n, expected))
+
+
+def cached_download(url, md5=None, size=None):
+    """Download a file once and return the path of its cached copy.
+
+    The cache is ``<dataset root>/_dl_cache/<md5 of url>``. A new download is written
+    to a temporary file, checked against the Content-Length header and the optional
+    ``md5``/``size`` and only then renamed into place.
+
+    Args:
+        url (str): URL to download.
+        md5 (str): Expected MD5 hex digest (minichainer extension), or None.
+        size (int): Expected size in bytes (minichainer extension), or None.
+
+    Returns:
+        str: Path to the cached file.
+
+    Raises:
+        DownloadError: The download failed (e.g. offline) or was truncated/corrupt;
+            the message says where to place the file by hand.
+    """
+    cache_root = os.path.join(_dataset_root, '_dl_cache')
+    os.makedirs(cache_root, exist_ok=True)
+    lock_path = os.path.join(cache_root, '_dl_lock')
+    cache_path = os.path.join(cache_root, hashlib.md5(url.encode('utf-8')).hexdigest())
+
+    with _file_lock(lock_path):
+        if os.path.exists(cache_path):
+            if md5 is None and size is None:
+                return cache_path
+            try:
+                _check_file(cache_path, url, md5, size)
+                return cache_path
+            except DownloadError:
+                os.remove(cache_path)  # corrupt cache entry: download again
+
+    fd, temp_path = tempfile.mkstemp(dir=cache_root, prefix='.dl-', suffix='.part')
+    try:
+        print('Downloading from {}...'.format(url), file=sys.stdout)
+        try:
+            _fetch(url, fd)
+        except DownloadError:
+            raise
+        except (urllib.error.URLError, OSError, ValueError) as e:
+            raise DownloadError(
+                'cached_download: could not download {} ({}). If this machine is '
+                'offline, fetch the file elsewhere and place it at {}'.format(
+                    url, getattr(e, 'reason', e), cache_path)) from e
+        _check_file(temp_path, url, md5, size)
+        with _file_lock(lock_path):
+            os.replace(temp_path, cache_path)
+    finally:
+        if os.path.exists(temp_path):
+            os.remove(temp_path)
+    return cache_path
+
+
+def cache_or_load_file(path, creator, loader):
+    """Load ``path`` with ``loader``, or create it with ``creator`` if missing.
+
+    ``creator(temp_path)`` writes the file to a temporary path in the same directory
+    and returns the content; the file is then renamed to ``path`` atomically (under a
+    lock, keeping a file another process created meanwhile).
+
+    Returns:
+        What ``creator`` or ``loader`` returned.
+    """
+    if os.path.exists(path):
+        return loader(path)
+
+    directory = os.path.dirname(os.path.abspath(path))
+    os.makedirs(directory, exist_ok=True)
+    temp_dir = tempfile.mkdtemp(dir=directory, prefix='.tmp-')
+    temp_path = os.path.join(temp_dir, os.path.basename(path))
+    lock_path = os.path.join(directory, '_create_lock')
+    try:
+        content = creator(temp_path)
+        with _file_lock(lock_path):
+            if not os.path.exists(path) and os.path.exists(temp_path):
+                os.replace(temp_path, path)
+    finally:
+        shutil.rmtree(temp_dir, ignore_errors=True)
+    return content

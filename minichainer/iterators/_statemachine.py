@@ -1,0 +1,131 @@
+"""The epoch/position state machine shared by the iterators (Chainer's semantics)."""
+import collections
+import numbers
+
+import numpy
+
+IteratorState = collections.namedtuple(
+    'IteratorState', ('current_position', 'epoch', 'is_new_epoch', 'order'))
+
+_intp = numpy.intp
+
+
+def iterator_statemachine(state, batch_size, repeat, order_sampler, dataset_len):
+    """Advance ``state`` by one batch.
+
+    Returns ``(new_state, indices)``; ``indices`` is None when a non-repeating
+    iterator is exhausted. A batch that reaches the end of the epoch wraps around
+    into the next one (when repeating), calling ``order_sampler`` for its order.
+    """
+    i, epoch, _, order = state
+
+    if not repeat and epoch > 0:
+        return state, None
+
+    n = dataset_len if order is None else len(order)
+    i_end = i + batch_size
+    if not repeat and i_end > n:
+        i_end = n
+    is_new_epoch = False
+    pieces = None
+
+    while i_end >= n:
+        piece = numpy.arange(i, n, dtype=_intp) if order is None else order[i:n]
+        if pieces is None:
+            pieces = [piece]
+        else:
+            pieces.append(piece)
+        if order is not None:
+            new_order = order_sampler(order, i)
+            if len(new_order) != len(order):
+                raise ValueError(
+                    'order sampler returned an order of length {} but the previous '
+                    'order has length {}'.format(len(new_order), len(order)))
+            order = new_order
+        i = 0
+        i_end = i_end - n if repeat else 0
+        epoch += 1
+        is_new_epoch = True
+
+    last = numpy.arange(i, i_end, dtype=_intp) if order is None else order[i:i_end]
+    if pieces is None:
+        indices = last
+    else:
+        pieces.append(last)
+        indices = numpy.concatenate(pieces)
+    return IteratorState(i_end, epoch, is_new_epoch, order), indices
+
+
+def check_arguments(name, dataset, batch_size):
+    """Validate the common iterator arguments; return ``len(dataset)``."""
+    if (isinstance(batch_size, bool) or not isinstance(batch_size, numbers.Integral)
+            or batch_size <= 0):
+        raise ValueError('{}: batch_size must be a positive int, got {!r}'.format(
+            name, batch_size))
+    try:
+        n = len(dataset)
+    except TypeError:
+        raise TypeError('{}: dataset must support len(), got {}'.format(
+            name, type(dataset).__name__)) from None
+    if n == 0:
+        raise ValueError('{}: dataset is empty'.format(name))
+    return n
+
+
+def make_order_sampler(name, shuffle, order_sampler):
+    """Chainer's rule: ``shuffle=None`` means shuffle unless a sampler is given."""
+    from minichainer.iterators.order_samplers import ShuffleOrderSampler
+    if shuffle is not None:
+        if order_sampler is not None:
+            raise ValueError(
+                '{}: shuffle must be None when an order_sampler is given, got '
+                'shuffle={!r}'.format(name, shuffle))
+        return ShuffleOrderSampler() if shuffle else None
+    if order_sampler is None:
+        return ShuffleOrderSampler()
+    if not callable(order_sampler):
+        raise TypeError('{}: order_sampler must be callable, got {!r}'.format(
+            name, order_sampler))
+    return order_sampler
+
+
+def initial_order(order_sampler, n):
+    if order_sampler is None:
+        return None
+    return order_sampler(numpy.arange(n), 0)
+
+
+def serialize_state(iterator, serializer, order_keys=('order', '_order')):
+    """Serialize a state-machine iterator with Chainer's keys; return the new state.
+
+    Keys: ``current_position``, ``epoch``, ``is_new_epoch``, ``order`` (only when
+    there is an order; falls back to ``_order`` on KeyError) and
+    ``previous_epoch_detail`` (``-1`` stands for None; guessed from the position when
+    missing, as Chainer does for old snapshots).
+    """
+    state = iterator._state
+    current_position = int(serializer('current_position', state.current_position))
+    epoch = int(serializer('epoch', state.epoch))
+    is_new_epoch = bool(serializer('is_new_epoch', state.is_new_epoch))
+    order = state.order
+    if order is not None:
+        try:
+            loaded = serializer(order_keys[0], order)
+        except KeyError:
+            if len(order_keys) < 2:
+                raise
+            loaded = serializer(order_keys[1], order)
+        if isinstance(loaded, numpy.ndarray):
+            order = loaded
+    iterator._state = IteratorState(current_position, epoch, is_new_epoch, order)
+    try:
+        iterator._previous_epoch_detail = float(serializer(
+            'previous_epoch_detail', iterator._previous_epoch_detail))
+    except KeyError:
+        epoch_size = iterator._epoch_size
+        guess = epoch + (current_position - iterator.batch_size) / epoch_size
+        if iterator.epoch_detail > 0:
+            iterator._previous_epoch_detail = max(guess, 0.)
+        else:
+            iterator._previous_epoch_detail = -1.
+    return iterator._state

@@ -1,0 +1,132 @@
+"""Iterator loading examples with worker threads (``chainer.iterators.MultithreadIterator``)."""
+import concurrent.futures
+
+from minichainer.dataset import iterator
+from minichainer.iterators import _statemachine
+
+
+def _read_chunk(dataset, indices):
+    return [dataset[i] for i in indices]
+
+
+class MultithreadIterator(iterator.Iterator):
+    """Dataset iterator that loads the examples of the next batch in worker threads.
+
+    Gives the same batches and epoch bookkeeping as
+    :class:`~minichainer.iterators.SerialIterator`; the next batch is prefetched
+    while the current one is used. Batches are plain lists.
+
+    Args:
+        dataset: Dataset to iterate.
+        batch_size (int): Number of examples per batch.
+        repeat (bool): Loop forever (True) or stop after one epoch.
+        shuffle (bool): Shuffle every epoch; None means True unless
+            ``order_sampler`` is given.
+        n_threads (int): Number of worker threads.
+        order_sampler (callable): Order sampler (only with ``shuffle=None``).
+    """
+
+    def __init__(self, dataset, batch_size, repeat=True, shuffle=None,
+                 n_threads=1, order_sampler=None):
+        _statemachine.check_arguments('MultithreadIterator', dataset, batch_size)
+        if isinstance(n_threads, bool) or not isinstance(n_threads, int) or n_threads <= 0:
+            raise ValueError('MultithreadIterator: n_threads must be a positive int, '
+                             'got {!r}'.format(n_threads))
+        self.dataset = dataset
+        self.batch_size = batch_size
+        self._repeat = repeat
+        self._shuffle = shuffle
+        self.order_sampler = _statemachine.make_order_sampler(
+            'MultithreadIterator', shuffle, order_sampler)
+        self.n_threads = n_threads
+        self._pool = None
+        self.reset()
+
+    def reset(self):
+        """Rewind to the beginning (drawing a new order when shuffling)."""
+        order = _statemachine.initial_order(self.order_sampler, len(self.dataset))
+        self._state = _statemachine.IteratorState(0, 0, False, order)
+        self._previous_epoch_detail = -1.
+        self._next = None
+        self._next_state = None
+
+    def finalize(self):
+        """Stop the worker threads."""
+        pool = self._pool
+        self._next = None
+        self._pool = None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    def __next__(self):
+        if self._next is None:
+            self._invoke_prefetch()
+        batch = self._get()
+        self._invoke_prefetch()
+        return batch
+
+    next = __next__
+
+    def _invoke_prefetch(self):
+        self._next_state, indices = _statemachine.iterator_statemachine(
+            self._state, self.batch_size, self._repeat, self.order_sampler,
+            len(self.dataset))
+        if indices is None:
+            self._next = False  # marks "stop"
+            return
+        if self._pool is None:
+            self._pool = concurrent.futures.ThreadPoolExecutor(
+                self.n_threads, thread_name_prefix='MultithreadIterator')
+        n_chunks = min(self.n_threads, len(indices))
+        bounds = [len(indices) * k // n_chunks for k in range(n_chunks + 1)]
+        self._next = [
+            self._pool.submit(_read_chunk, self.dataset, indices[bounds[k]:bounds[k + 1]])
+            for k in range(n_chunks)]
+
+    def _get(self):
+        self._previous_epoch_detail = self.epoch_detail
+        self._state = self._next_state
+        futures = self._next
+        self._next = None
+        if futures is False:
+            raise StopIteration
+        batch = []
+        for future in futures:
+            batch.extend(future.result())
+        return batch
+
+    @property
+    def current_position(self):
+        return self._state.current_position
+
+    @property
+    def epoch(self):
+        return self._state.epoch
+
+    @property
+    def is_new_epoch(self):
+        return self._state.is_new_epoch
+
+    @property
+    def epoch_detail(self):
+        return self._state.epoch + self._state.current_position / self._epoch_size
+
+    @property
+    def previous_epoch_detail(self):
+        if self._previous_epoch_detail < 0:
+            return None
+        return self._previous_epoch_detail
+
+    @property
+    def repeat(self):
+        return self._repeat
+
+    @property
+    def _epoch_size(self):
+        order = self._state.order
+        return len(self.dataset) if order is None else len(order)
+
+    def serialize(self, serializer):
+        """Save/restore the state with Chainer's keys (the order under ``_order``)."""
+        _statemachine.serialize_state(self, serializer, order_keys=('_order',))
+        self._next = None

@@ -1,0 +1,113 @@
+"""Iterator visiting the examples one batch at a time (``chainer.iterators.SerialIterator``)."""
+import numpy
+
+from minichainer.dataset import iterator
+from minichainer.dataset.example_batch import ExampleBatch
+from minichainer.iterators import _statemachine
+
+
+def gather_batch(dataset, indices):
+    """Return the batch of ``dataset`` at ``indices``.
+
+    Array-backed datasets (plain ndarrays and datasets with a ``_get_batch`` hook,
+    e.g. TupleDataset of ndarrays) are gathered with one fancy-indexing call per
+    array into an :class:`~minichainer.dataset.ExampleBatch`; other datasets give a
+    list built with ``dataset[i]`` for every index, as in Chainer.
+    """
+    if type(dataset) is numpy.ndarray:
+        return ExampleBatch(dataset[indices])
+    get_batch = getattr(dataset, '_get_batch', None)
+    if get_batch is not None:
+        batch = get_batch(indices)
+        if batch is not None:
+            return batch
+    return [dataset[index] for index in indices]
+
+
+class SerialIterator(iterator.Iterator):
+    """Dataset iterator reading the examples serially, in index or shuffled order.
+
+    Args:
+        dataset: Dataset to iterate (anything with ``len`` and ``[int]``).
+        batch_size (int): Number of examples per batch.
+        repeat (bool): Loop over the dataset forever (True) or stop after one epoch.
+        shuffle (bool): Shuffle the order every epoch. None (default) means True
+            unless ``order_sampler`` is given. Shuffling draws
+            ``numpy.random.permutation`` from NumPy's global generator.
+        order_sampler (callable): ``sampler(current_order, current_position)``
+            returning the next epoch's order; only with ``shuffle=None``.
+
+    Batches behave as lists of examples; with ``repeat`` a batch crossing the end of
+    an epoch is completed from the next (re-shuffled) epoch. Snapshots store ``-1``
+    for a None ``previous_epoch_detail``.
+
+    Raises:
+        ValueError: ``batch_size`` is not a positive int, the dataset is empty, or
+            both ``shuffle`` and ``order_sampler`` are given.
+    """
+
+    def __init__(self, dataset, batch_size, repeat=True, shuffle=None,
+                 order_sampler=None):
+        _statemachine.check_arguments('SerialIterator', dataset, batch_size)
+        self.dataset = dataset
+        self.batch_size = batch_size
+        self._repeat = repeat
+        self._shuffle = shuffle
+        self.order_sampler = _statemachine.make_order_sampler(
+            'SerialIterator', shuffle, order_sampler)
+        self.reset()
+
+    def __next__(self):
+        state = self._state
+        order = state.order
+        self._previous_epoch_detail = state.epoch + state.current_position / (
+            len(self.dataset) if order is None else len(order))
+        self._state, indices = _statemachine.iterator_statemachine(
+            state, self.batch_size, self._repeat, self.order_sampler,
+            len(self.dataset))
+        if indices is None:
+            raise StopIteration
+        return gather_batch(self.dataset, indices)
+
+    next = __next__
+
+    @property
+    def current_position(self):
+        return self._state.current_position
+
+    @property
+    def epoch(self):
+        return self._state.epoch
+
+    @property
+    def is_new_epoch(self):
+        return self._state.is_new_epoch
+
+    @property
+    def epoch_detail(self):
+        return self._state.epoch + self._state.current_position / self._epoch_size
+
+    @property
+    def previous_epoch_detail(self):
+        if self._previous_epoch_detail < 0:
+            return None
+        return self._previous_epoch_detail
+
+    @property
+    def repeat(self):
+        return self._repeat
+
+    @property
+    def _epoch_size(self):
+        order = self._state.order
+        return len(self.dataset) if order is None else len(order)
+
+    def serialize(self, serializer):
+        """Save/restore position, epoch, is_new_epoch, order and previous_epoch_detail."""
+        _statemachine.serialize_state(self, serializer)
+
+    def reset(self):
+        """Rewind to the beginning (drawing a new order when shuffling)."""
+        order = _statemachine.initial_order(self.order_sampler, len(self.dataset))
+        self._state = _statemachine.IteratorState(0, 0, False, order)
+        self._previous_epoch_detail = -1.
