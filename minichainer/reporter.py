@@ -1,0 +1,262 @@
+"""Reporter, report scopes and online summaries (``chainer.reporter``).
+
+Values reported with :func:`report` inside a :meth:`Reporter.scope` land in that scope's
+observation dictionary, prefixed by the registered name of the observer
+(``main/loss``, ``validation/main/accuracy``).  :class:`Summary` and
+:class:`DictSummary` accumulate scalars online and serialize their state so that a
+resumed :class:`~minichainer.training.extensions.LogReport` continues its averages.
+"""
+import collections
+import contextlib
+import json
+import threading
+import warnings
+
+import numpy
+
+from minichainer import configuration
+
+_thread_local = threading.local()
+_variable_cls = None
+
+
+def _get_variable_class():
+    global _variable_cls
+    if _variable_cls is None:
+        from minichainer import variable
+        _variable_cls = variable.Variable
+    return _variable_cls
+
+
+def _get_reporters():
+    try:
+        return _thread_local.reporters
+    except AttributeError:
+        reporters = _thread_local.reporters = []
+        return reporters
+
+
+def _copy_variable(value):
+    # A reported Variable is replaced by a new one that shares the array but not the
+    # graph, so that keeping observations does not keep whole graphs alive.
+    Variable = _get_variable_class()
+    if isinstance(value, Variable):
+        copied = Variable(value.array, requires_grad=value.requires_grad)
+        copied.name = value.name
+        return copied
+    return value
+
+
+class Reporter:
+    """Object to which observed values are reported.
+
+    Observers (any objects, told apart by ``id``) are registered under a name; a value
+    reported with an observer is stored as ``'<observer name>/<key>'`` in the current
+    ``observation`` dictionary.
+
+    Attributes:
+        observation (dict): The dictionary the reported values go to.
+    """
+
+    def __init__(self):
+        self._observer_names = {}
+        self.observation = {}
+
+    def __enter__(self):
+        """Make this reporter the current one."""
+        _get_reporters().append(self)
+
+    def __exit__(self, exc_type, exc_value, traceback):
+        """Restore the previously current reporter."""
+        _get_reporters().pop()
+
+    @contextlib.contextmanager
+    def scope(self, observation):
+        """Make this reporter current and report into ``observation`` inside ``with``."""
+        old = self.observation
+        self.observation = observation
+        self.__enter__()
+        try:
+            yield
+        finally:
+            self.__exit__(None, None, None)
+            self.observation = old
+
+    def add_observer(self, name, observer):
+        """Register ``observer`` under ``name``."""
+        self._observer_names[id(observer)] = name
+
+    def add_observers(self, prefix, observers):
+        """Register each ``(name, observer)`` pair under ``prefix + name``."""
+        names = self._observer_names
+        for name, observer in observers:
+            names[id(observer)] = prefix + name
+
+    def report(self, values, observer=None):
+        """Store ``values`` (a dict) in the observation, prefixed by the observer's name.
+
+        Variables are copied without their graph unless
+        ``config.keep_graph_on_report`` is True.
+
+        Raises:
+            KeyError: ``observer`` is not registered to this reporter.
+        """
+        if not configuration.config.keep_graph_on_report:
+            values = {k: _copy_variable(v) for k, v in values.items()}
+        if observer is not None:
+            try:
+                observer_name = self._observer_names[id(observer)]
+            except KeyError:
+                raise KeyError(
+                    'Given observer is not registered to the reporter: {!r} (register it '
+                    'with Reporter.add_observer first)'.format(type(observer).__name__)
+                ) from None
+            observation = self.observation
+            for key, value in values.items():
+                observation['%s/%s' % (observer_name, key)] = value
+        else:
+            self.observation.update(values)
+
+
+def get_current_reporter():
+    """Return the current reporter.
+
+    Raises:
+        IndexError: no reporter is current (as in Chainer, where the stack is a list).
+    """
+    reporters = _get_reporters()
+    if not reporters:
+        raise IndexError('get_current_reporter: no reporter is current; use it inside '
+                         '"with reporter:" or "with reporter.scope(observation):"')
+    return reporters[-1]
+
+
+def report(values, observer=None):
+    """Report ``values`` to the current reporter; do nothing when there is none."""
+    reporters = _get_reporters()
+    if reporters:
+        reporters[-1].report(values, observer)
+
+
+@contextlib.contextmanager
+def report_scope(observation):
+    """Report into ``observation`` with the current reporter inside a ``with`` block."""
+    current = get_current_reporter()
+    old = current.observation
+    current.observation = observation
+    try:
+        yield
+    finally:
+        current.observation = old
+
+
+def _is_serializer(serializer):
+    from minichainer import serializer as serializer_module
+    return isinstance(serializer, serializer_module.Serializer)
+
+
+class Summary:
+    """Online summarization of a sequence of (weighted) scalars: mean and std."""
+
+    def __init__(self):
+        self._x = 0.0
+        self._x2 = 0.0
+        self._n = 0
+
+    def add(self, value, weight=1):
+        """Add a scalar (Python/NumPy scalar or 0-dim array) with weight ``weight``."""
+        if weight == 1:
+            self._x += value
+            self._x2 += value * value
+            self._n += 1
+        else:
+            self._x += weight * value
+            self._x2 += weight * value * value
+            self._n += weight
+
+    def compute_mean(self):
+        """Return the (weighted) mean of the values added so far."""
+        return self._x / self._n
+
+    def make_statistics(self):
+        """Return ``(mean, std)`` of the values added so far."""
+        x, n = self._x, self._n
+        mean = x / n
+        var = self._x2 / n - mean * mean
+        xp = numpy
+        std = xp.sqrt(var)
+        return mean, std
+
+    def serialize(self, serializer):
+        """Save or load the accumulated sums (``_x``, ``_x2``, ``_n``)."""
+        try:
+            self._x = serializer('_x', self._x)
+            self._x2 = serializer('_x2', self._x2)
+            self._n = serializer('_n', self._n)
+        except KeyError:
+            warnings.warn('The previous statistics are not saved.')
+
+
+class DictSummary:
+    """Online summarization of dictionaries of scalars.
+
+    Only scalars, 0-dim arrays and Variables holding them are accumulated; a value may
+    be a ``(value, weight)`` tuple.
+    """
+
+    def __init__(self):
+        self._summaries = collections.defaultdict(Summary)
+
+    def add(self, d):
+        """Add every scalar entry of the dict ``d``.
+
+        Raises:
+            ValueError: the weight of a ``(value, weight)`` entry is not a scalar.
+        """
+        summaries = self._summaries
+        Variable = _get_variable_class()
+        for k, v in d.items():
+            w = 1
+            if isinstance(v, tuple):
+                v, w = v[0], v[1]
+                if isinstance(w, Variable):
+                    w = w.array
+                if not numpy.isscalar(w) and getattr(w, 'ndim', -1) != 0:
+                    raise ValueError(
+                        'DictSummary.add: the weight given to {!r} must be a scalar, '
+                        'got {!r}'.format(k, w))
+            if isinstance(v, Variable):
+                v = v.array
+            if getattr(v, 'ndim', -1) == 0 or numpy.isscalar(v):
+                summaries[k].add(v, weight=w)
+
+    def compute_mean(self):
+        """Return a dict of the mean of each entry."""
+        return {name: summary.compute_mean()
+                for name, summary in self._summaries.items()}
+
+    def make_statistics(self):
+        """Return a dict with ``key`` → mean and ``key.std`` → standard deviation."""
+        stats = {}
+        for name, summary in self._summaries.items():
+            mean, std = summary.make_statistics()
+            stats[name] = mean
+            stats[name + '.std'] = std
+        return stats
+
+    def serialize(self, serializer):
+        """Save or load the summaries: ``_names`` (JSON list) and ``_summaries/<i>``."""
+        if _is_serializer(serializer):
+            names = list(self._summaries.keys())
+            serializer('_names', json.dumps(names))
+            for index, name in enumerate(names):
+                self._summaries[name].serialize(serializer['_summaries'][str(index)])
+        else:
+            self._summaries.clear()
+            try:
+                names = json.loads(str(serializer('_names', '')))
+            except KeyError:
+                warnings.warn('The names of statistics are not saved.')
+                return
+            for index, name in enumerate(names):
+                self._summaries[name].serialize(serializer['_summaries'][str(index)])

@@ -1,0 +1,43 @@
+"""Common machinery of the hyperparameter-shift extensions."""
+import numpy
+
+from minichainer.training import extension
+
+
+def _to_python(value):
+    if isinstance(value, numpy.ndarray) or isinstance(value, numpy.generic):
+        return value.item()
+    return value
+
+
+class _ShiftBase(extension.Extension):
+    """Sets ``optimizer.<attr>`` every call; remembers ``_t`` and ``_last_value``."""
+
+    def __init__(self, attr, optimizer=None):
+        self._attr = attr
+        self._optimizer = optimizer
+        self._t = 0
+        self._last_value = None
+
+    def _get_optimizer(self, trainer):
+        return self._optimizer or trainer.updater.get_optimizer('main')
+
+    def _update_value(self, optimizer, value):
+        setattr(optimizer, self._attr, value)
+        self._last_value = value
+
+    def serialize(self, serializer):
+        """Save or load the call count ``_t`` and the last value ``_last_value``."""
+        self._t = int(serializer('_t', self._t))
+        self._last_value = _to_python(serializer('_last_value', self._last_value))
+
+
+def _clip_to_target(value, target, growing):
+    # Stop at ``target`` (written as a ratio so that negative values work, as Chainer).
+    if target is not None:
+        if growing:
+            if value / target > 1:
+                value = target
+        elif value / target < 1:
+            value = target
+    return value

@@ -1,0 +1,227 @@
+"""snapshot / snapshot_object: save the trainer (or any object) during training."""
+import os
+import warnings
+import zipfile
+
+import numpy
+
+from minichainer.training import extension
+from minichainer.training.extensions import snapshot_writers
+
+
+class _SerializedTarget(dict):
+    """The flat ``{key: array}`` state of an object, taken at snapshot time.
+
+    It is a dict (what ``save_npz`` writes directly) that also replays itself through
+    ``serialize`` so that any ``savefun(path, obj)`` built on the serializer protocol
+    writes the same keys.
+    """
+
+    def serialize(self, serializer):
+        for key, value in self.items():
+            serializer(key, value)
+
+
+def _serialize(target, copy):
+    from minichainer.serializers import npz
+    s = npz.DictionarySerializer()
+    s.save(target)
+    if copy:
+        return _SerializedTarget(
+            (k, numpy.array(v, copy=True)) for k, v in s.target.items())
+    return _SerializedTarget(s.target)
+
+
+def _find_snapshot_files(fmt, path):
+    """Return ``[(mtime_ns, name), ...]`` (oldest first) of the files in ``path`` whose
+    names start and end like ``fmt`` (the text before its first ``{`` and after its last
+    ``}``).  Temporary files of unfinished writes are never included."""
+    prefix = fmt.split('{')[0]
+    suffix = fmt.split('}')[-1]
+    try:
+        names = os.listdir(path)
+    except OSError:
+        return []
+    found = []
+    for name in names:
+        if not (name.startswith(prefix) and name.endswith(suffix)):
+            continue
+        if snapshot_writers._is_temp_name(name):
+            continue
+        full = os.path.join(path, name)
+        try:
+            st = os.stat(full)
+        except OSError:
+            continue
+        if os.path.isfile(full):
+            found.append((st.st_mtime_ns, name))
+    found.sort()
+    return found
+
+
+def _is_complete(path):
+    # An npz snapshot is a zip file; a truncated one fails the central-directory or
+    # CRC checks.  Other formats cannot be checked and count as complete.
+    try:
+        if not zipfile.is_zipfile(path):
+            with open(path, 'rb') as f:
+                head = f.read(4)
+            return head != b'PK\x03\x04' and os.path.getsize(path) > 0
+        with zipfile.ZipFile(path) as z:
+            return z.testzip() is None
+    except (OSError, zipfile.BadZipFile, EOFError, ValueError):
+        return False
+
+
+def _find_latest_snapshot(fmt, path):
+    """Return the name of the newest complete snapshot matching ``fmt``, or None."""
+    for _, name in reversed(_find_snapshot_files(fmt, path)):
+        if _is_complete(os.path.join(path, name)):
+            return name
+    return None
+
+
+def _find_stale_snapshots(fmt, path, n_retains):
+    """Yield the names of the matching snapshots older than the newest ``n_retains``."""
+    files = _find_snapshot_files(fmt, path)
+    num_remove = len(files) - n_retains
+    if num_remove > 0:
+        for _, name in files[:num_remove]:
+            yield name
+
+
+def snapshot_object(target, filename, savefun=None, **kwargs):
+    """Return an extension that saves ``target`` to ``<out>/<filename>``.
+
+    ``filename`` is formatted with the trainer (``'model_{.updater.iteration}'``) or is
+    a callable taking the trainer.  Keyword arguments are those of :func:`snapshot`
+    (``condition``, ``writer``, ``snapshot_on_error``, ``n_retains``, ``autoload``).
+    """
+    if 'num_retain' in kwargs:
+        warnings.warn('Argument `num_retain` is deprecated. Please use `n_retains` '
+                      'instead', DeprecationWarning)
+        kwargs['n_retains'] = kwargs.pop('num_retain')
+    return snapshot(target=target, filename=filename, savefun=savefun, **kwargs)
+
+
+def snapshot(savefun=None, filename='snapshot_iter_{.updater.iteration}', **kwargs):
+    """Return an extension that saves the trainer (or ``target``) for resuming.
+
+    Args:
+        savefun: ``savefun(path, obj)``; ``save_npz`` by default.  Exclusive with
+            ``writer``.
+        filename (str or callable): File name, formatted with the trainer.
+        target: Object to save instead of the trainer.
+        condition (callable): Snapshot only when ``condition()`` is True.
+        writer: A snapshot writer (:mod:`snapshot_writers`).
+        snapshot_on_error (bool): Also snapshot when the training loop fails.
+        n_retains (int): Keep only the newest ``n_retains`` complete snapshots
+            (positive to take effect; needs a string ``filename``).
+        autoload (bool): At the start of training, load the newest complete snapshot
+            matching ``filename`` in ``out`` (incomplete or temporary files are
+            skipped).
+
+    The default trigger is ``(1, 'epoch')`` and the priority -100.  Files are written to
+    a temporary name and renamed, so a killed process never leaves a partial snapshot
+    under a snapshot name.
+
+    Raises:
+        TypeError: both ``savefun`` and ``writer`` given, or an unknown keyword.
+    """
+    if 'num_retain' in kwargs:
+        warnings.warn('Argument `num_retain` is deprecated. Please use `n_retains` '
+                      'instead', DeprecationWarning)
+        kwargs['n_retains'] = kwargs.pop('num_retain')
+    target = kwargs.pop('target', None)
+    condition = kwargs.pop('condition', None)
+    writer = kwargs.pop('writer', None)
+    snapshot_on_error = kwargs.pop('snapshot_on_error', False)
+    n_retains = kwargs.pop('n_retains', -1)
+    autoload = kwargs.pop('autoload', False)
+    if kwargs:
+        raise TypeError('snapshot() got unexpected keyword argument(s) {}'.format(
+            ', '.join(repr(k) for k in sorted(kwargs))))
+    if savefun is not None and writer is not None:
+        raise TypeError('savefun and writer arguments cannot be specified together.')
+    if writer is None:
+        writer = snapshot_writers.SimpleWriter(savefun=savefun)
+    return _Snapshot(target=target, condition=condition, writer=writer,
+                     filename=filename, snapshot_on_error=snapshot_on_error,
+                     n_retains=n_retains, autoload=autoload)
+
+
+def _always_true():
+    return True
+
+
+class _Snapshot(extension.Extension):
+    """The extension returned by :func:`snapshot` and :func:`snapshot_object`."""
+
+    trigger = 1, 'epoch'
+    priority = -100
+
+    def __init__(self, target=None, condition=None, writer=None,
+                 filename='snapshot_iter_{.updater.iteration}', snapshot_on_error=False,
+                 n_retains=-1, autoload=False):
+        if condition is None:
+            condition = _always_true
+        if writer is None:
+            writer = snapshot_writers.SimpleWriter()
+        self._target = target
+        self.filename = filename
+        self.condition = condition
+        self.writer = writer
+        self._snapshot_on_error = snapshot_on_error
+        self.n_retains = n_retains
+        self.autoload = autoload
+
+    def initialize(self, trainer):
+        """Autoload the newest complete snapshot and set up the ``n_retains`` cleanup."""
+        target = trainer if self._target is None else self._target
+        outdir = trainer.out
+        if self.autoload and isinstance(self.filename, str):
+            filename = _find_latest_snapshot(self.filename, outdir)
+            if filename is not None:
+                from minichainer.serializers import npz
+                npz.load_npz(os.path.join(outdir, filename), target)
+
+        if (hasattr(self.writer, '_add_cleanup_hook') and self.n_retains > 0
+                and isinstance(self.filename, str) and not getattr(
+                    self, '_cleanup_added', False)):
+            fmt, n_retains = self.filename, self.n_retains
+
+            def _cleanup():
+                for name in _find_stale_snapshots(fmt, outdir, n_retains):
+                    try:
+                        os.remove(os.path.join(outdir, name))
+                    except OSError:
+                        pass
+
+            self.writer._add_cleanup_hook(_cleanup)
+            self._cleanup_added = True
+
+    def on_error(self, trainer, exc, tb):
+        """Take a snapshot if ``snapshot_on_error`` is set."""
+        if self._snapshot_on_error:
+            self._make_snapshot(trainer)
+
+    def __call__(self, trainer):
+        if self.condition():
+            self._make_snapshot(trainer)
+
+    def _make_snapshot(self, trainer):
+        target = trainer if self._target is None else self._target
+        # Asynchronous writers get a copy: training goes on while they write.
+        copy = not isinstance(self.writer, snapshot_writers.SimpleWriter)
+        serialized_target = _serialize(target, copy)
+        filename = self.filename
+        if callable(filename):
+            filename = filename(trainer)
+        else:
+            filename = filename.format(trainer)
+        self.writer(filename, trainer.out, serialized_target)
+
+    def finalize(self):
+        """Finalize the writer (wait for pending writes)."""
+        if hasattr(self.writer, 'finalize'):
+            self.writer.finalize()

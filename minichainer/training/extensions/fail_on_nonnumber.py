@@ -1,0 +1,32 @@
+"""FailOnNonNumber: stop training when a parameter (or gradient) is NaN or infinite."""
+from minichainer.training import extension
+
+
+class FailOnNonNumber(extension.Extension):
+    """Raise ``RuntimeError`` naming the optimizer and parameter when a parameter
+    (or, with ``check_grad``, its gradient) holds NaN or infinity.
+
+    Args:
+        check_grad (bool): Check gradients too.
+    """
+
+    def __init__(self, check_grad=True):
+        self._check_grad = check_grad
+
+    def __call__(self, trainer):
+        for name, optimizer in trainer.updater.get_all_optimizers().items():
+            target = optimizer.target
+            xp = target.xp
+            for path, param in target.namedparams():
+                array = param.array
+                if array is not None and not xp.isfinite(array).all():
+                    raise RuntimeError(
+                        "Kill the process since parameters in optimizer '{}' diverge: "
+                        "parameter '{}' holds NaN or infinity. R.I.P.".format(name, path))
+                if self._check_grad:
+                    grad = param.grad
+                    if grad is not None and not xp.isfinite(grad).all():
+                        raise RuntimeError(
+                            "Kill the process since the gradient of parameter '{}' in "
+                            "optimizer '{}' holds NaN or infinity. R.I.P.".format(
+                                path, name))

@@ -1,0 +1,40 @@
+"""InverseShift: decay an optimizer attribute as ``init * (1 + gamma * t) ** -power``."""
+from minichainer.training.extensions import _shift_base
+
+
+class InverseShift(_shift_base._ShiftBase):
+    """Sets ``optimizer.<attr> = init * (1 + gamma * t) ** (-power)``.
+
+    Args:
+        attr (str): Attribute to shift.
+        gamma (float): Non-negative factor.
+        power (float): Exponent.
+        init (float): Initial value; the attribute's value at start if None.
+        target (float): Value where the shift stops.
+        optimizer: Optimizer to change; the ``'main'`` one by default.
+    """
+
+    def __init__(self, attr, gamma, power, init=None, target=None, optimizer=None):
+        if gamma < 0:
+            raise ValueError('InverseShift does not support negative gamma, got '
+                             '{!r}'.format(gamma))
+        super().__init__(attr, optimizer)
+        self._gamma = gamma
+        self._power = power
+        self._init = init
+        self._target = target
+
+    def initialize(self, trainer):
+        optimizer = self._get_optimizer(trainer)
+        if self._init is None:
+            self._init = getattr(optimizer, self._attr)
+        if self._last_value is not None:
+            self._update_value(optimizer, self._last_value)
+        else:
+            self._update_value(optimizer, self._init)
+
+    def __call__(self, trainer):
+        self._t += 1
+        value = self._init * (1 + self._gamma * self._t) ** (-self._power)
+        value = _shift_base._clip_to_target(value, self._target, self._power < 0)
+        self._update_value(self._get_optimizer(trainer), value)

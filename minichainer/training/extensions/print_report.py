@@ -1,0 +1,79 @@
+"""PrintReport: print selected entries of the LogReport's log as a table."""
+import os
+import sys
+
+from minichainer.training import extension
+from minichainer.training.extensions import log_report as log_report_module
+from minichainer.training.extensions import util
+
+
+class PrintReport(extension.Extension):
+    """Trainer extension that prints new log entries of a LogReport.
+
+    The layout is Chainer's: each column is ``max(10, len(name))`` wide, columns are
+    separated by two spaces, values are formatted with ``'{:<Wg}'`` and a missing value
+    is left blank.  The header is printed at the first call.
+
+    Args:
+        entries (list of str): Keys to print, in order.
+        log_report (str or LogReport): Name of the trainer's LogReport extension, or
+            a LogReport instance driven by this extension.
+        out: Stream to write to (default ``sys.stdout``).
+    """
+
+    def __init__(self, entries, log_report='LogReport', out=sys.stdout):
+        self._entries = entries
+        self._log_report = log_report
+        self._out = out
+        self._log_len = 0
+
+        entry_widths = [max(10, len(s)) for s in entries]
+        header = '  '.join(('{:%d}' % w for w in entry_widths)).format(*entries) + '\n'
+        self._header = header
+        templates = []
+        for entry, w in zip(entries, entry_widths):
+            templates.append((entry, '{:<%dg}  ' % w, ' ' * (w + 2)))
+        self._templates = templates
+
+    def __call__(self, trainer):
+        out = self._out
+        if self._header:
+            out.write(self._header)
+            self._header = None
+
+        log_report = self._log_report
+        if isinstance(log_report, str):
+            log_report = trainer.get_extension(log_report)
+        elif isinstance(log_report, log_report_module.LogReport):
+            log_report(trainer)
+        else:
+            raise TypeError('PrintReport: log_report must be the name of a LogReport '
+                            'extension or a LogReport, got {}'.format(type(log_report)))
+
+        log = log_report.log
+        log_len = self._log_len
+        while len(log) > log_len:
+            if os.name == 'nt':
+                util.erase_console(0, 0)
+            else:
+                out.write('\033[J')
+            self._print(log[log_len])
+            log_len += 1
+        self._log_len = log_len
+
+    def serialize(self, serializer):
+        """Save or load the owned LogReport's state (when it is an instance)."""
+        log_report = self._log_report
+        if isinstance(log_report, log_report_module.LogReport):
+            log_report.serialize(serializer['_log_report'])
+
+    def _print(self, observation):
+        out = self._out
+        for entry, template, empty in self._templates:
+            if entry in observation:
+                out.write(template.format(observation[entry]))
+            else:
+                out.write(empty)
+        out.write('\n')
+        if hasattr(out, 'flush'):
+            out.flush()

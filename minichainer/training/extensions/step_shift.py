@@ -1,0 +1,39 @@
+"""StepShift: multiply an optimizer attribute by ``gamma`` every ``step`` calls."""
+import numpy
+
+from minichainer.training.extensions import _shift_base
+
+
+class StepShift(_shift_base._ShiftBase):
+    """Sets ``optimizer.<attr> = init * gamma ** floor(t / step)``.
+
+    Args:
+        attr (str): Attribute to shift.
+        gamma (float): Factor per step.
+        step (int): Number of calls per step.
+        init (float): Initial value; the attribute's value at start if None.
+        target (float): Value where the shift stops.
+        optimizer: Optimizer to change; the ``'main'`` one by default.
+    """
+
+    def __init__(self, attr, gamma, step, init=None, target=None, optimizer=None):
+        super().__init__(attr, optimizer)
+        self._gamma = gamma
+        self._step = step
+        self._init = init
+        self._target = target
+
+    def initialize(self, trainer):
+        optimizer = self._get_optimizer(trainer)
+        if self._init is None:
+            self._init = getattr(optimizer, self._attr)
+        if self._last_value is not None:
+            self._update_value(optimizer, self._last_value)
+        else:
+            self._update_value(optimizer, self._init)
+
+    def __call__(self, trainer):
+        self._t += 1
+        value = self._init * self._gamma ** numpy.floor(self._t / self._step)
+        value = _shift_base._clip_to_target(value, self._target, self._gamma > 1)
+        self._update_value(self._get_optimizer(trainer), value)
