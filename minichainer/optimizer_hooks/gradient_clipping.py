@@ -1,0 +1,47 @@
+"""GradientClipping: rescale all gradients so that their global L2 norm <= threshold."""
+import math
+
+
+def _sum_sqnorm(arrays):
+    """Sum of squared L2 norms of ``arrays`` as a Python float."""
+    total = 0.0
+    for x in arrays:
+        x = x.ravel()
+        total += float(x.dot(x))
+    return total
+
+
+class GradientClipping:
+    """Optimizer hook scaling all gradients down to a global L2 norm of ``threshold``.
+
+    The norm is taken over the gradients of every initialized parameter of the target;
+    when it exceeds ``threshold`` every gradient is multiplied by ``threshold / norm``.
+
+    Args:
+        threshold (float): L2 norm threshold.
+
+    Attributes:
+        threshold (float): L2 norm threshold.
+        timing (str): ``'pre'`` (before the update) or ``'post'``.
+    """
+
+    name = 'GradientClipping'
+    timing = 'pre'
+
+    def __init__(self, threshold):
+        self.threshold = threshold
+
+    def __call__(self, opt):
+        grads = [p.grad for p in opt.target.params(False) if p.grad is not None]
+        if not grads:
+            return
+        sqnorm = _sum_sqnorm(grads)
+        norm = math.sqrt(sqnorm)
+        if norm == 0:
+            return
+        # a Python float keeps the multiplication in the gradients' dtype
+        rate = float(self.threshold) / norm
+        if rate >= 1:
+            return
+        for grad in grads:
+            grad *= rate

@@ -1,0 +1,29 @@
+"""Lasso: L1 regularization added to the gradient."""
+from minichainer import backend
+
+
+class Lasso:
+    """Optimizer/UpdateRule hook adding ``rate * sign(param)`` to each gradient.
+
+    Args:
+        rate (float): Coefficient of the L1 term.
+
+    Attributes:
+        rate (float): Coefficient of the L1 term.
+        timing (str): ``'pre'`` (before the update) or ``'post'``.
+    """
+
+    name = 'Lasso'
+    call_for_each_param = True
+    timing = 'pre'
+
+    def __init__(self, rate):
+        self.rate = rate
+
+    def __call__(self, rule, param):
+        p, g = param.array, param.grad
+        if p is None or g is None:
+            return
+        xp = backend.get_array_module(p)
+        sign = xp.sign(p)
+        g += self.rate * sign

@@ -1,0 +1,82 @@
+"""Zeiler's ADADELTA."""
+from minichainer import backend
+from minichainer import optimizer
+
+_default_hyperparam = optimizer.Hyperparameter()
+_default_hyperparam.rho = 0.95
+_default_hyperparam.eps = 1e-6
+
+
+class AdaDeltaRule(optimizer.UpdateRule):
+    """Update rule of ADADELTA.
+
+    ``msg = rho * msg + (1 - rho) * grad**2;
+    dx = sqrt((msdx + eps) / (msg + eps)) * grad;
+    msdx = rho * msdx + (1 - rho) * dx**2; param -= dx``. State: ``msg``, ``msdx``.
+    Uses one two-slot scratch buffer.
+
+    Args:
+        parent_hyperparam (~minichainer.optimizer.Hyperparameter): Default values.
+        rho (float): Exponential decay rate of the first and second order moments.
+        eps (float): Small value for numerical stability.
+    """
+
+    def __init__(self, parent_hyperparam=None, rho=None, eps=None):
+        super().__init__(parent_hyperparam or _default_hyperparam)
+        if rho is not None:
+            self.hyperparam.rho = rho
+        if eps is not None:
+            self.hyperparam.eps = eps
+
+    def init_state(self, param):
+        xp = backend.get_array_module(param.array)
+        self.state['msg'] = xp.zeros_like(param.array)
+        self.state['msdx'] = xp.zeros_like(param.array)
+
+    def update_core_cpu(self, param):
+        grad = param.grad
+        if grad is None:
+            return
+        msg, msdx = self.state['msg'], self.state['msdx']
+        rho = self.hyperparam.rho
+        eps = self.hyperparam.eps
+        t0, t1 = self._get_scratch(param, n=2)
+        xp = backend.get_array_module(grad)
+
+        msg *= rho
+        xp.multiply(grad, 1 - rho, out=t0)
+        t0 *= grad
+        msg += t0
+        xp.add(msdx, eps, out=t0)
+        xp.add(msg, eps, out=t1)
+        t0 /= t1
+        xp.sqrt(t0, out=t0)
+        t0 *= grad                      # t0 = dx
+        msdx *= rho
+        xp.multiply(t0, 1 - rho, out=t1)
+        t1 *= t0
+        msdx += t1
+        data = param.array
+        data -= t0
+
+    update_core_gpu = update_core_cpu
+
+
+class AdaDelta(optimizer.GradientMethod):
+    """Zeiler's ADADELTA (http://www.matthewzeiler.com/pubs/googleTR2012/googleTR2012.pdf).
+
+    Args:
+        rho (float): Exponential decay rate of the first and second order moments.
+        eps (float): Small value for numerical stability.
+    """
+
+    def __init__(self, rho=_default_hyperparam.rho, eps=_default_hyperparam.eps):
+        super().__init__()
+        self.hyperparam.rho = rho
+        self.hyperparam.eps = eps
+
+    rho = optimizer.HyperparameterProxy('rho')
+    eps = optimizer.HyperparameterProxy('eps')
+
+    def create_update_rule(self):
+        return AdaDeltaRule(self.hyperparam)

@@ -1,0 +1,69 @@
+"""AdaGrad."""
+from minichainer import backend
+from minichainer import optimizer
+
+_default_hyperparam = optimizer.Hyperparameter()
+_default_hyperparam.lr = 0.001
+_default_hyperparam.eps = 1e-8
+
+
+class AdaGradRule(optimizer.UpdateRule):
+    """Update rule of AdaGrad: ``h += grad**2; param -= lr * grad / (sqrt(h) + eps)``.
+
+    State: ``h``. Uses one two-slot scratch buffer to keep Chainer's rounding.
+
+    Args:
+        parent_hyperparam (~minichainer.optimizer.Hyperparameter): Default values.
+        lr (float): Learning rate.
+        eps (float): Small value for numerical stability.
+    """
+
+    def __init__(self, parent_hyperparam=None, lr=None, eps=None):
+        super().__init__(parent_hyperparam or _default_hyperparam)
+        if lr is not None:
+            self.hyperparam.lr = lr
+        if eps is not None:
+            self.hyperparam.eps = eps
+
+    def init_state(self, param):
+        xp = backend.get_array_module(param.array)
+        self.state['h'] = xp.zeros_like(param.array)
+
+    def update_core_cpu(self, param):
+        grad = param.grad
+        if grad is None:
+            return
+        hp = self.hyperparam
+        h = self.state['h']
+        t0, t1 = self._get_scratch(param, n=2)
+        xp = backend.get_array_module(grad)
+        xp.multiply(grad, grad, out=t0)
+        h += t0
+        xp.multiply(grad, hp.lr, out=t0)
+        xp.sqrt(h, out=t1)
+        t1 += hp.eps
+        t0 /= t1
+        data = param.array
+        data -= t0
+
+    update_core_gpu = update_core_cpu
+
+
+class AdaGrad(optimizer.GradientMethod):
+    """AdaGrad optimizer (http://jmlr.org/papers/v12/duchi11a.html).
+
+    Args:
+        lr (float): Learning rate.
+        eps (float): Small value for numerical stability.
+    """
+
+    def __init__(self, lr=_default_hyperparam.lr, eps=_default_hyperparam.eps):
+        super().__init__()
+        self.hyperparam.lr = lr
+        self.hyperparam.eps = eps
+
+    lr = optimizer.HyperparameterProxy('lr')
+    eps = optimizer.HyperparameterProxy('eps')
+
+    def create_update_rule(self):
+        return AdaGradRule(self.hyperparam)

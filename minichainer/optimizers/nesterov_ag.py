@@ -1,0 +1,70 @@
+"""Nesterov's accelerated gradient."""
+from minichainer import backend
+from minichainer import optimizer
+
+_default_hyperparam = optimizer.Hyperparameter()
+_default_hyperparam.lr = 0.01
+_default_hyperparam.momentum = 0.9
+
+
+class NesterovAGRule(optimizer.UpdateRule):
+    """Update rule of Nesterov's accelerated gradient.
+
+    ``v = momentum * v - lr * grad;
+    param += momentum**2 * v - (1 + momentum) * lr * grad``. State: ``v``.
+
+    Args:
+        parent_hyperparam (~minichainer.optimizer.Hyperparameter): Default values.
+        lr (float): Learning rate.
+        momentum (float): Exponential decay rate of the first order moment.
+    """
+
+    def __init__(self, parent_hyperparam=None, lr=None, momentum=None):
+        super().__init__(parent_hyperparam or _default_hyperparam)
+        if lr is not None:
+            self.hyperparam.lr = lr
+        if momentum is not None:
+            self.hyperparam.momentum = momentum
+
+    def init_state(self, param):
+        xp = backend.get_array_module(param.array)
+        self.state['v'] = xp.zeros_like(param.array)
+
+    def update_core_cpu(self, param):
+        grad = param.grad
+        if grad is None:
+            return
+        lr, momentum = self.hyperparam.lr, self.hyperparam.momentum
+        v = self.state['v']
+        tmp = self._get_scratch(param)
+        xp = backend.get_array_module(grad)
+        data = param.array
+        v *= momentum
+        xp.multiply(grad, lr, out=tmp)
+        v -= tmp
+        xp.multiply(v, momentum * momentum, out=tmp)
+        data += tmp
+        xp.multiply(grad, (1 + momentum) * lr, out=tmp)
+        data -= tmp
+
+    update_core_gpu = update_core_cpu
+
+
+class NesterovAG(optimizer.GradientMethod):
+    """Nesterov's accelerated gradient (https://arxiv.org/abs/1212.0901).
+
+    Args:
+        lr (float): Learning rate.
+        momentum (float): Exponential decay rate of the first order moment.
+    """
+
+    def __init__(self, lr=_default_hyperparam.lr, momentum=_default_hyperparam.momentum):
+        super().__init__()
+        self.hyperparam.lr = lr
+        self.hyperparam.momentum = momentum
+
+    lr = optimizer.HyperparameterProxy('lr')
+    momentum = optimizer.HyperparameterProxy('momentum')
+
+    def create_update_rule(self):
+        return NesterovAGRule(self.hyperparam)

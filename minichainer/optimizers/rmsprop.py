@@ -1,0 +1,106 @@
+"""RMSprop."""
+from minichainer import backend
+from minichainer import optimizer
+
+_default_hyperparam = optimizer.Hyperparameter()
+_default_hyperparam.lr = 0.01
+_default_hyperparam.alpha = 0.99
+_default_hyperparam.eps = 1e-8
+_default_hyperparam.eps_inside_sqrt = False
+
+
+class RMSpropRule(optimizer.UpdateRule):
+    """Update rule of RMSprop.
+
+    ``ms = alpha * ms + (1 - alpha) * grad**2; param -= lr * grad / (sqrt(ms) + eps)``
+    (``sqrt(ms + eps)`` when ``eps_inside_sqrt``). State: ``ms``. Uses one two-slot
+    scratch buffer.
+
+    Args:
+        parent_hyperparam (~minichainer.optimizer.Hyperparameter): Default values.
+        lr (float): Learning rate.
+        alpha (float): Exponential decay rate of the second order moment.
+        eps (float): Small value for numerical stability.
+        eps_inside_sqrt (bool): Put ``eps`` inside the square root.
+
+    Raises:
+        ValueError: (at update) ``eps`` underflows to 0 in the gradient's dtype.
+    """
+
+    is_elementwise = True
+
+    def __init__(self, parent_hyperparam=None, lr=None, alpha=None, eps=None,
+                 eps_inside_sqrt=None):
+        super().__init__(parent_hyperparam or _default_hyperparam)
+        if lr is not None:
+            self.hyperparam.lr = lr
+        if alpha is not None:
+            self.hyperparam.alpha = alpha
+        if eps is not None:
+            self.hyperparam.eps = eps
+        if eps_inside_sqrt is not None:
+            self.hyperparam.eps_inside_sqrt = eps_inside_sqrt
+
+    def init_state(self, param):
+        xp = backend.get_array_module(param.array)
+        self.state['ms'] = xp.zeros_like(param.array)
+
+    def update_core_cpu(self, param):
+        grad = param.grad
+        if grad is None:
+            return
+        hp = self.hyperparam
+        eps = grad.dtype.type(hp.eps)
+        if hp.eps != 0 and eps == 0:
+            raise ValueError(
+                'eps of RMSprop optimizer is too small for {} ({})'.format(
+                    grad.dtype.name, hp.eps))
+        ms = self.state['ms']
+        t0, t1 = self._get_scratch(param, n=2)
+        xp = backend.get_array_module(grad)
+
+        ms *= hp.alpha
+        xp.multiply(grad, 1 - hp.alpha, out=t0)
+        t0 *= grad
+        ms += t0
+        if hp.eps_inside_sqrt:
+            xp.add(ms, eps, out=t1)
+            xp.sqrt(t1, out=t1)
+        else:
+            xp.sqrt(ms, out=t1)
+            t1 += eps
+        xp.multiply(grad, hp.lr, out=t0)
+        t0 /= t1
+        data = param.array
+        data -= t0
+
+    update_core_gpu = update_core_cpu
+
+
+class RMSprop(optimizer.GradientMethod):
+    """RMSprop optimizer (Tieleman and Hinton, 2012).
+
+    Args:
+        lr (float): Learning rate.
+        alpha (float): Exponential decay rate of the second order moment.
+        eps (float): Small value for numerical stability.
+        eps_inside_sqrt (bool): Divide by ``sqrt(ms + eps)`` instead of
+            ``sqrt(ms) + eps``.
+    """
+
+    def __init__(self, lr=_default_hyperparam.lr, alpha=_default_hyperparam.alpha,
+                 eps=_default_hyperparam.eps,
+                 eps_inside_sqrt=_default_hyperparam.eps_inside_sqrt):
+        super().__init__()
+        self.hyperparam.lr = lr
+        self.hyperparam.alpha = alpha
+        self.hyperparam.eps = eps
+        self.hyperparam.eps_inside_sqrt = eps_inside_sqrt
+
+    lr = optimizer.HyperparameterProxy('lr')
+    alpha = optimizer.HyperparameterProxy('alpha')
+    eps = optimizer.HyperparameterProxy('eps')
+    eps_inside_sqrt = optimizer.HyperparameterProxy('eps_inside_sqrt')
+
+    def create_update_rule(self):
+        return RMSpropRule(self.hyperparam)

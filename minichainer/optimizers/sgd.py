@@ -1,0 +1,49 @@
+"""Vanilla stochastic gradient descent."""
+from minichainer import backend
+from minichainer import optimizer
+
+_default_hyperparam = optimizer.Hyperparameter()
+_default_hyperparam.lr = 0.01
+
+
+class SGDRule(optimizer.UpdateRule):
+    """Update rule of vanilla SGD: ``param -= lr * grad``.
+
+    Args:
+        parent_hyperparam (~minichainer.optimizer.Hyperparameter): Default values.
+        lr (float): Learning rate.
+    """
+
+    def __init__(self, parent_hyperparam=None, lr=None):
+        super().__init__(parent_hyperparam or _default_hyperparam)
+        if lr is not None:
+            self.hyperparam.lr = lr
+
+    def update_core_cpu(self, param):
+        grad = param.grad
+        if grad is None:
+            return
+        tmp = self._get_scratch(param)
+        xp = backend.get_array_module(grad)
+        xp.multiply(grad, self.hyperparam.lr, out=tmp)
+        data = param.array
+        xp.subtract(data, tmp, out=data)
+
+    update_core_gpu = update_core_cpu
+
+
+class SGD(optimizer.GradientMethod):
+    """Vanilla stochastic gradient descent.
+
+    Args:
+        lr (float): Learning rate.
+    """
+
+    def __init__(self, lr=_default_hyperparam.lr):
+        super().__init__()
+        self.hyperparam.lr = lr
+
+    lr = optimizer.HyperparameterProxy('lr')
+
+    def create_update_rule(self):
+        return SGDRule(self.hyperparam)

@@ -1,0 +1,162 @@
+"""HDF5 serialization (``chainer.serializers.hdf5``); needs the optional h5py package.
+
+The hierarchy maps to HDF5 groups (``predictor/l1/W`` is dataset ``W`` in group
+``predictor/l1``) and None to an empty dataset, as in Chainer. h5py is imported only
+when these functions are used. Differences from Chainer: ``save_hdf5`` to a path writes
+a temporary file and renames it into place; strings are stored as UTF-8 bytes.
+"""
+import os
+
+import numpy
+
+from minichainer import serializer
+
+
+def _import_h5py():
+    try:
+        import h5py
+    except ImportError:
+        raise ImportError(
+            'HDF5 serialization needs the h5py package: pip install minichainer[hdf5]'
+        ) from None
+    return h5py
+
+
+class HDF5Serializer(serializer.Serializer):
+    """Serializer writing into an HDF5 group.
+
+    Args:
+        group (h5py.Group): The group (or file) to write into.
+        compression (int): gzip level for datasets with more than one element.
+    """
+
+    def __init__(self, group, compression=4):
+        self._h5py = _import_h5py()
+        self.group = group
+        self.compression = compression
+
+    def __getitem__(self, key):
+        name = key.strip('/')
+        return HDF5Serializer(self.group.require_group(name), self.compression)
+
+    def __call__(self, key, value):
+        h5py = self._h5py
+        if value is None:
+            arr = h5py.Empty('f')
+            compression = None
+        else:
+            host = value
+            if hasattr(host, '__cuda_array_interface__'):
+                host = host.get()
+            arr = numpy.asarray(host)
+            if arr.dtype.kind == 'U':
+                arr = numpy.char.encode(arr, 'utf-8')
+            compression = None if arr.size <= 1 else self.compression
+        self.group.create_dataset(key, data=arr, compression=compression)
+        return value
+
+
+def save_hdf5(filename, obj, compression=4):
+    """Save an object to an HDF5 file (written to a temporary file, then renamed).
+
+    Args:
+        filename (str or path-like): Destination file.
+        obj: Object with a ``serialize`` method.
+        compression (int): gzip level for datasets with more than one element.
+
+    Raises:
+        ImportError: h5py is not installed.
+    """
+    h5py = _import_h5py()
+    import tempfile
+    filename = os.fspath(filename)
+    directory = os.path.dirname(os.path.abspath(filename))
+    fd, tmp_path = tempfile.mkstemp(
+        prefix='.' + os.path.basename(filename) + '.', suffix='.tmp', dir=directory)
+    os.close(fd)
+    try:
+        with h5py.File(tmp_path, 'w') as f:
+            HDF5Serializer(f, compression=compression).save(obj)
+        from minichainer.serializers import npz
+        os.chmod(tmp_path, npz._file_mode())
+        os.replace(tmp_path, filename)
+    except BaseException:
+        try:
+            os.unlink(tmp_path)
+        except OSError:
+            pass
+        raise
+
+
+class HDF5Deserializer(serializer.Deserializer):
+    """Deserializer reading from an HDF5 group written by :func:`save_hdf5`.
+
+    Args:
+        group (h5py.Group): The group (or file) to read from.
+        strict (bool): Raise ``KeyError`` for a missing key.
+    """
+
+    def __init__(self, group, strict=True):
+        self._h5py = _import_h5py()
+        self.group = group
+        self.strict = strict
+
+    def __getitem__(self, key):
+        name = key.strip('/')
+        if name not in self.group:
+            if self.strict:
+                raise KeyError('load_hdf5: group {!r} not found under {!r}'.format(
+                    name, self.group.name))
+            return _MissingGroup(self.strict)
+        return HDF5Deserializer(self.group[name], strict=self.strict)
+
+    def __call__(self, key, value):
+        if key not in self.group:
+            if not self.strict:
+                return value
+            raise KeyError('load_hdf5: key {!r} not found under {!r}'.format(
+                key, self.group.name))
+        dataset = self.group[key]
+        if dataset.shape is None:  # h5py.Empty stands for None
+            return None
+        data = dataset[()]
+        if value is None:
+            return numpy.asarray(data)
+        if isinstance(value, numpy.ndarray):
+            data = numpy.asarray(data)
+            if data.shape != value.shape:
+                raise ValueError(
+                    'load_hdf5: shape mismatch for {!r}: the file has shape {} but the '
+                    'destination array has shape {}'.format(
+                        dataset.name, data.shape, value.shape))
+            numpy.copyto(value, data)
+            return value
+        if isinstance(value, str) and isinstance(data, bytes):
+            return data.decode('utf-8')
+        return type(value)(numpy.asarray(data))
+
+
+class _MissingGroup(serializer.Deserializer):
+    """Stand-in for a group absent from the file when ``strict=False``."""
+
+    def __init__(self, strict):
+        self.strict = strict
+
+    def __getitem__(self, key):
+        return self
+
+    def __call__(self, key, value):
+        return value
+
+
+def load_hdf5(filename, obj):
+    """Load an object from an HDF5 file written by :func:`save_hdf5` or Chainer.
+
+    Raises:
+        ImportError: h5py is not installed.
+        KeyError: a value is missing from the file.
+        ValueError: a stored array's shape differs from the destination's.
+    """
+    h5py = _import_h5py()
+    with h5py.File(filename, 'r') as f:
+        HDF5Deserializer(f).load(obj)

@@ -1,0 +1,352 @@
+"""NPZ serialization (``chainer.serializers.npz``), file-compatible with Chainer 7.
+
+The hierarchy of an object is flattened into ``path/to/value`` keys (``predictor/l1/W``,
+``updater/optimizer:main/predictor/l1/W/m``, ...) exactly as Chainer does, and stored in
+an ``.npz`` archive. ``None`` is stored as Chainer stores it: a 0-d object array holding
+None (a tiny pickle inside the archive).
+
+Deliberate differences from Chainer:
+
+* Loading uses ``allow_pickle=False``. The only pickled entry accepted is Chainer's
+  ``None`` marker, which is decoded by a restricted unpickler that can build nothing but a
+  0-d object array; any other pickled entry raises ``ValueError``. Saving refuses object
+  arrays other than None (Chainer would pickle them).
+* ``save_npz`` to a path writes a temporary file in the same folder and renames it into
+  place, so the destination is never half-written.
+* ``load_npz`` leaves the object unchanged when loading fails (missing key, shape
+  mismatch): the previous values are restored before the error propagates.
+* A stored array whose shape differs from the destination array raises ``ValueError``
+  (Chainer relied on ``numpy.copyto`` broadcasting).
+* :class:`DictionarySerializer` stores copies of the arrays, so its ``target`` does not
+  change when the model is trained further.
+"""
+import io
+import os
+import pickle
+import tempfile
+import zipfile
+
+import numpy
+
+from minichainer import serializer
+
+# The pickle that Chainer (NumPy 1.x) writes for ``numpy.asarray(None)``, protocol 3,
+# referring to ``numpy.core.multiarray`` so that both NumPy 1.x and 2.x can read it.
+_NONE_PICKLE = (
+    b'\x80\x03cnumpy.core.multiarray\n_reconstruct\nq\x00cnumpy\nndarray\nq\x01K\x00'
+    b'\x85q\x02C\x01bq\x03\x87q\x04Rq\x05(K\x01)cnumpy\ndtype\nq\x06X\x02\x00\x00\x00O8'
+    b'q\x07\x89\x88\x87q\x08Rq\t(K\x03X\x01\x00\x00\x00|q\nNNNJ\xff\xff\xff\xffJ\xff\xff'
+    b'\xff\xffK?tq\x0bb\x89]q\x0cNatq\rb.')
+
+
+def _is_none_marker(value):
+    return (isinstance(value, numpy.ndarray) and value.dtype == object
+            and value.shape == () and value[()] is None)
+
+
+class DictionarySerializer(serializer.Serializer):
+    """Serializer that flattens an object hierarchy into a dictionary of arrays.
+
+    It does not write files: feed :attr:`target` to :func:`save_npz` (or
+    ``numpy.savez``). None values are stored as ``numpy.asarray(None)`` as in Chainer.
+
+    Args:
+        target (dict): Dictionary to fill; a new one when None.
+        path (str): Base path of this serializer in the hierarchy.
+
+    Attributes:
+        target (dict): The dictionary of saved values.
+    """
+
+    def __init__(self, target=None, path=''):
+        self.target = {} if target is None else target
+        self.path = path
+
+    def __getitem__(self, key):
+        key = key.strip('/')
+        return DictionarySerializer(self.target, self.path + key + '/')
+
+    def __call__(self, key, value):
+        key = key.lstrip('/')
+        if value is None:
+            stored = numpy.asarray(None)
+        else:
+            host = value
+            if hasattr(host, '__cuda_array_interface__'):  # a CuPy array
+                host = host.get()
+            stored = numpy.array(host, copy=True)
+        self.target[self.path + key] = stored
+        return value
+
+
+def serialize(obj):
+    """Serialize ``obj`` into a new dictionary of arrays (keys as in an npz file)."""
+    s = DictionarySerializer()
+    s.save(obj)
+    return s.target
+
+
+def _write_entry(zf, key, array):
+    with zf.open(key + '.npy', 'w', force_zip64=True) as f:
+        if array.dtype == object:
+            if not (array.shape == () and array[()] is None):
+                raise TypeError(
+                    'save_npz: the value at {!r} is an object array (dtype=object); only '
+                    'numeric, bool and string values and None can be saved without '
+                    'pickle'.format(key))
+            numpy.lib.format.write_array_header_1_0(
+                f, {'descr': '|O', 'fortran_order': False, 'shape': ()})
+            f.write(_NONE_PICKLE)
+        else:
+            numpy.lib.format.write_array(f, array, allow_pickle=False)
+
+
+def _write_npz(file, target, compression):
+    method = zipfile.ZIP_DEFLATED if compression else zipfile.ZIP_STORED
+    with zipfile.ZipFile(file, mode='w', compression=method, allowZip64=True) as zf:
+        for key, value in target.items():
+            _write_entry(zf, key, numpy.asanyarray(value))
+
+
+_umask = None
+
+
+def _file_mode():
+    global _umask
+    if _umask is None:
+        _umask = os.umask(0)
+        os.umask(_umask)
+    return 0o666 & ~_umask
+
+
+def _atomic_write(path, write):
+    """Call ``write(fileobj)`` on a temporary file next to ``path``, then rename it."""
+    path = os.fspath(path)
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp_path = tempfile.mkstemp(
+        prefix='.' + os.path.basename(path) + '.', suffix='.tmp', dir=directory)
+    try:
+        with os.fdopen(fd, 'wb') as f:
+            write(f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp_path, _file_mode())
+        os.replace(tmp_path, path)
+    except BaseException:
+        try:
+            os.unlink(tmp_path)
+        except OSError:
+            pass
+        raise
+
+
+def save_npz(file, obj, compression=True):
+    """Save an object (or a dict of arrays) to an NPZ file in Chainer's layout.
+
+    Args:
+        file (str, path-like or file-like): Destination. A path is written atomically
+            (temporary file in the same folder, then ``os.replace``).
+        obj: Object with a ``serialize`` method, or a dict of arrays saved as is.
+        compression (bool): Compress the archive (``ZIP_DEFLATED``).
+
+    Raises:
+        TypeError: a value cannot be stored without pickle.
+    """
+    if isinstance(obj, dict):
+        target = obj
+    else:
+        s = DictionarySerializer()
+        s.save(obj)
+        target = s.target
+    if isinstance(file, (str, bytes, os.PathLike)):
+        _atomic_write(file, lambda f: _write_npz(f, target, compression))
+    else:
+        _write_npz(file, target, compression)
+
+
+class _RestrictedUnpickler(pickle.Unpickler):
+    """Unpickler that can only rebuild NumPy arrays (used for Chainer's None marker)."""
+
+    def find_class(self, module, name):
+        if name == '_reconstruct' and module in (
+                'numpy.core.multiarray', 'numpy._core.multiarray'):
+            return _RECONSTRUCT
+        if module == 'numpy' and name == 'ndarray':
+            return numpy.ndarray
+        if module == 'numpy' and name == 'dtype':
+            return numpy.dtype
+        if module == '_codecs' and name == 'encode':
+            import codecs
+            return codecs.encode
+        raise pickle.UnpicklingError(
+            'load_npz: refusing to unpickle {}.{} (allow_pickle=False)'.format(
+                module, name))
+
+
+_RECONSTRUCT = numpy.ndarray.__reduce__(numpy.zeros(1))[0]
+
+
+def _read_object_entry(npz, key):
+    """Decode a pickled entry of an NpzFile; only Chainer's None marker is accepted."""
+    raw = npz.zip.read(key + '.npy')
+    fp = io.BytesIO(raw)
+    version = numpy.lib.format.read_magic(fp)
+    if version == (1, 0):
+        shape, _, dtype = numpy.lib.format.read_array_header_1_0(fp)
+    else:
+        shape, _, dtype = numpy.lib.format.read_array_header_2_0(fp)
+    if dtype == object and shape == ():
+        try:
+            value = _RestrictedUnpickler(fp).load()
+        except Exception as e:
+            raise ValueError(
+                'load_npz: the entry {!r} is a pickled object that cannot be loaded '
+                'safely (allow_pickle=False): {}'.format(key, e)) from None
+        if _is_none_marker(value):
+            return value
+    raise ValueError(
+        'load_npz: the entry {!r} is a pickled object array (dtype={}, shape={}); only '
+        'None is accepted because pickles are not loaded (allow_pickle=False)'.format(
+            key, dtype, shape))
+
+
+def _check_ignore_names(ignore_names):
+    if ignore_names is None:
+        return []
+    names = ignore_names if isinstance(ignore_names, (tuple, list)) else [ignore_names]
+    for name in names:
+        if not (isinstance(name, str) or callable(name)):
+            raise ValueError(
+                'ignore_names needs to be a callable, string or list of them, got '
+                '{!r}'.format(name))
+    return ignore_names
+
+
+class NpzDeserializer(serializer.Deserializer):
+    """Deserializer reading values saved by :func:`save_npz` (or a dict of arrays).
+
+    Arrays are copied into the destination arrays in place. A value that was saved as
+    None loads as None. A destination of None (e.g. an uninitialized parameter) receives
+    the stored array.
+
+    Args:
+        npz: An ``NpzFile`` (from ``numpy.load``) or a mapping of keys to arrays.
+        path (str): Base path of this deserializer in the hierarchy.
+        strict (bool): Raise ``KeyError`` for a missing key; otherwise leave the value
+            unchanged.
+        ignore_names (str, callable or list of them): Keys (full paths) to skip, or
+            predicates on the full key returning True to skip it.
+    """
+
+    def __init__(self, npz, path='', strict=True, ignore_names=None):
+        self.npz = npz
+        self.path = path
+        self.strict = strict
+        self.ignore_names = _check_ignore_names(ignore_names)
+
+    def __getitem__(self, key):
+        key = key.strip('/')
+        return NpzDeserializer(self.npz, self.path + key + '/', strict=self.strict,
+                               ignore_names=self.ignore_names)
+
+    def _fetch(self, key):
+        npz = self.npz
+        try:
+            return npz[key]
+        except ValueError:
+            if isinstance(npz, numpy.lib.npyio.NpzFile):
+                return _read_object_entry(npz, key)
+            raise
+
+    def __call__(self, key, value):
+        key = self.path + key.lstrip('/')
+        if not self.strict and key not in self.npz:
+            return value
+
+        ignore_names = self.ignore_names
+        if not isinstance(ignore_names, (tuple, list)):
+            ignore_names = (ignore_names,)
+        for ignore_name in ignore_names:
+            if isinstance(ignore_name, str):
+                if key == ignore_name:
+                    return value
+            elif ignore_name(key):
+                return value
+
+        if key not in self.npz:
+            raise KeyError(
+                'load_npz: key {!r} not found in the file (strict=True); pass '
+                'strict=False to skip missing values'.format(key))
+        dataset = self._fetch(key)
+        if dataset is None or _is_none_marker(dataset):
+            return None
+        if value is None:
+            return numpy.asarray(dataset)
+        if isinstance(value, numpy.ndarray):
+            dataset = numpy.asarray(dataset)
+            if dataset.shape != value.shape:
+                raise ValueError(
+                    'load_npz: shape mismatch for {!r}: the file has shape {} but the '
+                    'destination array has shape {}'.format(key, dataset.shape, value.shape))
+            numpy.copyto(value, dataset)
+            return value
+        to_device = getattr(value, 'set', None)
+        if callable(to_device) and hasattr(value, 'shape'):  # a CuPy-like array
+            to_device(numpy.asarray(dataset, dtype=value.dtype))
+            return value
+        value_type = type(value)
+        dataset_arr = numpy.asarray(dataset)
+        if (issubclass(dataset_arr.dtype.type, numpy.number)
+                and not (issubclass(dataset_arr.dtype.type, numpy.integer)
+                         and value_type is int)
+                and not numpy.can_cast(dataset_arr.dtype, value_type, casting='safe')):
+            raise TypeError(
+                'Cannot safely deserialize from numpy array with dtype={} into a variable '
+                'of type {} (key {!r}).'.format(dataset_arr.dtype, value_type, key))
+        return value_type(dataset_arr)
+
+
+def _load_with_rollback(deserializer, obj):
+    """Load ``obj``; on failure restore its previous values and re-raise."""
+    backup = DictionarySerializer()
+    try:
+        backup.save(obj)
+    except Exception:
+        backup = None
+    try:
+        deserializer.load(obj)
+    except BaseException:
+        if backup is not None:
+            try:
+                NpzDeserializer(backup.target, strict=False).load(obj)
+            except Exception:
+                pass
+        raise
+
+
+def load_npz(file, obj, path='', strict=True, ignore_names=None):
+    """Load an object from an NPZ file written by :func:`save_npz` or by Chainer.
+
+    Args:
+        file (str, path-like or file-like): The NPZ file.
+        obj: Object with a ``serialize`` method; its arrays are overwritten in place.
+        path (str): Path in the file under which ``obj`` was saved (e.g.
+            ``'updater/model:main/'``).
+        strict (bool): Raise on missing keys (otherwise leave those values unchanged).
+        ignore_names (str, callable or list of them): Keys to skip (see
+            :class:`NpzDeserializer`).
+
+    Raises:
+        KeyError: ``strict`` and a key is missing (the message names the key path).
+        ValueError: a stored array's shape differs from the destination's, or the file
+            holds a pickled object other than None.
+
+    On error ``obj`` keeps its previous values.
+    """
+    f = numpy.load(file, allow_pickle=False)
+    if not isinstance(f, numpy.lib.npyio.NpzFile):
+        raise ValueError('load_npz: {!r} is not an NPZ archive (got a .npy array)'
+                         .format(file))
+    with f:
+        d = NpzDeserializer(f, path=path, strict=strict, ignore_names=ignore_names)
+        _load_with_rollback(d, obj)
