@@ -1,0 +1,26 @@
+"""Collection of :class:`~minichainer.Link` implementations (``chainer.links``)."""
+from minichainer.links.activation.maxout import Maxout  # noqa: F401
+from minichainer.links.activation.prelu import PReLU  # noqa: F401
+from minichainer.links.connection.bias import Bias  # noqa: F401
+from minichainer.links.connection.bilinear import Bilinear  # noqa: F401
+from minichainer.links.connection.convolution_2d import Convolution2D  # noqa: F401
+from minichainer.links.connection.deconvolution_2d import Deconvolution2D  # noqa: F401
+from minichainer.links.connection.depthwise_convolution_2d import DepthwiseConvolution2D  # noqa: F401,E501
+from minichainer.links.connection.dilated_convolution_2d import DilatedConvolution2D  # noqa: F401,E501
+from minichainer.links.connection.embed_id import EmbedID  # noqa: F401
+from minichainer.links.connection.highway import Highway  # noqa: F401
+from minichainer.links.connection.linear import Linear  # noqa: F401
+from minichainer.links.connection.scale import Scale  # noqa: F401
+from minichainer.links.model.classifier import Classifier  # noqa: F401
+from minichainer.links.normalization.batch_normalization import BatchNormalization  # noqa: F401,E501
+from minichainer.links.normalization.group_normalization import GroupNormalization  # noqa: F401,E501
+from minichainer.links.normalization.layer_normalization import LayerNormalization  # noqa: F401,E501
+from minichainer.links.rnn.gru import GRU  # noqa: F401
+from minichainer.links.rnn.gru import StatefulGRU  # noqa: F401
+from minichainer.links.rnn.gru import StatelessGRU  # noqa: F401
+from minichainer.links.rnn.lstm import LSTM  # noqa: F401
+from minichainer.links.rnn.lstm import StatelessLSTM  # noqa: F401
+
+# Short aliases.
+Convolution = Convolution2D
+Deconvolution = Deconvolution2D

@@ -1,0 +1,92 @@
+"""The 2-D convolution layer ``Convolution2D``."""
+import importlib
+
+from minichainer import initializers
+from minichainer import link
+from minichainer import variable
+
+_conv = importlib.import_module('minichainer.functions.connection.convolution_2d')
+
+
+def _pair(x):
+    if hasattr(x, '__getitem__'):
+        return x
+    return x, x
+
+
+def _parse_kwargs(kwargs, owner):
+    if 'deterministic' in kwargs:
+        raise ValueError(
+            "{}: the deterministic argument is not supported anymore; use "
+            "minichainer.using_config('cudnn_deterministic', value)".format(owner))
+    dilate = kwargs.pop('dilate', 1)
+    groups = kwargs.pop('groups', 1)
+    if kwargs:
+        raise TypeError('{}() got unexpected keyword argument(s): {}'.format(
+            owner, ', '.join(sorted(kwargs))))
+    return dilate, groups
+
+
+class Convolution2D(link.Link):
+    """2-D convolution layer.
+
+    ``Convolution2D(in_channels, out_channels, ksize=None, stride=1, pad=0, nobias=False,
+    initialW=None, initial_bias=None, *, dilate=1, groups=1)``; with two positional
+    arguments they are ``(out_channels, ksize)`` and ``in_channels`` is inferred on the
+    first call. ``W`` has shape ``(out_channels, in_channels / groups, kh, kw)``
+    (default LeCunNormal), ``b`` shape ``(out_channels,)`` (default 0).
+
+    Raises:
+        ValueError: a channel count is not divisible by ``groups``.
+    """
+
+    def __init__(self, in_channels, out_channels, ksize=None, stride=1, pad=0,
+                 nobias=False, initialW=None, initial_bias=None, **kwargs):
+        super().__init__()
+        dilate, groups = _parse_kwargs(kwargs, 'Convolution2D')
+        if ksize is None:
+            out_channels, ksize, in_channels = in_channels, out_channels, None
+        self.in_channels = in_channels
+        self.ksize = ksize
+        self.stride = _pair(stride)
+        self.pad = _pair(pad)
+        self.dilate = _pair(dilate)
+        self.out_channels = out_channels
+        self.groups = int(groups)
+        self.nobias = nobias
+        with self.init_scope():
+            self.W = variable.Parameter(initializers._get_initializer(initialW))
+            if in_channels is not None:
+                self._initialize_params(in_channels)
+            if nobias:
+                self.b = None
+            else:
+                if initial_bias is None:
+                    initial_bias = 0
+                self.b = variable.Parameter(
+                    initializers._get_initializer(initial_bias), out_channels)
+
+    @property
+    def printable_specs(self):
+        for name in ('in_channels', 'out_channels', 'ksize', 'stride', 'pad', 'nobias',
+                     'dilate', 'groups'):
+            yield name, getattr(self, name)
+
+    def _initialize_params(self, in_channels):
+        kh, kw = _pair(self.ksize)
+        if self.out_channels % self.groups != 0:
+            raise ValueError(
+                'Convolution2D: out_channels ({}) must be divisible by groups ({})'.format(
+                    self.out_channels, self.groups))
+        if in_channels % self.groups != 0:
+            raise ValueError(
+                'Convolution2D: in_channels ({}) must be divisible by groups ({})'.format(
+                    in_channels, self.groups))
+        self.W.initialize((self.out_channels, int(in_channels / self.groups), kh, kw))
+
+    def forward(self, x):
+        """Convolve ``x`` of shape (n, c, h, w)."""
+        if self.W.array is None:
+            self._initialize_params(x.shape[1])
+        return _conv.convolution_2d(x, self.W, self.b, self.stride, self.pad,
+                                    dilate=self.dilate, groups=self.groups)

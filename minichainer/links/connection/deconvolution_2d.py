@@ -1,0 +1,86 @@
+"""The 2-D transposed convolution layer ``Deconvolution2D``."""
+import importlib
+
+import numpy
+
+from minichainer import initializers
+from minichainer import link
+from minichainer.links.connection.convolution_2d import _pair
+from minichainer.links.connection.convolution_2d import _parse_kwargs
+from minichainer import variable
+
+_deconv = importlib.import_module('minichainer.functions.connection.deconvolution_2d')
+
+
+class Deconvolution2D(link.Link):
+    """2-D deconvolution (transposed convolution) layer.
+
+    ``Deconvolution2D(in_channels, out_channels, ksize=None, stride=1, pad=0,
+    nobias=False, outsize=None, initialW=None, initial_bias=None, *, dilate=1,
+    groups=1)``; with two positional arguments they are ``(out_channels, ksize)``.
+    ``W`` has shape ``(in_channels, out_channels / groups, kh, kw)``.
+
+    Raises:
+        ValueError: a channel count is not divisible by ``groups`` or ``initial_bias``
+            has the wrong shape.
+    """
+
+    def __init__(self, in_channels, out_channels, ksize=None, stride=1, pad=0,
+                 nobias=False, outsize=None, initialW=None, initial_bias=None, **kwargs):
+        super().__init__()
+        dilate, groups = _parse_kwargs(kwargs, 'Deconvolution2D')
+        if ksize is None:
+            out_channels, ksize, in_channels = in_channels, out_channels, None
+        self.in_channels = in_channels
+        self.ksize = ksize
+        self.stride = _pair(stride)
+        self.pad = _pair(pad)
+        self.dilate = _pair(dilate)
+        self.outsize = (None, None) if outsize is None else outsize
+        self.out_channels = out_channels
+        self.groups = int(groups)
+        self.nobias = nobias
+        with self.init_scope():
+            self.W = variable.Parameter(initializers._get_initializer(initialW))
+            if in_channels is not None:
+                self._initialize_params(in_channels)
+            if nobias:
+                self.b = None
+            else:
+                if isinstance(initial_bias, numpy.ndarray) \
+                        and initial_bias.shape != (out_channels,):
+                    raise ValueError(
+                        'Deconvolution2D: initial_bias must have shape ({},), got {}'.format(
+                            out_channels, initial_bias.shape))
+                if initial_bias is None:
+                    initial_bias = 0
+                self.b = variable.Parameter(
+                    initializers._get_initializer(initial_bias), out_channels)
+
+    @property
+    def printable_specs(self):
+        for name in ('in_channels', 'out_channels', 'ksize', 'stride', 'pad', 'nobias',
+                     'outsize', 'dilate', 'groups'):
+            yield name, getattr(self, name)
+
+    def _initialize_params(self, in_channels):
+        kh, kw = _pair(self.ksize)
+        if in_channels % self.groups != 0:
+            raise ValueError(
+                'Deconvolution2D: in_channels ({}) must be divisible by groups ({})'.format(
+                    in_channels, self.groups))
+        if self.out_channels % self.groups != 0:
+            raise ValueError(
+                'Deconvolution2D: out_channels ({}) must be divisible by groups ({})'.format(
+                    self.out_channels, self.groups))
+        self.W.initialize((in_channels, int(self.out_channels / self.groups), kh, kw))
+
+    def forward(self, x):
+        """Apply the transposed convolution to ``x`` of shape (n, c, h, w)."""
+        if self.W.array is None:
+            self._initialize_params(x.shape[1])
+        outsize = self.outsize
+        if outsize is not None and tuple(outsize) == (None, None):
+            outsize = None
+        return _deconv.deconvolution_2d(x, self.W, self.b, self.stride, self.pad, outsize,
+                                        dilate=self.dilate, groups=self.groups)

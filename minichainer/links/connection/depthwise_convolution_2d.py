@@ -1,0 +1,53 @@
+"""The depthwise 2-D convolution layer ``DepthwiseConvolution2D``."""
+import importlib
+
+import math
+
+from minichainer import initializers
+from minichainer import link
+from minichainer.links.connection.convolution_2d import _pair
+from minichainer import variable
+
+_dwconv = importlib.import_module('minichainer.functions.connection.depthwise_convolution_2d')
+
+
+class DepthwiseConvolution2D(link.Link):
+    """Depthwise convolution: each input channel gets ``channel_multiplier`` filters.
+
+    ``W`` has shape ``(channel_multiplier, in_channels, kh, kw)`` (default
+    ``HeNormal(1 / sqrt(2))``), ``b`` has ``channel_multiplier * in_channels`` elements.
+    ``in_channels=None`` defers the creation of W and b to the first call.
+    """
+
+    def __init__(self, in_channels, channel_multiplier, ksize, stride=1, pad=0,
+                 nobias=False, initialW=None, initial_bias=None):
+        super().__init__()
+        self.ksize = ksize
+        self.stride = _pair(stride)
+        self.pad = _pair(pad)
+        self.channel_multiplier = channel_multiplier
+        self.nobias = nobias
+        if initialW is None:
+            initialW = initializers.HeNormal(1. / math.sqrt(2))
+        with self.init_scope():
+            self.W = variable.Parameter(initializers._get_initializer(initialW))
+            if nobias:
+                self.b = None
+            else:
+                if initial_bias is None:
+                    initial_bias = initializers.Constant(0)
+                self.b = variable.Parameter(initializers._get_initializer(initial_bias))
+        if in_channels is not None:
+            self._initialize_params(in_channels)
+
+    def _initialize_params(self, in_channels):
+        kh, kw = _pair(self.ksize)
+        self.W.initialize((self.channel_multiplier, in_channels, kh, kw))
+        if self.b is not None:
+            self.b.initialize(self.channel_multiplier * in_channels)
+
+    def forward(self, x):
+        """Apply the depthwise convolution to ``x`` of shape (n, c, h, w)."""
+        if self.W.array is None:
+            self._initialize_params(x.shape[1])
+        return _dwconv.depthwise_convolution_2d(x, self.W, self.b, self.stride, self.pad)

@@ -1,0 +1,51 @@
+"""The dilated 2-D convolution layer ``DilatedConvolution2D``."""
+import importlib
+
+from minichainer import initializers
+from minichainer import link
+from minichainer.links.connection.convolution_2d import _pair
+from minichainer import variable
+
+_dilconv = importlib.import_module('minichainer.functions.connection.dilated_convolution_2d')
+
+
+class DilatedConvolution2D(link.Link):
+    """2-D convolution with dilated filters.
+
+    ``DilatedConvolution2D(in_channels, out_channels, ksize=None, stride=1, pad=0,
+    dilate=1, nobias=False, initialW=None, initial_bias=None)``; with two positional
+    arguments they are ``(out_channels, ksize)``.
+    """
+
+    def __init__(self, in_channels, out_channels, ksize=None, stride=1, pad=0, dilate=1,
+                 nobias=False, initialW=None, initial_bias=None):
+        super().__init__()
+        if ksize is None:
+            out_channels, ksize, in_channels = in_channels, out_channels, None
+        self.ksize = ksize
+        self.stride = _pair(stride)
+        self.pad = _pair(pad)
+        self.dilate = _pair(dilate)
+        self.out_channels = out_channels
+        with self.init_scope():
+            self.W = variable.Parameter(initializers._get_initializer(initialW))
+            if in_channels is not None:
+                self._initialize_params(in_channels)
+            if nobias:
+                self.b = None
+            else:
+                if initial_bias is None:
+                    initial_bias = 0
+                self.b = variable.Parameter(
+                    initializers._get_initializer(initial_bias), out_channels)
+
+    def _initialize_params(self, in_channels):
+        kh, kw = _pair(self.ksize)
+        self.W.initialize((self.out_channels, in_channels, kh, kw))
+
+    def forward(self, x):
+        """Apply the dilated convolution to ``x`` of shape (n, c, h, w)."""
+        if self.W.array is None:
+            self._initialize_params(x.shape[1])
+        return _dilconv.dilated_convolution_2d(x, self.W, self.b, self.stride, self.pad,
+                                               self.dilate)

@@ -1,0 +1,93 @@
+"""The ``Classifier`` wrapper: a predictor plus a loss and an accuracy."""
+from minichainer import link
+
+
+def _default_lossfun(y, t):
+    from minichainer.functions.loss.softmax_cross_entropy import softmax_cross_entropy
+    return softmax_cross_entropy(y, t)
+
+
+def _default_accfun(y, t):
+    from minichainer.functions.evaluation.accuracy import accuracy
+    return accuracy(y, t)
+
+
+try:  # the real functions as defaults, as in Chainer, once they exist
+    from minichainer.functions.loss.softmax_cross_entropy import softmax_cross_entropy \
+        as _default_lossfun  # noqa: F811
+except ImportError:
+    pass
+try:
+    from minichainer.functions.evaluation.accuracy import accuracy \
+        as _default_accfun  # noqa: F811
+except ImportError:
+    pass
+
+
+class Classifier(link.Chain):
+    """Wrap a predictor: ``model(*args, t)`` returns ``lossfun(predictor(*args), t)``.
+
+    The loss (and the accuracy, when ``compute_accuracy`` is True) are reported to the
+    current reporter as ``loss``/``accuracy`` of this link (e.g. ``main/loss``), and kept
+    in the attributes ``y``, ``loss`` and ``accuracy``.
+
+    Args:
+        predictor (~minichainer.Link): The predictor (registered as child ``predictor``).
+        lossfun: Loss function (default ``softmax_cross_entropy``).
+        accfun: Accuracy function (default ``accuracy``).
+        label_key (int or str): Position (int) or keyword (str) of the label argument.
+
+    Raises:
+        TypeError: ``label_key`` is neither int nor str.
+    """
+
+    compute_accuracy = True
+
+    def __init__(self, predictor, lossfun=_default_lossfun, accfun=_default_accfun,
+                 label_key=-1):
+        if not isinstance(label_key, (int, str)):
+            raise TypeError('Classifier: label_key must be an int or a str, got {}'.format(
+                type(label_key).__name__))
+        super().__init__()
+        self.lossfun = lossfun
+        self.accfun = accfun
+        self.y = None
+        self.loss = None
+        self.accuracy = None
+        self.label_key = label_key
+        with self.init_scope():
+            self.predictor = predictor
+
+    def forward(self, *args, **kwargs):
+        """Compute and report the loss (and accuracy); return the loss.
+
+        Raises:
+            ValueError: the label argument is missing.
+        """
+        label_key = self.label_key
+        if isinstance(label_key, int):
+            if not -len(args) <= label_key < len(args):
+                raise ValueError('Classifier: label key {} is out of bounds for {} '
+                                 'positional arguments'.format(label_key, len(args)))
+            t = args[label_key]
+            if label_key == -1:
+                args = args[:-1]
+            else:
+                args = args[:label_key] + args[label_key + 1:]
+        else:
+            if label_key not in kwargs:
+                raise ValueError('Classifier: label key {!r} is not found in the keyword '
+                                 'arguments'.format(label_key))
+            t = kwargs.pop(label_key)
+
+        from minichainer import reporter
+        self.y = None
+        self.loss = None
+        self.accuracy = None
+        self.y = self.predictor(*args, **kwargs)
+        self.loss = self.lossfun(self.y, t)
+        reporter.report({'loss': self.loss}, self)
+        if self.compute_accuracy:
+            self.accuracy = self.accfun(self.y, t)
+            reporter.report({'accuracy': self.accuracy}, self)
+        return self.loss

@@ -1,0 +1,133 @@
+"""The batch normalization layer ``BatchNormalization``."""
+import importlib
+
+import numpy
+
+import minichainer
+from minichainer import configuration
+from minichainer import initializers
+from minichainer import link
+from minichainer import variable
+
+
+class BatchNormalization(link.Link):
+    """Batch normalization with learnable ``gamma``/``beta`` and running statistics.
+
+    In training mode (``config.train``) the input is normalized with the batch statistics
+    and the persistent running averages ``avg_mean``/``avg_var`` are updated with
+    ``decay`` (or accumulated as exact averages over ``N`` batches with
+    ``finetune=True``). In test mode the running statistics are used and nothing changes.
+
+    Args:
+        size (int, tuple or None): Shape of the statistics (channels). None (with
+            ``axis``) defers creation to the first call.
+        decay (float): Decay rate of the running averages.
+        eps (float): Added to the variance.
+        dtype: Dtype of the parameters and statistics (``mixed16`` maps to float32).
+        use_gamma, use_beta (bool): Whether to learn the scale / shift.
+        initial_gamma, initial_beta: Initializers (defaults 1 and 0).
+        axis (int or tuple): Axes to aggregate over (default: all but axis 1).
+        initial_avg_mean, initial_avg_var: Initial statistics (defaults 0 and 1).
+
+    Raises:
+        RuntimeError: neither ``size`` nor ``axis`` is given.
+    """
+
+    gamma = None
+    beta = None
+    avg_mean = None
+    avg_var = None
+
+    def __init__(self, size=None, decay=0.9, eps=2e-5, dtype=None, use_gamma=True,
+                 use_beta=True, initial_gamma=None, initial_beta=None, axis=None,
+                 initial_avg_mean=None, initial_avg_var=None):
+        super().__init__()
+        if size is None and axis is None:
+            raise RuntimeError('BatchNormalization: size or axis is required')
+        self._initial_avg_mean = initial_avg_mean
+        self._initial_avg_var = initial_avg_var
+        self.N = 0
+        self.register_persistent('N')
+        self.decay = decay
+        self.eps = eps
+        if isinstance(axis, int):
+            axis = (axis,)
+        self.axis = axis
+        self._highprec_dtype = minichainer.get_dtype(dtype, map_mixed16=numpy.float32)
+        with self.init_scope():
+            if use_gamma:
+                if initial_gamma is None:
+                    initial_gamma = 1
+                gamma_initializer = initializers._get_initializer(initial_gamma)
+                gamma_initializer.dtype = self._highprec_dtype
+                self.gamma = variable.Parameter(gamma_initializer)
+            if use_beta:
+                if initial_beta is None:
+                    initial_beta = 0
+                beta_initializer = initializers._get_initializer(initial_beta)
+                beta_initializer.dtype = self._highprec_dtype
+                self.beta = variable.Parameter(beta_initializer)
+        if size is not None:
+            self._initialize_params(size)
+
+    def _initialize_params(self, shape):
+        dtype = self._highprec_dtype
+        self.avg_mean = _init_array(self._initial_avg_mean, 0, shape, dtype)
+        self._initial_avg_mean = None
+        self.register_persistent('avg_mean')
+        self.avg_var = _init_array(self._initial_avg_var, 1, shape, dtype)
+        self._initial_avg_var = None
+        self.register_persistent('avg_var')
+        if self.gamma is not None:
+            self.gamma.initialize(shape)
+        if self.beta is not None:
+            self.beta.initialize(shape)
+
+    def forward(self, x, **kwargs):
+        """forward(self, x, finetune=False)
+
+        Normalize ``x``; ``finetune=True`` (training mode only) accumulates exact
+        population statistics.
+        """
+        if 'test' in kwargs:
+            raise ValueError("BatchNormalization: the test argument is not supported "
+                             "anymore; use minichainer.using_config('train', False)")
+        finetune = kwargs.pop('finetune', False)
+        if kwargs:
+            raise TypeError('BatchNormalization.forward() got unexpected keyword '
+                            'argument(s): {}'.format(', '.join(sorted(kwargs))))
+        _bn = importlib.import_module('minichainer.functions.normalization.batch_normalization')
+
+        if self.avg_mean is None:
+            param_shape = tuple(d for i, d in enumerate(x.shape) if i not in self.axis)
+            self._initialize_params(param_shape)
+
+        gamma = self.gamma
+        if gamma is None:
+            gamma = self.xp.ones(self.avg_mean.shape, dtype=x.dtype)
+        beta = self.beta
+        if beta is None:
+            beta = self.xp.zeros(self.avg_mean.shape, dtype=x.dtype)
+
+        if configuration.config.train:
+            if finetune:
+                self.N += 1
+                decay = 1. - 1. / self.N
+            else:
+                decay = self.decay
+            return _bn.batch_normalization(
+                x, gamma, beta, eps=self.eps, running_mean=self.avg_mean,
+                running_var=self.avg_var, decay=decay, axis=self.axis)
+        return _bn.fixed_batch_normalization(
+            x, gamma, beta, self.avg_mean, self.avg_var, self.eps, axis=self.axis)
+
+    def start_finetuning(self):
+        """Reset the batch count ``N`` before accumulating population statistics again."""
+        self.N = 0
+
+
+def _init_array(initializer, default_value, size, dtype):
+    if initializer is None:
+        initializer = default_value
+    initializer = initializers._get_initializer(initializer)
+    return initializers.generate_array(initializer, size, numpy, dtype=dtype)

@@ -1,0 +1,58 @@
+"""The group normalization layer ``GroupNormalization``."""
+import importlib
+
+import numpy
+
+import minichainer
+from minichainer import initializers
+from minichainer import link
+from minichainer import variable
+
+
+class GroupNormalization(link.Link):
+    """Normalize over groups of channels, then scale by ``gamma`` and shift by ``beta``
+    (per channel, initialized to 1 and 0).
+
+    Args:
+        groups (int): Number of channel groups.
+        size (int or None): Number of channels; None infers it on the first call.
+        eps (float): Added to the variance.
+        initial_gamma, initial_beta: Initializers.
+
+    Raises:
+        ValueError: (on call) the input has fewer than 2 dimensions.
+    """
+
+    def __init__(self, groups, size=None, eps=1e-5, initial_gamma=None, initial_beta=None):
+        super().__init__()
+        if initial_gamma is None:
+            initial_gamma = 1
+        if initial_beta is None:
+            initial_beta = 0
+        dtype = minichainer.get_dtype(None, map_mixed16=numpy.float32)
+        with self.init_scope():
+            self.groups = groups
+            gamma_initializer = initializers._get_initializer(initial_gamma)
+            gamma_initializer.dtype = dtype
+            beta_initializer = initializers._get_initializer(initial_beta)
+            beta_initializer.dtype = dtype
+            self.gamma = variable.Parameter(gamma_initializer)
+            self.beta = variable.Parameter(beta_initializer)
+            self.eps = eps
+        if size is not None:
+            self._initialize_params(size)
+
+    def _initialize_params(self, size):
+        self.gamma.initialize(size)
+        self.beta.initialize(size)
+
+    def forward(self, x):
+        """Apply group normalization to ``x`` of shape (batch, channels, ...)."""
+        _gn = importlib.import_module('minichainer.functions.normalization.group_normalization')
+        if self.gamma.array is None:
+            if x.ndim < 2:
+                raise ValueError(
+                    'GroupNormalization: the input must have at least 2 dimensions '
+                    '(batch, channels, ...), got shape {}'.format(x.shape))
+            self._initialize_params(x.shape[1])
+        return _gn.group_normalization(x, self.groups, self.gamma, self.beta, self.eps)
