@@ -1,0 +1,73 @@
+"""Clipped rectifier (``chainer.functions.clipped_relu`` and ``relu6``)."""
+import numpy
+
+from minichainer import function_node
+from minichainer import utils
+from minichainer.utils import type_check
+
+
+class ClippedReLU(function_node.FunctionNode):
+    """Clipped Rectifier Unit: ``min(max(0, x), z)``."""
+
+    def __init__(self, z):
+        if not isinstance(z, float):
+            raise TypeError('clipped_relu: z must be a float, got {!r}'.format(z))
+        if not z > 0:
+            raise ValueError('clipped_relu: z must be positive, got {}'.format(z))
+        self.cap = z
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        x, = inputs
+        return utils.force_array(numpy.minimum(numpy.maximum(0, x), self.cap), x.dtype),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        return ClippedReLUGrad2(x.array, self.cap).apply(grad_outputs)
+
+
+class ClippedReLUGrad2(function_node.FunctionNode):
+    """Gradient of ClippedReLU: ``gy * (0 < x < z)`` with ``x`` a constant."""
+
+    def __init__(self, x, z):
+        self.x = x
+        self.cap = z
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('gy',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
+    def forward(self, inputs):
+        gy, = inputs
+        x = self.x
+        return utils.force_array(gy * ((0 < x) & (x < self.cap)), x.dtype),
+
+    def backward(self, indexes, grad_outputs):
+        return ClippedReLUGrad2(self.x, self.cap).apply(grad_outputs)
+
+
+def clipped_relu(x, z=20.0):
+    """Clipped Rectifier Unit function, ``min(max(0, x), z)``.
+
+    Args:
+        x (~minichainer.Variable or ndarray): Input float array.
+        z (float): Clipping value (> 0). Default 20.0.
+
+    Returns:
+        ~minichainer.Variable: Output of the same shape and dtype.
+
+    Raises:
+        TypeError: ``z`` is not a float.
+    """
+    y, = ClippedReLU(z).apply((x,))
+    return y
+
+
+def relu6(x):
+    """Rectifier clipped at 6, ``min(max(0, x), 6)``."""
+    y, = ClippedReLU(6.0).apply((x,))
+    return y

@@ -1,0 +1,70 @@
+"""Exponential linear unit (``chainer.functions.elu``)."""
+import numpy
+
+from minichainer import function_node
+from minichainer import utils
+from minichainer.utils import type_check
+
+
+class ELU(function_node.FunctionNode):
+    """Exponential Linear Unit: ``x`` if ``x > 0`` else ``alpha * (exp(x) - 1)``."""
+
+    def __init__(self, alpha=1.0):
+        self.alpha = float(alpha)
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        x_type, = in_types
+        type_check.expect(x_type.dtype.kind == 'f')
+
+    def forward(self, inputs):
+        if self.alpha < 0:
+            self.retain_inputs((0,))
+        x, = inputs
+        y = x.copy()
+        neg = y <= 0
+        y[neg] = self.alpha * numpy.expm1(y[neg])
+        self.retain_outputs((0,))
+        return y,
+
+    def backward(self, indexes, grad_outputs):
+        y, = self.get_retained_outputs()
+        if self.alpha < 0:
+            cond, = self.get_retained_inputs()
+        else:
+            cond = y
+        gy, = grad_outputs
+        return ELUGrad(self.alpha, cond.array).apply((y,))[0] * gy,
+
+
+class ELUGrad(function_node.FunctionNode):
+    """Derivative of ELU as a function of its output ``y``: 1 where ``cond > 0``, else ``y + alpha``."""
+
+    def __init__(self, alpha, cond):
+        self.alpha = alpha
+        self.cond = cond
+
+    def forward(self, inputs):
+        y, = inputs
+        gx = utils.force_array(y + y.dtype.type(self.alpha))
+        gx[self.cond > 0] = 1
+        return gx,
+
+    def backward(self, indexes, grad_outputs):
+        ggx, = grad_outputs
+        return ggx * (self.cond <= 0),
+
+
+def elu(x, alpha=1.0):
+    """Exponential Linear Unit function.
+
+    ``f(x) = x`` for ``x > 0`` and ``alpha * (exp(x) - 1)`` otherwise.
+
+    Args:
+        x (~minichainer.Variable or ndarray): Input float array.
+        alpha (float): Parameter ``alpha``.
+
+    Returns:
+        ~minichainer.Variable: Output of the same shape and dtype.
+    """
+    return ELU(alpha=alpha).apply((x,))[0]

@@ -1,0 +1,60 @@
+"""Hard sigmoid (``chainer.functions.hard_sigmoid``)."""
+import numpy
+
+from minichainer import function_node
+from minichainer import utils
+from minichainer.utils import type_check
+
+
+class HardSigmoid(function_node.FunctionNode):
+    """Hard sigmoid: ``clip(0.2 * x + 0.5, 0, 1)``."""
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        x_type, = in_types
+        type_check.expect(x_type.dtype.kind == 'f')
+
+    def forward(self, inputs):
+        x, = inputs
+        y = numpy.clip(x * 0.2 + 0.5, 0.0, 1.0)
+        self.retain_inputs((0,))
+        return utils.force_array(y, x.dtype),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        return HardSigmoidGrad(x.array).apply(grad_outputs)
+
+
+class HardSigmoidGrad(function_node.FunctionNode):
+    """Gradient of hard sigmoid: ``0.2 * gy`` on ``-2.5 < x < 2.5``, 0 elsewhere."""
+
+    def __init__(self, x):
+        self.x = x
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('gy',))
+        type_check.expect(
+            in_types[0].dtype.kind == 'f',
+            in_types[0].dtype == self.x.dtype,
+        )
+
+    def forward(self, inputs):
+        gy, = inputs
+        x = self.x
+        gx = ((-2.5 < x) & (x < 2.5)) * gy * 0.2
+        return utils.force_array(gx, x.dtype),
+
+    def backward(self, indexes, grad_outputs):
+        return HardSigmoidGrad(self.x).apply(grad_outputs)
+
+
+def hard_sigmoid(x):
+    """Element-wise hard sigmoid: 0 for ``x < -2.5``, 1 for ``x > 2.5``, ``0.2x + 0.5`` between.
+
+    Args:
+        x (~minichainer.Variable or ndarray): Input float array.
+
+    Returns:
+        ~minichainer.Variable: Output of the same shape and dtype.
+    """
+    return HardSigmoid().apply((x,))[0]

@@ -1,0 +1,95 @@
+"""Log-softmax (``chainer.functions.log_softmax``)."""
+from minichainer import backend
+from minichainer import function_node
+from minichainer.utils import type_check
+
+
+def logsumexp(x, axis):
+    """``log(sum(exp(x), axis, keepdims=True))`` on an array, without overflow."""
+    xp = backend.get_array_module(x)
+    m = x.max(axis=axis, keepdims=True)
+    y = x - m
+    xp.exp(y, out=y)
+    s = y.sum(axis=axis, keepdims=True)
+    xp.log(s, out=s)
+    m += s
+    return m
+
+
+def _log_softmax(x, axis=1):
+    return x - logsumexp(x, axis)
+
+
+class LogSoftmax(function_node.FunctionNode):
+    """Logarithm of softmax along ``axis``."""
+
+    def __init__(self, axis=1):
+        self.axis = axis
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        x_type, = in_types
+        type_check.expect(
+            x_type.dtype.kind == 'f',
+            -x_type.ndim <= self.axis < x_type.ndim,
+        )
+
+    def forward(self, inputs):
+        x, = inputs
+        y = _log_softmax(x, axis=self.axis)
+        self._x_xp = backend.get_array_module(x)
+        self._x_shape = x.shape
+        self._x_dtype = x.dtype
+        self.retain_outputs((0,))
+        return y,
+
+    def backward(self, indexes, gy):
+        y, = self.get_retained_outputs()
+        return LogSoftmaxGrad(
+            self._x_xp, self._x_shape, self._x_dtype, self.axis).apply((y, gy[0]))
+
+
+class LogSoftmaxGrad(function_node.FunctionNode):
+    """``gy - exp(y) * sum(gy, axis)`` as a differentiable function of ``(y, gy)``."""
+
+    def __init__(self, x_xp, x_shape, x_dtype, axis):
+        self._x_xp = x_xp
+        self._x_shape = x_shape
+        self._x_dtype = x_dtype
+        self.axis = axis
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        y, gy = inputs
+        xp = self._x_xp
+        gx = gy - xp.exp(y) * gy.sum(axis=self.axis, keepdims=True)
+        return gx,
+
+    def backward(self, indexes, ggx):
+        from minichainer.functions.array.broadcast import broadcast_to
+        from minichainer.functions.math.exponential import exp
+        from minichainer.functions.math.sum import sum as _sum
+        y, gy = self.get_retained_inputs()
+        ggx, = ggx
+        exp_y = exp(y)
+        ret = []
+        if 0 in indexes:
+            gy_sum = broadcast_to(_sum(gy, self.axis, True), gy.shape)
+            ret.append(-ggx * exp_y * gy_sum)
+        if 1 in indexes:
+            a = broadcast_to(_sum(ggx * exp_y, self.axis, True), gy.shape)
+            ret.append(ggx - a)
+        return ret
+
+
+def log_softmax(x, axis=1):
+    """Channel-wise log-softmax, ``x - log(sum(exp(x), axis))``, computed stably.
+
+    Args:
+        x (~minichainer.Variable or ndarray): Input float array.
+        axis (int): The axis to normalise over.
+
+    Returns:
+        ~minichainer.Variable: Output of the same shape and dtype.
+    """
+    return LogSoftmax(axis=axis).apply((x,))[0]

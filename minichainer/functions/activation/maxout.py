@@ -1,0 +1,34 @@
+"""Maxout (``chainer.functions.maxout``)."""
+from minichainer.utils import type_check
+
+
+def maxout(x, pool_size, axis=1):
+    """Maxout: the maximum over groups of ``pool_size`` consecutive units along ``axis``.
+
+    Args:
+        x (~minichainer.Variable or ndarray): Input array; ``x.shape[axis]`` must be a
+            multiple of ``pool_size``.
+        pool_size (int): Group size (> 0).
+        axis (int): The axis to pool over.
+
+    Returns:
+        ~minichainer.Variable: Output with ``shape[axis] == x.shape[axis] // pool_size``.
+
+    Raises:
+        ValueError: ``pool_size`` is not positive.
+        ~minichainer.utils.type_check.InvalidType: ``x.shape[axis]`` is not divisible.
+    """
+    from minichainer.functions.array.reshape import reshape
+    from minichainer.functions.math.minmax import max as _max
+    if pool_size <= 0:
+        raise ValueError('maxout: pool_size must be a positive integer, got {}'.format(pool_size))
+    x_shape = x.shape
+    if x_shape[axis] % pool_size != 0:
+        raise type_check.InvalidType(
+            'x.shape[axis] % pool_size == 0',
+            'x.shape[axis]={}, pool_size={}'.format(x_shape[axis], pool_size),
+            'axis dimension must be divided by pool_size')
+    shape = (x_shape[:axis] + (x_shape[axis] // pool_size, pool_size)
+             + x_shape[axis + 1:])
+    x = reshape(x, shape)
+    return _max(x, axis=axis + 1)

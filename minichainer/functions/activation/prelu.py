@@ -1,0 +1,112 @@
+"""Parametric ReLU (``chainer.functions.prelu``)."""
+from minichainer import backend
+from minichainer import function_node
+from minichainer import utils
+from minichainer.utils import type_check
+
+
+def _get_extended_shape(W, x):
+    return (1,) + W.shape + (1,) * (x.ndim - W.ndim - 1)
+
+
+def _get_reduce_axes(W, x):
+    return (0,) + tuple(range(1 + W.ndim, x.ndim))
+
+
+class PReLUFunction(function_node.FunctionNode):
+    """Parametric ReLU: ``x`` for ``x >= 0`` else ``W * x`` (``W`` broadcast from axis 1)."""
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x', 'W'))
+        x_type, W_type = in_types
+        type_check.expect(
+            x_type.dtype.kind == 'f',
+            W_type.dtype == x_type.dtype,
+            x_type.ndim >= W_type.ndim + 1,
+            x_type.shape[1:1 + type_check.eval(W_type.ndim)] == W_type.shape,
+        )
+
+    def forward(self, inputs):
+        x, W = inputs
+        xp = backend.get_array_module(x)
+        y = xp.where(x >= 0, x, x * W.reshape(_get_extended_shape(W, x)))
+        self.retain_inputs((0, 1))
+        return utils.force_array(y, x.dtype),
+
+    def backward(self, indexes, grad_outputs):
+        x, W = self.get_retained_inputs()
+        gy, = grad_outputs
+        return PReLUFunctionGrad(
+            x.array, _get_reduce_axes(W, x), _get_extended_shape(W, x)).apply((x, W, gy))
+
+
+class PReLUFunctionGrad(function_node.FunctionNode):
+    """Gradients of PReLU w.r.t. ``x`` and ``W`` given ``(x, W, gy)``; ``cond`` is the mask source."""
+
+    def __init__(self, cond, reduce_axes, extended_shape):
+        self.cond = cond
+        self.reduce_axes = reduce_axes
+        self.extended_shape = extended_shape
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x', 'W', 'gy'))
+        x_type, W_type, gy_type = in_types
+        type_check.expect(
+            x_type.dtype.kind == 'f',
+            W_type.dtype == x_type.dtype,
+            gy_type.dtype == x_type.dtype,
+            x_type.ndim >= W_type.ndim + 1,
+            x_type.shape[1:1 + type_check.eval(W_type.ndim)] == W_type.shape,
+            gy_type.shape == x_type.shape,
+        )
+
+    def forward(self, inputs):
+        x, W, gy = inputs
+        xp = backend.get_array_module(x)
+        mask = self.cond >= 0
+        masked = xp.where(mask, 0, x * gy)
+        if self.reduce_axes is None:
+            gW = masked
+        else:
+            gW = masked.sum(axis=self.reduce_axes)
+        gx = xp.where(mask, gy, gy * W.reshape(self.extended_shape))
+        self.retain_inputs((0, 1, 2))
+        return utils.force_array(gx, gy.dtype), utils.force_array(gW, x.dtype)
+
+    def backward(self, indexes, grad_outputs):
+        from minichainer.functions.array.broadcast import broadcast_to
+        from minichainer.functions.array.reshape import reshape
+        from minichainer.functions.math.sum import sum as _sum
+        x, W, gy = self.get_retained_inputs()
+        ggx, ggW = grad_outputs
+        dtype = x.dtype
+        if ggW is None:
+            ggW = x.array.dtype.type(0) * x.array
+        else:
+            ggW = broadcast_to(reshape(ggW, self.extended_shape), x.shape)
+        ggW = ggW * (self.cond < 0).astype(dtype)
+        if ggx is None:
+            ggx = gy.array.dtype.type(0) * gy.array
+        gxgy, gxW = PReLUFunctionGrad(self.cond, None, self.extended_shape).apply((gy, W, ggx))
+        ret = []
+        if 0 in indexes:
+            ret.append(gy * ggW)
+        if 1 in indexes:
+            ret.append(_sum(gxW, axis=self.reduce_axes))
+        if 2 in indexes:
+            ret.append(x * ggW + gxgy)
+        return ret
+
+
+def prelu(x, W):
+    """Parametric ReLU function: ``x`` for ``x >= 0``, ``W * x`` otherwise.
+
+    Args:
+        x (~minichainer.Variable or ndarray): Input of shape ``(s_B, s_1, ..., s_N)``.
+        W (~minichainer.Variable or ndarray): Coefficients of shape ``(s_1, ..., s_M)``,
+            ``M <= N``.
+
+    Returns:
+        ~minichainer.Variable: Output of the same shape as ``x``.
+    """
+    return PReLUFunction().apply((x, W))[0]

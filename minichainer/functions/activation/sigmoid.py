@@ -1,0 +1,63 @@
+"""Logistic sigmoid (``chainer.functions.sigmoid``)."""
+from minichainer import backend
+from minichainer import function_node
+from minichainer import utils
+from minichainer.utils import type_check
+
+
+class Sigmoid(function_node.FunctionNode):
+    """Logistic sigmoid, computed stably as ``tanh(x / 2) / 2 + 1 / 2``."""
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
+    def forward(self, inputs):
+        x, = inputs
+        xp = backend.get_array_module(x)
+        half = x.dtype.type(0.5)
+        y = utils.force_array(xp.tanh(x * half) * half + half)
+        self.retain_outputs((0,))
+        return y,
+
+    def backward(self, indexes, grad_outputs):
+        y, = self.get_retained_outputs()
+        gy, = grad_outputs
+        return SigmoidGrad((None,)).apply((y, gy))
+
+
+class SigmoidGrad(function_node.FunctionNode):
+    """``gy * y * (1 - y)`` as a differentiable function of ``(y, gy)``."""
+
+    def __init__(self, inputs):
+        super().__init__()
+        self.x = inputs[0]
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('y', 'gy'))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+        type_check.expect(in_types[1].dtype.kind == 'f')
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        y, gy = inputs
+        one = y.dtype.type(1)
+        return utils.force_array(gy * y * (one - y)),
+
+    def backward(self, indexes, grad_outputs):
+        y, gy = self.get_retained_inputs()
+        ggx, = grad_outputs
+        return ggx * gy * (1 - 2 * y), ggx * y * (1 - y)
+
+
+def sigmoid(x):
+    """Element-wise sigmoid logistic function, ``1 / (1 + exp(-x))``.
+
+    Args:
+        x (~minichainer.Variable or ndarray): Input float array.
+
+    Returns:
+        ~minichainer.Variable: Output of the same shape and dtype.
+    """
+    y, = Sigmoid().apply((x,))
+    return y

@@ -1,0 +1,76 @@
+"""Softplus (``chainer.functions.softplus``)."""
+from minichainer import backend
+from minichainer import function_node
+from minichainer import utils
+from minichainer.utils import type_check
+
+
+class Softplus(function_node.FunctionNode):
+    """Softplus: ``log(1 + exp(beta * x)) / beta``, computed without overflow."""
+
+    def __init__(self, beta=1.0):
+        self.beta = float(beta)
+        self.beta_inv = float(1.0 / beta)
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        x_type, = in_types
+        type_check.expect(x_type.dtype.kind == 'f')
+
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        x, = inputs
+        xp = backend.get_array_module(x)
+        bx = self.beta * x
+        y = (xp.fmax(bx, 0) + xp.log1p(xp.exp(-xp.fabs(bx)))) * self.beta_inv
+        return utils.force_array(y, x.dtype),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        gy, = grad_outputs
+        return SoftplusGrad((self.beta,)).apply((x, gy))
+
+
+class SoftplusGrad(function_node.FunctionNode):
+    """``gy * sigmoid(beta * x)`` as a differentiable function of ``(x, gy)``."""
+
+    def __init__(self, inputs):
+        super().__init__()
+        self.beta = inputs[0]
+
+    def check_type_forward(self, in_types):
+        type_check.expect(in_types.size() == 2)
+        x_type, gy_type = in_types
+        type_check.expect(x_type.dtype.kind == 'f')
+        type_check.expect(gy_type.dtype.kind == 'f')
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        x, gy = inputs
+        xp = backend.get_array_module(x)
+        gx = (1 - 1 / (1 + xp.exp(self.beta * x))) * gy
+        return utils.force_array(gx, x.dtype),
+
+    def backward(self, indexes, grad_outputs):
+        from minichainer.functions.activation.sigmoid import sigmoid
+        x, gy = self.get_retained_inputs()
+        ggx, = grad_outputs
+        s = sigmoid(self.beta * x)
+        # d/dx sigmoid(beta x) = beta * s * (1 - s) = beta * e / (1 + e)^2
+        gx = ggx * gy * self.beta * s * (1 - s)
+        ggy = SoftplusGrad((self.beta,)).apply((x, ggx))[0]
+        return gx, ggy
+
+
+def softplus(x, beta=1.0):
+    """Element-wise softplus, ``log(1 + exp(beta * x)) / beta``.
+
+    Args:
+        x (~minichainer.Variable or ndarray): Input float array.
+        beta (float): Parameter ``beta``.
+
+    Returns:
+        ~minichainer.Variable: Output of the same shape and dtype.
+    """
+    y, = Softplus(beta=beta).apply((x,))
+    return y

@@ -1,0 +1,57 @@
+"""Hyperbolic tangent (``chainer.functions.tanh``)."""
+from minichainer import backend
+from minichainer import function_node
+from minichainer import utils
+from minichainer.utils import type_check
+
+
+class Tanh(function_node.FunctionNode):
+    """Element-wise hyperbolic tangent."""
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
+    def forward(self, inputs):
+        x, = inputs
+        xp = backend.get_array_module(x)
+        y = utils.force_array(xp.tanh(x))
+        self.retain_outputs((0,))
+        return y,
+
+    def backward(self, indexes, grad_outputs):
+        y, = self.get_retained_outputs()
+        gy, = grad_outputs
+        return TanhGrad(None).apply((y, gy))
+
+
+class TanhGrad(function_node.FunctionNode):
+    """``gy * (1 - y^2)`` as a differentiable function of ``(y, gy)``."""
+
+    def __init__(self, x):
+        super().__init__()
+        self.x = x
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        y, gy = inputs
+        one = y.dtype.type(1)
+        return utils.force_array(gy * (one - y * y)),
+
+    def backward(self, indexes, grad_outputs):
+        y, gy = self.get_retained_inputs()
+        ggx, = grad_outputs
+        y_ggx = y * ggx
+        return -2 * gy * y_ggx, ggx - y * y_ggx
+
+
+def tanh(x):
+    """Element-wise hyperbolic tangent.
+
+    Args:
+        x (~minichainer.Variable or ndarray): Input float array.
+
+    Returns:
+        ~minichainer.Variable: Output of the same shape and dtype.
+    """
+    return Tanh().apply((x,))[0]

@@ -1,0 +1,48 @@
+"""Binary classification accuracy (``chainer.functions.binary_accuracy``)."""
+from minichainer import backend
+from minichainer import function_node
+from minichainer.utils import type_check
+
+
+class BinaryAccuracy(function_node.FunctionNode):
+    """Accuracy of ``y >= 0`` against 0/1 labels; label -1 is ignored (not differentiable).
+
+    Chainer implements this as an old-style ``Function``; here it is a FunctionNode that
+    can also be called like one (``BinaryAccuracy()(y, t)``).
+    """
+
+    ignore_label = -1
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x', 't'))
+        x_type, t_type = in_types
+        type_check.expect(
+            x_type.dtype.kind == 'f',
+            t_type.dtype.kind == 'i',
+            t_type.shape == x_type.shape,
+        )
+
+    def forward(self, inputs):
+        y, t = inputs
+        xp = backend.get_array_module(y)
+        y = y.ravel()
+        t = t.ravel()
+        c = (y >= 0)
+        count = xp.maximum(1, (t != self.ignore_label).sum())
+        return xp.asarray((c == t).sum() / count, dtype=y.dtype),
+
+    def __call__(self, *inputs):
+        return self.apply(inputs)[0]
+
+
+def binary_accuracy(y, t):
+    """Binary accuracy: the fraction of ``(y >= 0) == t`` among labels other than -1.
+
+    Args:
+        y (~minichainer.Variable or ndarray): Scores (float); ``y >= 0`` predicts 1.
+        t (~minichainer.Variable or ndarray): Integer labels 0, 1 or -1 (ignored), same shape.
+
+    Returns:
+        ~minichainer.Variable: 0-dim Variable of ``y``'s dtype.
+    """
+    return BinaryAccuracy()(y, t)
