@@ -1,0 +1,220 @@
+"""The backward engine: ``Variable.backward``, ``minichainer.backward`` and ``grad``.
+
+Function nodes are processed from a heap ordered by rank (highest first), so a node runs
+only after every function that consumes its outputs.  Gradients of a variable that feeds
+several functions are summed; gradients of intermediate variables are dropped as soon as
+their creator has used them unless ``retain_grad`` is set.
+"""
+import heapq
+
+import numpy
+
+from minichainer import function_hook
+from minichainer.configuration import config, using_config
+from minichainer.variable import Variable, _check_grad_type
+
+
+def _initial_grad(var, loss_scale):
+    data = var._data
+    if data.size != 1:
+        raise ValueError(
+            'backward: the variable has shape {} and no gradient; set its grad (e.g. '
+            'y.grad = numpy.ones_like(y.array)) or reduce it to a scalar before calling '
+            'backward'.format(data.shape))
+    gy = numpy.ones_like(data)
+    if loss_scale is not None:
+        gy *= loss_scale
+    return Variable(gy, requires_grad=False)
+
+
+def backward_from_variable(var, retain_grad, enable_double_backprop, loss_scale):
+    node = var._node
+    if node is None or node._creator_node is None:
+        return
+    if var._grad_var is None:
+        var._grad_var = _initial_grad(var, loss_scale)
+    with using_config('enable_backprop', enable_double_backprop):
+        _run({node: var._grad_var}, retain_grad, loss_scale)
+
+
+def backward(variables, grad_variables=None, retain_grad=False, enable_double_backprop=False,
+             loss_scale=None):
+    """Backpropagate from several variables at once (``chainer.backward``).
+
+    Args:
+        variables (list of Variable): the outputs to start from.
+        grad_variables (list of Variable or None): their initial gradients; None uses the
+            variable's own ``grad_var`` or ones for a size-1 variable.
+    """
+    if not isinstance(variables, (tuple, list)):
+        raise TypeError('backward: variables must be a tuple or a list, got {}'.format(
+            type(variables).__name__))
+    if grad_variables is not None and len(grad_variables) != len(variables):
+        raise ValueError('backward: grad_variables must have as many elements as variables '
+                         '({}), got {}'.format(len(variables), len(grad_variables)))
+    start = {}
+    for i, var in enumerate(variables):
+        if not isinstance(var, Variable):
+            raise TypeError('backward: variables[{}] must be a Variable, got {}'.format(
+                i, type(var).__name__))
+        gv = None if grad_variables is None else grad_variables[i]
+        if gv is not None and not isinstance(gv, Variable):
+            gv = Variable(gv)
+        if gv is None:
+            gv = var._grad_var
+        if gv is None:
+            gv = _initial_grad(var, loss_scale)
+        var._grad_var = gv
+        node = var.node
+        if node._creator_node is None:
+            continue
+        if node in start:
+            start[node] = start[node] + gv
+        else:
+            start[node] = gv
+    if not start:
+        return
+    with using_config('enable_backprop', enable_double_backprop):
+        _run(start, retain_grad, loss_scale)
+
+
+def grad(outputs, inputs, grad_outputs, grad_inputs, set_grad, retain_grad,
+         enable_double_backprop, loss_scale):
+    start = {}
+    for i, out in enumerate(outputs):
+        gy = None if grad_outputs is None else grad_outputs[i]
+        if gy is None:
+            if out._data.size != 1:
+                raise ValueError('grad: outputs[{}] has shape {} and no grad_outputs entry; '
+                                 'give grad_outputs for non-scalar outputs'.format(
+                                     i, out._data.shape))
+            gy = _initial_grad(out, loss_scale)
+        elif not isinstance(gy, Variable):
+            gy = Variable(gy, requires_grad=False)
+        node = out.node
+        start[node] = start[node] + gy if node in start else gy
+    targets = {}
+    for x in inputs:
+        targets[x.node] = None
+    with using_config('enable_backprop', enable_double_backprop):
+        collected = _run(start, retain_grad, loss_scale, targets=targets)
+    result = []
+    for i, x in enumerate(inputs):
+        gx = collected.get(x.node)
+        if grad_inputs is not None and grad_inputs[i] is not None:
+            g_in = grad_inputs[i]
+            if not isinstance(g_in, Variable):
+                g_in = Variable(g_in, requires_grad=False)
+            gx = g_in if gx is None else gx + g_in
+        result.append(gx)
+    if set_grad:
+        for x, gx in zip(inputs, result):
+            x._grad_var = gx
+    return result
+
+
+def _run(start, retain_grad, loss_scale, targets=None):
+    """Backpropagate from ``start`` ({node: grad Variable}).
+
+    With ``targets`` (a dict of nodes), gradients are collected for those nodes and returned
+    instead of being accumulated into leaf variables.
+    """
+    grads = {}
+    heap = []
+    pushed = set()
+    handed_out = set()  # ids of arrays already given to a leaf or an output as its grad
+    count = 0
+    for node, gv in start.items():
+        grads[node] = gv
+        handed_out.add(id(gv._data))
+        func = node._creator_node
+        if func is not None and func not in pushed:
+            pushed.add(func)
+            heapq.heappush(heap, (-func.rank, count, func))
+            count += 1
+    collect = targets is not None
+    hooks_local = function_hook._thread_local.__dict__
+    is_debug = config.debug
+
+    while heap:
+        func = heapq.heappop(heap)[2]
+        out_nodes = [ref() for ref in func.outputs]
+        if collect:
+            gys = tuple(None if y is None else
+                        (grads.get(y) if y in targets else grads.pop(y, None))
+                        for y in out_nodes)
+        else:
+            gys = tuple(None if y is None else grads.pop(y, None) for y in out_nodes)
+        if retain_grad:
+            for y, gy in zip(out_nodes, gys):
+                if y is not None and gy is not None:
+                    y_var = y._variable()
+                    if y_var is not None:
+                        y_var._grad_var = gy
+        in_nodes = func.inputs
+        if in_nodes is None:
+            continue
+        target_indexes = tuple(i for i, x in enumerate(in_nodes) if x._requires_grad)
+        if not target_indexes:
+            continue
+        for gy in gys:
+            if gy is not None:
+                break
+        else:
+            continue
+
+        hooks = hooks_local.get('function_hooks')
+        if hooks or func._local_function_hooks:
+            hooks = func._all_hooks(hooks)
+            in_data = tuple(x.data for x in in_nodes)
+            out_data = tuple(None if g is None else g._data for g in gys)
+            for hook in hooks:
+                hook.backward_preprocess(func, in_data, out_data)
+            gxs = func._call_backward(target_indexes, gys)
+            for hook in hooks:
+                hook.backward_postprocess(func, in_data, out_data)
+        else:
+            gxs = func._call_backward(target_indexes, gys)
+        del gys
+
+        for i, gx in zip(target_indexes, gxs):
+            if gx is None:
+                continue
+            x = in_nodes[i]
+            if not isinstance(gx, Variable):
+                if gx is not None and not isinstance(gx, numpy.ndarray):
+                    raise TypeError('{}.backward must return Variables or None, got {}'
+                                    .format(func.label, type(gx).__name__))
+                gx = Variable(gx, requires_grad=False)
+            g_data = gx._data
+            if g_data.shape != x.shape or g_data.dtype != x.dtype:
+                _check_grad_type(func, x, True, g_data)
+            if is_debug and g_data.dtype.kind == 'f' and numpy.isnan(g_data).any():
+                raise RuntimeError('NaN is detected on backward computation of {}'.format(
+                    func.label))
+            creator = x._creator_node
+            if creator is None and not collect:
+                var = x._variable()
+                if var is None:
+                    continue
+                if loss_scale is not None:
+                    var._loss_scale = loss_scale
+                current = var._grad_var
+                if current is None:
+                    if id(g_data) in handed_out:
+                        gx = Variable(g_data.copy(), requires_grad=gx._requires_grad)
+                    handed_out.add(id(gx._data))
+                    var._grad_var = gx
+                else:
+                    var._grad_var = current + gx
+                continue
+            current = grads.get(x)
+            grads[x] = gx if current is None else current + gx
+            if creator is not None and creator not in pushed:
+                pushed.add(creator)
+                heapq.heappush(heap, (-creator.rank, count, creator))
+                count += 1
+    if collect:
+        return {node: grads.get(node) for node in targets}
+    return None
+

@@ -1,0 +1,381 @@
+"""Function nodes of the computational graph (``chainer.FunctionNode``).
+
+A subclass implements ``forward(inputs)`` (arrays in, a tuple of arrays out) and
+``backward(target_input_indexes, grad_outputs)`` (Variables in, Variables out, so that the
+same code gives higher-order gradients).  ``apply(inputs)`` runs forward and, when
+``config.enable_backprop`` is on and some input requires a gradient, links the node into the
+graph: it holds its input nodes strongly and its output nodes through weak references.
+
+Deliberate difference from Chainer: when no input requires a gradient no graph is linked
+(Chainer links it anyway, although backward can never reach it).
+"""
+import heapq
+import weakref
+
+import numpy
+
+from minichainer import function_hook
+from minichainer.configuration import config
+from minichainer.utils import type_check
+from minichainer.variable import Variable, VariableNode, _check_grad_type
+
+_ndarray = numpy.ndarray
+_new_variable = Variable.__new__
+_new_node = VariableNode.__new__
+_weakref = weakref.ref
+_local_config = config._local
+
+
+def _config_value(name):
+    local = _local_config.__dict__
+    if name in local:
+        return local[name]
+    return getattr(config._global, name)
+
+
+class FunctionNode:
+    """Node of the computational graph representing a function application.
+
+    Attributes:
+        inputs (tuple of VariableNode): the input nodes (set when the graph is linked).
+        outputs (tuple of weakref): weak references to the output nodes.
+        rank (int): topological order: ``max(input ranks) + 1``.
+    """
+
+    inputs = None
+    outputs = None
+    rank = 0
+    stack = None
+    lazy_grad_sum = False
+    _input_indexes_to_retain = None
+    _output_indexes_to_retain = None
+    _retained_output_data = None
+    _local_function_hooks = None
+    _supports_static_optimizations = False
+
+    @property
+    def local_function_hooks(self):
+        """Ordered dict of the hooks registered on this node only."""
+        if self._local_function_hooks is None:
+            import collections
+            self._local_function_hooks = collections.OrderedDict()
+        return self._local_function_hooks
+
+    @property
+    def _n_local_function_hooks(self):
+        hooks = self._local_function_hooks
+        return 0 if hooks is None else len(hooks)
+
+    @property
+    def label(self):
+        """Short text describing the function (its class name by default)."""
+        return self.__class__.__name__
+
+    @property
+    def output_data(self):
+        """Retained output arrays, ``None`` for those not retained."""
+        if self._output_indexes_to_retain is None or self.outputs is None:
+            return None
+        data = [None] * len(self.outputs)
+        for index, array in zip(self._output_indexes_to_retain, self._retained_output_data):
+            data[index] = array
+        return tuple(data)
+
+    # -- forward -------------------------------------------------------------------------
+    def apply(self, inputs):
+        """Compute the outputs for ``inputs`` (Variables or arrays) and link the graph.
+
+        Returns:
+            tuple of Variable: the outputs.
+        """
+        input_vars = []
+        in_data = []
+        requires_grad = False
+        for x in inputs:
+            if isinstance(x, Variable):
+                data = x._data
+                if data is None:
+                    raise ValueError('{}: input is an uninitialized variable (its array is '
+                                     'None)'.format(self.label))
+                if x._requires_grad:
+                    requires_grad = True
+            elif type(x) is _ndarray or isinstance(x, _ndarray):
+                data = x
+                x = None
+            else:
+                raise TypeError(
+                    '{}: inputs must be Variables or numpy.ndarray, got {} ({!r})'.format(
+                        self.label, type(x).__name__, x))
+            input_vars.append(x)
+            in_data.append(data)
+        in_data = tuple(in_data)
+
+        local = _local_config.__dict__
+        type_check_on = local['type_check'] if 'type_check' in local \
+            else config._global.type_check
+        if type_check_on:
+            self._check_data_type_forward(in_data)
+
+        hooks = function_hook._thread_local.__dict__.get('function_hooks')
+        if hooks or self._local_function_hooks:
+            hooks = self._all_hooks(hooks)
+            for hook in hooks:
+                hook.forward_preprocess(self, in_data)
+            outputs = self.forward(in_data)
+            for hook in hooks:
+                hook.forward_postprocess(self, in_data)
+        else:
+            outputs = self.forward(in_data)
+
+        if type(outputs) is not tuple:
+            raise TypeError('{}.forward must return a tuple of arrays, got {}'.format(
+                self.label, type(outputs).__name__))
+        for y in outputs:
+            if type(y) is not _ndarray and not isinstance(y, _ndarray):
+                raise TypeError(
+                    '{}.forward must return a tuple of numpy.ndarray, got an element of type '
+                    '{} (wrap 0-dim results with minichainer.utils.force_array)'.format(
+                        self.label, type(y).__name__))
+
+        enable_backprop = local['enable_backprop'] if 'enable_backprop' in local \
+            else config._global.enable_backprop
+        if enable_backprop and requires_grad:
+            return self._link(input_vars, in_data, outputs)
+
+        ret = []
+        for y in outputs:
+            v = _new_variable(Variable)
+            v._data = y
+            v._requires_grad = requires_grad
+            v._node = None
+            v._name = None
+            v._grad_var = None
+            ret.append(v)
+        self._input_indexes_to_retain = None
+        self._output_indexes_to_retain = None
+        if (local['debug'] if 'debug' in local else config._global.debug):
+            self._check_nan_in_forward(outputs)
+        return tuple(ret)
+
+    def _link(self, input_vars, in_data, outputs):
+        nodes = []
+        rank = 0
+        for x, data in zip(input_vars, in_data):
+            if x is None:
+                x = Variable(data, requires_grad=False)
+            node = x._node
+            if node is None:
+                node = x.node
+            elif node._rank > rank:
+                rank = node._rank
+            nodes.append(node)
+        self.rank = rank
+        self.inputs = tuple(nodes)
+        out_rank = rank + 1
+        ret = []
+        out_refs = []
+        for y in outputs:
+            v = _new_variable(Variable)
+            v._data = y
+            v._requires_grad = True
+            v._name = None
+            v._grad_var = None
+            node = _new_node(VariableNode)
+            node._variable = _weakref(v)
+            node.name = None
+            node._requires_grad = True
+            node._creator_node = self
+            node.data = None
+            node.shape = y.shape
+            node.dtype = y.dtype
+            node._rank = out_rank
+            node._old_style_grad_generator = None
+            v._node = node
+            ret.append(v)
+            out_refs.append(_weakref(node))
+        self.outputs = tuple(out_refs)
+        if self._input_indexes_to_retain is not None:
+            for index in self._input_indexes_to_retain:
+                nodes[index].data = in_data[index]
+        if self._output_indexes_to_retain is not None:
+            self._retained_output_data = tuple(
+                outputs[index] for index in self._output_indexes_to_retain)
+        if _config_value('debug'):
+            self._check_nan_in_forward(outputs)
+        return tuple(ret)
+
+    def _all_hooks(self, global_hooks):
+        hooks = list(global_hooks.values()) if global_hooks else []
+        if self._local_function_hooks:
+            hooks.extend(self._local_function_hooks.values())
+        return hooks
+
+    def _check_nan_in_forward(self, outputs):
+        for y in outputs:
+            if y.dtype.kind == 'f' and numpy.isnan(y).any():
+                raise RuntimeError('NaN is detected on forward computation of {}'.format(
+                    self.label))
+
+    def _check_data_type_forward(self, in_data):
+        if type(self).check_type_forward is FunctionNode.check_type_forward:
+            return
+        try:
+            with type_check.light_mode:
+                self.check_type_forward(type_check.get_light_types(in_data))
+            return
+        except type_check.InvalidType:
+            pass  # rerun with expressions to produce the message
+        in_types = type_check.get_types(in_data, 'in_types', False)
+        with type_check.get_function_check_context(self):
+            self.check_type_forward(in_types)
+
+    def check_type_forward(self, in_types):
+        """Check the types of the inputs (override with ``type_check.expect`` calls)."""
+        pass
+
+    def forward(self, inputs):
+        """Compute outputs from input arrays; returns a tuple of arrays."""
+        if not inputs:
+            raise ValueError('{}.forward: no inputs'.format(self.label))
+        return self.forward_cpu(inputs)
+
+    def forward_cpu(self, inputs):
+        raise NotImplementedError('{} does not implement forward'.format(self.label))
+
+    def forward_gpu(self, inputs):
+        raise NotImplementedError('{}: no GPU backend'.format(self.label))
+
+    def forward_chainerx(self, inputs):
+        return NotImplemented
+
+    def retain_inputs(self, indexes):
+        """Keep the input arrays with these indexes for backward (call inside forward)."""
+        self._input_indexes_to_retain = indexes
+
+    def retain_outputs(self, indexes):
+        """Keep the output arrays with these indexes for backward (call inside forward)."""
+        self._output_indexes_to_retain = indexes
+
+    # -- backward ------------------------------------------------------------------------
+    def backward(self, target_input_indexes, grad_outputs):
+        """Return gradients (Variables or None) for the inputs in ``target_input_indexes``."""
+        return (None,) * len(target_input_indexes)
+
+    def backward_accumulate(self, target_input_indexes, grad_outputs, grad_inputs):
+        """Compute the gradients and add them to ``grad_inputs`` (Chainer's hook point)."""
+        gxs = self._call_backward(target_input_indexes, grad_outputs)
+        ret = []
+        for gx, g_in in zip(gxs, grad_inputs):
+            if g_in is None:
+                ret.append(gx)
+            elif gx is None:
+                ret.append(g_in)
+            else:
+                ret.append(gx + g_in)
+        return tuple(ret)
+
+    def _call_backward(self, target_input_indexes, grad_outputs):
+        gxs = self.backward(target_input_indexes, grad_outputs)
+        n_targets = len(target_input_indexes)
+        if len(gxs) == n_targets:
+            return tuple(gxs)
+        if len(gxs) == len(self.inputs):
+            return tuple(gxs[i] for i in target_input_indexes)
+        raise ValueError(
+            '{}.backward returned {} gradients; expected one per input ({}) or one per '
+            'target index ({})'.format(self.label, len(gxs), len(self.inputs), n_targets))
+
+    def get_retained_inputs(self):
+        """The retained inputs as Variables (connected to the graph)."""
+        inputs = self.inputs
+        if self._input_indexes_to_retain is None or inputs is None:
+            return ()
+        return tuple(inputs[i].get_variable() for i in self._input_indexes_to_retain)
+
+    def get_retained_outputs(self):
+        """The retained outputs as Variables (re-created if the output was released)."""
+        indexes = self._output_indexes_to_retain
+        if indexes is None or self.outputs is None:
+            return ()
+        ret = []
+        outputs = list(self.outputs)
+        modified = False
+        for index, data in zip(indexes, self._retained_output_data):
+            node = outputs[index]()
+            if node is None:
+                var = Variable(data)
+                node = var.node
+                node._creator_node = self
+                node._rank = self.rank + 1
+                outputs[index] = _weakref(node)
+                modified = True
+                # keep the recreated variable alive as long as this node needs it
+                node.data = data
+            else:
+                if node.data is None:
+                    node.data = data
+                var = node.get_variable()
+            ret.append(var)
+        if modified:
+            self.outputs = tuple(outputs)
+        return tuple(ret)
+
+    def unchain(self):
+        """Purge references to inputs and outputs, cutting the graph here."""
+        if self.outputs is not None:
+            for ref in self.outputs:
+                node = ref()
+                if node is not None:
+                    node.unchain()
+        self.inputs = None
+
+    def add_hook(self, hook, name=None):
+        """Register a function hook on this node only."""
+        if not isinstance(hook, function_hook.FunctionHook):
+            raise TypeError('add_hook: hook must be a FunctionHook, got {}'.format(
+                type(hook).__name__))
+        name = hook.name if name is None else name
+        hooks = self.local_function_hooks
+        if name in hooks:
+            raise KeyError('Hook {} already exists'.format(name))
+        hooks[name] = hook
+        hook.added(self)
+
+    def delete_hook(self, name):
+        """Unregister the hook of this name from this node."""
+        if name not in self.local_function_hooks:
+            raise KeyError('Hook {} does not exist'.format(name))
+        self.local_function_hooks[name].deleted(self)
+        del self.local_function_hooks[name]
+
+
+def grad(outputs, inputs, grad_outputs=None, grad_inputs=None, set_grad=False,
+         retain_grad=False, enable_double_backprop=False, loss_scale=None):
+    """Compute the gradients of ``outputs`` with respect to ``inputs``.
+
+    Unlike :meth:`Variable.backward`, the ``grad`` attributes are left untouched unless
+    ``set_grad`` is True.
+
+    Returns:
+        list of Variable: gradient of each input (None where no path leads to it).
+    """
+    from minichainer import _backprop
+    if not isinstance(outputs, (tuple, list)):
+        raise TypeError('grad: outputs must be a tuple or a list of Variables, got {}'.format(
+            type(outputs).__name__))
+    if not isinstance(inputs, (tuple, list)):
+        raise TypeError('grad: inputs must be a tuple or a list of Variables, got {}'.format(
+            type(inputs).__name__))
+    for name, seq in (('outputs', outputs), ('inputs', inputs)):
+        for v in seq:
+            if not isinstance(v, Variable):
+                raise TypeError('grad: every element of {} must be a Variable, got {}'.format(
+                    name, type(v).__name__))
+    if grad_outputs is not None and len(grad_outputs) != len(outputs):
+        raise ValueError('grad: grad_outputs must have as many elements as outputs '
+                         '({}), got {}'.format(len(outputs), len(grad_outputs)))
+    if grad_inputs is not None and len(grad_inputs) != len(inputs):
+        raise ValueError('grad: grad_inputs must have as many elements as inputs '
+                         '({}), got {}'.format(len(inputs), len(grad_inputs)))
+    return _backprop.grad(outputs, inputs, grad_outputs, grad_inputs, set_grad,
+                          retain_grad, enable_double_backprop, loss_scale)

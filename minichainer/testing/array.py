@@ -1,0 +1,33 @@
+"""Array comparison for tests (``chainer.testing.assert_allclose``)."""
+import numpy
+
+
+def _as_numpy(x):
+    from minichainer.variable import Variable
+    if isinstance(x, Variable):
+        x = x.array
+    return numpy.asarray(x)
+
+
+def assert_allclose(x, y, atol=1e-5, rtol=1e-4, verbose=True):
+    """Assert ``|x - y| <= atol + rtol * |y|`` elementwise, with a readable report.
+
+    Accepts arrays, Variables and scalars; shapes must broadcast.
+    """
+    x = _as_numpy(x)
+    y = _as_numpy(y)
+    try:
+        numpy.testing.assert_allclose(x, y, atol=atol, rtol=rtol, verbose=verbose)
+    except AssertionError as e:
+        lines = [str(e)]
+        try:
+            xb, yb = numpy.broadcast_arrays(x, y)
+            err = numpy.abs(xb.astype(numpy.float64) - yb.astype(numpy.float64))
+            if err.size:
+                index = numpy.unravel_index(numpy.argmax(err), err.shape)
+                lines.append('max absolute error: {} at {} (x={}, y={})'.format(
+                    err[index], index, xb[index], yb[index]))
+        except (ValueError, TypeError):
+            pass
+        lines.append('atol: {}  rtol: {}'.format(atol, rtol))
+        raise AssertionError('\n'.join(lines)) from None

@@ -1,0 +1,51 @@
+"""Utilities (``chainer.utils``)."""
+import numpy
+
+from minichainer.utils import argument  # noqa: F401
+from minichainer.utils import array  # noqa: F401
+from minichainer.utils import type_check  # noqa: F401
+
+
+def force_array(x, dtype=None):
+    """Return ``x`` as an ndarray (NumPy turns 0-d results into scalars; this undoes it)."""
+    if numpy.isscalar(x):
+        if dtype is None:
+            return numpy.array(x)
+        return numpy.array(x, dtype)
+    if dtype is None:
+        return x
+    return x.astype(dtype, copy=False)
+
+
+def force_type(dtype, value):
+    """Cast ``value`` to ``dtype`` when its dtype differs."""
+    if numpy.isscalar(value):
+        return dtype.type(value)
+    if value.dtype != dtype:
+        return value.astype(dtype, copy=False)
+    return value
+
+
+def size_of_shape(shape):
+    """Number of elements of an array of the given shape."""
+    size = 1
+    for n in shape:
+        size *= n
+    return int(size)
+
+
+def _raise_from(exc_type, message, orig_exc):
+    raise exc_type('{} ({}: {})'.format(message, type(orig_exc).__name__, orig_exc)) \
+        from orig_exc
+
+
+def experimental(api_name):
+    """Warn that ``api_name`` is experimental (as ``chainer.utils.experimental``)."""
+    import warnings
+    warnings.warn('{} is experimental. The interface can change in the future.'.format(
+        api_name), FutureWarning)
+
+
+def get_array_module(*args):
+    from minichainer import backend
+    return backend.get_array_module(*args)

@@ -1,0 +1,752 @@
+"""Variables and graph nodes (``chainer.variable``).
+
+A :class:`Variable` is what users hold: an array, its gradient, a name.  The computational
+graph is made of :class:`VariableNode` objects (one per Variable, created on first need) and
+:class:`~minichainer.function_node.FunctionNode` objects.  A node keeps no array unless a
+function retained it for its backward, so a graph holds only the arrays backward needs.
+Functions hold their output nodes through weak references, so dropping the last output drops
+the whole graph by reference counting alone.
+"""
+import copy as _copy
+import warnings
+import weakref
+
+import numpy
+
+from minichainer.configuration import config
+
+_ndarray = numpy.ndarray
+
+
+def _raise_bad_data(data, where='Variable'):
+    if isinstance(data, numpy.ndarray):
+        raise TypeError('{}: data must be a numeric numpy.ndarray, got an array of dtype {} '
+                        '(object arrays are not supported)'.format(where, data.dtype))
+    raise TypeError('{}: data must be a numpy.ndarray or None, got {} ({!r}); wrap Python '
+                    'scalars and lists with numpy.asarray(..., dtype=numpy.float32)'.format(
+                        where, type(data).__name__, data if numpy.isscalar(data) or
+                        isinstance(data, (list, tuple)) and len(data) < 8 else '...'))
+
+
+def _check_grad_type(func, x, is_node_x, gx):
+    """Check that gradient ``gx`` matches ``x`` in array type, dtype and shape."""
+    if gx is None:
+        return
+    x_data = x._data if not is_node_x else x.data
+    if x_data is None:
+        if is_node_x:
+            shape, dtype = x.shape, x.dtype
+        else:
+            return
+    else:
+        shape, dtype = x_data.shape, x_data.dtype
+    if dtype is None:
+        return
+    if not isinstance(gx, numpy.ndarray):
+        msg = 'Type of data and grad mismatch\ngrad: {} != data: {}'.format(
+            type(gx), numpy.ndarray)
+        error = TypeError
+    elif gx.dtype != dtype:
+        msg = 'Dtype of data and grad mismatch\ngrad: {} != data: {}'.format(gx.dtype, dtype)
+        error = TypeError
+    elif gx.shape != shape:
+        msg = 'Shape of data and grad mismatch\ngrad: {} != data: {}'.format(gx.shape, shape)
+        error = ValueError
+    else:
+        return
+    if func is not None:
+        msg = 'Function `{}` ({}) has a bug: its backward returned a wrong gradient.\n{}'.format(
+            type(func).__name__, func.label, msg)
+    raise error(msg)
+
+
+def _array_label(shape, dtype):
+    if dtype is None:
+        return 'None'
+    if shape == ():
+        return str(dtype)
+    return '({}), {}'.format(', '.join(map(str, shape)), dtype)
+
+
+class VariableNode:
+    """Node of the computational graph that stands for a :class:`Variable`.
+
+    It holds the variable weakly, its shape and dtype, its creator function node and, only
+    when a function retained it, the data array.
+    """
+
+    __slots__ = ('_variable', 'name', '_requires_grad', '_creator_node', 'data', 'shape',
+                 'dtype', '_rank', '_old_style_grad_generator', '__weakref__')
+
+    def __init__(self, variable, name, **kwargs):
+        if kwargs:
+            raise TypeError('VariableNode got unexpected keyword argument(s): {}'.format(
+                ', '.join(sorted(kwargs))))
+        self._variable = weakref.ref(variable)
+        self.name = name
+        self._requires_grad = variable._requires_grad
+        self._creator_node = None
+        self.data = None
+        self._rank = 0
+        self._old_style_grad_generator = None
+        data = variable._data
+        if data is None:
+            self.shape = None
+            self.dtype = None
+        else:
+            self.shape = data.shape
+            self.dtype = data.dtype
+
+    @property
+    def creator(self):
+        """The function that created this node (an old-style Function when it was one)."""
+        node = self._creator_node
+        if node is None:
+            return None
+        return getattr(node, '_function', node)
+
+    @creator.setter
+    def creator(self, func):
+        self.set_creator(func)
+
+    @property
+    def creator_node(self):
+        """The :class:`FunctionNode` that created this node, or None."""
+        return self._creator_node
+
+    @creator_node.setter
+    def creator_node(self, func):
+        self.set_creator_node(func)
+
+    @property
+    def grad(self):
+        var = self._variable()
+        return None if var is None else var.grad
+
+    @property
+    def grad_var(self):
+        var = self._variable()
+        return None if var is None else var._grad_var
+
+    @property
+    def label(self):
+        return _array_label(self.shape, self.dtype)
+
+    @property
+    def rank(self):
+        return self._rank
+
+    @property
+    def requires_grad(self):
+        return self._requires_grad
+
+    def get_variable(self):
+        """Return the Variable of this node, or a new one wrapping the retained data."""
+        var = self._variable()
+        if var is not None:
+            return var
+        var = Variable._from_node(self)
+        return var
+
+    def get_variable_or_none(self):
+        return self._variable()
+
+    def set_creator(self, creator):
+        """Set the creator (a FunctionNode or an old-style Function)."""
+        self.set_creator_node(getattr(creator, 'node', creator))
+
+    def set_creator_node(self, creator_node):
+        self._creator_node = creator_node
+        if creator_node is not None:
+            self._rank = creator_node.rank + 1
+
+    def unchain(self):
+        """Forget the creator, cutting the graph behind this node."""
+        self._creator_node = None
+
+    def retain_data(self):
+        """Keep the variable's current array in this node."""
+        var = self._variable()
+        if var is None:
+            raise RuntimeError('Cannot retain the data of a variable node whose variable '
+                               'has been released')
+        self.data = var._data
+
+    def _update_data_info(self, data):
+        if data is None:
+            self.shape = None
+            self.dtype = None
+        else:
+            self.shape = data.shape
+            self.dtype = data.dtype
+        if self.data is not None:
+            self.data = data
+
+    def _check_old_style_gradient(self):
+        if self._old_style_grad_generator is not None:
+            raise RuntimeError(
+                'cannot twice-differentiate an old style Function "{}"'.format(
+                    self._old_style_grad_generator))
+
+
+class Variable:
+    """Array with a structure to keep track of computation.
+
+    Args:
+        data (numpy.ndarray or None): the array.
+        name (str): name of the variable.
+        grad (numpy.ndarray): initial gradient.
+        requires_grad (bool): whether backward computes a gradient for it.
+    """
+
+    __slots__ = ('_data', '_grad_var', '_node', '_requires_grad', '_name', '__dict__',
+                 '__weakref__')
+
+    __array_priority__ = 200
+    _loss_scale = None  # set on leaves by backward(loss_scale=...); read by update rules
+
+    def __init__(self, data=None, *, name=None, grad=None, requires_grad=True):
+        if data is not None and (type(data) is not _ndarray or data.dtype.kind == 'O'):
+            if not isinstance(data, _ndarray) or data.dtype.kind == 'O':
+                _raise_bad_data(data)
+        self._data = data
+        self._requires_grad = requires_grad
+        self._node = None
+        self._name = name
+        self._grad_var = None
+        if grad is not None:
+            self.grad = grad
+
+    @classmethod
+    def _from_node(cls, node):
+        var = cls.__new__(cls)
+        var._data = node.data
+        var._requires_grad = node._requires_grad
+        var._node = node
+        var._name = node.name
+        var._grad_var = None
+        return var
+
+    # -- graph ---------------------------------------------------------------------------
+    @property
+    def node(self):
+        """The :class:`VariableNode` of this variable."""
+        node = self._node
+        if node is None:
+            node = self._node = VariableNode(self, self._name)
+        return node
+
+    @property
+    def creator(self):
+        """The function that created this variable (None for a leaf)."""
+        node = self._node
+        return None if node is None else node.creator
+
+    @creator.setter
+    def creator(self, func):
+        self.node.set_creator(func)
+
+    @property
+    def creator_node(self):
+        """The :class:`FunctionNode` that created this variable (None for a leaf)."""
+        node = self._node
+        return None if node is None else node._creator_node
+
+    @creator_node.setter
+    def creator_node(self, func):
+        self.node.set_creator_node(func)
+
+    @property
+    def rank(self):
+        node = self._node
+        return 0 if node is None else node._rank
+
+    @property
+    def requires_grad(self):
+        return self._requires_grad
+
+    @property
+    def name(self):
+        return self._name
+
+    @name.setter
+    def name(self, name):
+        self._name = name
+        if self._node is not None:
+            self._node.name = name
+
+    @property
+    def label(self):
+        """Short text describing shape and dtype, used in graph dumps."""
+        data = self._data
+        if data is None:
+            return 'None'
+        return _array_label(data.shape, data.dtype)
+
+    # -- data ----------------------------------------------------------------------------
+    @property
+    def array(self):
+        """The data array."""
+        return self._data
+
+    @array.setter
+    def array(self, data):
+        if data is not None and (not isinstance(data, _ndarray) or data.dtype.kind == 'O'):
+            _raise_bad_data(data, 'Variable.array')
+        self._data = data
+        if self._node is not None:
+            self._node._update_data_info(data)
+
+    data = array
+
+    @property
+    def grad(self):
+        """The gradient array (None when there is none)."""
+        gv = self._grad_var
+        return None if gv is None else gv._data
+
+    @grad.setter
+    def grad(self, g):
+        if g is not None:
+            _check_grad_type(None, self, False, g)
+            self._grad_var = Variable(g)
+        else:
+            self._grad_var = None
+
+    @property
+    def grad_var(self):
+        """The gradient as a Variable (None when there is none)."""
+        return self._grad_var
+
+    @grad_var.setter
+    def grad_var(self, g):
+        if g is not None:
+            _check_grad_type(None, self, False, g._data)
+        self._grad_var = g
+
+    @property
+    def shape(self):
+        return self._data.shape
+
+    @property
+    def ndim(self):
+        return self._data.ndim
+
+    @property
+    def size(self):
+        return self._data.size
+
+    @property
+    def dtype(self):
+        return self._data.dtype
+
+    @property
+    def xp(self):
+        """The array module of the data (``numpy``)."""
+        return numpy
+
+    @property
+    def device(self):
+        """The device the data lives on (the CPU)."""
+        from minichainer.backends._cpu import CpuDevice
+        return CpuDevice()
+
+    @property
+    def T(self):
+        """Transposition of the variable (differentiable)."""
+        from minichainer.functions.array.transpose import transpose
+        return transpose(self)
+
+    def __len__(self):
+        return len(self._data)
+
+    def item(self):
+        """The single element of a size-1 variable as a Python scalar."""
+        if self._data.size != 1:
+            raise ValueError('Variable.item: can only convert a variable of size 1 to a '
+                             'Python scalar, got shape {}'.format(self._data.shape))
+        return self._data.item()
+
+    def __repr__(self):
+        return _variable_repr(self, ', ', _repr_body)
+
+    def __str__(self):
+        return _variable_repr(self, ' ', _str_body)
+
+    def summary(self):
+        if self.name:
+            return '<variable {}>'.format(self.name)
+        return '<variable at 0x{:x}>'.format(id(self))
+
+    def debug_print(self):
+        """Summary of the data and gradient statistics, as Chainer prints it."""
+        data = self._data
+        lines = [self.summary(), '- device: CPU', '- backend: {}'.format(type(data)),
+                 '- shape: {}'.format(None if data is None else data.shape),
+                 '- dtype: {}'.format(None if data is None else data.dtype)]
+        stats = 'mean={0:.8f}, std={1:.8f}'
+        if data is not None:
+            lines.append('- statistics: ' + stats.format(float(data.mean()), float(data.std())))
+        grad = self.grad
+        if grad is None:
+            lines.append('- grad: None')
+        elif not grad.any():
+            lines.append('- grad: 0')
+        else:
+            lines.append('- grad: ' + stats.format(float(grad.mean()), float(grad.std())))
+        return '\n'.join(lines)
+
+    def __copy__(self):
+        # Chainer copies the Python-level object; the copy shares the node.
+        new = Variable.__new__(Variable)
+        new._data = self._data
+        new._grad_var = self._grad_var
+        new._node = self._node
+        new._requires_grad = self._requires_grad
+        new._name = self._name
+        if self.__dict__:
+            new.__dict__.update(self.__dict__)
+        return new
+
+    def __deepcopy__(self, memo):
+        new = type(self).__new__(type(self))
+        memo[id(self)] = new
+        new._data = _copy.deepcopy(self._data, memo)
+        new._grad_var = _copy.deepcopy(self._grad_var, memo)
+        new._node = None
+        new._requires_grad = self._requires_grad
+        new._name = self._name
+        for key, value in self.__dict__.items():
+            setattr(new, key, _copy.deepcopy(value, memo))
+        return new
+
+    def __reduce__(self):
+        return _rebuild_variable, (self._data, self._name, self.grad, self._requires_grad)
+
+    # -- gradient management -------------------------------------------------------------
+    def cleargrad(self):
+        """Set the gradient to None."""
+        self._grad_var = None
+
+    def zerograd(self):
+        """Fill the gradient with zeros (deprecated in Chainer; use cleargrad)."""
+        warnings.warn('Variable.zerograd is deprecated. Use Variable.cleargrad instead.',
+                      DeprecationWarning)
+        if self._data is None:
+            return
+        gv = self._grad_var
+        if gv is None:
+            self._grad_var = Variable(numpy.zeros_like(self._data))
+        else:
+            gv._data.fill(0)
+
+    def copydata(self, var):
+        """Copy the data array of ``var`` into this variable."""
+        src = var._data
+        dst = self._data
+        if src is None:
+            if dst is None:
+                return
+            var.initialize(self.shape)
+            src = var._data
+        elif dst is None:
+            self.initialize(src.shape)
+            dst = self._data
+        numpy.copyto(dst, src)
+
+    def addgrad(self, var):
+        """Add the gradient of ``var`` to the gradient of this variable."""
+        src = var.grad
+        if src is None:
+            return
+        if self._data is None:
+            self.initialize(var.shape)
+        dst = self.grad
+        if dst is None:
+            self._grad_var = Variable(src.copy())
+        else:
+            dst += src
+
+    def initialize(self, shape):
+        """Initialize an uninitialized variable (meaningful for Parameters)."""
+        raise NotImplementedError('only Parameter supports lazy initialization')
+
+    def to_cpu(self):
+        """Move data and gradient to the CPU (a no-op: they are already there)."""
+        return self
+
+    def to_gpu(self, device=None):
+        raise RuntimeError('Variable.to_gpu: no GPU backend is available in minichainer '
+                           '(CuPy is not supported); use the CPU')
+
+    def to_intel64(self):
+        return self
+
+    def to_chx(self):
+        raise RuntimeError('Variable.to_chx: ChainerX is not available in minichainer')
+
+    def from_chx(self):
+        return self
+
+    def to_device(self, device):
+        """Move to ``device`` (only the CPU exists; other devices raise)."""
+        from minichainer.backend import get_device
+        get_device(device)
+        return self
+
+    # -- graph surgery -------------------------------------------------------------------
+    def set_creator(self, gen_func):
+        self.node.set_creator(gen_func)
+
+    def set_creator_node(self, fnode):
+        self.node.set_creator_node(fnode)
+
+    def unchain(self):
+        """Delete the reference to the creator, making this variable a root."""
+        if self._node is not None:
+            self._node.unchain()
+
+    def unchain_backward(self):
+        """Delete references between variables and functions backward from here."""
+        node = self._node
+        if node is None or node._creator_node is None:
+            return
+        stack = [node._creator_node]
+        seen = {id(node._creator_node)}
+        while stack:
+            func = stack.pop()
+            for x in func.inputs or ():
+                creator = x._creator_node
+                if creator is not None and id(creator) not in seen:
+                    seen.add(id(creator))
+                    stack.append(creator)
+            func.unchain()
+
+    def retain_data(self):
+        self.node.data = self._data
+
+    # -- backward ------------------------------------------------------------------------
+    def backward(self, retain_grad=False, enable_double_backprop=False, loss_scale=None):
+        """Run backpropagation from this variable.
+
+        Args:
+            retain_grad (bool): keep gradients of intermediate variables.
+            enable_double_backprop (bool): build the graph of the backward computation
+                so that gradients can be differentiated again.
+            loss_scale (float): scale the initial gradient (loss scaling).
+        """
+        from minichainer import _backprop
+        _backprop.backward_from_variable(self, retain_grad, enable_double_backprop,
+                                         loss_scale)
+
+    # -- shape operations ----------------------------------------------------------------
+    def reshape(self, *shape):
+        """Reshape (differentiable). See :func:`minichainer.functions.reshape`."""
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+            shape = shape[0]
+        from minichainer.functions.array.reshape import reshape
+        return reshape(self, shape)
+
+    def transpose(self, *axes):
+        """Permute axes (differentiable). See :func:`minichainer.functions.transpose`."""
+        if not axes:
+            axes = None
+        elif len(axes) == 1 and (isinstance(axes[0], (tuple, list)) or axes[0] is None):
+            axes = axes[0]
+        from minichainer.functions.array.transpose import transpose
+        return transpose(self, axes)
+
+    def __getitem__(self, slices):
+        from minichainer.functions.array.get_item import get_item
+        return get_item(self, slices)
+
+    # Comparisons are not differentiable and are not supported, as in Chainer.
+    def _no_compare(self, other):
+        raise NotImplementedError(
+            'Comparison of Variables is not supported (it is not differentiable); compare '
+            'their arrays instead, e.g. x.array < y.array')
+
+    __lt__ = __le__ = __eq__ = __ne__ = __gt__ = __ge__ = _no_compare
+
+    def __hash__(self):
+        return object.__hash__(self)
+
+    def __bool__(self):
+        raise NotImplementedError(
+            'The truth value of a Variable is not defined; use its array, e.g. '
+            'bool(x.array)')
+
+    def __pos__(self):
+        return self
+
+    def __array__(self, dtype=None, copy=None):
+        raise TypeError('a Variable cannot be converted to a numpy array implicitly; '
+                        'use variable.array')
+
+
+def _rebuild_variable(data, name, grad, requires_grad):
+    return Variable(data, name=name, grad=grad, requires_grad=requires_grad)
+
+
+def _repr_body(arr, prefix):
+    if arr.size > 0 or arr.shape == (0,):
+        return numpy.array2string(arr, separator=', ', prefix=prefix + '(')
+    return '[], shape={!r}'.format(arr.shape)
+
+
+def _str_body(arr, prefix):
+    return numpy.array2string(arr, separator=' ', prefix=prefix + '(')
+
+
+def _variable_repr(var, sep, body):
+    prefix = 'variable ' + var.name if var.name else 'variable'
+    arr = var._data
+    text = 'None' if arr is None else body(arr, prefix)
+    return '{}({})'.format(prefix, text)
+
+
+class Parameter(Variable):
+    """A Variable that is a model parameter, optionally initialized lazily.
+
+    ``Parameter(initializer=None, shape=None, name=None)``: ``initializer`` may be an
+    Initializer, a scalar (a constant), an array (copied when ``shape`` is given, used as is
+    otherwise) or None (NaN, to be filled later).  Without a shape the parameter stays
+    uninitialized until :meth:`initialize` is called (for example by a link on its first
+    forward pass).
+    """
+
+    initializer = None
+    _grad_initializer = None
+    _initial_device = None
+
+    def __init__(self, initializer=None, shape=None, name=None):
+        from minichainer.initializers import constant
+        if initializer is None:
+            initializer = constant.NaN()
+        elif numpy.isscalar(initializer):
+            initializer = constant.Constant(initializer)
+        if shape is None:
+            if isinstance(initializer, numpy.ndarray):
+                super().__init__(initializer, name=name)
+            else:
+                super().__init__(name=name)
+                dtype = getattr(initializer, 'dtype', None)
+                self._grad_initializer = constant.NaN(dtype)
+        else:
+            if isinstance(initializer, numpy.ndarray):
+                initializer = constant.Constant(initializer)
+            data = _generate_array(initializer, shape)
+            super().__init__(data, name=name, grad=numpy.full_like(data, numpy.nan))
+        self.initializer = initializer
+        self.update_rule = None
+
+    def __copy__(self):
+        new = Parameter.__new__(Parameter)
+        new._data = self._data
+        new._grad_var = self._grad_var
+        new._node = self._node
+        new._requires_grad = self._requires_grad
+        new._name = self._name
+        new.__dict__.update(self.__dict__)
+        return new
+
+    def __reduce__(self):
+        return _rebuild_parameter, (self._data, self._name, self.grad, self.initializer,
+                                    self.update_rule)
+
+    @property
+    def is_initialized(self):
+        return self._data is not None
+
+    @property
+    def dtype(self):
+        data = self._data
+        if data is not None:
+            return data.dtype
+        dtype = getattr(self.initializer, 'dtype', None)
+        if dtype is None:
+            from minichainer import get_dtype
+            return get_dtype()
+        return numpy.dtype(dtype)
+
+    def to_cpu(self):
+        return self
+
+    def cleargrad(self):
+        self._grad_var = None
+        if self._data is None:
+            self._grad_initializer = None
+
+    def zerograd(self):
+        if self._data is None:
+            from minichainer.initializers import constant
+            self._grad_initializer = constant.Zero(getattr(self.initializer, 'dtype', None))
+            return
+        super().zerograd()
+
+    def initialize(self, shape):
+        """Create the data (and gradient) arrays of the given shape with the initializer."""
+        data = _generate_array(self.initializer, shape)
+        grad = None
+        if self._grad_initializer is not None:
+            grad = _generate_array(self._grad_initializer, shape)
+        self._data = data
+        if self._node is not None:
+            self._node._update_data_info(data)
+        self._grad_var = None if grad is None else Variable(grad)
+
+    def update(self):
+        """Update the data with the attached update rule (no-op without one)."""
+        if self.update_rule is not None:
+            self.update_rule.update(self)
+
+
+def _generate_array(initializer, shape):
+    from minichainer.initializers import generate_array
+    return generate_array(initializer, shape, numpy)
+
+
+def _rebuild_parameter(data, name, grad, initializer, update_rule):
+    param = Parameter(initializer if data is None else data, name=name)
+    if data is not None:
+        param.initializer = initializer
+    if grad is not None:
+        param._grad_var = Variable(grad)
+    param.update_rule = update_rule
+    return param
+
+
+def as_variable(obj):
+    """Return ``obj`` if it is a Variable, else wrap the array in one (no gradient)."""
+    if isinstance(obj, Variable):
+        return obj
+    return Variable(obj, requires_grad=False)
+
+
+def as_array(obj):
+    """Return the array of a Variable, or ``obj`` itself if it is an array."""
+    if isinstance(obj, Variable):
+        return obj._data
+    return obj
+
+
+_OPERATORS = ('__neg__', '__abs__', '__add__', '__radd__', '__iadd__', '__sub__', '__isub__',
+              '__rsub__', '__mul__', '__imul__', '__rmul__', '__truediv__', '__itruediv__',
+              '__rtruediv__', '__floordiv__', '__ifloordiv__', '__rfloordiv__', '__pow__',
+              '__ipow__', '__rpow__', '__matmul__', '__imatmul__', '__rmatmul__')
+
+
+def _lazy_operator(name):
+    # The first use of any operator imports the arithmetic functions and replaces these
+    # stand-ins with the real methods, so `import minichainer` stays cheap.
+    def operator(self, *args):
+        from minichainer.functions.math import basic_math
+        basic_math.install_variable_arithmetics()
+        return getattr(self, name)(*args)
+    operator.__name__ = name
+    return operator
+
+
+for _name in _OPERATORS:
+    setattr(Variable, _name, _lazy_operator(_name))
+del _name
