@@ -61,6 +61,9 @@ def _get_initializer(initializer):
     """Normalize an initializer spec: None -> LeCunNormal(), scalar/array -> Constant."""
     if initializer is None:
         return LeCunNormal()
+    if isinstance(initializer, (str, bytes)):
+        raise TypeError('initializer must be None, a number, an ndarray or a callable, '
+                        'got the string {!r}'.format(initializer))
     if numpy.isscalar(initializer) or isinstance(initializer, numpy.ndarray):
         return Constant(initializer)
     if not callable(initializer):
