@@ -1,0 +1,32 @@
+"""``arctanh``: elementwise inverse hyperbolic tangent."""
+from minichainer import backend
+from minichainer import function_node
+from minichainer import utils
+from minichainer.utils import type_check
+
+
+class Arctanh(function_node.FunctionNode):
+    """Elementwise inverse hyperbolic tangent."""
+
+    @property
+    def label(self):
+        return 'arctanh'
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        x, = inputs
+        xp = backend.get_array_module(x)
+        return utils.force_array(xp.arctanh(x), dtype=x.dtype),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        return grad_outputs[0] / (1 - x * x),
+
+
+def arctanh(x):
+    """Elementwise inverse hyperbolic tangent function ``y = arctanh(x)``."""
+    return Arctanh().apply((x,))[0]

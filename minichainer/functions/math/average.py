@@ -1,0 +1,99 @@
+"""``average`` (``mean``): plain or weighted mean over axes."""
+from minichainer import function_node
+from minichainer import utils
+from minichainer.functions.math import _axis
+from minichainer.utils import type_check
+
+
+class Mean(function_node.FunctionNode):
+    """Mean of array elements over a given axis."""
+
+    def __init__(self, axis, keepdims):
+        self.axis = _axis.normalize_axis(axis, 'average')
+        self.keepdims = keepdims
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+        _axis.check_axes(type_check, in_types[0], self.axis)
+
+    def forward(self, inputs):
+        x, = inputs
+        if self.axis is None:
+            n = x.size
+        else:
+            n = 1
+            for a in self.axis:
+                n *= x.shape[a]
+        self.multiplier = 1.0 / n if n else float('nan')
+        return utils.force_array(
+            x.mean(axis=self.axis, keepdims=self.keepdims), x.dtype),
+
+    def backward(self, indexes, grad_outputs):
+        from minichainer.functions.array.broadcast import broadcast_to
+        gy, = grad_outputs
+        gy = gy * self.multiplier
+        in_shape = self.inputs[0].shape
+        ndim = len(in_shape)
+        if not (ndim == 0 or self.axis is None or self.keepdims):
+            axes = sorted(a % ndim for a in self.axis)
+            shape = list(gy.shape)
+            for a in axes:
+                shape.insert(a, 1)
+            gy = gy.reshape(tuple(shape))
+        if gy.shape != in_shape:
+            gy = broadcast_to(gy, in_shape)
+        return gy,
+
+
+def _mean(x, axis, keepdims=False):
+    y, = Mean(axis, keepdims).apply((x,))
+    return y
+
+
+def average(x, axis=None, weights=None, keepdims=False):
+    """Weighted average of array elements over a given axis.
+
+    Args:
+        x (~chainer.Variable or ndarray): Elements to average.
+        axis (None, int or tuple of int): Axes to average over; None means all.
+        weights (None, ~chainer.Variable or ndarray): Weights. With ``axis``
+            None it must have the shape of ``x``; with an int axis it must be
+            1-D of length ``x.shape[axis]``. None means all ones (plain mean).
+        keepdims (bool): Keep the reduced axes as length-1 axes.
+
+    Returns:
+        ~chainer.Variable: Output variable.
+
+    Raises:
+        ValueError: duplicate axes, or a tuple of several axes with weights.
+    """
+    if weights is None:
+        return _mean(x, axis, keepdims)
+    from minichainer.functions.array.broadcast import broadcast_to
+    from minichainer.functions.array.reshape import reshape
+    from minichainer.functions.math.sum import sum as _sum
+
+    if axis is None:
+        pass
+    elif isinstance(axis, tuple):
+        axis = sorted(a + x.ndim if a < 0 else a for a in axis)
+        if len(set(axis)) != len(axis):
+            raise ValueError("average: duplicate value in 'axis': {}".format(tuple(axis)))
+        axis = tuple(axis)
+    else:
+        if axis < 0:
+            axis += x.ndim
+        axis = (axis,)
+    if axis is not None and len(axis) > 1:
+        raise ValueError(
+            'average: tuple axis is not supported when weights is given, got axis={}'
+            .format(axis))
+    divider = _sum(weights)
+    if axis is not None:
+        w_shape = tuple(d if i in axis else 1 for i, d in enumerate(x.shape))
+        weights = broadcast_to(reshape(weights, w_shape), x.shape)
+    x = x * weights
+    x_sum = _sum(x, axis, keepdims)
+    divider = broadcast_to(divider, x_sum.shape)
+    return x_sum / divider

@@ -1,0 +1,98 @@
+"""``inv`` and ``batch_inv``: matrix inverse."""
+import numpy
+
+from minichainer import backend
+from minichainer import function_node
+from minichainer import utils
+from minichainer.utils import type_check
+
+
+def _inverse(a):
+    """Inverse of (a batch of) square matrices; float16 is computed in float32."""
+    xp = backend.get_array_module(a)
+    dtype = a.dtype
+    if dtype == numpy.float16:
+        a = a.astype(numpy.float32)
+    try:
+        inv_a = xp.linalg.inv(a)
+    except numpy.linalg.LinAlgError:
+        raise ValueError('Input has singular matrices.') from None
+    return utils.force_array(inv_a, dtype)
+
+
+class Inv(function_node.FunctionNode):
+    """Inverse of a square matrix."""
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('a',))
+        a_type, = in_types
+        type_check.expect(a_type.dtype.kind == 'f')
+        # Only 2D array shapes allowed
+        type_check.expect(a_type.ndim == 2)
+        # Matrix inversion only allowed for square matrices
+        type_check.expect(a_type.shape[0] == a_type.shape[1])
+
+    def forward(self, inputs):
+        self.retain_outputs((0,))
+        return _inverse(inputs[0]),
+
+    def backward(self, indexes, grad_outputs):
+        from minichainer.functions.math.matmul import matmul
+        invx, = self.get_retained_outputs()
+        # d(A^-1) = -A^-1 dA A^-1, so gA = -A^-T gY A^-T.
+        gx = matmul(matmul(-invx, grad_outputs[0], transa=True),
+                           invx, transb=True)
+        return gx,
+
+
+class BatchInv(function_node.FunctionNode):
+    """Inverse of every matrix of a batch ``(m, n, n)``."""
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('a',))
+        a_type, = in_types
+        type_check.expect(a_type.dtype.kind == 'f')
+        # Only a minibatch of 2D array shapes allowed
+        type_check.expect(a_type.ndim == 3)
+        # Matrix inversion only allowed for square matrices
+        type_check.expect(a_type.shape[-1] == a_type.shape[-2])
+
+    def forward(self, inputs):
+        self.retain_outputs((0,))
+        return _inverse(inputs[0]),
+
+    def backward(self, indexes, grad_outputs):
+        from minichainer.functions.math.matmul import matmul
+        invx, = self.get_retained_outputs()
+        ret = matmul(-invx, grad_outputs[0], transa=True)
+        return matmul(ret, invx, transb=True),
+
+
+def inv(a):
+    """Inverse of a square matrix.
+
+    Args:
+        a (~chainer.Variable or ndarray): Matrix of shape ``(n, n)``.
+
+    Returns:
+        ~chainer.Variable: Matrix inverse of ``a``.
+
+    Raises:
+        ValueError: the matrix is singular.
+    """
+    return Inv().apply((a,))[0]
+
+
+def batch_inv(a):
+    """Inverse of every matrix of a batch.
+
+    Args:
+        a (~chainer.Variable or ndarray): Array of shape ``(m, n, n)``.
+
+    Returns:
+        ~chainer.Variable: Inverses, shape ``(m, n, n)``.
+
+    Raises:
+        ValueError: a matrix of the batch is singular.
+    """
+    return BatchInv().apply((a,))[0]

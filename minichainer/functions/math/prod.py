@@ -1,0 +1,82 @@
+"""``prod``: product over axes (exact gradients, zeros allowed)."""
+import numpy
+
+from minichainer import backend
+from minichainer import function_node
+from minichainer import utils
+from minichainer.functions.math import _axis
+from minichainer.functions.math.cumprod import Cumprod
+from minichainer.functions.math.cumprod import _shift
+from minichainer.utils import type_check
+
+
+class Prod(function_node.FunctionNode):
+    """Product of array elements over a given axis."""
+
+    keepdims = False
+
+    def __init__(self, axis=None, keepdims=False):
+        self.axis = _axis.normalize_axis(axis, 'prod')
+        self.keepdims = keepdims
+
+    def check_type_forward(self, in_types):
+        type_check.expect(
+            in_types.size() == 1,
+            in_types[0].dtype.kind == 'f',
+        )
+        _axis.check_axes(type_check, in_types[0], self.axis)
+
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        x, = inputs
+        xp = backend.get_array_module(x)
+        return utils.force_array(
+            xp.prod(x, axis=self.axis, keepdims=self.keepdims), x.dtype),
+
+    def backward(self, indexes, grad_outputs):
+        from minichainer.functions.array.broadcast import broadcast_to
+        x, = self.get_retained_inputs()
+        gy, = grad_outputs
+        ndim = x.ndim
+        if self.axis is None:
+            axes = tuple(range(ndim))
+        else:
+            axes = tuple(sorted(a % ndim for a in self.axis))
+        keep_shape = tuple(1 if i in axes else s for i, s in enumerate(x.shape))
+        if gy.shape != keep_shape:
+            gy = gy.reshape(keep_shape)
+        if ndim == 0:
+            return gy,
+        kept = tuple(a for a in range(ndim) if a not in axes)
+        perm = axes + kept
+        n_red = utils.size_of_shape([x.shape[a] for a in axes])
+        kept_shape = tuple(x.shape[a] for a in kept)
+        xt = x.transpose(perm) if perm != tuple(range(ndim)) else x
+        t_shape = xt.shape
+        xr = xt.reshape((n_red,) + kept_shape)
+        # prod of everything but x_i = (prod_{j<i} x_j) * (prod_{j>i} x_j)
+        left = _exclusive_cumprod(xr)
+        right = _exclusive_cumprod(xr[::-1])[::-1]
+        gx = (left * right).reshape(t_shape)
+        if perm != tuple(range(ndim)):
+            gx = gx.transpose(tuple(numpy.argsort(perm)))
+        return gx * broadcast_to(gy, x.shape),
+
+
+def _exclusive_cumprod(a):
+    shifted = _shift(a, 0, 1, 1)
+    return Cumprod(0).apply((shifted,))[0]
+
+
+def prod(x, axis=None, keepdims=False):
+    """Product of array elements over a given axis.
+
+    Args:
+        x (~chainer.Variable or ndarray): Elements to multiply.
+        axis (None, int, or tuple of int): Axes to reduce; None reduces all.
+        keepdims (bool): Keep the reduced axes as length-1 axes.
+
+    Returns:
+        ~chainer.Variable: Output variable.
+    """
+    return Prod(axis, keepdims).apply((x,))[0]

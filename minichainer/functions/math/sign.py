@@ -1,0 +1,22 @@
+"""``sign``: elementwise sign (not differentiable)."""
+from minichainer import backend
+from minichainer import utils
+
+
+def sign(x):
+    """Elementwise sign: -1, 0 or 1 with the dtype of ``x``.
+
+    The result is a new Variable without a creator: the gradient of ``sign``
+    is None everywhere, so it cuts the graph (as Chainer).
+
+    Args:
+        x (~chainer.Variable or ndarray): Input.
+
+    Returns:
+        ~chainer.Variable: Output variable.
+    """
+    from minichainer import variable
+    if isinstance(x, variable.Variable):
+        x = x.array
+    xp = backend.get_array_module(x)
+    return variable.as_variable(utils.force_array(xp.sign(x)))

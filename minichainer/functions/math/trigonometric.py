@@ -1,0 +1,375 @@
+"""Trigonometric functions: ``sin``, ``cos``, ``tan``, ``arcsin``, ``arccos``,
+``arctan`` and ``arctan2``."""
+from minichainer import backend
+from minichainer import function_node
+from minichainer import utils
+from minichainer.utils import type_check
+
+
+def _check_float_x(in_types):
+    type_check._argname(in_types, ('x',))
+    type_check.expect(in_types[0].dtype.kind == 'f')
+
+
+class Sin(function_node.FunctionNode):
+    """Elementwise sine."""
+
+    @property
+    def label(self):
+        return 'sin'
+
+    def check_type_forward(self, in_types):
+        _check_float_x(in_types)
+
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        x, = inputs
+        xp = backend.get_array_module(x)
+        return utils.force_array(xp.sin(x)),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        return SinGrad().apply((x, grad_outputs[0]))
+
+
+class SinGrad(function_node.FunctionNode):
+    """``gx = cos(x) * gy``, fused (the gradient of :class:`Sin`)."""
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        x, gy = inputs
+        xp = backend.get_array_module(x)
+        gx = utils.force_array(xp.cos(x))
+        gx *= gy
+        return gx,
+
+    def backward(self, indexes, grad_outputs):
+        x, gy = self.get_retained_inputs()
+        ggx, = grad_outputs
+        ret = []
+        if 0 in indexes:
+            ret.append(-sin(x) * gy * ggx)
+        if 1 in indexes:
+            ret.append(cos(x) * ggx)
+        return ret
+
+
+def sin(x):
+    """Elementwise sin function."""
+    return Sin().apply((x,))[0]
+
+
+class Cos(function_node.FunctionNode):
+    """Elementwise cosine."""
+
+    @property
+    def label(self):
+        return 'cos'
+
+    def check_type_forward(self, in_types):
+        _check_float_x(in_types)
+
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        x, = inputs
+        xp = backend.get_array_module(x)
+        return utils.force_array(xp.cos(x)),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        return CosGrad().apply((x, grad_outputs[0]))
+
+
+class CosGrad(function_node.FunctionNode):
+    """``gx = -sin(x) * gy``, fused (the gradient of :class:`Cos`)."""
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        x, gy = inputs
+        xp = backend.get_array_module(x)
+        gx = utils.force_array(xp.sin(x))
+        xp.negative(gx, out=gx)
+        gx *= gy
+        return gx,
+
+    def backward(self, indexes, grad_outputs):
+        x, gy = self.get_retained_inputs()
+        ggx, = grad_outputs
+        ret = []
+        if 0 in indexes:
+            ret.append(-cos(x) * gy * ggx)
+        if 1 in indexes:
+            ret.append(-sin(x) * ggx)
+        return ret
+
+
+def cos(x):
+    """Elementwise cos function."""
+    return Cos().apply((x,))[0]
+
+
+class Tan(function_node.FunctionNode):
+    """Elementwise tangent."""
+
+    @property
+    def label(self):
+        return 'tan'
+
+    def check_type_forward(self, in_types):
+        _check_float_x(in_types)
+
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        x, = inputs
+        xp = backend.get_array_module(x)
+        return utils.force_array(xp.tan(x)),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        c = cos(x)
+        return grad_outputs[0] / (c * c),
+
+
+def tan(x):
+    """Elementwise tan function."""
+    return Tan().apply((x,))[0]
+
+
+class Arcsin(function_node.FunctionNode):
+    """Elementwise inverse sine."""
+
+    @property
+    def label(self):
+        return 'arcsin'
+
+    def check_type_forward(self, in_types):
+        _check_float_x(in_types)
+
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        x, = inputs
+        xp = backend.get_array_module(x)
+        return utils.force_array(xp.arcsin(x)),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        return ArcsinGrad().apply((x, grad_outputs[0]))
+
+
+class ArcsinGrad(function_node.FunctionNode):
+    """``gx = gy / sqrt(1 - x^2)``, fused (the gradient of :class:`Arcsin`)."""
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        x, gy = inputs
+        xp = backend.get_array_module(x)
+        gx = utils.force_array(xp.square(x))
+        xp.negative(gx, out=gx)
+        gx += 1
+        xp.sqrt(gx, out=gx)
+        xp.divide(gy, gx, out=gx)
+        return gx,
+
+    def backward(self, indexes, grad_outputs):
+        x, gy = self.get_retained_inputs()
+        ggx, = grad_outputs
+        ret = []
+        if 0 in indexes:
+            ret.append(ggx * gy * x / ((1 - x * x) ** 1.5))
+        if 1 in indexes:
+            ret.append(ArcsinGrad().apply((x, ggx))[0])
+        return ret
+
+
+def arcsin(x):
+    """Elementwise arcsine function ``y = arcsin(x)``."""
+    return Arcsin().apply((x,))[0]
+
+
+class Arccos(function_node.FunctionNode):
+    """Elementwise inverse cosine."""
+
+    @property
+    def label(self):
+        return 'arccos'
+
+    def check_type_forward(self, in_types):
+        _check_float_x(in_types)
+
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        x, = inputs
+        xp = backend.get_array_module(x)
+        return utils.force_array(xp.arccos(x)),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        return ArccosGrad().apply((x, grad_outputs[0]))
+
+
+class ArccosGrad(function_node.FunctionNode):
+    """``gx = -gy / sqrt(1 - x^2)``, fused (the gradient of :class:`Arccos`)."""
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        x, gy = inputs
+        xp = backend.get_array_module(x)
+        gx = utils.force_array(xp.square(x))
+        xp.negative(gx, out=gx)
+        gx += 1
+        xp.sqrt(gx, out=gx)
+        xp.divide(gy, gx, out=gx)
+        xp.negative(gx, out=gx)
+        return gx,
+
+    def backward(self, indexes, grad_outputs):
+        x, gy = self.get_retained_inputs()
+        ggx, = grad_outputs
+        ret = []
+        if 0 in indexes:
+            ret.append(-ggx * gy * x / ((1 - x * x) ** 1.5))
+        if 1 in indexes:
+            ret.append(ArccosGrad().apply((x, ggx))[0])
+        return ret
+
+
+def arccos(x):
+    """Elementwise arccosine function ``y = arccos(x)``."""
+    return Arccos().apply((x,))[0]
+
+
+class Arctan(function_node.FunctionNode):
+    """Elementwise inverse tangent."""
+
+    @property
+    def label(self):
+        return 'arctan'
+
+    def check_type_forward(self, in_types):
+        _check_float_x(in_types)
+
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        x, = inputs
+        xp = backend.get_array_module(x)
+        return utils.force_array(xp.arctan(x)),
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        return ArctanGrad().apply((x, grad_outputs[0]))
+
+
+class ArctanGrad(function_node.FunctionNode):
+    """``gx = gy / (1 + x^2)``, fused (the gradient of :class:`Arctan`)."""
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        x, gy = inputs
+        xp = backend.get_array_module(x)
+        gx = utils.force_array(xp.square(x))
+        gx += 1
+        xp.divide(gy, gx, out=gx)
+        return gx,
+
+    def backward(self, indexes, grad_outputs):
+        x, gy = self.get_retained_inputs()
+        ggx, = grad_outputs
+        x_sq1 = x * x + 1
+        ret = []
+        if 0 in indexes:
+            ret.append(-2 * gy * x * ggx / (x_sq1 * x_sq1))
+        if 1 in indexes:
+            ret.append(ggx / x_sq1)
+        return ret
+
+
+def arctan(x):
+    """Elementwise arctangent function ``y = arctan(x)``."""
+    return Arctan().apply((x,))[0]
+
+
+class Arctan2(function_node.FunctionNode):
+    """Elementwise two-argument arctangent ``arctan(x1 / x2)`` with quadrant."""
+
+    @property
+    def label(self):
+        return 'arctan2'
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x1', 'x2'))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+        type_check.expect(in_types[1].dtype.kind == 'f')
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        x1, x2 = inputs
+        xp = backend.get_array_module(x1, x2)
+        return utils.force_array(xp.arctan2(x1, x2)),
+
+    def backward(self, indexes, grad_outputs):
+        x1, x2 = self.get_retained_inputs()
+        return Arctan2Grad().apply((x1, x2, grad_outputs[0]))
+
+
+class Arctan2Grad(function_node.FunctionNode):
+    """Gradients of :class:`Arctan2`: ``(x2 * gy, -x1 * gy) / (x1^2 + x2^2)``."""
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1, 2))
+        x1, x2, gy = inputs
+        sqnorm = x1 * x1 + x2 * x2
+        gx1 = utils.force_array(x2 / sqnorm * gy)
+        gx2 = utils.force_array(-x1 / sqnorm * gy)
+        return gx1, gx2
+
+    def backward(self, indexes, grad_outputs):
+        x1, x2, gy = self.get_retained_inputs()
+        ggx1, ggx2 = grad_outputs
+        x1_sq = x1 * x1
+        x2_sq = x2 * x2
+        sqnorm = x1_sq + x2_sq
+        sqnorm2 = sqnorm * sqnorm
+        ret = []
+        # Missing upstream gradients count as zero.
+        if 0 in indexes:
+            terms = []
+            if ggx1 is not None:
+                terms.append(-ggx1 * 2 * x1 * x2)
+            if ggx2 is not None:
+                terms.append(ggx2 * (x1_sq - x2_sq))
+            ret.append(_sum_terms(terms) * gy / sqnorm2)
+        if 1 in indexes:
+            terms = []
+            if ggx1 is not None:
+                terms.append(ggx1 * (x1_sq - x2_sq))
+            if ggx2 is not None:
+                terms.append(ggx2 * 2 * x1 * x2)
+            ret.append(_sum_terms(terms) * gy / sqnorm2)
+        if 2 in indexes:
+            terms = []
+            if ggx1 is not None:
+                terms.append(ggx1 * x2)
+            if ggx2 is not None:
+                terms.append(-ggx2 * x1)
+            ret.append(_sum_terms(terms) / sqnorm)
+        return ret
+
+
+def _sum_terms(terms):
+    total = terms[0]
+    for t in terms[1:]:
+        total = total + t
+    return total
+
+
+def arctan2(x1, x2):
+    """Elementwise arctangent with two arguments.
+
+    Args:
+        x1 (~chainer.Variable or ndarray): Y-coordinates.
+        x2 (~chainer.Variable or ndarray): X-coordinates.
+
+    Returns:
+        ~chainer.Variable: Angles in radians, in ``[-pi, pi]``.
+    """
+    return Arctan2().apply((x1, x2))[0]
