@@ -1,0 +1,53 @@
+"""Lazy, optional matplotlib access for the plotting extensions (Agg, no pyplot)."""
+import warnings
+
+_available = None
+_warned = False
+
+
+def available():
+    """True when matplotlib can be imported; warns once when it cannot."""
+    global _available, _warned
+    if _available is None:
+        try:
+            import matplotlib  # noqa: F401
+            _available = True
+        except (ImportError, TypeError):
+            _available = False
+    if not _available and not _warned:
+        _warned = True
+        warnings.warn(
+            'matplotlib is not installed on your environment, so nothing will be '
+            'plotted at this time. Please install matplotlib to plot figures: '
+            'pip install minichainer[plot]')
+    return _available
+
+
+def new_figure(**kwargs):
+    """A matplotlib Figure drawn with the Agg canvas (does not touch pyplot's backend)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+    fig = Figure(**kwargs)
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def save_figure(fig, path, **kwargs):
+    """Save ``fig`` to ``path`` atomically (temporary file + ``os.replace``)."""
+    import os
+    import tempfile
+    directory, name = os.path.split(path)
+    directory = directory or '.'
+    os.makedirs(directory, exist_ok=True)
+    root, ext = os.path.splitext(name)
+    fd, tmp = tempfile.mkstemp(prefix='.' + root + '.', suffix='.tmp' + ext, dir=directory)
+    os.close(fd)
+    try:
+        fig.savefig(tmp, format=ext[1:] or None, **kwargs)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.remove(tmp)
+        except OSError:
+            pass
+        raise
