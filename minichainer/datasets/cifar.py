@@ -52,18 +52,17 @@ def _get_cifar(name, withlabel, ndim, scale, dtype):
         try:
             with tarfile.open(archive_path, 'r:gz') as archive:
                 if name == 'cifar-10':
-                    train_x = numpy.empty((5, 10000, 3072), dtype=numpy.uint8)
-                    train_y = numpy.empty((5, 10000), dtype=numpy.uint8)
+                    xs, ys = [], []
                     for i in range(5):
                         d = _pickle_load(archive.extractfile(
                             'cifar-10-batches-py/data_batch_{}'.format(i + 1)))
-                        train_x[i] = d['data']
-                        train_y[i] = d['labels']
+                        xs.append(numpy.asarray(d['data'], dtype=numpy.uint8))
+                        ys.append(numpy.asarray(d['labels'], dtype=numpy.uint8))
+                    train_x = numpy.concatenate(xs).reshape(-1, 3072)
+                    train_y = numpy.concatenate(ys)
                     d = _pickle_load(archive.extractfile('cifar-10-batches-py/test_batch'))
-                    test_x = numpy.asarray(d['data'], dtype=numpy.uint8)
+                    test_x = numpy.asarray(d['data'], dtype=numpy.uint8).reshape(-1, 3072)
                     test_y = numpy.asarray(d['labels'], dtype=numpy.uint8)
-                    train_x = train_x.reshape(50000, 3072)
-                    train_y = train_y.reshape(50000)
                 else:
                     def load(member):
                         d = _pickle_load(archive.extractfile(member))

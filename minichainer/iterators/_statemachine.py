@@ -109,6 +109,8 @@ def serialize_state(iterator, serializer, order_keys=('order', '_order')):
     is_new_epoch = bool(serializer('is_new_epoch', state.is_new_epoch))
     order = state.order
     if order is not None:
+        # A copy: a deserializer fills it in place, never the order in use.
+        order = numpy.array(order)
         try:
             loaded = serializer(order_keys[0], order)
         except KeyError:
@@ -129,3 +131,13 @@ def serialize_state(iterator, serializer, order_keys=('order', '_order')):
         else:
             iterator._previous_epoch_detail = -1.
     return iterator._state
+
+
+def same_state(a, b):
+    """True when two IteratorStates are equal (orders compared by value)."""
+    if (a.current_position != b.current_position or a.epoch != b.epoch
+            or a.is_new_epoch != b.is_new_epoch):
+        return False
+    if a.order is None or b.order is None:
+        return a.order is b.order
+    return a.order is b.order or numpy.array_equal(a.order, b.order)

@@ -247,11 +247,12 @@ class MultiprocessIterator(iterator.Iterator):
 
     def serialize(self, serializer):
         """Save/restore the state with Chainer's keys (see SerialIterator)."""
+        old = self._state
         state = _statemachine.serialize_state(self, serializer)
-        order = state.order
-        if order is not None:
-            state = state._replace(order=order.copy())
-        self._set_state(state)
+        if _statemachine.same_state(state, old):
+            self._state = old  # saving: keep the batches already prefetched
+        else:
+            self._set_state(state)
 
     # -- workers ----------------------------------------------------------------------
     def _start(self):

@@ -128,5 +128,9 @@ class MultithreadIterator(iterator.Iterator):
 
     def serialize(self, serializer):
         """Save/restore the state with Chainer's keys (the order under ``_order``)."""
-        _statemachine.serialize_state(self, serializer, order_keys=('_order',))
-        self._next = None
+        old = self._state
+        state = _statemachine.serialize_state(self, serializer, order_keys=('_order',))
+        if _statemachine.same_state(state, old):
+            self._state = old  # saving: keep the batch already prefetched
+        else:
+            self._next = None

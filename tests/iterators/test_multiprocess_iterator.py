@@ -1,0 +1,178 @@
+import multiprocessing
+import os
+import subprocess
+import sys
+import textwrap
+import time
+
+import numpy
+import pytest
+
+from minichainer.dataset import DatasetMixin
+from minichainer.iterators import MultiprocessIterator
+from minichainer.iterators import SerialIterator
+from minichainer.iterators import ShuffleOrderSampler
+from minichainer import serializers
+
+
+class _Failing(DatasetMixin):
+    def __len__(self):
+        return 8
+
+    def get_example(self, i):
+        if i == 5:
+            raise ValueError('boom at example {}'.format(i))
+        return i
+
+
+class _Dying(DatasetMixin):
+    def __len__(self):
+        return 8
+
+    def get_example(self, i):
+        if i == 3:
+            os._exit(7)
+        return i
+
+
+def _state(it):
+    return (it.epoch, it.epoch_detail, it.previous_epoch_detail, it.is_new_epoch,
+            it.current_position)
+
+
+def _our_children():
+    return {p.pid for p in multiprocessing.active_children()}
+
+
+@pytest.mark.parametrize('repeat,n_prefetch', [(True, 1), (False, 3)])
+def test_same_batches_and_bookkeeping_as_serial(repeat, n_prefetch):
+    data = [(numpy.full(2, i, numpy.float32), numpy.int32(i)) for i in range(7)]
+    serial = SerialIterator(data, 3, repeat=repeat, order_sampler=ShuffleOrderSampler(
+        numpy.random.RandomState(2)))
+    it = MultiprocessIterator(data, 3, repeat=repeat, n_processes=2, n_prefetch=n_prefetch,
+                              order_sampler=ShuffleOrderSampler(numpy.random.RandomState(2)))
+    try:
+        for _ in range(7):
+            try:
+                expected = serial.next()
+            except StopIteration:
+                with pytest.raises(StopIteration):
+                    it.next()
+                continue
+            got = it.next()
+            assert [int(t) for _, t in got] == [int(t) for _, t in expected]
+            assert _state(it) == _state(serial)
+    finally:
+        it.finalize()
+
+
+def test_worker_exception_is_reraised_with_worker_traceback():
+    it = MultiprocessIterator(_Failing(), 4, shuffle=False, n_processes=2)
+    try:
+        assert it.next() == [0, 1, 2, 3]
+        with pytest.raises(ValueError, match='boom at example 5') as info:
+            it.next()
+        remote = str(info.value.__cause__)
+        assert 'Traceback' in remote and 'get_example' in remote
+        assert it.epoch_detail == 0.5  # the failed batch did not advance the state
+    finally:
+        it.finalize()
+
+
+def test_worker_death_raises_instead_of_hanging():
+    it = MultiprocessIterator(_Dying(), 4, shuffle=False, n_processes=2,
+                              dataset_timeout=None)
+    start = time.monotonic()
+    try:
+        with pytest.raises(RuntimeError, match='exited with code 7'):
+            it.next()
+    finally:
+        it.finalize()
+    assert time.monotonic() - start < 10
+
+
+def test_finalize_leaves_no_processes():
+    before = _our_children()
+    it = MultiprocessIterator(list(range(10)), 2, n_processes=2, maxtasksperchild=1)
+    for _ in range(6):  # workers retire and are replaced
+        assert len(it.next()) == 2
+    assert len(_our_children() - before) >= 1
+    it.finalize()
+    assert _our_children() - before == set()
+    with pytest.raises(RuntimeError, match='finalize'):
+        it.next()
+
+
+def test_serialize_resume(tmp_path):
+    it = MultiprocessIterator(list(range(5)), 2, n_processes=1,
+                              order_sampler=ShuffleOrderSampler(numpy.random.RandomState(0)))
+    try:
+        it.next()
+        it.next()
+        path = str(tmp_path / 'it.npz')
+        serializers.save_npz(path, it)
+        expected = [it.next() for _ in range(2)]
+    finally:
+        it.finalize()
+    resumed = MultiprocessIterator(list(range(5)), 2, n_processes=1,
+                                   order_sampler=ShuffleOrderSampler(
+                                       numpy.random.RandomState(0)))
+    try:
+        serializers.load_npz(path, resumed)
+        assert resumed.current_position == 4
+        assert resumed.next() == expected[0]  # within the restored order
+    finally:
+        resumed.finalize()
+
+
+def test_interpreter_exit_leaves_no_processes():
+    script = textwrap.dedent('''
+        import multiprocessing
+        from minichainer.iterators import MultiprocessIterator
+        it = MultiprocessIterator(list(range(10)), 2, n_processes=2)
+        it.next()
+        print(' '.join(str(p.pid) for p in multiprocessing.active_children()), flush=True)
+    ''')
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get('PYTHONPATH', ''))
+    out = subprocess.run([sys.executable, '-c', script], capture_output=True, text=True,
+                         timeout=30, env=env)
+    assert out.returncode == 0, out.stderr
+    pids = [int(p) for p in out.stdout.split()]
+    assert len(pids) == 2
+    deadline = time.monotonic() + 5
+    alive = pids
+    while alive and time.monotonic() < deadline:
+        alive = [p for p in alive if _pid_alive(p)]
+        time.sleep(0.05)
+    assert alive == []
+
+
+def _pid_alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:  # a zombie waiting to be reaped by init counts as gone
+        with open('/proc/{}/stat'.format(pid)) as f:
+            return f.read().split()[2] != 'Z'
+    except OSError:
+        return False
+
+
+def test_copy_and_bad_arguments():
+    import copy
+    it = MultiprocessIterator(list(range(5)), 2, shuffle=False, n_processes=1)
+    try:
+        it.next()
+        other = copy.copy(it)
+        try:
+            assert other.next() == it.next() == [2, 3]
+        finally:
+            other.finalize()
+    finally:
+        it.finalize()
+    with pytest.raises(ValueError, match='batch_size'):
+        MultiprocessIterator([1, 2], -2)
+    with pytest.raises(ValueError, match='n_processes'):
+        MultiprocessIterator([1, 2], 1, n_processes=0)
