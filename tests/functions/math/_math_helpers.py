@@ -22,7 +22,7 @@ def bwd_opts(dtype):
         return {'dtype': numpy.float64, 'atol': 5e-2, 'rtol': 5e-2}
     if dtype == numpy.float32:
         return {'atol': 1e-3, 'rtol': 1e-3}
-    return {'atol': 1e-7, 'rtol': 1e-7}
+    return {'atol': 1e-6, 'rtol': 1e-5}
 
 
 def uniform(shape, dtype, low=-1., high=1., seed=0):
