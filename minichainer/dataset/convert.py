@@ -120,7 +120,7 @@ def _concat_arrays_with_padding(arrays, padding):
                 'concat_examples: cannot pad arrays of different ndim: shapes {} and '
                 '{}'.format(arrays[0].shape, array.shape))
         if numpy.any(shape != array.shape):
-            numpy.maximum(shape, array.shape, shape)
+            numpy.maximum(shape, array.shape, out=shape)
     shape = (len(arrays),) + tuple(int(s) for s in shape)
     xp = backend.get_array_module(arrays[0])
     result = xp.full(shape, padding, dtype=arrays[0].dtype)
