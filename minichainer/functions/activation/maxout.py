@@ -9,7 +9,8 @@ def maxout(x, pool_size, axis=1):
         x (~minichainer.Variable or ndarray): Input array; ``x.shape[axis]`` must be a
             multiple of ``pool_size``.
         pool_size (int): Group size (> 0).
-        axis (int): The axis to pool over.
+        axis (int): The axis to pool over. Negative values count from the end (Chainer
+            builds a wrong shape for them).
 
     Returns:
         ~minichainer.Variable: Output with ``shape[axis] == x.shape[axis] // pool_size``.
@@ -23,6 +24,7 @@ def maxout(x, pool_size, axis=1):
     if pool_size <= 0:
         raise ValueError('maxout: pool_size must be a positive integer, got {}'.format(pool_size))
     x_shape = x.shape
+    axis = axis % len(x_shape)  # Chainer mis-shapes negative axes; normalise them
     if x_shape[axis] % pool_size != 0:
         raise type_check.InvalidType(
             'x.shape[axis] % pool_size == 0',

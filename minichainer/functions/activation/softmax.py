@@ -15,7 +15,8 @@ class Softmax(function_node.FunctionNode):
         x_type, = in_types
         type_check.expect(
             x_type.dtype.kind == 'f',
-            -x_type.ndim <= self.axis < x_type.ndim,
+            -x_type.ndim <= self.axis,
+            self.axis < x_type.ndim,
         )
 
     def forward(self, inputs):
