@@ -1,0 +1,45 @@
+"""Depth-to-space rearrangement (``chainer.functions.depth2space``)."""
+from minichainer import backend
+from minichainer import function_node
+from minichainer.functions.array.space2depth import space2depth
+from minichainer.utils import type_check
+
+
+class Depth2Space(function_node.FunctionNode):
+    """Move channel blocks into ``r x r`` spatial blocks."""
+
+    def __init__(self, r):
+        self.r = r
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f', in_types[0].ndim == 4)
+        type_check.expect(in_types[0].shape[1] % (self.r * self.r) == 0)
+
+    def forward(self, inputs):
+        x, = inputs
+        xp = backend.get_array_module(x)
+        r = self.r
+        n, c, h, w = x.shape
+        c //= r * r
+        # channel index = (ry * r + rx) * c + k
+        y = xp.reshape(x, (n, r, r, c, h, w))
+        y = xp.transpose(y, (0, 3, 4, 1, 5, 2))
+        return xp.reshape(y, (n, c, h * r, w * r)),
+
+    def backward(self, indexes, grad_outputs):
+        return space2depth(grad_outputs[0], self.r),
+
+
+def depth2space(X, r):
+    """Rearrange ``(N, C * r * r, H, W)`` into ``(N, C, H * r, W * r)`` (subpixel shuffle).
+
+    Args:
+        X (~minichainer.Variable or numpy.ndarray): Floating-point 4-D input whose
+            channel count is divisible by ``r * r``.
+        r (int): Upscaling factor.
+
+    Returns:
+        ~minichainer.Variable: The rearranged variable.
+    """
+    return Depth2Space(r).apply((X,))[0]

@@ -1,0 +1,58 @@
+"""Depth-wise stacking (``chainer.functions.dstack``)."""
+import numpy
+
+from minichainer import backend
+from minichainer import function_node
+from minichainer.functions.array.reshape import reshape
+from minichainer.functions.array.split_axis import split_axis
+from minichainer.utils import type_check
+
+
+class Dstack(function_node.FunctionNode):
+    """Concatenate arrays along the third axis, as ``numpy.dstack``."""
+
+    def check_type_forward(self, in_types):
+        type_check.expect(in_types.size() > 0)
+        type_check._argname((in_types[0],), ('x0',))
+        ndim = type_check.eval(in_types[0].ndim)
+        for i in range(1, type_check.eval(in_types.size())):
+            type_check._argname((in_types[i],), ('x{}'.format(i),))
+            type_check.expect(in_types[0].dtype == in_types[i].dtype,
+                              in_types[0].ndim == in_types[i].ndim)
+            if ndim <= 2:
+                type_check.expect(in_types[0].shape == in_types[i].shape)
+                continue
+            for d in range(ndim):
+                if d != 2:
+                    type_check.expect(in_types[0].shape[d] == in_types[i].shape[d])
+
+    def forward(self, xs):
+        xp = backend.get_array_module(*xs)
+        return xp.dstack(xs),
+
+    def backward(self, indexes, grad_outputs):
+        gy, = grad_outputs
+        shape = self.inputs[0].shape
+        ndim = len(shape)
+        if len(self.inputs) == 1:
+            if ndim <= 2:
+                return reshape(gy, shape),
+            return gy,
+        if ndim <= 2:
+            gxs = split_axis(gy, len(self.inputs), 2)
+            return tuple(reshape(g, shape) for g in gxs)
+        sizes = numpy.cumsum([node.shape[2] for node in self.inputs[:-1]])
+        return split_axis(gy, sizes, 2)
+
+
+def dstack(xs):
+    """Concatenate variables along the third axis (inputs of ndim < 3 are promoted first).
+
+    Args:
+        xs (sequence of ~minichainer.Variable or numpy.ndarray): Inputs of one dtype and
+            ndim whose shapes agree except along axis 2 (exactly, for ndim <= 2).
+
+    Returns:
+        ~minichainer.Variable: The stacked variable.
+    """
+    return Dstack().apply(xs)[0]

@@ -1,0 +1,42 @@
+"""Reversing an array along an axis (``chainer.functions.flip``)."""
+from minichainer import backend
+from minichainer import function_node
+from minichainer.utils import type_check
+
+
+class Flip(function_node.FunctionNode):
+    """Reverse the order of elements along an axis."""
+
+    def __init__(self, axis):
+        if not isinstance(axis, int):
+            raise TypeError('axis must be int, got {}'.format(type(axis).__name__))
+        self.axis = axis
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        x_type = in_types[0]
+        type_check.expect(x_type.ndim > 0)
+        if self.axis >= 0:
+            type_check.expect(x_type.ndim > self.axis)
+        else:
+            type_check.expect(x_type.ndim >= -self.axis)
+
+    def forward(self, inputs):
+        xp = backend.get_array_module(*inputs)
+        return xp.flip(inputs[0], self.axis),
+
+    def backward(self, indexes, grad_outputs):
+        return Flip(self.axis).apply(grad_outputs)
+
+
+def flip(x, axis):
+    """Reverse the order of the elements of ``x`` along ``axis``.
+
+    Args:
+        x (~minichainer.Variable or numpy.ndarray): Input variable (ndim >= 1).
+        axis (int): The axis to reverse.
+
+    Returns:
+        ~minichainer.Variable: The flipped variable.
+    """
+    return Flip(axis).apply((x,))[0]

@@ -1,0 +1,85 @@
+"""Permuting an array along an axis (``chainer.functions.permutate``)."""
+import numpy
+
+import minichainer
+from minichainer import backend
+from minichainer import function_node
+from minichainer.utils import type_check
+
+
+def _check_indices(indices):
+    n = len(indices)
+    if n == 0:
+        return
+    indices = numpy.asarray(indices)
+    bad = indices[(indices < 0) | (indices >= n)]
+    if bad.size:
+        raise ValueError('permutate: out of bounds index: {} (indices must be a '
+                         'permutation of 0..{})'.format(int(bad[0]), n - 1))
+    counts = numpy.bincount(indices, minlength=n)
+    if (counts > 1).any():
+        raise ValueError('permutate: indices contains duplicate value: {}'.format(
+            int(numpy.argmax(counts > 1))))
+
+
+def _inverse_indices(indices):
+    xp = backend.get_array_module(indices)
+    r = xp.empty_like(indices)
+    r[indices] = xp.arange(len(indices), dtype=indices.dtype)
+    return r
+
+
+class Permutate(function_node.FunctionNode):
+    """Permute an array along an axis by an index array."""
+
+    def __init__(self, indices, axis, inv):
+        self.indices = indices
+        self.axis = axis
+        self.inv = inv
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        x_type, = in_types
+        if self.axis < 0:
+            type_check.expect(x_type.ndim >= -self.axis)
+        else:
+            type_check.expect(x_type.ndim > self.axis)
+
+    def forward(self, inputs):
+        x, = inputs
+        indices = self.indices
+        if self.inv:
+            indices = _inverse_indices(indices)
+        return x[(slice(None),) * (self.axis % x.ndim) + (indices,)],
+
+    def backward(self, indexes, grad_outputs):
+        return Permutate(self.indices, self.axis, not self.inv).apply(grad_outputs)
+
+
+def permutate(x, indices, axis=0, inv=False):
+    """Permute ``x`` along ``axis``: ``y[..., i, ...] = x[..., indices[i], ...]``.
+
+    Deliberate difference: ``indices`` is always checked to be a permutation (Chainer
+    checks only in debug mode).
+
+    Args:
+        x (~minichainer.Variable or numpy.ndarray): Input variable.
+        indices (~minichainer.Variable or numpy.ndarray): 1-D int permutation of
+            ``range(x.shape[axis])``.
+        axis (int): The axis to permute.
+        inv (bool): Apply the inverse permutation instead.
+
+    Returns:
+        ~minichainer.Variable: The permuted variable.
+
+    Raises:
+        ValueError: when ``indices`` is not a 1-D int permutation.
+    """
+    if indices.dtype.kind != 'i' or indices.ndim != 1:
+        raise ValueError('indices should be a one-dimensional int array, got dtype {} '
+                         'and ndim {}'.format(indices.dtype, indices.ndim))
+    if isinstance(indices, minichainer.Variable):
+        indices = indices.array
+    _check_indices(indices)
+    y, = Permutate(indices, axis, inv).apply((x,))
+    return y

@@ -1,0 +1,69 @@
+"""Transposing a list of sequences (``chainer.functions.transpose_sequence``)."""
+from minichainer import backend
+from minichainer import function_node
+from minichainer.utils import type_check
+
+
+def _transpose(xs, length):
+    """Time-major <-> batch-major: ``out[t][i] = xs[i][t]``; ``xs`` sorted by length."""
+    if length == 0:
+        return ()
+    xp = backend.get_array_module(*xs)
+    lens = [len(x) for x in xs]
+    dtype = xs[0].dtype
+    unit = xs[0].shape[1:]
+    outs = []
+    for t in range(length):
+        n = 0
+        while n < len(xs) and lens[n] > t:
+            n += 1
+        out = xp.empty((n,) + unit, dtype=dtype)
+        for i in range(n):
+            out[i] = xs[i][t]
+        outs.append(out)
+    return tuple(outs)
+
+
+class TransposeSequence(function_node.FunctionNode):
+    """Transpose a list of arrays sorted by decreasing length."""
+
+    def __init__(self, length):
+        self._length = length
+
+    def check_type_forward(self, xs_type):
+        for p, n in zip(xs_type, xs_type[1:]):
+            type_check.expect(p.shape[0] >= n.shape[0], p.shape[1:] == n.shape[1:])
+
+    def forward(self, xs):
+        if not xs:
+            return ()
+        ys = _transpose(xs, self._length)
+        self._out_shapes = [y.shape for y in ys]
+        return ys
+
+    def backward(self, indexes, grad_outputs):
+        xp = backend.get_array_module(*[g for g in grad_outputs if g is not None])
+        grads = []
+        for g, shape in zip(grad_outputs, self._out_shapes):
+            if g is None:
+                g = xp.zeros(shape, dtype=self.inputs[0].dtype)
+            grads.append(g)
+        return TransposeSequence(len(self.inputs)).apply(grads)
+
+
+def transpose_sequence(xs):
+    """Transpose a list of variables sorted by decreasing length.
+
+    Turns ``B`` sequences of shapes ``(L_i, ...)`` into ``max(L_i)`` variables where the
+    ``t``-th holds the ``t``-th step of every sequence at least ``t + 1`` long.
+
+    Args:
+        xs (list of ~minichainer.Variable or numpy.ndarray): Sequences sorted by length
+            in decreasing order.
+
+    Returns:
+        tuple of ~minichainer.Variable: The transposed sequences.
+    """
+    if not xs:
+        return ()
+    return TransposeSequence(len(xs[0])).apply(xs)

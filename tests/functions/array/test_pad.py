@@ -1,0 +1,45 @@
+import numpy
+import pytest
+
+import minichainer
+import minichainer.functions as F
+from minichainer.utils import type_check
+
+
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32, numpy.float64])
+@pytest.mark.parametrize('shape, pad_width, mode, kw', [
+    ((2, 3), 1, 'constant', {}),
+    ((2, 3), (1, 2), 'constant', {'constant_values': 0.5}),
+    ((2, 3), ((1, 0), (0, 2)), 'constant', {}),
+    ((2, 3, 2), ((1, 2),), 'constant', {}),
+    ((3, 4), ((2, 1), (1, 3)), 'edge', {}),
+    ((3, 4), 2, 'reflect', {}),
+    ((3, 4), ((1, 2), (3, 1)), 'symmetric', {}),
+    ((3, 4), ((4, 1), (0, 5)), 'wrap', {}),
+])
+def test_pad(dtype, shape, pad_width, mode, kw, check_grads):
+    x = numpy.asarray(numpy.random.uniform(-1, 1, shape), dtype=dtype)
+    y = F.pad(x, pad_width, mode, **kw)
+    expected = numpy.pad(x, pad_width, mode, **kw)
+    assert y.dtype == dtype
+    numpy.testing.assert_array_equal(y.array, expected)
+
+    def f(x):
+        return F.pad(x, pad_width, mode, **kw)
+    gy = numpy.asarray(numpy.random.uniform(-1, 1, expected.shape), dtype=dtype)
+    ggx = numpy.asarray(numpy.random.uniform(-1, 1, shape), dtype=dtype)
+    check_grads(f, x, gy, ggx, dtype)
+
+
+def test_pad_constant_grad_crops():
+    gy = numpy.arange(20, dtype=numpy.float32).reshape(4, 5)
+    x = minichainer.Variable(numpy.zeros((2, 2), numpy.float32))
+    y = F.pad(x, ((1, 1), (2, 1)), 'constant')
+    y.grad = gy
+    y.backward()
+    numpy.testing.assert_array_equal(x.grad, gy[1:3, 2:4])
+
+
+def test_pad_int_rejected():
+    with pytest.raises(type_check.InvalidType):
+        F.pad(numpy.zeros((2, 3), numpy.int32), 1, 'constant')
