@@ -1,0 +1,137 @@
+"""Helpers for 2-D convolution and pooling: output sizes, ``im2col`` and ``col2im``.
+
+``im2col_cpu``/``col2im_cpu`` keep Chainer's public layout ``(n, c, kh, kw, out_h, out_w)``.
+The underscored ``_im2col_cn``/``_col2im_cn`` variants use the channel-major layout
+``(c, kh, kw, n, out_h, out_w)`` so that a convolution is a single BLAS matmul over a
+``(c * kh * kw, n * out_h * out_w)`` matrix without a transposing copy.
+"""
+import numpy
+
+from minichainer import backend
+
+
+def get_conv_outsize(size, k, s, p, cover_all=False, d=1):
+    """Output length of a convolution/pooling along one axis.
+
+    Args:
+        size (int): input length. k (int): kernel length. s (int): stride.
+        p (int): padding. cover_all (bool): make the windows cover every input
+        element (may add an output position). d (int): dilation.
+    """
+    dk = k + (k - 1) * (d - 1)
+    if cover_all:
+        return (size + p * 2 - dk + s - 1) // s + 1
+    return (size + p * 2 - dk) // s + 1
+
+
+def get_deconv_outsize(size, k, s, p, cover_all=False, d=1):
+    """Output length of a deconvolution (transposed convolution) along one axis."""
+    dk = (k - 1) * d + 1
+    if cover_all:
+        return s * (size - 1) + dk - s + 1 - 2 * p
+    return s * (size - 1) + dk - 2 * p
+
+
+def _check_outsize(out_h, out_w):
+    if out_h <= 0:
+        raise AssertionError('Height in the output should be positive.')
+    if out_w <= 0:
+        raise AssertionError('Width in the output should be positive.')
+
+
+def _pad_img(img, ph, pw, sy, sx, pval, need_extra):
+    """Pad (n, c, h, w) spatially by (ph, ph + sy - 1) x (pw, pw + sx - 1) as Chainer does."""
+    if ph == 0 and pw == 0 and not need_extra:
+        return img
+    xp = backend.get_array_module(img)
+    return xp.pad(img, ((0, 0), (0, 0), (ph, ph + sy - 1), (pw, pw + sx - 1)),
+                  mode='constant', constant_values=(pval,))
+
+
+def im2col_cpu(img, kh, kw, sy, sx, ph, pw, pval=0, cover_all=False, dy=1, dx=1,
+               out_h=None, out_w=None):
+    """Extract sliding patches of ``img`` (n, c, h, w) into (n, c, kh, kw, out_h, out_w)."""
+    n, c, h, w = img.shape
+    if out_h is None:
+        out_h = get_conv_outsize(h, kh, sy, ph, cover_all, dy)
+    if out_w is None:
+        out_w = get_conv_outsize(w, kw, sx, pw, cover_all, dx)
+    _check_outsize(out_h, out_w)
+    xp = backend.get_array_module(img)
+    img = xp.pad(img, ((0, 0), (0, 0), (ph, ph + sy - 1), (pw, pw + sx - 1)),
+                 mode='constant', constant_values=(pval,))
+    col = xp.empty((n, c, kh, kw, out_h, out_w), dtype=img.dtype)
+    for j in range(kh):
+        y0 = j * dy
+        y1 = y0 + sy * out_h
+        for i in range(kw):
+            x0 = i * dx
+            x1 = x0 + sx * out_w
+            col[:, :, j, i, :, :] = img[:, :, y0:y1:sy, x0:x1:sx]
+    return col
+
+
+def col2im_cpu(col, sy, sx, ph, pw, h, w, dy=1, dx=1):
+    """Sum patches (n, c, kh, kw, out_h, out_w) back into an (n, c, h, w) image."""
+    n, c, kh, kw, out_h, out_w = col.shape
+    xp = backend.get_array_module(col)
+    img = xp.zeros((n, c, h + 2 * ph + sy - 1, w + 2 * pw + sx - 1), dtype=col.dtype)
+    for j in range(kh):
+        y0 = j * dy
+        y1 = y0 + sy * out_h
+        for i in range(kw):
+            x0 = i * dx
+            x1 = x0 + sx * out_w
+            img[:, :, y0:y1:sy, x0:x1:sx] += col[:, :, j, i]
+    return img[:, :, ph:h + ph, pw:w + pw]
+
+
+def im2col(img, kh, kw, sy, sx, ph, pw, pval=0, cover_all=False, dy=1, dx=1,
+           out_h=None, out_w=None):
+    """Backend-dispatching ``im2col`` (only the NumPy backend exists)."""
+    return im2col_cpu(img, kh, kw, sy, sx, ph, pw, pval=pval, cover_all=cover_all,
+                      dy=dy, dx=dx, out_h=out_h, out_w=out_w)
+
+
+def col2im(col, sy, sx, ph, pw, h, w, dy=1, dx=1):
+    """Backend-dispatching ``col2im`` (only the NumPy backend exists)."""
+    return col2im_cpu(col, sy, sx, ph, pw, h, w, dy=dy, dx=dx)
+
+
+def _im2col_cn(img, kh, kw, sy, sx, ph, pw, dy, dx, out_h, out_w, pval=0):
+    """Like ``im2col_cpu`` but returns the layout (c, kh, kw, n, out_h, out_w), contiguous."""
+    n, c, h, w = img.shape
+    xp = backend.get_array_module(img)
+    need_extra = ((kh - 1) * dy + sy * (out_h - 1) >= h + 2 * ph
+                  or (kw - 1) * dx + sx * (out_w - 1) >= w + 2 * pw)
+    img = _pad_img(img, ph, pw, sy, sx, pval, need_extra)
+    src = img.transpose(1, 0, 2, 3)
+    col = xp.empty((c, kh, kw, n, out_h, out_w), dtype=img.dtype)
+    for j in range(kh):
+        y0 = j * dy
+        y1 = y0 + sy * (out_h - 1) + 1
+        for i in range(kw):
+            x0 = i * dx
+            x1 = x0 + sx * (out_w - 1) + 1
+            col[:, j, i] = src[:, :, y0:y1:sy, x0:x1:sx]
+    return col
+
+
+def _col2im_cn(col, sy, sx, ph, pw, h, w, dy, dx):
+    """Inverse of ``_im2col_cn``: sum (c, kh, kw, n, out_h, out_w) patches into (n, c, h, w).
+
+    The result is a view into a padded buffer (not necessarily contiguous).
+    """
+    c, kh, kw, n, out_h, out_w = col.shape
+    xp = backend.get_array_module(col)
+    img = xp.zeros((n, c, h + 2 * ph + sy - 1 + (kh - 1) * dy,
+                    w + 2 * pw + sx - 1 + (kw - 1) * dx), dtype=col.dtype)
+    dst = img.transpose(1, 0, 2, 3)
+    for j in range(kh):
+        y0 = j * dy
+        y1 = y0 + sy * (out_h - 1) + 1
+        for i in range(kw):
+            x0 = i * dx
+            x1 = x0 + sx * (out_w - 1) + 1
+            dst[:, :, y0:y1:sy, x0:x1:sx] += col[:, j, i]
+    return img[:, :, ph:h + ph, pw:w + pw]

@@ -1,0 +1,117 @@
+"""N-dimensional ``im2col``/``col2im`` helpers (Chainer's ``chainer.utils.conv_nd``)."""
+import itertools
+
+from minichainer import backend
+from minichainer.utils import conv
+
+
+def as_tuple(x, n):
+    """Return ``x`` as an ``n``-tuple (a scalar is repeated).
+
+    Raises:
+        ValueError: if ``x`` is a sequence whose length is not ``n``.
+    """
+    if hasattr(x, '__getitem__'):
+        if len(x) != n:
+            raise ValueError('expected a sequence of length {}, got {!r}'.format(n, x))
+        return tuple(x)
+    return (x,) * n
+
+
+def _out_dims(dims, ksize, stride, pad, cover_all, dilate):
+    outs = tuple(conv.get_conv_outsize(d, k, s, p, cover_all, di)
+                 for d, k, s, p, di in zip(dims, ksize, stride, pad, dilate))
+    if any(o <= 0 for o in outs):
+        raise AssertionError('Output sizes should be positive.')
+    return outs
+
+
+def _pad_nd(img, pad, stride, pval):
+    xp = backend.get_array_module(img)
+    pad_width = ((0, 0), (0, 0)) + tuple((p, p + s - 1) for p, s in zip(pad, stride))
+    return xp.pad(img, pad_width, mode='constant', constant_values=(pval,))
+
+
+def _windows(ksize, stride, dilate, outs):
+    """Yield (kernel index tuple, tuple of slices into the padded image)."""
+    for kidx in itertools.product(*[range(k) for k in ksize]):
+        slices = tuple(slice(ki * di, ki * di + s * (o - 1) + 1, s)
+                       for ki, di, s, o in zip(kidx, dilate, stride, outs))
+        yield kidx, slices
+
+
+def im2col_nd_cpu(img, ksize, stride, pad, cover_all=False, dilate=1, pval=0):
+    """Patches of ``img`` (n, c, d_1..d_N) as (n, c, k_1..k_N, out_1..out_N)."""
+    ndim = img.ndim - 2
+    ksize = as_tuple(ksize, ndim)
+    stride = as_tuple(stride, ndim)
+    pad = as_tuple(pad, ndim)
+    dilate = as_tuple(dilate, ndim)
+    n, c = img.shape[:2]
+    outs = _out_dims(img.shape[2:], ksize, stride, pad, cover_all, dilate)
+    xp = backend.get_array_module(img)
+    img = _pad_nd(img, pad, stride, pval)
+    col = xp.empty((n, c) + ksize + outs, dtype=img.dtype)
+    colon = (slice(None),) * 2
+    for kidx, slices in _windows(ksize, stride, dilate, outs):
+        col[colon + kidx] = img[colon + slices]
+    return col
+
+
+def col2im_nd_cpu(col, stride, pad, dims, dilate=1):
+    """Sum patches (n, c, k_1..k_N, out_1..out_N) into an (n, c, d_1..d_N) image."""
+    ndim = len(dims)
+    stride = as_tuple(stride, ndim)
+    pad = as_tuple(pad, ndim)
+    dilate = as_tuple(dilate, ndim)
+    n, c = col.shape[:2]
+    ksize = col.shape[2:2 + ndim]
+    outs = col.shape[2 + ndim:]
+    xp = backend.get_array_module(col)
+    shape = tuple(d + 2 * p + s - 1 + (k - 1) * di
+                  for d, p, s, k, di in zip(dims, pad, stride, ksize, dilate))
+    img = xp.zeros((n, c) + shape, dtype=col.dtype)
+    colon = (slice(None),) * 2
+    for kidx, slices in _windows(ksize, stride, dilate, outs):
+        img[colon + slices] += col[colon + kidx]
+    return img[colon + tuple(slice(p, p + d) for p, d in zip(pad, dims))]
+
+
+def im2col_nd(img, ksize, stride, pad, cover_all=False, dilate=1):
+    """Backend-dispatching ``im2col_nd`` (only the NumPy backend exists)."""
+    return im2col_nd_cpu(img, ksize, stride, pad, cover_all=cover_all, dilate=dilate)
+
+
+def col2im_nd(col, stride, pad, dims, dilate=1):
+    """Backend-dispatching ``col2im_nd`` (only the NumPy backend exists)."""
+    return col2im_nd_cpu(col, stride, pad, dims, dilate=dilate)
+
+
+def _im2col_nd_cn(img, ksize, stride, pad, dilate, outs, pval=0):
+    """Patches as (c, k_1..k_N, n, out_1..out_N), contiguous (for a single matmul)."""
+    n, c = img.shape[:2]
+    xp = backend.get_array_module(img)
+    img = _pad_nd(img, pad, stride, pval)
+    src = xp.swapaxes(img, 0, 1)
+    col = xp.empty((c,) + tuple(ksize) + (n,) + tuple(outs), dtype=img.dtype)
+    for kidx, slices in _windows(ksize, stride, dilate, outs):
+        col[(slice(None),) + kidx] = src[(slice(None), slice(None)) + slices]
+    return col
+
+
+def _col2im_nd_cn(col, stride, pad, dims, dilate):
+    """Inverse of ``_im2col_nd_cn``: returns an (n, c, d_1..d_N) view."""
+    ndim = len(dims)
+    c = col.shape[0]
+    ksize = col.shape[1:1 + ndim]
+    n = col.shape[1 + ndim]
+    outs = col.shape[2 + ndim:]
+    xp = backend.get_array_module(col)
+    shape = tuple(d + 2 * p + s - 1 + (k - 1) * di
+                  for d, p, s, k, di in zip(dims, pad, stride, ksize, dilate))
+    img = xp.zeros((n, c) + shape, dtype=col.dtype)
+    dst = xp.swapaxes(img, 0, 1)
+    for kidx, slices in _windows(ksize, stride, dilate, outs):
+        dst[(slice(None), slice(None)) + slices] += col[(slice(None),) + kidx]
+    return img[(slice(None), slice(None)) + tuple(slice(p, p + d)
+                                                  for p, d in zip(pad, dims))]

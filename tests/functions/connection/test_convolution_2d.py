@@ -1,0 +1,132 @@
+import numpy
+import pytest
+
+import minichainer
+import minichainer.functions as F
+from minichainer import gradient_check
+from minichainer.utils import type_check
+
+from ._conv_ref import conv_ref
+
+TOL = {numpy.float16: {'atol': 5e-3, 'rtol': 5e-2},
+       numpy.float32: {'atol': 1e-3, 'rtol': 1e-2},
+       numpy.float64: {'atol': 1e-7, 'rtol': 1e-6}}
+
+CASES = [
+    # (x shape, W shape, stride, pad, cover_all, dilate, groups, nobias)
+    ((2, 3, 5, 4), (2, 3, 3, 2), 1, 1, False, 1, 1, False),
+    ((1, 2, 6, 7), (3, 2, 2, 3), (2, 1), (0, 1), True, 1, 1, True),
+    ((2, 4, 5, 5), (4, 2, 3, 3), 1, 2, False, 2, 2, False),
+    ((1, 3, 7, 6), (2, 3, 2, 2), 3, 1, True, (1, 2), 1, False),
+]
+
+
+@pytest.mark.parametrize('case', CASES)
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32, numpy.float64])
+def test_convolution_2d(case, dtype):
+    xs, ws, stride, pad, cover_all, dilate, groups, nobias = case
+    rng = numpy.random.RandomState(0)
+    x = rng.uniform(-1, 1, xs).astype(dtype)
+    W = rng.uniform(-1, 1, ws).astype(dtype)
+    b = None if nobias else rng.uniform(-1, 1, ws[0]).astype(dtype)
+
+    def f(*args):
+        return F.convolution_2d(*args, stride=stride, pad=pad, cover_all=cover_all,
+                                dilate=dilate, groups=groups)
+
+    args = (x, W) if nobias else (x, W, b)
+    y = f(*args)
+    pair = (lambda v: v if isinstance(v, tuple) else (v, v))
+    expect = conv_ref(x, W, b, pair(stride), pair(pad), pair(dilate), groups, cover_all)
+    assert y.dtype == dtype
+    assert y.shape == expect.shape
+    numpy.testing.assert_allclose(y.array, expect, **TOL[dtype])
+    if dtype == numpy.float16:
+        return
+    gy = rng.uniform(-1, 1, y.shape).astype(dtype)
+    gradient_check.check_backward(f, args, gy, **TOL[dtype])
+    ggs = tuple(rng.uniform(-1, 1, a.shape).astype(dtype) for a in args)
+    gradient_check.check_double_backward(f, args, gy, ggs, **TOL[dtype])
+
+
+def test_convolution_2d_float16_backward():
+    rng = numpy.random.RandomState(1)
+    x = rng.uniform(-1, 1, (1, 2, 4, 4)).astype(numpy.float16)
+    W = rng.uniform(-1, 1, (2, 2, 2, 2)).astype(numpy.float16)
+    gy = rng.uniform(-1, 1, (1, 2, 3, 3)).astype(numpy.float16)
+    gradient_check.check_backward(F.convolution_2d, (x, W), gy, dtype=numpy.float64,
+                                  atol=5e-3, rtol=5e-2)
+
+
+def test_convolution_2d_grad_values_match_reference():
+    rng = numpy.random.RandomState(2)
+    x = minichainer.Variable(rng.randn(2, 3, 5, 5))
+    W = minichainer.Variable(rng.randn(4, 3, 3, 3))
+    b = minichainer.Variable(rng.randn(4))
+    y = F.convolution_2d(x, W, b, stride=2, pad=1)
+    y.grad = rng.randn(*y.shape)
+    y.backward()
+    numpy.testing.assert_allclose(b.grad, y.grad.sum(axis=(0, 2, 3)))
+    # gW via the reference: d/dW sum(gy * conv(x, W)) = conv of x with gy
+    eps = 1e-6
+    Wp = W.array.copy()
+    Wp[1, 2, 0, 1] += eps
+    num = ((conv_ref(x.array, Wp, None, (2, 2), (1, 1), (1, 1), 1)
+            - conv_ref(x.array, W.array, None, (2, 2), (1, 1), (1, 1), 1)) * y.grad).sum()
+    numpy.testing.assert_allclose(W.grad[1, 2, 0, 1], num / eps, rtol=1e-4)
+
+
+def test_convolution_2d_backward_twice_recomputes_col():
+    rng = numpy.random.RandomState(3)
+    x = minichainer.Variable(rng.randn(1, 2, 4, 4))
+    W = minichainer.Variable(rng.randn(2, 2, 3, 3))
+    y = F.convolution_2d(x, W, pad=1)
+    y.grad = numpy.ones(y.shape)
+    y.backward()
+    g1 = W.grad.copy()
+    W.cleargrad()
+    y.backward()
+    numpy.testing.assert_allclose(W.grad, g1)
+
+
+def test_convolution_2d_type_errors():
+    x = numpy.zeros((1, 3, 4, 4), 'f')
+    with pytest.raises(type_check.InvalidType):
+        F.convolution_2d(x, numpy.zeros((2, 3, 3), 'f'))
+    with pytest.raises(type_check.InvalidType):
+        F.convolution_2d(x, numpy.zeros((2, 2, 3, 3), 'f'))
+    with pytest.raises(type_check.InvalidType):
+        F.convolution_2d(x.astype('i'), numpy.zeros((2, 3, 3, 3), 'f'))
+    with pytest.raises(type_check.InvalidType):
+        F.convolution_2d(x, numpy.zeros((2, 3, 3, 3), 'f'), numpy.zeros(3, 'f'))
+    with pytest.raises(TypeError):
+        F.convolution_2d(x, numpy.zeros((2, 3, 3, 3), 'f'), foo=1)
+    with pytest.raises(ValueError):
+        F.convolution_2d(x, numpy.zeros((2, 3, 3, 3), 'f'), deterministic=True)
+
+
+def test_dilated_convolution_2d():
+    rng = numpy.random.RandomState(4)
+    x = rng.randn(1, 2, 7, 7)
+    W = rng.randn(3, 2, 3, 3)
+    y = F.dilated_convolution_2d(x, W, None, 1, 2, dilate=2)
+    numpy.testing.assert_allclose(
+        y.array, conv_ref(x, W, None, (1, 1), (2, 2), (2, 2), 1), rtol=1e-10)
+
+
+def test_depthwise_convolution_2d():
+    rng = numpy.random.RandomState(5)
+    x = rng.randn(2, 3, 5, 5)
+    W = rng.randn(2, 3, 3, 3)
+    b = rng.randn(6)
+    y = F.depthwise_convolution_2d(x, W, b, stride=1, pad=1)
+    assert y.shape == (2, 6, 5, 5)
+    for i in range(3):
+        for m in range(2):
+            ref = conv_ref(x[:, i:i + 1], W[m:m + 1, i:i + 1], None, (1, 1), (1, 1),
+                           (1, 1), 1)[:, 0]
+            numpy.testing.assert_allclose(y.array[:, i * 2 + m], ref + b[i * 2 + m],
+                                          rtol=1e-10, atol=1e-12)
+    gradient_check.check_backward(
+        lambda x, W, b: F.depthwise_convolution_2d(x, W, b, 1, 1),
+        (x, W, b), rng.randn(*y.shape), atol=1e-6, rtol=1e-6)

@@ -1,0 +1,85 @@
+import numpy
+import pytest
+
+from minichainer.utils import conv
+from minichainer.utils import conv_nd
+
+
+@pytest.mark.parametrize('args,expect', [
+    ((10, 3, 1, 0), 8), ((10, 3, 2, 1), 5), ((10, 3, 3, 0, True), 4),
+    ((10, 3, 3, 0, False), 3), ((10, 3, 1, 0, False, 2), 6),
+])
+def test_get_conv_outsize(args, expect):
+    assert conv.get_conv_outsize(*args) == expect
+
+
+@pytest.mark.parametrize('args,expect', [
+    ((8, 3, 1, 0), 10), ((5, 3, 2, 1), 9), ((4, 3, 3, 0, True), 10),
+    ((6, 3, 1, 0, False, 2), 10),
+])
+def test_get_deconv_outsize(args, expect):
+    assert conv.get_deconv_outsize(*args) == expect
+
+
+@pytest.mark.parametrize('params', [
+    (2, 2, 1, 1, 0, 0, False, 1, 1),
+    (3, 2, 2, 1, 1, 0, True, 1, 1),
+    (2, 3, 1, 2, 1, 2, False, 2, 1),
+])
+def test_im2col_col2im(params):
+    kh, kw, sy, sx, ph, pw, cover_all, dy, dx = params
+    rng = numpy.random.RandomState(0)
+    img = rng.randn(2, 3, 6, 7)
+    col = conv.im2col_cpu(img, kh, kw, sy, sx, ph, pw, cover_all=cover_all, dy=dy, dx=dx)
+    oh = conv.get_conv_outsize(6, kh, sy, ph, cover_all, dy)
+    ow = conv.get_conv_outsize(7, kw, sx, pw, cover_all, dx)
+    assert col.shape == (2, 3, kh, kw, oh, ow)
+    padded = numpy.zeros((2, 3, 6 + 2 * ph + sy + kh * dy, 7 + 2 * pw + sx + kw * dx))
+    padded[:, :, ph:ph + 6, pw:pw + 7] = img
+    for j in range(kh):
+        for i in range(kw):
+            for y in range(oh):
+                for x in range(ow):
+                    numpy.testing.assert_array_equal(
+                        col[:, :, j, i, y, x], padded[:, :, y * sy + j * dy, x * sx + i * dx])
+    # col2im is the adjoint of im2col: <im2col(a), c> == <a, col2im(c)>
+    c = rng.randn(*col.shape)
+    back = conv.col2im_cpu(c, sy, sx, ph, pw, 6, 7, dy, dx)
+    assert back.shape == img.shape
+    numpy.testing.assert_allclose((col * c).sum(), (img * back).sum())
+    # the channel-major variants agree with the public layout
+    col_cn = conv._im2col_cn(img, kh, kw, sy, sx, ph, pw, dy, dx, oh, ow)
+    numpy.testing.assert_array_equal(col_cn, col.transpose(1, 2, 3, 0, 4, 5))
+    back_cn = conv._col2im_cn(c.transpose(1, 2, 3, 0, 4, 5), sy, sx, ph, pw, 6, 7, dy, dx)
+    numpy.testing.assert_allclose(back_cn, back)
+
+
+def test_im2col_pval():
+    img = numpy.zeros((1, 1, 2, 2))
+    col = conv.im2col_cpu(img, 2, 2, 1, 1, 1, 1, pval=-numpy.inf)
+    assert numpy.isinf(col[0, 0, 0, 0, 0, 0])
+    assert col[0, 0, 1, 1, 0, 0] == 0
+
+
+def test_im2col_nd_matches_2d():
+    rng = numpy.random.RandomState(1)
+    img = rng.randn(2, 2, 5, 6)
+    col2 = conv.im2col_cpu(img, 3, 2, 2, 1, 1, 0, cover_all=True, dy=1, dx=2)
+    coln = conv_nd.im2col_nd_cpu(img, (3, 2), (2, 1), (1, 0), cover_all=True, dilate=(1, 2))
+    numpy.testing.assert_array_equal(col2, coln)
+    c = rng.randn(*col2.shape)
+    numpy.testing.assert_allclose(
+        conv.col2im_cpu(c, 2, 1, 1, 0, 5, 6, 1, 2),
+        conv_nd.col2im_nd_cpu(c, (2, 1), (1, 0), (5, 6), dilate=(1, 2)))
+
+
+def test_conv_nd_as_tuple():
+    assert conv_nd.as_tuple(2, 3) == (2, 2, 2)
+    assert conv_nd.as_tuple([1, 2], 2) == (1, 2)
+    with pytest.raises(ValueError):
+        conv_nd.as_tuple((1, 2), 3)
+
+
+def test_im2col_nonpositive_output():
+    with pytest.raises(AssertionError):
+        conv.im2col_cpu(numpy.zeros((1, 1, 2, 2)), 5, 5, 1, 1, 0, 0)
