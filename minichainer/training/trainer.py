@@ -77,6 +77,7 @@ class Trainer:
         self._start_at = None
         self._snapshot_elapsed_time = 0.0
         self._final_elapsed_time = None
+        self._n_loads = 0
 
         updater.connect_trainer(self)
         for ext in extensions:
@@ -188,11 +189,7 @@ class Trainer:
 
         self._start_at = _get_time()
 
-        for _, entry in extensions:
-            initializer = getattr(entry.extension, 'initialize', None)
-            finished = getattr(entry.trigger, 'finished', False)
-            if initializer and not finished:
-                initializer(self)
+        self._run_initializers(extensions)
 
         self.observation = {}
         with self.reporter.scope(self.observation):
@@ -243,6 +240,25 @@ class Trainer:
         self._final_elapsed_time = self.elapsed_time
         self._done = True
 
+    def _run_initializers(self, extensions):
+        # An initializer may load a snapshot into the trainer (snapshot autoload, which
+        # runs late because of its low priority).  The extensions initialized before
+        # it are then initialized again so that they see the loaded state (e.g. a
+        # shift extension re-applies its last value): unlike Chainer, autoload then
+        # resumes exactly like loading the snapshot before ``run()``.
+        initialized = []
+        for _, entry in extensions:
+            initializer = getattr(entry.extension, 'initialize', None)
+            if not initializer or getattr(entry.trigger, 'finished', False):
+                continue
+            loads = self._n_loads
+            initializer(self)
+            if self._n_loads != loads:
+                for other in initialized:
+                    if not getattr(other.trigger, 'finished', False):
+                        other.extension.initialize(self)
+            initialized.append(entry)
+
     def serialize(self, serializer):
         """Save or load the updater, stop trigger, extensions and their triggers, the
         elapsed time and numpy's global RNG state.
@@ -270,6 +286,7 @@ class Trainer:
                 self._restore_state(backup)
             raise
         self._load_rng_state(serializer)
+        self._n_loads += 1
 
     def _serialize_body(self, serializer):
         self.updater.serialize(serializer['updater'])
@@ -304,12 +321,12 @@ class Trainer:
             self._serialize_body(s)
         finally:
             self._start_at = started
-        return {k: numpy.array(v, copy=True) for k, v in s.target.items()}
+        return s.target  # DictionarySerializer stores copies
 
     def _restore_state(self, backup):
         from minichainer.serializers import npz
         saved = self._snapshot_elapsed_time
-        self._serialize_body(npz.NpzDeserializer(backup))
+        self._serialize_body(npz.NpzDeserializer(backup, strict=False))
         self._snapshot_elapsed_time = saved
 
     @staticmethod

@@ -35,12 +35,12 @@ def new_figure(**kwargs):
 def save_figure(fig, path, **kwargs):
     """Save ``fig`` to ``path`` atomically (temporary file + ``os.replace``)."""
     import os
-    import tempfile
+    from minichainer.training.extensions import _util
     directory, name = os.path.split(path)
     directory = directory or '.'
     os.makedirs(directory, exist_ok=True)
     root, ext = os.path.splitext(name)
-    fd, tmp = tempfile.mkstemp(prefix='.' + root + '.', suffix='.tmp' + ext, dir=directory)
+    fd, tmp = _util.mkstemp(directory, root, suffix='.tmp' + ext)
     os.close(fd)
     try:
         fig.savefig(tmp, format=ext[1:] or None, **kwargs)

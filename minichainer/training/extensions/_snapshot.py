@@ -3,8 +3,6 @@ import os
 import warnings
 import zipfile
 
-import numpy
-
 from minichainer.training import extension
 from minichainer.training.extensions import snapshot_writers
 
@@ -22,13 +20,12 @@ class _SerializedTarget(dict):
             serializer(key, value)
 
 
-def _serialize(target, copy):
+def _serialize(target):
+    # DictionarySerializer stores copies, so asynchronous writers may write the state
+    # while training goes on.
     from minichainer.serializers import npz
     s = npz.DictionarySerializer()
     s.save(target)
-    if copy:
-        return _SerializedTarget(
-            (k, numpy.array(v, copy=True)) for k, v in s.target.items())
     return _SerializedTarget(s.target)
 
 
@@ -211,9 +208,7 @@ class _Snapshot(extension.Extension):
 
     def _make_snapshot(self, trainer):
         target = trainer if self._target is None else self._target
-        # Asynchronous writers get a copy: training goes on while they write.
-        copy = not isinstance(self.writer, snapshot_writers.SimpleWriter)
-        serialized_target = _serialize(target, copy)
+        serialized_target = _serialize(target)
         filename = self.filename
         if callable(filename):
             filename = filename(trainer)

@@ -3,13 +3,37 @@ import os
 import tempfile
 
 
+_file_mode = None
+
+
+def _default_file_mode():
+    # mkstemp creates 0600 files; finished files get the usual 0666 & ~umask.
+    global _file_mode
+    if _file_mode is None:
+        umask = os.umask(0)
+        os.umask(umask)
+        _file_mode = 0o666 & ~umask
+    return _file_mode
+
+
+def mkstemp(directory, name, suffix='.tmp'):
+    """Create a hidden temporary file for ``name`` in ``directory``; return
+    ``(fd, path)``.  Its mode is that of a normally created file."""
+    fd, tmp = tempfile.mkstemp(prefix='.' + name + '.', suffix=suffix, dir=directory)
+    try:
+        os.fchmod(fd, _default_file_mode())
+    except (AttributeError, OSError):
+        pass
+    return fd, tmp
+
+
 def atomic_write_text(path, text):
     """Write ``text`` to ``path`` through a temporary file in the same directory and
     ``os.replace``, so readers never see a partial file."""
     directory, name = os.path.split(path)
     directory = directory or '.'
     os.makedirs(directory, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix='.' + name + '.', suffix='.tmp', dir=directory)
+    fd, tmp = mkstemp(directory, name)
     try:
         with os.fdopen(fd, 'w') as f:
             f.write(text)

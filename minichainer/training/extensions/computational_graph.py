@@ -42,6 +42,11 @@ class DumpGraph(extension.Extension):
         if not self._flag_called:
             self._original_flag = configuration.config.keep_graph_on_report
             configuration.config.keep_graph_on_report = True
+            self._flag_set = True
+        elif getattr(self, '_flag_set', False):
+            # Already dumped in a run this snapshot was taken from: undo our change.
+            configuration.config.keep_graph_on_report = bool(self._original_flag)
+            self._flag_set = False
 
     def trigger(self, _):
         """Fire at the first call only."""
@@ -63,6 +68,7 @@ class DumpGraph(extension.Extension):
             _util.atomic_write_text(os.path.join(trainer.out, self._filename), cg)
         finally:
             configuration.config.keep_graph_on_report = bool(self._original_flag)
+            self._flag_set = False
 
     def serialize(self, serializer):
         """Save or load whether the graph was dumped and the original flag."""

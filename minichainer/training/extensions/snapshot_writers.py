@@ -8,8 +8,9 @@ complete; post-save hooks (used by ``n_retains`` cleanup) run after the rename.
 import multiprocessing
 import os
 import queue
-import tempfile
 import threading
+
+from minichainer.training.extensions import _util
 
 
 def _default_savefun():
@@ -48,8 +49,7 @@ class Writer:
         """Write ``target`` with ``savefun(path, target, **kwds)`` to
         ``outdir/filename`` atomically, then run the post-save hooks."""
         os.makedirs(outdir, exist_ok=True)
-        fd, tmppath = tempfile.mkstemp(prefix='.' + filename + '.', suffix='.tmp',
-                                       dir=outdir)
+        fd, tmppath = _util.mkstemp(outdir, filename)
         os.close(fd)
         try:
             savefun(tmppath, target, **kwds)
