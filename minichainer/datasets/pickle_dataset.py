@@ -109,11 +109,12 @@ class _FileReader(io.RawIOBase):
         self._fp = open(self._path, 'rb')
 
     def flush(self):
-        self._fp.flush()
+        if not self._fp.closed:
+            self._fp.flush()
 
     def close(self):
-        self._fp.close()
         super().close()
+        self._fp.close()
 
     def fileno(self):
         return self._fp.fileno()
