@@ -38,7 +38,7 @@ class ELU(function_node.FunctionNode):
 
 
 class ELUGrad(function_node.FunctionNode):
-    """Derivative of ELU as a function of its output ``y``: 1 where ``cond > 0``, else ``y + alpha``."""
+    """ELU derivative from the output ``y``: 1 where ``cond > 0``, else ``y + alpha``."""
 
     def __init__(self, alpha, cond):
         self.alpha = alpha

@@ -3,6 +3,8 @@
 Chainer 7 keeps this in ``chainer/functions/rnn/lstm.py``; here it lives in the activation
 package (as in Chainer <= 5) and is re-exported from ``minichainer.functions``.
 """
+import copy
+
 from minichainer import backend
 from minichainer import function_node
 from minichainer.utils import type_check
@@ -84,6 +86,11 @@ class LSTM(function_node.FunctionNode):
 
 class LSTMGrad(function_node.FunctionNode):
     """Gradient of :class:`LSTM`: ``(c_prev, x, c_next, gc, gh) -> (gc_prev, gx)``."""
+
+    def __call__(self, *inputs):
+        """Apply like an old-style Chainer Function (a fresh node per call once used)."""
+        node = copy.copy(self) if self.inputs is not None else self
+        return node.apply(inputs)
 
     def forward(self, inputs):
         self.retain_inputs((0, 1, 2, 3, 4))

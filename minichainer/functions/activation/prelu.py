@@ -41,7 +41,7 @@ class PReLUFunction(function_node.FunctionNode):
 
 
 class PReLUFunctionGrad(function_node.FunctionNode):
-    """Gradients of PReLU w.r.t. ``x`` and ``W`` given ``(x, W, gy)``; ``cond`` is the mask source."""
+    """Gradients of PReLU w.r.t. ``x`` and ``W`` from ``(x, W, gy)``; ``cond`` gives the mask."""
 
     def __init__(self, cond, reduce_axes, extended_shape):
         self.cond = cond

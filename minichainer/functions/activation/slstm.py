@@ -3,6 +3,8 @@
 Chainer 7 keeps this in ``chainer/functions/rnn/slstm.py``; here it lives in the activation
 package and is re-exported from ``minichainer.functions``.
 """
+import copy
+
 from minichainer import backend
 from minichainer import function_node
 from minichainer.functions.activation.lstm import _extract_gates
@@ -69,6 +71,11 @@ class SLSTM(function_node.FunctionNode):
 
 class SLSTMGrad(function_node.FunctionNode):
     """Gradient of :class:`SLSTM`: ``(c1, c2, x1, x2, c, gc, gh) -> (gc1, gc2, gx1, gx2)``."""
+
+    def __call__(self, *inputs):
+        """Apply like an old-style Chainer Function (a fresh node per call once used)."""
+        node = copy.copy(self) if self.inputs is not None else self
+        return node.apply(inputs)
 
     def forward(self, inputs):
         self.retain_inputs(tuple(range(7)))

@@ -1,4 +1,6 @@
 """Binary classification accuracy (``chainer.functions.binary_accuracy``)."""
+import copy
+
 from minichainer import backend
 from minichainer import function_node
 from minichainer.utils import type_check
@@ -31,8 +33,11 @@ class BinaryAccuracy(function_node.FunctionNode):
         count = xp.maximum(1, (t != self.ignore_label).sum())
         return xp.asarray((c == t).sum() / count, dtype=y.dtype),
 
+
     def __call__(self, *inputs):
-        return self.apply(inputs)[0]
+        """Apply like an old-style Chainer Function (a fresh node per call once used)."""
+        node = copy.copy(self) if self.inputs is not None else self
+        return node.apply(inputs)[0]
 
 
 def binary_accuracy(y, t):

@@ -1,5 +1,7 @@
-"""Per-class precision, recall, F-beta and support (``chainer.functions.classification_summary``)."""
+"""Per-class precision, recall, F-beta and support (``F.classification_summary``)."""
 import minichainer
+import copy
+
 from minichainer import backend
 from minichainer import function_node
 from minichainer.utils import type_check
@@ -63,8 +65,11 @@ class ClassificationSummary(function_node.FunctionNode):
             fbeta = _fbeta_score(precision, recall, self.beta)
         return precision, recall, fbeta, support
 
+
     def __call__(self, *inputs):
-        return self.apply(inputs)
+        """Apply like an old-style Chainer Function (a fresh node per call once used)."""
+        node = copy.copy(self) if self.inputs is not None else self
+        return node.apply(inputs)
 
 
 def classification_summary(y, t, label_num=None, beta=1.0, ignore_label=-1):

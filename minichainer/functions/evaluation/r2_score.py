@@ -1,4 +1,6 @@
 """Coefficient of determination (``chainer.functions.r2_score``)."""
+import copy
+
 from minichainer import backend
 from minichainer import function_node
 from minichainer.utils import type_check
@@ -41,8 +43,11 @@ class R2_score(function_node.FunctionNode):
             return xp.asarray(ret.mean()),
         return xp.asarray(ret),
 
+
     def __call__(self, *inputs):
-        return self.apply(inputs)[0]
+        """Apply like an old-style Chainer Function (a fresh node per call once used)."""
+        node = copy.copy(self) if self.inputs is not None else self
+        return node.apply(inputs)[0]
 
 
 def r2_score(pred, true, sample_weight=None, multioutput='uniform_average'):

@@ -9,7 +9,7 @@ from minichainer.utils import type_check
 
 
 class Dropout(function_node.FunctionNode):
-    """Drops elements with probability ``dropout_ratio`` and scales the rest by ``1 / (1 - ratio)``."""
+    """Zeroes elements with probability ``dropout_ratio``, scales the rest by ``1/(1-ratio)``."""
 
     def __init__(self, dropout_ratio, mask=None, return_mask=False):
         if not 0.0 <= dropout_ratio < 1.0:

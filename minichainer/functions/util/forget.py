@@ -52,12 +52,26 @@ class Forget(function_node.FunctionNode):
             outs = _call_func(self.func, dummy_inputs)
             assert len(outs) == len(grad_outputs)
 
-        pairs = [(out, gy) for out, gy in zip(outs, grad_outputs) if gy is not None]
-        if not pairs:
-            return (None,) * len(dummy_inputs)
-        gxs = function_node.grad([p[0] for p in pairs], list(dummy_inputs),
-                                 [p[1] for p in pairs])
-        return tuple(gxs)
+        # Backprop through the recomputed graph into every leaf it reaches: the dummy
+        # inputs, whose gradients are returned, and also parameters used inside func
+        # (e.g. a Link's W), whose .grad is accumulated as in Chainer.
+        from minichainer import _backprop
+        starts, start_grads = [], []
+        for out, gy in zip(outs, grad_outputs):
+            if gy is None:
+                continue
+            if out.creator_node is None:
+                # func returned one of its inputs (or a leaf) unchanged
+                if out.grad_var is None:
+                    out.grad_var = gy
+                else:
+                    out.grad_var = out.grad_var + gy
+                continue
+            starts.append(out)
+            start_grads.append(gy)
+        if starts:
+            _backprop.backward(starts, start_grads)
+        return tuple(inp.grad_var for inp in dummy_inputs)
 
 
 def forget(func, *xs):

@@ -59,3 +59,41 @@ def test_lstm_only_h_used():
 def test_lstm_shape_mismatch():
     with pytest.raises(type_check.InvalidType):
         F.lstm(numpy.zeros((2, 3), numpy.float32), numpy.zeros((2, 8), numpy.float32))
+
+
+@pytest.mark.parametrize('batch', [3, 2, 0])
+def test_lstm_grad_node_is_callable_and_differentiable(batch):
+    from minichainer.functions.activation.lstm import LSTMGrad
+    rng = numpy.random.RandomState(batch)
+    hidden = (3, 2, 4)
+    c_prev, c_next, gc = (rng.uniform(-1, 1, hidden) for _ in range(3))
+    x = rng.uniform(-1, 1, (batch, 8, 4))
+    gh = rng.uniform(-1, 1, (batch, 2, 4))
+    ggc_prev = rng.uniform(-1, 1, hidden)
+    ggx = rng.uniform(-1, 1, x.shape)
+    gradient_check.check_backward(LSTMGrad(), (c_prev, x, c_next, gc, gh), (ggc_prev, ggx),
+                                  atol=1e-7, rtol=1e-7)
+
+
+@pytest.mark.parametrize('output_index', [0, 1])
+def test_lstm_one_output_used(output_index):
+    # only c (or only h) reaches the loss, so backward gets None for the other output
+    rng = numpy.random.RandomState(5)
+    c_prev = rng.uniform(-1, 1, (4, 3))
+    x = rng.uniform(-1, 1, (3, 12))
+    gy = rng.uniform(-1, 1, ((4, 3), (3, 3))[output_index])
+    ggc, ggx = rng.uniform(-1, 1, (4, 3)), rng.uniform(-1, 1, (3, 12))
+
+    def f(c, x):
+        return F.lstm(c, x)[output_index]
+    gradient_check.check_backward(f, (c_prev, x), gy, atol=1e-7, rtol=1e-7)
+    gradient_check.check_double_backward(f, (c_prev, x), gy, (ggc, ggx), atol=1e-7, rtol=1e-7)
+
+
+@pytest.mark.parametrize('shapes', [((4, 5), (0, 20)), ((0, 0), (0, 0)), ((8, 0), (2, 0))])
+def test_lstm_empty(shapes):
+    c_prev = numpy.ones(shapes[0], numpy.float32)
+    x = numpy.ones(shapes[1], numpy.float32)
+    c, h = F.lstm(c_prev, x)
+    assert c.shape == shapes[0] and h.shape == (shapes[1][0], shapes[0][1])
+    numpy.testing.assert_array_equal(c.array[shapes[1][0]:], c_prev[shapes[1][0]:])

@@ -59,3 +59,28 @@ def test_forget_rejects_double_backprop():
     z = F.forget(lambda x: x * x, x)
     with pytest.raises(RuntimeError):
         F.sum(z).backward(enable_double_backprop=True)
+
+
+def test_forget_accumulates_parameter_grads():
+    W = minichainer.Parameter(numpy.array([[1., 2.], [3., 4.]]))
+    x = minichainer.Variable(numpy.array([[1., -1.]]))
+    y = F.forget(lambda x: F.matmul(x, W), x)
+    F.sum(y).backward()
+    numpy.testing.assert_allclose(W.grad, [[1., 1.], [-1., -1.]])
+    numpy.testing.assert_allclose(x.grad, [[3., 7.]])
+
+
+def test_forget_identity_function():
+    x = minichainer.Variable(numpy.array([1., 2.]))
+    y = F.forget(lambda v: v, x)
+    y.grad = numpy.array([3., 4.])
+    y.backward()
+    numpy.testing.assert_allclose(x.grad, [3., 4.])
+
+
+@pytest.mark.parametrize('n', [1, 2, 3, 4, 11, 12, 13, 21])
+def test_forget_error_names_position(n):
+    v = minichainer.Variable(numpy.zeros(1))
+    suffix = {1: 'st', 2: 'nd', 3: 'rd'}.get(n if n < 20 else n % 10, 'th')
+    with pytest.raises(RuntimeError, match='{}{}.*int'.format(n, suffix)):
+        F.forget(lambda: (v,) * (n - 1) + (1,))
