@@ -1,4 +1,6 @@
 """Array manipulation functions (``chainer.functions.array``)."""
+from minichainer.functions.array.as_strided import as_strided  # noqa: F401
+from minichainer.functions.array.as_strided import AsStrided  # noqa: F401
 from minichainer.functions.array.broadcast import broadcast  # noqa: F401
 from minichainer.functions.array.broadcast import Broadcast  # noqa: F401
 from minichainer.functions.array.broadcast import broadcast_to  # noqa: F401
@@ -74,7 +76,7 @@ from minichainer.functions.array.where import where  # noqa: F401
 from minichainer.functions.array.where import Where  # noqa: F401
 
 __all__ = [
-    'broadcast', 'broadcast_to', 'cast', 'concat', 'copy', 'depth2space', 'diagonal',
+    'as_strided', 'broadcast', 'broadcast_to', 'cast', 'concat', 'copy', 'depth2space', 'diagonal',
     'dstack', 'expand_dims', 'flatten', 'flip', 'fliplr', 'flipud', 'get_item', 'hstack',
     'im2col', 'moveaxis', 'pad', 'pad_sequence', 'permutate', 'repeat', 'reshape',
     'resize_images', 'rollaxis', 'scatter_add', 'select_item', 'separate', 'space2depth',
