@@ -136,15 +136,28 @@ def _run(start, retain_grad, loss_scale, targets=None):
     hooks_local = function_hook._thread_local.__dict__
     is_debug = config.debug
 
+    heappop = heapq.heappop
+    heappush = heapq.heappush
     while heap:
-        func = heapq.heappop(heap)[2]
-        out_nodes = [ref() for ref in func.outputs]
-        if collect:
-            gys = tuple(None if y is None else
-                        (grads.get(y) if y in targets else grads.pop(y, None))
-                        for y in out_nodes)
+        func = heappop(heap)[2]
+        outputs = func.outputs
+        if len(outputs) == 1:
+            y = outputs[0]()
+            out_nodes = (y,)
+            if y is None:
+                gys = (None,)
+            elif collect and y in targets:
+                gys = (grads.get(y),)
+            else:
+                gys = (grads.pop(y, None),)
         else:
-            gys = tuple(None if y is None else grads.pop(y, None) for y in out_nodes)
+            out_nodes = [ref() for ref in outputs]
+            if collect:
+                gys = tuple(None if y is None else
+                            (grads.get(y) if y in targets else grads.pop(y, None))
+                            for y in out_nodes)
+            else:
+                gys = tuple([None if y is None else grads.pop(y, None) for y in out_nodes])
         if retain_grad:
             for y, gy in zip(out_nodes, gys):
                 if y is not None and gy is not None:
@@ -154,7 +167,10 @@ def _run(start, retain_grad, loss_scale, targets=None):
         in_nodes = func.inputs
         if in_nodes is None:
             continue
-        target_indexes = tuple(i for i, x in enumerate(in_nodes) if x._requires_grad)
+        if len(in_nodes) == 1:
+            target_indexes = (0,) if in_nodes[0]._requires_grad else ()
+        else:
+            target_indexes = tuple([i for i, x in enumerate(in_nodes) if x._requires_grad])
         if not target_indexes:
             continue
         for gy in gys:
@@ -174,15 +190,17 @@ def _run(start, retain_grad, loss_scale, targets=None):
             for hook in hooks:
                 hook.backward_postprocess(func, in_data, out_data)
         else:
-            gxs = func._call_backward(target_indexes, gys)
+            gxs = func.backward(target_indexes, gys)
+            if len(gxs) != len(target_indexes):
+                gxs = func._normalize_grads(target_indexes, gxs)
         del gys
 
         for i, gx in zip(target_indexes, gxs):
             if gx is None:
                 continue
             x = in_nodes[i]
-            if not isinstance(gx, Variable):
-                if gx is not None and not isinstance(gx, numpy.ndarray):
+            if type(gx) is not Variable and not isinstance(gx, Variable):
+                if not isinstance(gx, numpy.ndarray):
                     raise TypeError('{}.backward must return Variables or None, got {}'
                                     .format(func.label, type(gx).__name__))
                 gx = Variable(gx, requires_grad=False)
@@ -212,7 +230,7 @@ def _run(start, retain_grad, loss_scale, targets=None):
             grads[x] = gx if current is None else current + gx
             if creator is not None and creator not in pushed:
                 pushed.add(creator)
-                heapq.heappush(heap, (-creator.rank, count, creator))
+                heappush(heap, (-creator.rank, count, creator))
                 count += 1
     if collect:
         return {node: grads.get(node) for node in targets}

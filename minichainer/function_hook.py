@@ -7,6 +7,7 @@ import collections
 import threading
 
 _thread_local = threading.local()
+_n_hooks = 0  # hooks registered in any thread: a cheap test for the forward fast path
 
 
 def get_function_hooks():
@@ -27,12 +28,16 @@ class FunctionHook:
         if self.name in hooks:
             raise KeyError('hook {} already exists'.format(self.name))
         hooks[self.name] = self
+        global _n_hooks
+        _n_hooks += 1
         self.added(None)
         return self
 
     def __exit__(self, *_):
+        global _n_hooks
         get_function_hooks()[self.name].deleted(None)
         del get_function_hooks()[self.name]
+        _n_hooks -= 1
 
     def added(self, function):
         pass

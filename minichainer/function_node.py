@@ -24,6 +24,9 @@ _new_variable = Variable.__new__
 _new_node = VariableNode.__new__
 _weakref = weakref.ref
 _local_config = config._local
+_type_check_local = type_check._thread_local
+_LightTypes = type_check.LightTypeInfoTuple
+_HAS_TYPE_CHECK = {}
 
 
 def _config_value(name):
@@ -88,37 +91,55 @@ class FunctionNode:
         Returns:
             tuple of Variable: the outputs.
         """
-        input_vars = []
-        in_data = []
         requires_grad = False
-        for x in inputs:
+        if len(inputs) == 1:
+            x = inputs[0]
             if isinstance(x, Variable):
                 data = x._data
                 if data is None:
-                    raise ValueError('{}: input is an uninitialized variable (its array is '
-                                     'None)'.format(self.label))
-                if x._requires_grad:
-                    requires_grad = True
-            elif type(x) is _ndarray or isinstance(x, _ndarray):
+                    self._raise_uninitialized()
+                requires_grad = x._requires_grad
+            elif isinstance(x, _ndarray):
                 data = x
                 x = None
             else:
-                raise TypeError(
-                    '{}: inputs must be Variables or numpy.ndarray, got {} ({!r})'.format(
-                        self.label, type(x).__name__, x))
-            input_vars.append(x)
-            in_data.append(data)
-        in_data = tuple(in_data)
+                self._raise_bad_input(x)
+            input_vars = (x,)
+            in_data = (data,)
+        else:
+            input_vars = []
+            in_data = []
+            for x in inputs:
+                if isinstance(x, Variable):
+                    data = x._data
+                    if data is None:
+                        self._raise_uninitialized()
+                    if x._requires_grad:
+                        requires_grad = True
+                elif isinstance(x, _ndarray):
+                    data = x
+                    x = None
+                else:
+                    self._raise_bad_input(x)
+                input_vars.append(x)
+                in_data.append(data)
+            in_data = tuple(in_data)
 
         local = _local_config.__dict__
-        type_check_on = local['type_check'] if 'type_check' in local \
-            else config._global.type_check
+        if local:
+            type_check_on = _config_value('type_check')
+            enable_backprop = _config_value('enable_backprop')
+            debug = _config_value('debug')
+        else:
+            global_config = config._global
+            type_check_on = global_config.type_check
+            enable_backprop = global_config.enable_backprop
+            debug = global_config.debug
         if type_check_on:
             self._check_data_type_forward(in_data)
 
-        hooks = function_hook._thread_local.__dict__.get('function_hooks')
-        if hooks or self._local_function_hooks:
-            hooks = self._all_hooks(hooks)
+        if function_hook._n_hooks or self._local_function_hooks:
+            hooks = self._all_hooks(function_hook._thread_local.__dict__.get('function_hooks'))
             for hook in hooks:
                 hook.forward_preprocess(self, in_data)
             outputs = self.forward(in_data)
@@ -128,17 +149,13 @@ class FunctionNode:
             outputs = self.forward(in_data)
 
         if type(outputs) is not tuple:
-            raise TypeError('{}.forward must return a tuple of arrays, got {}'.format(
-                self.label, type(outputs).__name__))
+            self._raise_bad_outputs(outputs)
         for y in outputs:
             if type(y) is not _ndarray and not isinstance(y, _ndarray):
-                raise TypeError(
-                    '{}.forward must return a tuple of numpy.ndarray, got an element of type '
-                    '{} (wrap 0-dim results with minichainer.utils.force_array)'.format(
-                        self.label, type(y).__name__))
+                self._raise_bad_outputs(outputs)
+        if debug:
+            self._check_nan_in_forward(outputs)
 
-        enable_backprop = local['enable_backprop'] if 'enable_backprop' in local \
-            else config._global.enable_backprop
         if enable_backprop and requires_grad:
             return self._link(input_vars, in_data, outputs)
 
@@ -153,16 +170,33 @@ class FunctionNode:
             ret.append(v)
         self._input_indexes_to_retain = None
         self._output_indexes_to_retain = None
-        if (local['debug'] if 'debug' in local else config._global.debug):
-            self._check_nan_in_forward(outputs)
         return tuple(ret)
+
+    def _raise_uninitialized(self):
+        raise ValueError('{}: input is an uninitialized variable (its array is None)'.format(
+            self.label))
+
+    def _raise_bad_input(self, x):
+        raise TypeError('{}: inputs must be Variables or numpy.ndarray, got {} ({!r})'.format(
+            self.label, type(x).__name__, x))
+
+    def _raise_bad_outputs(self, outputs):
+        if type(outputs) is not tuple:
+            raise TypeError('{}.forward must return a tuple of arrays, got {}'.format(
+                self.label, type(outputs).__name__))
+        for y in outputs:
+            if not isinstance(y, _ndarray):
+                raise TypeError(
+                    '{}.forward must return a tuple of numpy.ndarray, got an element of type '
+                    '{} (wrap 0-dim results with minichainer.utils.force_array)'.format(
+                        self.label, type(y).__name__))
 
     def _link(self, input_vars, in_data, outputs):
         nodes = []
         rank = 0
-        for x, data in zip(input_vars, in_data):
+        for x in input_vars:
             if x is None:
-                x = Variable(data, requires_grad=False)
+                x = Variable(in_data[len(nodes)], requires_grad=False)
             node = x._node
             if node is None:
                 node = x.node
@@ -199,9 +233,7 @@ class FunctionNode:
                 nodes[index].data = in_data[index]
         if self._output_indexes_to_retain is not None:
             self._retained_output_data = tuple(
-                outputs[index] for index in self._output_indexes_to_retain)
-        if _config_value('debug'):
-            self._check_nan_in_forward(outputs)
+                [outputs[index] for index in self._output_indexes_to_retain])
         return tuple(ret)
 
     def _all_hooks(self, global_hooks):
@@ -217,14 +249,24 @@ class FunctionNode:
                     self.label))
 
     def _check_data_type_forward(self, in_data):
-        if type(self).check_type_forward is FunctionNode.check_type_forward:
+        cls = type(self)
+        has_check = _HAS_TYPE_CHECK.get(cls)
+        if has_check is None:
+            has_check = _HAS_TYPE_CHECK[cls] = \
+                cls.check_type_forward is not FunctionNode.check_type_forward
+        if not has_check:
             return
+        # Light mode first: the types are the arrays themselves and conditions are plain
+        # booleans.  Only a failing check is rerun on expressions to build the message.
+        local = _type_check_local
+        local.light_mode = True
         try:
-            with type_check.light_mode:
-                self.check_type_forward(type_check.get_light_types(in_data))
+            self.check_type_forward(_LightTypes(in_data))
             return
         except type_check.InvalidType:
-            pass  # rerun with expressions to produce the message
+            pass
+        finally:
+            local.light_mode = False
         in_types = type_check.get_types(in_data, 'in_types', False)
         with type_check.get_function_check_context(self):
             self.check_type_forward(in_types)
@@ -276,14 +318,17 @@ class FunctionNode:
 
     def _call_backward(self, target_input_indexes, grad_outputs):
         gxs = self.backward(target_input_indexes, grad_outputs)
-        n_targets = len(target_input_indexes)
-        if len(gxs) == n_targets:
+        if len(gxs) == len(target_input_indexes):
             return tuple(gxs)
+        return self._normalize_grads(target_input_indexes, gxs)
+
+    def _normalize_grads(self, target_input_indexes, gxs):
         if len(gxs) == len(self.inputs):
             return tuple(gxs[i] for i in target_input_indexes)
         raise ValueError(
             '{}.backward returned {} gradients; expected one per input ({}) or one per '
-            'target index ({})'.format(self.label, len(gxs), len(self.inputs), n_targets))
+            'target index ({})'.format(self.label, len(gxs), len(self.inputs),
+                                        len(target_input_indexes)))
 
     def get_retained_inputs(self):
         """The retained inputs as Variables (connected to the graph)."""

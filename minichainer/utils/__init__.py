@@ -8,13 +8,13 @@ from minichainer.utils import type_check  # noqa: F401
 
 def force_array(x, dtype=None):
     """Return ``x`` as an ndarray (NumPy turns 0-d results into scalars; this undoes it)."""
-    if numpy.isscalar(x):
+    if isinstance(x, numpy.ndarray):
         if dtype is None:
-            return numpy.array(x)
-        return numpy.array(x, dtype)
+            return x
+        return x.astype(dtype, copy=False)
     if dtype is None:
-        return x
-    return x.astype(dtype, copy=False)
+        return numpy.array(x)
+    return numpy.array(x, dtype)
 
 
 def force_type(dtype, value):

@@ -429,9 +429,17 @@ def prod(xs):
 def expect_broadcast_shapes(*shape_types):
     """Check that the given shapes broadcast together."""
     shapes = [eval(s) for s in shape_types]
+    if in_light_mode():
+        first = shapes[0]
+        if all(s == first for s in shapes):
+            return
     try:
         numpy.broadcast_shapes(*shapes)
     except ValueError:
         lines = ['cannot broadcast inputs of the following shapes:']
+        current = getattr(_thread_local, 'current_function', None)
+        if current is not None:
+            lines.insert(0, 'Invalid operation is performed in: {} (Forward)'.format(
+                current.label))
         lines.extend('{} = {}'.format(t, s) for t, s in zip(shape_types, shapes))
         raise InvalidType('', '', msg='\n'.join(lines)) from None
