@@ -1,0 +1,76 @@
+import numpy as np
+import pytest
+
+import minichainer
+import minichainer.links as L
+from minichainer import reporter as reporter_module
+
+
+def _softmax_ce(y, t):
+    y = y - y.max(1, keepdims=True)
+    logp = y - np.log(np.exp(y).sum(1, keepdims=True))
+    return -logp[np.arange(len(t)), t].mean()
+
+
+def test_loss_accuracy_and_report():
+    np.random.seed(0)
+    model = L.Classifier(L.Linear(4, 3))
+    x = np.random.randn(5, 4).astype(np.float32)
+    t = np.array([0, 1, 2, 1, 0], np.int32)
+    reporter = reporter_module.Reporter()
+    reporter.add_observer('main', model)
+    observation = {}
+    with reporter.scope(observation):
+        loss = model(x, t)
+    y = model.predictor(x).array
+    np.testing.assert_allclose(loss.array, _softmax_ce(y, t), rtol=1e-5)
+    assert model.loss is loss and model.y.shape == (5, 3)
+    acc = (y.argmax(1) == t).mean()
+    np.testing.assert_allclose(model.accuracy.array, acc)
+    assert set(observation) == {'main/loss', 'main/accuracy'}
+
+
+def test_compute_accuracy_off_and_custom_functions():
+    calls = []
+
+    def lossfun(y, t):
+        calls.append('loss')
+        return minichainer.functions.sum(y) * 0 + 1.5
+
+    model = L.Classifier(L.Linear(2, 2), lossfun=lossfun)
+    model.compute_accuracy = False
+    loss = model(np.ones((1, 2), np.float32), np.array([0], np.int32))
+    assert float(loss.array) == 1.5 and model.accuracy is None and calls == ['loss']
+
+
+def test_label_key():
+    seen = []
+
+    class Pred(minichainer.Chain):
+        def forward(self, a, b=None):
+            seen.append((a, b))
+            return np.zeros((1, 2), np.float32)
+
+    model = L.Classifier(Pred(), lossfun=lambda y, t: t, accfun=lambda y, t: t,
+                         label_key='t')
+    assert model(1, b=2, t=3) == 3 and seen[-1] == (1, 2)
+    model = L.Classifier(Pred(), lossfun=lambda y, t: t, accfun=lambda y, t: t,
+                         label_key=0)
+    assert model(9, 1) == 9 and seen[-1] == (1, None)
+    with pytest.raises(ValueError, match='out of bounds'):
+        L.Classifier(Pred(), label_key=3)(1, 2)
+    with pytest.raises(ValueError, match="'t'"):
+        L.Classifier(Pred(), label_key='t')(1, 2)
+    with pytest.raises(TypeError, match='label_key'):
+        L.Classifier(Pred(), label_key=1.5)
+
+
+def test_predictor_is_a_child():
+    model = L.Classifier(L.Linear(2, 3))
+    assert [n for n, _ in model.namedparams()] == ['/predictor/W', '/predictor/b']
+
+
+def test_default_functions_are_chainers():
+    import minichainer.functions as F
+    model = L.Classifier(L.Linear(2, 2))
+    assert model.lossfun is F.softmax_cross_entropy and model.accfun is F.accuracy
