@@ -1,0 +1,39 @@
+"""Mean absolute error."""
+from minichainer import backend
+from minichainer import function_node
+from minichainer import utils
+from minichainer.utils import type_check
+
+
+class MeanAbsoluteError(function_node.FunctionNode):
+    """FunctionNode of :func:`mean_absolute_error`."""
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x0', 'x1'))
+        type_check.expect(
+            in_types[0].dtype.kind == 'f',
+            in_types[0].dtype == in_types[1].dtype,
+            in_types[0].shape == in_types[1].shape,
+        )
+
+    def forward(self, inputs):
+        x0, x1 = inputs
+        self.diff = x0 - x1
+        diff = self.diff.ravel()
+        xp = backend.get_array_module(diff)
+        return utils.force_array(xp.abs(diff).sum() / diff.dtype.type(diff.size),
+                                 diff.dtype),
+
+    def backward(self, indexes, grad_outputs):
+        from minichainer.functions.array.broadcast import broadcast_to
+        gy, = grad_outputs
+        xp = backend.get_array_module(self.diff)
+        coeff = gy * gy.dtype.type(1. / self.diff.size)
+        coeff = broadcast_to(coeff, self.diff.shape)
+        gx0 = coeff * xp.sign(self.diff)
+        return gx0, -gx0
+
+
+def mean_absolute_error(x0, x1):
+    """Mean of the absolute elementwise differences of ``x0`` and ``x1`` (a scalar)."""
+    return MeanAbsoluteError().apply((x0, x1))[0]

@@ -1,0 +1,33 @@
+"""Elementwise squared error."""
+from minichainer import function_node
+from minichainer import utils
+from minichainer.utils import type_check
+
+
+class SquaredError(function_node.FunctionNode):
+    """FunctionNode of :func:`squared_error`."""
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x0', 'x1'))
+        type_check.expect(
+            in_types[0].dtype.kind == 'f',
+            in_types[0].dtype == in_types[1].dtype,
+            in_types[0].shape == in_types[1].shape,
+        )
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        x0, x1 = inputs
+        diff = x0 - x1
+        return utils.force_array(diff * diff, dtype=x0.dtype),
+
+    def backward(self, indexes, grad_outputs):
+        x0, x1 = self.get_retained_inputs()
+        gy, = grad_outputs
+        gx = gy * 2 * (x0 - x1)
+        return gx, -gx
+
+
+def squared_error(x0, x1):
+    """Elementwise ``(x0 - x1) ** 2``."""
+    return SquaredError().apply((x0, x1))[0]
