@@ -1,4 +1,5 @@
 """Activation functions (``chainer.functions.activation``), plus ``lstm``/``slstm``."""
+from minichainer.functions.util._module_alias import alias_modules as _alias_modules
 from minichainer.functions.activation.clipped_relu import ClippedReLU  # NOQA
 from minichainer.functions.activation.clipped_relu import clipped_relu  # NOQA
 from minichainer.functions.activation.clipped_relu import relu6  # NOQA
@@ -40,3 +41,7 @@ __all__ = [
     'maxout', 'prelu', 'relu', 'relu6', 'rrelu', 'selu', 'sigmoid', 'slstm', 'softmax',
     'softplus', 'swish', 'tanh',
 ]
+
+# ``from minichainer.functions.activation import <module>`` style access (see _module_alias)
+_alias_modules(globals(), __all__)
+del _alias_modules

@@ -1,4 +1,5 @@
 """Evaluation metrics (``chainer.functions.evaluation``); forward only."""
+from minichainer.functions.util._module_alias import alias_modules as _alias_modules
 from minichainer.functions.evaluation.accuracy import Accuracy  # NOQA
 from minichainer.functions.evaluation.accuracy import accuracy  # NOQA
 from minichainer.functions.evaluation.binary_accuracy import BinaryAccuracy  # NOQA
@@ -16,3 +17,7 @@ __all__ = [
     'accuracy', 'binary_accuracy', 'classification_summary', 'f1_score', 'precision',
     'r2_score', 'recall',
 ]
+
+# ``from minichainer.functions.evaluation import <module>`` style access (see _module_alias)
+_alias_modules(globals(), __all__)
+del _alias_modules

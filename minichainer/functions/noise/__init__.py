@@ -1,4 +1,5 @@
 """Noise injection functions (``chainer.functions.noise``)."""
+from minichainer.functions.util._module_alias import alias_modules as _alias_modules
 from minichainer.functions.noise.dropout import Dropout  # NOQA
 from minichainer.functions.noise.dropout import dropout  # NOQA
 from minichainer.functions.noise.gaussian import Gaussian  # NOQA
@@ -10,3 +11,7 @@ from minichainer.functions.noise.zoneout import Zoneout  # NOQA
 from minichainer.functions.noise.zoneout import zoneout  # NOQA
 
 __all__ = ['dropout', 'gaussian', 'gumbel_softmax', 'simplified_dropconnect', 'zoneout']
+
+# ``from minichainer.functions.noise import <module>`` style access (see _module_alias)
+_alias_modules(globals(), __all__)
+del _alias_modules
