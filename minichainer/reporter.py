@@ -201,7 +201,7 @@ class DictSummary:
     """Online summarization of dictionaries of scalars.
 
     Only scalars, 0-dim arrays and Variables holding them are accumulated; a value may
-    be a ``(value, weight)`` tuple.
+    be a ``(value, weight)`` tuple.  Strings are skipped (Chainer fails on them).
     """
 
     def __init__(self):
@@ -227,7 +227,8 @@ class DictSummary:
                         'got {!r}'.format(k, w))
             if isinstance(v, Variable):
                 v = v.array
-            if getattr(v, 'ndim', -1) == 0 or numpy.isscalar(v):
+            if getattr(v, 'ndim', -1) == 0 or (numpy.isscalar(v)
+                                                and not isinstance(v, (str, bytes))):
                 summaries[k].add(v, weight=w)
 
     def compute_mean(self):

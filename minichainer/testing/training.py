@@ -1,5 +1,6 @@
 """``get_trainer_with_mock_updater``: a Trainer driven by a mock updater, for testing
 extensions and triggers."""
+import numbers
 from unittest import mock
 
 
@@ -13,14 +14,14 @@ def get_trainer_with_mock_updater(stop_trigger=(10, 'iteration'), iter_per_epoch
 
     Args:
         stop_trigger: Stop trigger of the trainer.
-        iter_per_epoch (int): Iterations per epoch; must be positive.
+        iter_per_epoch (int or float): Iterations per epoch; must be positive.
         extensions (list): Extensions to register.
     """
     from minichainer import training
-    if isinstance(iter_per_epoch, bool) or not isinstance(iter_per_epoch, int) \
-            or iter_per_epoch <= 0:
+    if isinstance(iter_per_epoch, bool) or not isinstance(iter_per_epoch, numbers.Real) \
+            or not iter_per_epoch > 0:
         raise ValueError('get_trainer_with_mock_updater: iter_per_epoch must be a positive '
-                         'int, got {!r}'.format(iter_per_epoch))
+                         'number, got {!r}'.format(iter_per_epoch))
     if extensions is None:
         extensions = []
     updater = mock.Mock()

@@ -13,7 +13,7 @@ from minichainer import serializers
 from minichainer import training
 from minichainer.training import extensions
 
-from tests.training import _models
+from . import _models
 
 
 class _Crash(Exception):
