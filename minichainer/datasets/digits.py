@@ -8,6 +8,8 @@ import numpy
 import minichainer
 from minichainer.datasets import tuple_dataset
 
+_raw = None  # (images, labels) loaded once per process
+
 
 def get_digits(withlabel=True, ndim=1, scale=1., dtype=None, label_dtype=numpy.int32,
                rgb_format=False, test_size=360, seed=0):
@@ -41,9 +43,11 @@ def get_digits(withlabel=True, ndim=1, scale=1., dtype=None, label_dtype=numpy.i
             '`pip install minichainer[examples]`') from e
     if ndim not in (1, 2, 3):
         raise ValueError('get_digits: ndim must be 1, 2 or 3, got {!r}'.format(ndim))
-    digits = load_digits()
-    x = numpy.asarray(digits.data, dtype=numpy.uint8)
-    y = numpy.asarray(digits.target)
+    global _raw
+    if _raw is None:
+        digits = load_digits()
+        _raw = (numpy.asarray(digits.data, dtype=numpy.uint8), numpy.asarray(digits.target))
+    x, y = _raw
     n = len(x)
     if not 0 < test_size < n:
         raise ValueError('get_digits: test_size must be in (0, {}), got {!r}'.format(
