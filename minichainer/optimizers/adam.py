@@ -64,6 +64,8 @@ class AdamRule(optimizer.UpdateRule):
         gamma (float): Convergence speed of AdaBound's bound functions.
     """
 
+    _checked_eps = None
+
     def __init__(self, parent_hyperparam=None, alpha=None, beta1=None, beta2=None,
                  eps=None, eta=None, weight_decay_rate=None, amsgrad=None,
                  adabound=None, final_lr=None, gamma=None):
@@ -114,32 +116,43 @@ class AdamRule(optimizer.UpdateRule):
         hp = self.hyperparam
         data = param.array
         dtype = _get_intermediate_dtype(data.dtype.type)
-        self._check_eps(dtype)
+        eps = hp.eps
+        if self._checked_eps != (eps, dtype):
+            self._check_eps(dtype)
+            self._checked_eps = (eps, dtype)
         if dtype is not data.dtype.type:
             self._update_mixed(param, grad, dtype)
             return
 
+        beta1 = hp.beta1
+        beta2 = hp.beta2
+        t = self.t
+        if t == 0:
+            _learning_rate(hp, t)  # raises
+        alpha_t = hp.alpha * math.sqrt(1. - math.pow(beta2, t)) / (1. - math.pow(beta1, t))
         xp = backend.get_array_module(data)
-        m, v = self.state['m'], self.state['v']
+        state = self._state
+        m = state['m']
+        v = state['v']
         tmp = self._get_scratch(param)
         # m += (1 - beta1) * (grad - m)
         xp.subtract(grad, m, out=tmp)
-        tmp *= 1.0 - hp.beta1
+        tmp *= 1.0 - beta1
         m += tmp
         # v += (1 - beta2) * (grad * grad - v)
         xp.multiply(grad, grad, out=tmp)
         tmp -= v
-        tmp *= 1.0 - hp.beta2
+        tmp *= 1.0 - beta2
         v += tmp
         if hp.amsgrad:
-            vhat = self.state['vhat']
+            vhat = state['vhat']
             xp.maximum(vhat, v, out=vhat)
         else:
             vhat = v
         # step = alpha_t / (sqrt(vhat) + eps), optionally clipped
         xp.sqrt(vhat, out=tmp)
-        tmp += hp.eps
-        xp.divide(self.alpha_t, tmp, out=tmp)
+        tmp += eps
+        xp.divide(alpha_t, tmp, out=tmp)
         if hp.adabound:
             lower, upper = self.bounds
             xp.clip(tmp, lower, upper, out=tmp)
