@@ -4,6 +4,7 @@ import numpy
 import minichainer
 from minichainer import configuration
 from minichainer import function_node
+from minichainer import utils
 from minichainer.utils import argument
 from minichainer.utils import type_check
 
@@ -34,7 +35,7 @@ class Dropout(function_node.FunctionNode):
             flag = numpy.random.rand(*x.shape) >= self.dropout_ratio
             self.mask = scale * flag
             y = x * self.mask
-        return y,
+        return utils.force_array(y),
 
     def backward(self, indexes, grad_outputs):
         return DropoutGrad(self.mask).apply(grad_outputs)
@@ -47,7 +48,7 @@ class DropoutGrad(function_node.FunctionNode):
         self.mask = mask
 
     def forward(self, inputs):
-        return inputs[0] * self.mask,
+        return utils.force_array(inputs[0] * self.mask),
 
     def backward(self, indexes, grad_outputs):
         return DropoutGrad(self.mask).apply(grad_outputs)

@@ -2,6 +2,7 @@
 from minichainer import backend
 from minichainer import configuration
 from minichainer import function_node
+from minichainer import utils
 from minichainer.utils import argument
 from minichainer.utils import type_check
 
@@ -21,7 +22,7 @@ class Zoneout(function_node.FunctionNode):
         flag_x = xp.random.rand(*x.shape) >= self.zoneout_ratio
         self.flag_h = xp.ones_like(flag_x) ^ flag_x
         self.flag_x = flag_x
-        return h * self.flag_h + x * self.flag_x,
+        return utils.force_array(h * self.flag_h + x * self.flag_x),
 
     def backward(self, indexes, grad_outputs):
         gy, = grad_outputs

@@ -72,3 +72,13 @@ def test_dropout_train_kwarg_rejected():
 def test_dropout_rejects_int():
     with pytest.raises(type_check.InvalidType):
         F.dropout(numpy.zeros(3, numpy.int32))
+
+
+def test_dropout_0dim():
+    x = numpy.array(2., numpy.float32)
+    numpy.random.seed(0)
+    y = F.dropout(x, 0.5)
+    numpy.random.seed(0)
+    keep = numpy.random.rand() >= 0.5
+    assert isinstance(y.array, numpy.ndarray) and y.shape == ()
+    assert y.array == (4. if keep else 0.)

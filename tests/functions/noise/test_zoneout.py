@@ -31,3 +31,8 @@ def test_zoneout_backward():
         numpy.random.seed(3)
         return F.zoneout(h, x)
     gradient_check.check_backward(f, (h, x), gy, atol=1e-6, rtol=1e-6)
+
+
+def test_zoneout_0dim():
+    y = F.zoneout(numpy.array(1., numpy.float32), numpy.array(2., numpy.float32))
+    assert isinstance(y.array, numpy.ndarray) and y.array in (1., 2.)
