@@ -1,0 +1,92 @@
+"""N-dimensional convolution layers: ``ConvolutionND``, ``Convolution1D``, ``Convolution3D``."""
+import importlib
+
+from minichainer import initializers
+from minichainer import link
+from minichainer import variable
+
+_conv_nd = importlib.import_module('minichainer.functions.connection.convolution_nd')
+
+
+def _as_tuple(x, n):
+    if hasattr(x, '__getitem__'):
+        if len(x) != n:
+            raise ValueError('expected a tuple of length {}, got {!r}'.format(n, x))
+        return tuple(x)
+    return (x,) * n
+
+
+class ConvolutionND(link.Link):
+    """N-dimensional convolution layer.
+
+    ``ConvolutionND(ndim, in_channels, out_channels, ksize=None, stride=1, pad=0,
+    nobias=False, initialW=None, initial_bias=None, cover_all=False, dilate=1,
+    groups=1)``; with ``ksize`` omitted the channel arguments are ``(out_channels,
+    ksize)`` and ``in_channels`` is inferred. ``W`` has shape
+    ``(out_channels, in_channels / groups) + ksize``.
+
+    Raises:
+        ValueError: a channel count is not divisible by ``groups``.
+    """
+
+    def __init__(self, ndim, in_channels, out_channels, ksize=None, stride=1, pad=0,
+                 nobias=False, initialW=None, initial_bias=None, cover_all=False, dilate=1,
+                 groups=1):
+        super().__init__()
+        if ksize is None:
+            out_channels, ksize, in_channels = in_channels, out_channels, None
+        self.ndim = ndim
+        self.out_channels = out_channels
+        self.ksize = _as_tuple(ksize, ndim)
+        self.stride = stride
+        self.pad = pad
+        self.cover_all = cover_all
+        self.dilate = _as_tuple(dilate, ndim)
+        self.groups = int(groups)
+        with self.init_scope():
+            self.W = variable.Parameter(initializers._get_initializer(initialW))
+            if in_channels is not None:
+                self._initialize_params(in_channels)
+            if nobias:
+                self.b = None
+            else:
+                if initial_bias is None:
+                    initial_bias = 0
+                self.b = variable.Parameter(
+                    initializers._get_initializer(initial_bias), out_channels)
+
+    def _initialize_params(self, in_channels):
+        name = type(self).__name__
+        if self.out_channels % self.groups != 0:
+            raise ValueError('{}: out_channels ({}) must be divisible by groups ({})'.format(
+                name, self.out_channels, self.groups))
+        if in_channels % self.groups != 0:
+            raise ValueError('{}: in_channels ({}) must be divisible by groups ({})'.format(
+                name, in_channels, self.groups))
+        self.W.initialize((self.out_channels, int(in_channels / self.groups)) + self.ksize)
+
+    def forward(self, x):
+        """Convolve ``x`` of shape (n, c, d_1, ..., d_N)."""
+        if self.W.array is None:
+            self._initialize_params(x.shape[1])
+        return _conv_nd.convolution_nd(x, self.W, self.b, self.stride, self.pad,
+                                       cover_all=self.cover_all, dilate=self.dilate,
+                                       groups=self.groups)
+
+
+class Convolution1D(ConvolutionND):
+    """1-D convolution layer (``ConvolutionND`` with ``ndim=1``)."""
+
+    def __init__(self, in_channels, out_channels, ksize=None, stride=1, pad=0, nobias=False,
+                 initialW=None, initial_bias=None, cover_all=False, dilate=1, groups=1):
+        super().__init__(1, in_channels, out_channels, ksize, stride, pad, nobias, initialW,
+                         initial_bias, cover_all, dilate, groups)
+
+
+class Convolution3D(ConvolutionND):
+    """3-D convolution layer (``ConvolutionND`` with ``ndim=3``)."""
+
+    def __init__(self, in_channels, out_channels, ksize=None, stride=1, pad=0, nobias=False,
+                 initialW=None, initial_bias=None, cover_all=False, dilate=1, groups=1):
+        super().__init__(3, in_channels, out_channels, ksize, stride, pad, nobias, initialW,
+                         initial_bias, cover_all, dilate, groups)

@@ -1,0 +1,84 @@
+"""N-dimensional transposed convolution layers: ``DeconvolutionND``, ``Deconvolution1D``,
+``Deconvolution3D``."""
+import importlib
+
+from minichainer import initializers
+from minichainer import link
+from minichainer.links.connection.convolution_nd import _as_tuple
+from minichainer import variable
+
+_deconv_nd = importlib.import_module('minichainer.functions.connection.deconvolution_nd')
+
+
+class DeconvolutionND(link.Link):
+    """N-dimensional deconvolution (transposed convolution) layer.
+
+    ``DeconvolutionND(ndim, in_channels, out_channels, ksize=None, stride=1, pad=0,
+    nobias=False, outsize=None, initialW=None, initial_bias=None, dilate=1, groups=1)``.
+    ``W`` has shape ``(in_channels, out_channels / groups) + ksize``.
+
+    Raises:
+        ValueError: a channel count is not divisible by ``groups``.
+    """
+
+    def __init__(self, ndim, in_channels, out_channels, ksize=None, stride=1, pad=0,
+                 nobias=False, outsize=None, initialW=None, initial_bias=None, dilate=1,
+                 groups=1):
+        super().__init__()
+        if ksize is None:
+            out_channels, ksize, in_channels = in_channels, out_channels, None
+        self.ndim = ndim
+        self.out_channels = out_channels
+        self.ksize = _as_tuple(ksize, ndim)
+        self.stride = stride
+        self.pad = pad
+        self.outsize = outsize
+        self.dilate = _as_tuple(dilate, ndim)
+        self.groups = int(groups)
+        with self.init_scope():
+            self.W = variable.Parameter(initializers._get_initializer(initialW))
+            if in_channels is not None:
+                self._initialize_params(in_channels)
+            if nobias:
+                self.b = None
+            else:
+                if initial_bias is None:
+                    initial_bias = 0
+                self.b = variable.Parameter(
+                    initializers._get_initializer(initial_bias), out_channels)
+
+    def _initialize_params(self, in_channels):
+        name = type(self).__name__
+        if self.out_channels % self.groups != 0:
+            raise ValueError('{}: out_channels ({}) must be divisible by groups ({})'.format(
+                name, self.out_channels, self.groups))
+        if in_channels % self.groups != 0:
+            raise ValueError('{}: in_channels ({}) must be divisible by groups ({})'.format(
+                name, in_channels, self.groups))
+        self.W.initialize((in_channels, int(self.out_channels / self.groups)) + self.ksize)
+
+    def forward(self, x):
+        """Apply the transposed convolution to ``x`` of shape (n, c, d_1, ..., d_N)."""
+        if self.W.array is None:
+            self._initialize_params(x.shape[1])
+        return _deconv_nd.deconvolution_nd(x, self.W, self.b, self.stride, self.pad,
+                                           outsize=self.outsize, dilate=self.dilate,
+                                           groups=self.groups)
+
+
+class Deconvolution1D(DeconvolutionND):
+    """1-D deconvolution layer (``DeconvolutionND`` with ``ndim=1``)."""
+
+    def __init__(self, in_channels, out_channels, ksize=None, stride=1, pad=0, nobias=False,
+                 outsize=None, initialW=None, initial_bias=None, dilate=1, groups=1):
+        super().__init__(1, in_channels, out_channels, ksize, stride, pad, nobias, outsize,
+                         initialW, initial_bias, dilate, groups)
+
+
+class Deconvolution3D(DeconvolutionND):
+    """3-D deconvolution layer (``DeconvolutionND`` with ``ndim=3``)."""
+
+    def __init__(self, in_channels, out_channels, ksize=None, stride=1, pad=0, nobias=False,
+                 outsize=None, initialW=None, initial_bias=None, dilate=1, groups=1):
+        super().__init__(3, in_channels, out_channels, ksize, stride, pad, nobias, outsize,
+                         initialW, initial_bias, dilate, groups)
