@@ -236,7 +236,9 @@ class UpdateRule:
 
         When loading into a rule whose state is not initialized yet, the entries that
         :meth:`init_state` would create are read; if they are missing the state is left
-        None so that it is initialized at the next update.
+        None so that it is initialized at the next update. Missing entries raise
+        ``KeyError`` unless the rule is disabled or was saved before its first update
+        (``t == 0``; Chainer raises in that case too).
         """
         from minichainer import serializer as serializer_module
         self.t = serializer('t', self.t)
@@ -251,7 +253,9 @@ class UpdateRule:
                     try:
                         value = serializer(key, None)
                     except KeyError:
-                        if self.enabled:
+                        # a disabled rule, or one saved before its first update (which
+                        # has no state; Chainer raises there), starts with a fresh state
+                        if self.enabled and self.t != 0:
                             raise
                         value = None
                     if value is None:

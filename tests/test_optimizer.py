@@ -163,3 +163,18 @@ def test_cleargrads_versus_zerograds_choice():
     with pytest.warns(DeprecationWarning, match='zerograd'):
         opt.update(lambda: mc.functions.sum(model.child.w * 2.0))
     numpy.testing.assert_allclose(model.child.w.array, w0 - 0.2)
+
+
+def test_optimizer_saved_before_first_update_loads():
+    import io
+    from minichainer import serializers
+    buf = io.BytesIO()
+    serializers.save_npz(buf, optimizers.MomentumSGD().setup(Tiny()))
+    buf.seek(0)
+    model = Tiny()
+    opt = optimizers.MomentumSGD().setup(model)
+    serializers.load_npz(buf, opt)
+    assert model.child.w.update_rule.state is None
+    model.child.w.grad = numpy.ones(4, numpy.float32)
+    opt.update()
+    numpy.testing.assert_allclose(model.child.w.update_rule.state['v'], -0.01)
