@@ -66,8 +66,11 @@ class EinSum(function_node.FunctionNode):
         sizes = {}
         for sub, in_type in zip(in_subs, in_types):
             if '@' in sub:
+                # The ellipsis must cover the same shape in every operand: unlike
+                # numpy.einsum, F.einsum does not broadcast (as Chainer).
                 left, right = sub.split('@')
                 pairs = [(i, c) for i, c in enumerate(left)]
+                pairs.append((slice(len(left), -len(right) or None), '@'))
                 pairs += [(i - len(right), c) for i, c in enumerate(right)]
             else:
                 pairs = list(enumerate(sub))

@@ -20,6 +20,10 @@ CASES = [
     ('iij->ji', [(2, 2, 3)]),
     ('ij,ij->ij', [(2, 3), (2, 3)]),
     ('i...,i->...', [(2, 3, 1), (2,)]),
+    ('i...j,jk...->k...i', [(4, 2, 3), (3, 5, 2)]),
+    ('ii...,...jj', [(2, 2, 4), (4, 3, 3)]),
+    ('iij,kkj', [(2, 2, 3), (4, 4, 3)]),
+    (',ij->i', [(), (3, 4)]),
 ]
 
 
@@ -35,11 +39,38 @@ def test_einsum(subscripts, shapes, dtype):
     check_op(lambda *xs: F.einsum(subscripts, *xs), ref, ops, dtype)
 
 
-def test_einsum_broadcast_ellipsis_grad():
-    a = uniform((2, 1, 3), numpy.float64, seed=0)
-    b = uniform((4, 3), numpy.float64, seed=1)
-    check_op(lambda x, y: F.einsum('...i,...i->...', x, y),
-             lambda x, y: numpy.einsum('...i,...i->...', x, y), (a, b), numpy.float64)
+@pytest.mark.parametrize('shapes', [((2, 2), (1, 2)), ((2,), (1, 2)), ((2, 2), (3, 2))])
+def test_einsum_does_not_broadcast_ellipsis(shapes):
+    # as Chainer: the ellipsis must cover the same shape in every operand
+    ops = [numpy.zeros(s, numpy.float32) for s in shapes]
+    with pytest.raises(type_check.InvalidType):
+        F.einsum('...i,...i', *ops)
+
+
+@pytest.mark.parametrize('in_subs,out_sub,in_shapes,out_shape', [
+    ('i', 'ij', [(3,)], (3, 4)),
+    ('', 'i', [()], (3,)),
+    (',i', 'ij', [(), (2,)], (2, 3)),
+    (',ij', 'i', [(), (3, 4)], (3,)),
+    ('i', 'ii', [(3,)], (3, 3)),
+])
+def test_diag_einsum(in_subs, out_sub, in_shapes, out_shape):
+    from minichainer.functions.math.einsum import DiagEinSum
+    ops = tuple(uniform(s, numpy.float64, seed=i) for i, s in enumerate(in_shapes))
+
+    def op(*xs):
+        return DiagEinSum(in_subs=in_subs, out_sub=out_sub, out_shape=out_shape).apply(xs)[0]
+
+    def ref(*xs):
+        y = numpy.zeros(out_shape)
+        if out_sub == 'ii':
+            y[numpy.arange(3), numpy.arange(3)] = xs[0]
+            return y
+        letters = ''.join(c for c in out_sub if c in in_subs)
+        val = numpy.einsum('{}->{}'.format(in_subs, letters), *xs)
+        return y + val.reshape(val.shape + (1,) * (len(out_shape) - val.ndim))
+
+    check_op(op, ref, ops, numpy.float64)
 
 
 def test_einsum_sublist_form():
