@@ -1,0 +1,371 @@
+"""Batch normalization (training-mode statistics) and fixed batch normalization."""
+import warnings
+
+import numpy
+
+from minichainer import backend
+from minichainer import function_node
+from minichainer.utils import argument
+from minichainer.utils import type_check
+
+
+def _compute_axis(x_ndim, gamma_ndim=1, axis=None):
+    if axis is None:
+        axis = (0,) + tuple(range(gamma_ndim + 1, x_ndim))
+    return axis
+
+
+def _compute_key_axis(x_ndim, gamma_ndim=1, axis=None):
+    axis = _compute_axis(x_ndim, gamma_ndim, axis)
+    return tuple(i for i in range(x_ndim) if i not in axis)
+
+
+def _expander(x_ndim, key_axis):
+    return tuple(slice(None) if i in key_axis else None for i in range(x_ndim))
+
+
+def _param_shape(x_shape, key_axis):
+    """Shape that broadcasts a per-channel parameter against x."""
+    return tuple(x_shape[i] if i in key_axis else 1 for i in range(len(x_shape)))
+
+
+def _check_bn_types(in_types, axis):
+    x_type, gamma_type, beta_type = in_types[:3]
+    type_check.expect(
+        x_type.dtype.kind == 'f',
+        gamma_type.dtype.kind == 'f',
+        gamma_type.dtype == beta_type.dtype,
+        gamma_type.shape == beta_type.shape,
+    )
+    _x_ndim = type_check.eval(x_type.ndim)
+    _gamma_ndim = type_check.eval(gamma_type.ndim)
+    _axis = _compute_axis(_x_ndim, _gamma_ndim, axis)
+    type_check.expect(x_type.ndim >= len(_axis))
+    _key_axis = _compute_key_axis(_x_ndim, _gamma_ndim, _axis)
+    type_check.expect(gamma_type.ndim == len(_key_axis))
+    for i in range(len(_key_axis)):
+        type_check.expect(x_type.shape[_key_axis[i]] == gamma_type.shape[i])
+
+
+def _x_hat(x, mean, inv_std):
+    x_mu = x - mean
+    x_mu *= inv_std
+    return x_mu
+
+
+def _apply_bn_fwd(x, mean, inv_std, gamma, beta):
+    x_hat = _x_hat(x, mean, inv_std)
+    y = gamma * x_hat
+    y += beta
+    return y.astype(x.dtype, copy=False)
+
+
+class BatchNormalization(function_node.FunctionNode):
+    """FunctionNode of :func:`batch_normalization` with mini-batch statistics.
+
+    When ``mean``/``var`` (running statistics) arrays are given they are updated
+    in place: ``r = decay * r + (1 - decay) * stat`` (unbiased variance).
+    """
+
+    mean = None
+    inv_std = None
+
+    def __init__(self, eps=2e-5, mean=None, var=None, decay=0.9, axis=None):
+        self.running_mean = mean
+        self.running_var = var
+        self.eps = eps
+        self.decay = decay
+        if isinstance(axis, int):
+            axis = axis,
+        self.axis = axis
+
+    def check_type_forward(self, in_types):
+        type_check.expect(in_types.size() == 3)
+        type_check._argname(in_types, ('x', 'gamma', 'beta'))
+        _check_bn_types(in_types, self.axis)
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1))
+        x, gamma, beta = inputs
+        xp = backend.get_array_module(x)
+        if self.running_mean is None:
+            self.running_mean = xp.zeros_like(gamma, dtype=x.dtype)
+            self.running_var = xp.zeros_like(gamma, dtype=x.dtype)
+        self.axis = _compute_axis(x.ndim, gamma.ndim, self.axis)
+        self.key_axis = _compute_key_axis(x.ndim, gamma.ndim, self.axis)
+        if all(x.shape[i] == 1 for i in self.axis):
+            if 0 in self.axis:
+                warnings.warn(
+                    'A batch with no more than one sample has been given. '
+                    'F.batch_normalization requires statistics computed over the '
+                    'mini-batch, which will not be valid. Consider changing a model.',
+                    UserWarning)
+            else:
+                warnings.warn(
+                    'F.batch_normalization got an input with all axes of size 1 '
+                    'for the statistics; the statistics will not be valid.',
+                    UserWarning)
+        expander = _expander(x.ndim, self.key_axis)
+        self.expander = expander
+
+        interm_dtype = numpy.promote_types(x.dtype, gamma.dtype)
+        gamma_e = gamma[expander].astype(interm_dtype, copy=False)
+        beta_e = beta[expander].astype(interm_dtype, copy=False)
+        mean = x.mean(axis=self.axis, dtype=interm_dtype)
+        var = x.var(axis=self.axis, dtype=interm_dtype)
+        inv_std = numpy.reciprocal(xp.sqrt(var + eps_of(self.eps, interm_dtype),
+                                           dtype=interm_dtype))
+        y = _apply_bn_fwd(x, mean[expander], inv_std[expander], gamma_e, beta_e)
+
+        running_mean = self.running_mean
+        running_var = self.running_var
+        if running_mean is not None:
+            m = x.size // gamma.size
+            adjust = m / max(m - 1., 1.)  # unbiased estimation
+            decay = self.decay
+            running_mean *= decay
+            running_mean += (1 - decay) * mean
+            running_var *= decay
+            running_var += (1 - decay) * adjust * var
+        self.mean = mean
+        self.var = var
+        self.inv_std = inv_std
+        return y,
+
+    def backward(self, indexes, grad_outputs):
+        x, gamma = self.get_retained_inputs()
+        gy, = grad_outputs
+        f = BatchNormalizationGrad(self.eps, self.expander, self.axis, self.mean,
+                                   self.inv_std, self.key_axis)
+        return f.apply((x, gamma, gy))
+
+
+def eps_of(eps, dtype):
+    return numpy.dtype(dtype).type(eps)
+
+
+class BatchNormalizationGrad(function_node.FunctionNode):
+    """Gradient of :func:`batch_normalization` (inputs ``(x, gamma, gy)``).
+
+    Its own backward (double backprop) recomputes the statistics with differentiable
+    functions.
+    """
+
+    def __init__(self, eps, expander, axis, mean, inv_std, key_axis):
+        self.eps = eps
+        self.expander = expander
+        self.axis = axis
+        self.mean = mean
+        self.inv_std = inv_std
+        self.key_axis = key_axis
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1, 2))
+        x, gamma, gy = inputs
+        expander = self.expander
+        interm_dtype = numpy.promote_types(x.dtype, gamma.dtype)
+        m = x.size // gamma.size
+        gbeta = gy.sum(axis=self.axis, dtype=interm_dtype)
+        x_hat = _x_hat(x, self.mean[expander], self.inv_std[expander])
+        ggamma = (gy * x_hat).sum(axis=self.axis, dtype=interm_dtype)
+        gx = (gamma * self.inv_std)[expander] * (
+            gy - (x_hat * ggamma[expander] + gbeta[expander]) / m)
+        gx = gx.astype(x.dtype, copy=False)
+        ggamma = ggamma.astype(gamma.dtype, copy=False)
+        gbeta = gbeta.astype(gamma.dtype, copy=False)
+        return gx, ggamma, gbeta
+
+    def backward(self, indexes, grad_outputs):
+        from minichainer.function import force_backprop_mode
+        x, gamma, gy = self.get_retained_inputs()
+        with force_backprop_mode():
+            outs = _bn_grad_graph(x, gamma, gy, self.axis, self.key_axis, self.eps)
+        return _vjp(outs, (x, gamma, gy), grad_outputs, indexes)
+
+
+def _bn_grad_graph(x, gamma, gy, axis, key_axis, eps):
+    """(gx, ggamma, gbeta) of batch normalization built from differentiable functions."""
+    from minichainer.functions.array.broadcast import broadcast_to
+    from minichainer.functions.array.cast import cast
+    from minichainer.functions.array.reshape import reshape
+    from minichainer.functions.math.sum import sum as _sum
+    dtype = numpy.promote_types(x.dtype, gamma.dtype)
+    if x.dtype != dtype:
+        x = cast(x, dtype)
+    if gy.dtype != dtype:
+        gy = cast(gy, dtype)
+    if gamma.dtype != dtype:
+        gamma = cast(gamma, dtype)
+    shape = _param_shape(x.shape, key_axis)
+    m = x.size // gamma.size
+
+    def expand(v):
+        return broadcast_to(reshape(v, shape), x.shape)
+
+    mean = _sum(x, axis=axis) / m
+    xc = x - expand(mean)
+    var = _sum(xc * xc, axis=axis) / m
+    inv_std = (var + dtype.type(eps)) ** -0.5
+    x_hat = xc * expand(inv_std)
+    gbeta = _sum(gy, axis=axis)
+    ggamma = _sum(gy * x_hat, axis=axis)
+    gx = expand(gamma * inv_std) * (gy - (x_hat * expand(ggamma) + expand(gbeta)) / m)
+    return gx, ggamma, gbeta
+
+
+def _vjp(outputs, inputs, grad_outputs, indexes):
+    """Differentiable vector-Jacobian product of ``outputs`` w.r.t. selected ``inputs``."""
+    from minichainer.function_node import grad
+    pairs = [(y, gy) for y, gy in zip(outputs, grad_outputs) if gy is not None]
+    if not pairs:
+        return (None,) * len(indexes)
+    ys = [p[0] for p in pairs]
+    gys = [p[1] for p in pairs]
+    targets = [inputs[i] for i in indexes]
+    gxs = grad(ys, targets, gys, enable_double_backprop=True)
+    ret = []
+    for gx, v in zip(gxs, targets):
+        if gx is not None and gx.dtype != v.dtype:
+            from minichainer.functions.array.cast import cast
+            gx = cast(gx, v.dtype)
+        ret.append(gx)
+    return tuple(ret)
+
+
+class FixedBatchNormalization(function_node.FunctionNode):
+    """FunctionNode of :func:`fixed_batch_normalization` (given mean and var)."""
+
+    inv_std = None
+    inv_var = None
+
+    def __init__(self, eps=2e-5, axis=None):
+        self.eps = eps
+        if isinstance(axis, int):
+            axis = axis,
+        self.axis = axis
+
+    def check_type_forward(self, in_types):
+        type_check.expect(in_types.size() == 5)
+        type_check._argname(in_types, ('x', 'gamma', 'beta', 'mean', 'var'))
+        x_type, gamma_type, beta_type, mean_type, var_type = in_types
+        _check_bn_types(in_types, self.axis)
+        type_check.expect(
+            mean_type.dtype == gamma_type.dtype,
+            mean_type.shape == gamma_type.shape,
+            var_type.dtype == gamma_type.dtype,
+            var_type.shape == gamma_type.shape,
+        )
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1, 3, 4))
+        x, gamma, beta, mean, var = inputs
+        xp = backend.get_array_module(x)
+        self.axis = _compute_axis(x.ndim, gamma.ndim, self.axis)
+        self.key_axis = _compute_key_axis(x.ndim, gamma.ndim, self.axis)
+        expander = _expander(x.ndim, self.key_axis)
+        self.expander = expander
+        dtype = var.dtype
+        self.inv_std = numpy.reciprocal(xp.sqrt(var + dtype.type(self.eps), dtype=dtype))
+        y = _apply_bn_fwd(x, mean[expander], self.inv_std[expander], gamma[expander],
+                          beta[expander])
+        return y,
+
+    def backward(self, indexes, grad_outputs):
+        x, gamma, mean, var = self.get_retained_inputs()
+        gy, = grad_outputs
+        f = FixedBatchNormalizationGrad(self.eps, self.expander, self.axis,
+                                        self.key_axis, self.inv_std)
+        ret = f.apply((x, gamma, mean, var, gy))
+        out = []
+        for i in indexes:
+            out.append(ret[i])
+        return out
+
+
+class FixedBatchNormalizationGrad(function_node.FunctionNode):
+    """Gradients (gx, ggamma, gbeta, gmean, gvar) of fixed batch normalization."""
+
+    def __init__(self, eps, expander, axis, key_axis, inv_std):
+        self.eps = eps
+        self.expander = expander
+        self.axis = axis
+        self.key_axis = key_axis
+        self.inv_std = inv_std
+
+    def forward(self, inputs):
+        self.retain_inputs((0, 1, 2, 3, 4))
+        x, gamma, mean, var, gy = inputs
+        expander = self.expander
+        inv_var = numpy.reciprocal(var + var.dtype.type(self.eps))
+        inv_std = self.inv_std
+        gamma_over_std = gamma * inv_std
+        x_hat = _x_hat(x, mean[expander], inv_std[expander])
+        gx = (gamma_over_std[expander] * gy).astype(x.dtype, copy=False)
+        gbeta = gy.sum(axis=self.axis, dtype=gamma.dtype)
+        ggamma = (x_hat * gy).sum(axis=self.axis, dtype=gamma.dtype)
+        gmean = -gamma_over_std * gbeta
+        gvar = -0.5 * gamma * inv_var * ggamma
+        return (gx, ggamma.astype(gamma.dtype, copy=False), gbeta,
+                gmean.astype(gamma.dtype, copy=False), gvar.astype(gamma.dtype, copy=False))
+
+    def backward(self, indexes, grad_outputs):
+        from minichainer.function import force_backprop_mode
+        x, gamma, mean, var, gy = self.get_retained_inputs()
+        with force_backprop_mode():
+            outs = _fixed_bn_grad_graph(x, gamma, mean, var, gy, self.axis, self.key_axis,
+                                    self.eps)
+        return _vjp(outs, (x, gamma, mean, var, gy), grad_outputs, indexes)
+
+
+def _fixed_bn_grad_graph(x, gamma, mean, var, gy, axis, key_axis, eps):
+    from minichainer.functions.array.broadcast import broadcast_to
+    from minichainer.functions.array.reshape import reshape
+    from minichainer.functions.math.sum import sum as _sum
+    shape = _param_shape(x.shape, key_axis)
+
+    def expand(v):
+        return broadcast_to(reshape(v, shape), x.shape)
+
+    inv_var = (var + var.dtype.type(eps)) ** -1
+    inv_std = inv_var ** 0.5
+    gamma_over_std = gamma * inv_std
+    x_hat = (x - expand(mean)) * expand(inv_std)
+    gx = expand(gamma_over_std) * gy
+    gbeta = _sum(gy, axis=axis)
+    ggamma = _sum(x_hat * gy, axis=axis)
+    gmean = -gamma_over_std * gbeta
+    gvar = -0.5 * gamma * inv_var * ggamma
+    return gx, ggamma, gbeta, gmean, gvar
+
+
+def batch_normalization(x, gamma, beta, **kwargs):
+    """batch_normalization(x, gamma, beta, eps=2e-5, running_mean=None, running_var=None, decay=0.9, axis=None)
+
+    Batch normalization with the statistics of the mini-batch:
+    ``y = gamma * (x - mean) / sqrt(var + eps) + beta``.
+
+    Args:
+        x (Variable or ndarray): input; statistics are taken over ``axis`` (by
+            default the first axis and the axes after gamma's).
+        gamma, beta (Variable or ndarray): scale and shift.
+        eps (float): added to the variance.
+        running_mean, running_var (ndarray or None): running statistics updated in
+            place as ``r = decay * r + (1 - decay) * stat`` (unbiased variance).
+        decay (float): decay rate of the running statistics.
+        axis (int, tuple of int or None): axes to normalize over.
+
+    Raises:
+        ValueError: for the removed ``train`` argument.
+    """
+    eps, running_mean, running_var, decay, axis = argument.parse_kwargs(
+        kwargs, ('eps', 2e-5), ('running_mean', None), ('running_var', None),
+        ('decay', 0.9), ('axis', None),
+        train='train argument is not supported anymore. '
+        'Use chainer.using_config')
+    return BatchNormalization(eps, running_mean, running_var, decay, axis).apply(
+        (x, gamma, beta))[0]
+
+
+def fixed_batch_normalization(x, gamma, beta, mean, var, eps=2e-5, axis=None):
+    """Batch normalization with fixed statistics ``mean`` and ``var`` (test mode)."""
+    return FixedBatchNormalization(eps, axis).apply((x, gamma, beta, mean, var))[0]

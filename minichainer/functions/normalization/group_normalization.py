@@ -1,0 +1,46 @@
+"""Group normalization."""
+from minichainer import backend
+
+
+def group_normalization(x, groups, gamma, beta, eps=1e-5):
+    """Group normalization: normalize each group of channels of each sample.
+
+    Args:
+        x (Variable or ndarray): (batch, channels, ...) input.
+        groups (int): number of channel groups; must divide the channel count.
+        gamma, beta (Variable or ndarray): (channels,) scale and shift.
+        eps (float): added to the variance.
+
+    Raises:
+        ValueError: if ``x`` has fewer than 2 axes or ``groups`` does not divide the
+            number of channels.
+    """
+    from minichainer.functions.array.broadcast import broadcast_to
+    from minichainer.functions.array.reshape import reshape
+    from minichainer.functions.normalization.batch_normalization import \
+        batch_normalization
+    from minichainer.variable import as_variable
+    if x.ndim <= 2:
+        raise ValueError('Input dimension must be greater than 2, including batch size '
+                         'dimension (first dimension); got x.shape = {}'.format(x.shape))
+    if not isinstance(groups, int):
+        raise TypeError("Argument: 'groups' type must be (int), got {}".format(
+            type(groups).__name__))
+    batch_size, channels = x.shape[:2]
+    original_shape = x.shape
+    if channels % groups != 0:
+        raise ValueError("Argument: 'groups' must be a divisor of the number of channels "
+                         '({}), got {}'.format(channels, groups))
+    x = as_variable(x)
+    xp = backend.get_array_module(x.array)
+    # normalizing each (sample, group) slice is batch normalization over axes (0, 2)
+    # of x reshaped to (1, batch * groups, -1) with unit scale and zero shift
+    x = reshape(x, (1, batch_size * groups, -1))
+    dummy_gamma = xp.ones(batch_size * groups, dtype=x.dtype)
+    dummy_beta = xp.zeros(batch_size * groups, dtype=x.dtype)
+    x = batch_normalization(x, dummy_gamma, dummy_beta, eps=eps)
+    x = reshape(x, original_shape)
+    target_shape = (1, channels) + (1,) * (len(original_shape) - 2)
+    gamma_b = broadcast_to(reshape(gamma, target_shape), original_shape)
+    beta_b = broadcast_to(reshape(beta, target_shape), original_shape)
+    return x * gamma_b + beta_b

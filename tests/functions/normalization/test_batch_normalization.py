@@ -1,0 +1,106 @@
+import warnings
+
+import numpy
+import pytest
+
+import minichainer
+import minichainer.functions as F
+from minichainer import gradient_check
+from minichainer.utils import type_check
+
+
+def _ref_bn(x, gamma, beta, eps, axis):
+    mean = x.mean(axis=axis, keepdims=True)
+    var = x.var(axis=axis, keepdims=True)
+    shape = [1 if i in axis else s for i, s in enumerate(x.shape)]
+    return (x - mean) / numpy.sqrt(var + eps) * gamma.reshape(shape) + beta.reshape(shape)
+
+
+def _gc(dtype):
+    if dtype == numpy.float16:
+        return {'dtype': numpy.float64, 'atol': 1e-2, 'rtol': 1e-1}
+    if dtype == numpy.float32:
+        return {'atol': 1e-3, 'rtol': 1e-2}
+    return {'atol': 1e-6, 'rtol': 1e-5}
+
+
+@pytest.mark.parametrize('xshape,gshape,axis', [
+    ((5, 3), (3,), None),
+    ((4, 3, 2, 2), (3,), None),
+    ((3, 2, 3, 2), (2, 3), None),
+    ((3, 4, 2), (4,), (0, 2)),
+    ((4, 3), (4,), 1),
+])
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32, numpy.float64])
+def test_batch_normalization(xshape, gshape, axis, dtype):
+    rng = numpy.random.RandomState(0)
+    x = rng.uniform(-1, 1, xshape).astype(dtype)
+    gamma = rng.uniform(0.5, 1.5, gshape).astype(dtype)
+    beta = rng.uniform(-1, 1, gshape).astype(dtype)
+    eps = 2e-5
+    f = (lambda x, g, b: F.batch_normalization(x, g, b, eps=eps, axis=axis))
+    y = f(x, gamma, beta)
+    ax = (axis,) if isinstance(axis, int) else axis
+    if ax is None:
+        ax = (0,) + tuple(range(1 + len(gshape), len(xshape)))
+    ref = _ref_bn(x.astype('d'), gamma.astype('d'), beta.astype('d'), eps, ax)
+    assert y.dtype == dtype
+    tol = {'atol': 1e-2, 'rtol': 1e-2} if dtype == numpy.float16 else {'atol': 1e-5,
+                                                                       'rtol': 1e-4}
+    numpy.testing.assert_allclose(y.array, ref, **tol)
+    gy = rng.uniform(-1, 1, xshape).astype(dtype)
+    gradient_check.check_backward(f, (x, gamma, beta), gy, **_gc(dtype))
+    if dtype == numpy.float64:
+        gg = tuple(rng.uniform(-1, 1, a.shape) for a in (x, gamma, beta))
+        gradient_check.check_double_backward(f, (x, gamma, beta), gy, gg, **_gc(dtype))
+
+
+def test_batch_normalization_running_stats_updated_in_place():
+    rng = numpy.random.RandomState(1)
+    x = rng.randn(6, 3, 2)
+    gamma = numpy.ones(3)
+    beta = numpy.zeros(3)
+    rm = numpy.full(3, 0.5)
+    rv = numpy.full(3, 2.0)
+    rm_id, rv_id = id(rm), id(rv)
+    F.batch_normalization(x, gamma, beta, running_mean=rm, running_var=rv, decay=0.8)
+    assert id(rm) == rm_id and id(rv) == rv_id
+    m = 12
+    numpy.testing.assert_allclose(rm, 0.8 * 0.5 + 0.2 * x.mean(axis=(0, 2)))
+    numpy.testing.assert_allclose(rv, 0.8 * 2.0 + 0.2 * x.var(axis=(0, 2)) * m / (m - 1))
+
+
+def test_batch_normalization_errors_and_warning():
+    x = numpy.zeros((2, 3), 'f')
+    with pytest.raises(type_check.InvalidType):
+        F.batch_normalization(x, numpy.ones(4, 'f'), numpy.zeros(4, 'f'))
+    with pytest.raises(ValueError):
+        F.batch_normalization(x, numpy.ones(3, 'f'), numpy.zeros(3, 'f'), train=True)
+    with pytest.warns(UserWarning):
+        F.batch_normalization(numpy.ones((1, 3), 'f'), numpy.ones(3, 'f'),
+                              numpy.zeros(3, 'f'))
+
+
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32, numpy.float64])
+@pytest.mark.parametrize('xshape,axis', [((4, 3, 2), None), ((4, 3), 0)])
+def test_fixed_batch_normalization(dtype, xshape, axis):
+    rng = numpy.random.RandomState(2)
+    x = rng.uniform(-1, 1, xshape).astype(dtype)
+    gamma = rng.uniform(0.5, 1.5, 3).astype(dtype)
+    beta = rng.uniform(-1, 1, 3).astype(dtype)
+    mean = rng.uniform(-1, 1, 3).astype(dtype)
+    var = rng.uniform(0.5, 1, 3).astype(dtype)
+    f = (lambda *a: F.fixed_batch_normalization(*a, eps=1e-3, axis=axis))
+    y = f(x, gamma, beta, mean, var)
+    shape = (1, 3) + (1,) * (len(xshape) - 2)
+    ref = ((x.astype('d') - mean.reshape(shape)) / numpy.sqrt(var.reshape(shape) + 1e-3)
+           * gamma.reshape(shape) + beta.reshape(shape))
+    tol = {'atol': 1e-2, 'rtol': 1e-2} if dtype == numpy.float16 else {'rtol': 1e-5}
+    assert y.dtype == dtype
+    numpy.testing.assert_allclose(y.array, ref, **tol)
+    args = (x, gamma, beta, mean, var)
+    gy = rng.uniform(-1, 1, xshape).astype(dtype)
+    gradient_check.check_backward(f, args, gy, **_gc(dtype))
+    if dtype == numpy.float64:
+        gg = tuple(rng.uniform(-1, 1, a.shape) for a in args)
+        gradient_check.check_double_backward(f, args, gy, gg, **_gc(dtype))
