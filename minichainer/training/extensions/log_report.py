@@ -22,8 +22,8 @@ class LogReport(extension.Extension):
         trigger: When to emit an entry (default ``(1, 'epoch')``).
         postprocess (callable): Called with each entry dict before it is stored.
         filename (str): Log file name (a format string receiving the entry's values);
-            None writes no file.  ``log_name`` is accepted as an alias.  Default
-            ``'log'``.
+            ``'log'`` when None.  ``log_name`` is accepted as an alias; as in Chainer,
+            ``log_name=None`` (with no ``filename``) writes no file.
     """
 
     def __init__(self, keys=None, trigger=(1, 'epoch'), postprocess=None, filename=None,
