@@ -5,6 +5,7 @@ import os
 import pickle
 import queue
 import signal
+import sys
 import time
 import traceback
 import warnings
@@ -167,6 +168,7 @@ class MultiprocessIterator(iterator.Iterator):
     class TimeoutWarning(RuntimeWarning):
         pass
 
+    _interruption_testing = False  # prints the worker pids on start (for tests)
     _finalized = False
     _pool = None
 
@@ -259,6 +261,9 @@ class MultiprocessIterator(iterator.Iterator):
         pool = _WorkerPool(self.dataset, self.n_processes, self._maxtasksperchild)
         self._pool = pool
         self._pool_finalizer = weakref.finalize(self, pool.close)
+        if self._interruption_testing:
+            print(' '.join(str(p.pid) for p in pool.workers.values()))
+            sys.stdout.flush()
 
     def _stop(self):
         pool = self._pool
