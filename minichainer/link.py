@@ -119,6 +119,13 @@ class Link(device_resident.DeviceResident):
         return self._local_link_hooks
 
     @property
+    def _device_id(self):
+        # Deprecated in Chainer (use ``device``); None means the CPU.
+        warnings.warn('Link._device_id is left only for backward compatibility and likely '
+                      'to be removed. Use Link.device instead.', DeprecationWarning)
+        return None
+
+    @property
     def _n_local_link_hooks(self):
         hooks = self._local_link_hooks
         return 0 if hooks is None else len(hooks)
@@ -282,7 +289,8 @@ class Link(device_resident.DeviceResident):
                 re-initialized with their initializers).
 
         Returns:
-            Link: the copy, with ``name`` None.
+            Link: the copy (``name`` is reset to None in mode ``'share'`` and for
+            chains; a deep copy of a leaf link keeps it, as in Chainer).
 
         Raises:
             ValueError: unknown ``mode``.
@@ -299,7 +307,6 @@ class Link(device_resident.DeviceResident):
             raise ValueError(
                 "{}.copy: mode must be 'init', 'copy' or 'share', got {!r}".format(
                     type(self).__name__, mode))
-        ret.name = None
         _bump()
         return ret
 

@@ -490,3 +490,84 @@ def test_no_warnings_in_normal_use():
         list(net.params())
         net.cleargrads()
         net.copy()
+
+
+# ---------------------------------------------------------------------- Chainer details
+def test_constructor_params_accept_numpy_ints_and_dtype_pairs():
+    link = Link(x=((2, np.int64(3)), 'd'), u=(None, 'd'))
+    assert link.x.shape == (2, 3) and link.x.dtype == np.float64
+    assert np.isnan(link.x.array).all() and np.isnan(link.x.grad).all()
+    assert link.u.array is None
+    link.u.initialize((2, 3))
+    assert link.u.dtype == np.float64
+
+
+def test_leaf_deep_copy_keeps_name_share_copy_resets_it():
+    leaf = Leaf()
+    leaf.name = 'a'
+    assert leaf.copy('copy').name == 'a' and leaf.copy('init').name == 'a'
+    assert leaf.copy('share').name is None
+    net = Net()
+    net.name = 'n'
+    assert net.copy('copy').name is None and net.copy('copy').l1.name == 'l1'
+    with pytest.warns(DeprecationWarning):
+        assert copy.deepcopy(leaf)._device_id is None
+
+
+def test_serialize_calls_with_mock():
+    from unittest import mock
+    serializer = mock.MagicMock(return_value=3)
+    link = Link()
+    with link.init_scope():
+        link.x = Parameter(shape=(2, 3))
+        link.y = Parameter(shape=2)
+    link.add_persistent('z', 1)
+    link.serialize(serializer)
+    assert serializer.call_count == 3
+    serializer.assert_any_call('x', link.x.array)
+    serializer.assert_any_call('z', 1)
+    assert link.z == 3
+    ret = np.random.rand(2, 3).astype(np.float32)
+    link = Link()
+    with link.init_scope():
+        link.x = Parameter()
+    link.serialize(mock.MagicMock(return_value=ret))
+    np.testing.assert_array_equal(link.x.array, ret)
+
+
+def test_chain_serialize_visits_children_by_name():
+    from unittest import mock
+    mocks = {'l1': mock.MagicMock(), 'l2': mock.MagicMock()}
+    serializer = mock.MagicMock()
+    serializer.__getitem__.side_effect = lambda k: mocks[k]
+    net = Chain()
+    with net.init_scope():
+        net.l1 = Leaf()
+        net.l2 = Leaf()
+    net.serialize(serializer)
+    assert serializer.call_count == 0 and serializer.__getitem__.call_count == 2
+    mocks['l1'].assert_any_call('W', net.l1.W.array)
+
+
+def test_count_params_warns_once_per_uninitialized_parameter():
+    net = Net()
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter('always')
+        net.count_params()
+    assert len(w) == 2 and all(x.category is UserWarning for x in w)
+
+
+def test_variable_assigned_in_init_scope_is_not_a_parameter():
+    link = Link()
+    v = Variable(np.zeros(2, np.float32))
+    with link.init_scope():
+        link.v = v
+    assert list(link.params()) == []
+
+
+def test_chainlist_param_in_init_scope_is_registered():
+    cl = ChainList(Leaf())
+    p = Parameter()
+    with cl.init_scope():
+        cl.p = p
+    assert next(iter(cl.params())) is p
