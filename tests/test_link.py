@@ -537,7 +537,7 @@ def test_serialize_calls_with_mock():
 
 def test_chain_serialize_visits_children_by_name():
     from unittest import mock
-    mocks = {'l1': mock.MagicMock(), 'l2': mock.MagicMock()}
+    mocks = {'l1': mock.MagicMock(return_value=None), 'l2': mock.MagicMock(return_value=None)}
     serializer = mock.MagicMock()
     serializer.__getitem__.side_effect = lambda k: mocks[k]
     net = Chain()
