@@ -229,3 +229,9 @@ def test_every_example_once_per_epoch(n, batch_size, shuffle, use_array):
         assert sorted(stream[e * n:(e + 1) * n]) == list(range(n))
     once = SerialIterator(dataset, batch_size, repeat=False, shuffle=shuffle)
     assert sorted(int(v) for b in once for v in b) == list(range(n))
+
+
+def test_dali_iterator_is_a_clear_error():
+    from minichainer.iterators import DaliIterator
+    with pytest.raises(RuntimeError, match='GPU'):
+        DaliIterator(None)
