@@ -1,6 +1,4 @@
 """Concatenation along an existing axis (``chainer.functions.concat``)."""
-import numpy
-
 from minichainer import backend
 from minichainer import function_node
 from minichainer.functions.array.split_axis import split_axis
@@ -16,6 +14,9 @@ class Concat(function_node.FunctionNode):
         self.axis = axis
 
     def check_type_forward(self, in_types):
+        if type_check.in_light_mode():
+            self._check_light(in_types)
+            return
         type_check.expect(in_types.size() > 0)
         type_check.expect(in_types[0].ndim > type_check.make_variable(self.axis, 'axis'))
         type_check.expect(-in_types[0].ndim <= self.axis, self.axis < in_types[0].ndim)
@@ -28,6 +29,26 @@ class Concat(function_node.FunctionNode):
                 if d != axis:
                     type_check.expect(in_types[0].shape[d] == in_types[i].shape[d])
 
+    def _check_light(self, xs):
+        # Plain-Python version of the conditions below for the hot path; a failure is
+        # re-checked on expressions by the caller to build the message.
+        if not xs:
+            raise type_check.InvalidType('', '')
+        shape = xs[0].shape
+        ndim = len(shape)
+        axis = self.axis
+        if not -ndim <= axis < ndim:
+            raise type_check.InvalidType('', '')
+        axis %= ndim
+        head = shape[:axis]
+        tail = shape[axis + 1:]
+        dtype = xs[0].dtype
+        for x in xs[1:]:
+            s = x.shape
+            if (x.dtype != dtype or len(s) != ndim or s[:axis] != head
+                    or s[axis + 1:] != tail):
+                raise type_check.InvalidType('', '')
+
     def forward(self, xs):
         xp = backend.get_array_module(*xs)
         return xp.concatenate(xs, self.axis),
@@ -36,7 +57,11 @@ class Concat(function_node.FunctionNode):
         if len(self.inputs) == 1:
             return grad_outputs
         axis = self.axis
-        sizes = numpy.cumsum([node.shape[axis] for node in self.inputs[:-1]])
+        sizes = []
+        total = 0
+        for node in self.inputs[:-1]:
+            total += node.shape[axis]
+            sizes.append(total)
         gy, = grad_outputs
         return split_axis(gy, sizes, axis)
 
