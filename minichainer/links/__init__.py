@@ -1,6 +1,7 @@
 """Collection of :class:`~minichainer.Link` implementations (``chainer.links``)."""
 from minichainer.links.activation.maxout import Maxout  # noqa: F401
 from minichainer.links.activation.prelu import PReLU  # noqa: F401
+from minichainer.links.activation.swish import Swish  # noqa: F401
 from minichainer.links.connection.bias import Bias  # noqa: F401
 from minichainer.links.connection.bilinear import Bilinear  # noqa: F401
 from minichainer.links.connection.convolution_2d import Convolution2D  # noqa: F401

@@ -28,3 +28,14 @@ def test_serialization_and_copy(tmp_path):
         return link
     _util.check_npz_round_trip(make, tmp_path)
     _util.check_copy_modes(L.PReLU((3,)))
+
+
+def test_swish_link():
+    link = L.Swish(None)
+    x = np.random.randn(2, 3).astype(np.float32)
+    y = link(x)
+    assert link.beta.shape == (3,) and (link.beta.array == 1).all()
+    np.testing.assert_allclose(y.array, x / (1 + np.exp(-x)), rtol=1e-5, atol=1e-6)
+    link = L.Swish((3,), beta_init=2.0)
+    np.testing.assert_allclose(link(x).array, x / (1 + np.exp(-2 * x)), rtol=1e-5,
+                               atol=1e-6)
