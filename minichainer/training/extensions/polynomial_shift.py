@@ -1,39 +1,49 @@
-"""PolynomialShift: decay an optimizer attribute polynomially to zero."""
+"""PolynomialShift: decay an optimizer attribute polynomially."""
 from minichainer.training.extensions import _shift_base
 
 
 class PolynomialShift(_shift_base._ShiftBase):
-    """Sets ``optimizer.<attr> = base * (1 - t / max_count) ** rate`` (0 after
-    ``max_count`` calls).
+    """Sets ``optimizer.<attr> = init * max(1 - t / max_count, 0) ** rate`` at the
+    ``t``-th call.
 
     Args:
         attr (str): Attribute to shift.
         rate (float): Exponent of the polynomial.
         max_count (int): Number of calls until the value reaches zero.
-        target (float): Base value; the attribute's value at start if None.
+        init (float): Initial value; the attribute's value at start if None.
+        target (float): Value where the shift stops (a floor for ``rate > 0``).
         optimizer: Optimizer to change; the ``'main'`` one by default.
     """
 
-    def __init__(self, attr, rate, max_count, target=None, optimizer=None):
+    def __init__(self, attr, rate, max_count, init=None, target=None, optimizer=None):
         super().__init__(attr, optimizer)
         self._rate = rate
         self._max_count = max_count
+        self._init = init
         self._target = target
 
     def initialize(self, trainer):
         optimizer = self._get_optimizer(trainer)
-        if self._target is None:
-            self._target = getattr(optimizer, self._attr)
+        if self._init is None:
+            self._init = getattr(optimizer, self._attr)
         if self._last_value is not None:
-            value = self._last_value
+            self._update_value(optimizer, self._last_value)
         else:
-            value = self._compute_next_value()
-        self._update_value(optimizer, value)
+            self._update_value(optimizer, self._init)
 
     def __call__(self, trainer):
         self._t += 1
-        self._update_value(self._get_optimizer(trainer), self._compute_next_value())
-
-    def _compute_next_value(self):
         decay = max(1 - self._t / self._max_count, 0)
-        return self._target * decay ** self._rate
+        value = self._init * decay ** self._rate
+        target = self._target
+        if target is not None:
+            # Written as ratios so that negative values work, as in Chainer; a value
+            # of zero counts as past the target.
+            if value == 0:
+                value = target
+            elif self._rate > 0:
+                if target / value > 1:
+                    value = target
+            elif target / value < 1:
+                value = target
+        self._update_value(self._get_optimizer(trainer), value)
