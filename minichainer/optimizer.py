@@ -217,19 +217,21 @@ class UpdateRule:
     def _get_scratch(self, param, dtype=None, n=1):
         """Return this rule's persistent scratch buffer for ``param`` (allocated once).
 
-        Its shape is ``param.shape`` (``(n,) + param.shape`` when ``n > 1``) and its dtype
-        ``dtype`` or the parameter's. The buffer is reallocated only when the parameter's
-        shape or dtype changes.
+        With ``n == 1`` it is one array shaped like the parameter; with ``n > 1`` a tuple
+        of ``n`` such arrays (views of one buffer). The dtype is ``dtype`` or the
+        parameter's. The buffer is reallocated only when the parameter's shape or dtype
+        changes. Hooks may use the buffer too while no update is running.
         """
         array = param.array
         if dtype is None:
             dtype = array.dtype
-        shape = array.shape if n == 1 else (n,) + array.shape
-        scratch = self._scratch
-        if scratch is None or scratch.shape != shape or scratch.dtype != dtype:
+        views = self._scratch
+        if (views is None or len(views) != n or views[0].shape != array.shape
+                or views[0].dtype != dtype):
             xp = _array_module(array)
-            scratch = self._scratch = xp.empty(shape, dtype=dtype)
-        return scratch
+            buf = xp.empty((n,) + array.shape, dtype=dtype)
+            views = self._scratch = tuple(buf[i, ...] for i in range(n))
+        return views[0] if n == 1 else views
 
     def serialize(self, serializer):
         """Save or load ``t`` and the state entries (not the parameter itself).

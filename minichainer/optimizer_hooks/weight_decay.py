@@ -3,13 +3,14 @@ from minichainer import backend
 
 
 def _borrow_scratch(rule, p):
-    """The update rule's scratch buffer when it fits ``p`` (it is free during hooks)."""
-    scratch = getattr(rule, '_scratch', None)
-    if scratch is None:
+    """A scratch array of the update rule that fits ``p`` (free while hooks run)."""
+    views = getattr(rule, '_scratch', None)
+    if views is None:
         get = getattr(rule, '_get_scratch', None)
         if get is None:
             return None
         return get(_ArrayHolder(p))
+    scratch = views[0]
     if scratch.shape != p.shape or scratch.dtype != p.dtype:
         return None
     return scratch

@@ -44,8 +44,8 @@ class AdamRule(optimizer.UpdateRule):
     ``m += (1 - beta1) * (grad - m); v += (1 - beta2) * (grad**2 - v);
     vhat = max(vhat, v) if amsgrad else v; step = alpha_t / (sqrt(vhat) + eps)``
     (clipped into :attr:`bounds` with ``adabound``), then
-    ``param = (1 - weight_decay_rate) * param - eta * step * m``, where ``alpha_t`` is the
-    bias-corrected step size. State: ``m``, ``v`` and, with ``amsgrad``, ``vhat``.
+    ``param -= eta * (step * m + weight_decay_rate * param)``, where ``alpha_t`` is the
+    bias-corrected step size (Chainer >= 6.1 on CPU and GPU). State: ``m``, ``v`` and, with ``amsgrad``, ``vhat``.
 
     The update is computed in place with one scratch buffer per parameter; it gives the
     same float32/float64 results as Chainer's CPU implementation.
@@ -157,11 +157,12 @@ class AdamRule(optimizer.UpdateRule):
             lower, upper = self.bounds
             xp.clip(tmp, lower, upper, out=tmp)
         tmp *= m
-        # param = (1 - weight_decay_rate) * param - eta * step * m
+        # param -= eta * (step * m + weight_decay_rate * param), computed as
+        # param = (1 - eta * weight_decay_rate) * param - eta * (step * m)
         weight_decay_rate = hp.weight_decay_rate
         eta = hp.eta
         if weight_decay_rate != 0:
-            data *= 1.0 - weight_decay_rate
+            data *= 1.0 - eta * weight_decay_rate
         if eta != 1:
             tmp *= -eta
             data += tmp
@@ -187,7 +188,7 @@ class AdamRule(optimizer.UpdateRule):
             lower, upper = self.bounds
             step = xp.clip(step, lower, upper)
         data = param.array
-        data[...] = ((1.0 - hp.weight_decay_rate) * data) + (-hp.eta) * (step * m)
+        data[...] = ((1.0 - hp.eta * hp.weight_decay_rate) * data) + (-hp.eta) * (step * m)
 
     update_core_gpu = update_core_cpu
 

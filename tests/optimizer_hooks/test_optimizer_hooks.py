@@ -238,3 +238,28 @@ def test_deprecated_aliases_in_optimizer_module(name):
     with pytest.warns(DeprecationWarning, match='optimizer_hooks.' + name):
         hook = getattr(optimizer_module, name)(*args)
     assert isinstance(hook, getattr(optimizer_hooks, name))
+
+
+@pytest.mark.parametrize('opt_cls', [optimizers.MomentumSGD, optimizers.AdaGrad])
+def test_weight_decay_borrows_the_rule_scratch_buffer(opt_cls):
+    import tracemalloc
+
+    import minichainer as mc
+    link = mc.Link()
+    with link.init_scope():
+        link.w = mc.Parameter(numpy.ones((400, 400), numpy.float32))
+    opt = opt_cls().setup(link)
+    opt.add_hook(optimizer_hooks.WeightDecay(1e-4))
+    for _ in range(2):
+        link.w.grad = numpy.ones((400, 400), numpy.float32)
+        opt.update()
+    link.w.grad = numpy.ones((400, 400), numpy.float32)
+    tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        base = tracemalloc.get_traced_memory()[0]
+        opt.update()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak - base < link.w.array.nbytes // 4

@@ -89,8 +89,7 @@ def adam(p, g, s, t, alpha=0.001, beta1=0.9, beta2=0.999, eps=1e-8, eta=1.0,
         lower = final_lr * (1 - 1 / (gamma * t + 1))
         upper = final_lr * (1 + 1 / (gamma * t))
         step = np.clip(step, lower, upper)
-    # Chainer's CPU formula: the decay is not scaled by eta
-    return (1 - weight_decay_rate) * p - eta * step * m
+    return p - eta * (step * m + weight_decay_rate * p)
 
 
 def msvag(p, g, s, t, lr=0.1, beta=0.9, eta=1.0, weight_decay_rate=0):

@@ -358,3 +358,43 @@ def test_no_warning_in_normal_use():
         warnings.simplefilter('error')
         opt = optimizers.Adam().setup(model)
         _train(opt, model, [1, 2])
+
+
+def test_adamw_decay_is_scaled_by_eta_as_chainer7():
+    # chainer/chainer#7365: Adam(eta=0.5, weight_decay_rate=0.1), x = 1, grad = 1
+    link = mc.Link(x=(1,))
+    opt = optimizers.Adam(eta=0.5, weight_decay_rate=0.1).setup(link)
+    link.x.array.fill(1)
+    link.x.grad = numpy.ones_like(link.x.array)
+    opt.update()
+    numpy.testing.assert_allclose(link.x.array, [0.9495], atol=1e-7, rtol=1e-7)
+
+
+def test_amsgrad_values_from_chainer_suite():
+    link = mc.Link(x=(4,))
+    link.x.array.fill(0)
+    opt = optimizers.Adam(alpha=0.01, beta2=0.7, amsgrad=True).setup(link)
+    link.x.grad = numpy.array([1, -1, 10, -10], numpy.float32)
+    opt.update()
+    numpy.testing.assert_allclose(link.x.update_rule.state['v'], [0.3, 0.3, 30, 30],
+                                  rtol=1e-6)
+    numpy.testing.assert_allclose(link.x.array, [-0.01, 0.01, -0.01, 0.01], atol=1e-7)
+    link.x.grad = numpy.array([-10, -10, -1, -1], numpy.float32)
+    opt.update()
+    numpy.testing.assert_allclose(link.x.update_rule.state['vhat'],
+                                  [30.21, 30.21, 30, 30], rtol=1e-6)
+    numpy.testing.assert_allclose(
+        link.x.array, [-0.00377703, 0.01745388, -0.01548985, 0.01686232], atol=1e-7)
+
+
+@pytest.mark.parametrize('cls', [c[0] for c in CASES])
+@pytest.mark.parametrize('shape', [(), (1, 0, 2)])
+def test_scalar_and_empty_parameters(cls, shape):
+    link = mc.Link()
+    with link.init_scope():
+        link.w = mc.Parameter(numpy.full(shape, 0.5, numpy.float32))
+    opt = cls().setup(link)
+    for _ in range(2):
+        link.w.grad = numpy.full(shape, 0.25, numpy.float32)
+        opt.update()
+    assert link.w.shape == shape and numpy.isfinite(link.w.array).all()
