@@ -32,14 +32,15 @@ class Sequential(link_module.ChainList):
         return len(self._layers)
 
     def __getitem__(self, i):
-        if isinstance(i, slice):
-            return Sequential(*self._layers[i])
         return self._layers[i]
 
     def __setitem__(self, i, layer):
         if not isinstance(i, int):
             raise TypeError('Sequential indices must be integers, not {}'.format(
                 type(i).__name__))
+        if i >= len(self._layers):
+            raise ValueError('Sequential: index {} should be less than {}'.format(
+                i, len(self._layers)))
         if not callable(layer):
             raise ValueError(
                 'Sequential: every layer must be callable, got {!r}'.format(layer))

@@ -124,3 +124,29 @@ def test_str():
     text = str(Sequential(Affine(2), add_one))
     assert text.splitlines()[0].startswith('0\tAffine\ta(1,)')
     assert text.splitlines()[1] == '1\tadd_one'
+
+
+def test_str_matches_chainer_layout_and_slices_are_lists():
+    import minichainer.links as L
+    s = Sequential(L.Linear(None, 3), L.Linear(3, 2))
+    assert str(s) == '0\tLinear\tW(None)\tb(3,)\t\n1\tLinear\tW(2, 3)\tb(2,)\t\n'
+    assert isinstance(s[0:1], list)
+    with pytest.raises(ValueError, match='less than'):
+        s[5] = add_one
+
+
+def test_nested_sequential_repeat_and_contains():
+    import minichainer.links as L
+    l1, l2, l3 = L.Linear(None, 3), L.Linear(3, 2), L.Linear(2, 3)
+    s1 = Sequential(l1, l2)
+    s2 = Sequential(s1, l3)
+    assert [n for n, _ in s2.namedparams()] == ['/0/0/W', '/0/0/b', '/0/1/W', '/0/1/b',
+                                               '/1/W', '/1/b']
+    assert l1 in s1 and l2 not in s2 and s1.name == '0'
+    ret = s2.repeat(2)
+    assert type(ret[0]) is Sequential and ret[0] is not ret[1]
+    assert not np.array_equal(ret[0][1].W.array, l3.W.array)
+    ret = s2.repeat(2, mode='share')
+    assert ret[1][1].W.array is l3.W.array
+    flat = s2.flatten()
+    assert list(flat) == [l1, l2, l3]
