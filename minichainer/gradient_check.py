@@ -181,12 +181,12 @@ def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5, rtol=1e
             if ng:
                 new_xs.append(x)
                 continue
-            base = x.astype(numpy.float64) + t * directions[k]
+            base = numpy.asarray(x.astype(numpy.float64) + t * directions[k])
             new_xs.append(base.astype(work_dtype or x.dtype))
             k += 1
         for j, p in enumerate(params):
-            p.array[...] = (param_orig[j].astype(numpy.float64)
-                            + t * directions[n_x + j]).astype(p.dtype)
+            p.array[...] = numpy.asarray(param_orig[j].astype(numpy.float64)
+                                         + t * directions[n_x + j]).astype(p.dtype)
         outs = _as_tuple(func(*[Variable(a, requires_grad=not ng)
                                 for a, ng in zip(new_xs, no_grads)]))
         return _contract(outs, y_grad)
@@ -252,11 +252,17 @@ def check_double_backward(func, x_data, y_grad, x_grad_grad, params=(),
         gys = inputs[n_x:]
         ys = _as_tuple(func(*xs))
         targets = [x for x, ng in zip(xs, first_no_grads) if not ng] + list(params)
-        if y_grad is None:
-            gys = None
+        if y_grad_mask is None:
+            outs, out_grads = list(ys), None
+        else:
+            if len(y_grad_mask) != len(ys):
+                raise ValueError('check_double_backward: y_grad has {} entries but the '
+                                 'function returned {} outputs'.format(
+                                     len(y_grad_mask), len(ys)))
+            outs = [y for y, m in zip(ys, y_grad_mask) if m]
+            out_grads = list(gys)
         with using_config('enable_backprop', True):
-            gxs = _grad(list(ys), targets, grad_outputs=None if gys is None else list(gys),
-                        enable_double_backprop=True)
+            gxs = _grad(outs, targets, grad_outputs=out_grads, enable_double_backprop=True)
         ret = []
         for g, t in zip(gxs, targets):
             if g is None:
@@ -264,7 +270,14 @@ def check_double_backward(func, x_data, y_grad, x_grad_grad, params=(),
             ret.append(g)
         return tuple(ret)
 
-    inputs = x_data + (y_grad if y_grad is not None else ())
+    if y_grad is not None:
+        # outputs without a gradient take no part: pass only the given ones as inputs
+        y_grad_mask = tuple(g is not None for g in y_grad)
+        given_y_grad = tuple(g for g in y_grad if g is not None)
+    else:
+        y_grad_mask = None
+        given_y_grad = ()
+    inputs = x_data + given_y_grad
     grad_grad = tuple(g for g, ng in zip(x_grad_grad, no_grads) if not ng) \
         if len(x_grad_grad) == n_x else x_grad_grad
     grad_grad = grad_grad + params_grad_grad

@@ -1,0 +1,131 @@
+import numpy
+import pytest
+
+import minichainer
+import minichainer.functions as F
+from minichainer import FunctionNode, Variable, gradient_check
+
+
+class WrongGrad(FunctionNode):
+    """y = x ** 2 with a gradient that is off by a factor of 1.5."""
+
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        return inputs[0] ** 2,
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        return grad_outputs[0] * x * 3.0,
+
+
+class CorrectFirstWrongSecond(FunctionNode):
+    """y = x ** 2; first-order gradient right, its own gradient wrong (built from arrays)."""
+
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        return inputs[0] ** 2,
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        # Correct value, but computed outside the graph of x: not differentiable w.r.t. x.
+        return grad_outputs[0] * Variable(2 * x.array),
+
+
+def _x(shape=(3, 2), seed=0):
+    return numpy.random.RandomState(seed).uniform(0.5, 1.5, shape)
+
+
+def test_numerical_grad():
+    x = _x()
+    gy = numpy.random.RandomState(1).randn(*x.shape)
+    gx, = gradient_check.numerical_grad(lambda: (x ** 3,), (x,), (gy,))
+    numpy.testing.assert_allclose(gx, 3 * x ** 2 * gy, rtol=1e-5)
+
+
+def test_numerical_grad_detects_kink():
+    x = numpy.array([0.0, 1.0])
+    with pytest.raises(gradient_check.NondifferentiableError):
+        gradient_check.numerical_grad(lambda: (numpy.abs(x),), (x,), (numpy.ones(2),),
+                                      detect_nondifferentiable=True)
+
+
+def test_check_backward_passes_for_correct_gradient():
+    x = _x()
+    gy = numpy.random.randn(*x.shape)
+    gradient_check.check_backward(lambda a: a * a * a, x, gy)
+
+
+def test_check_backward_scalar_output_without_y_grad():
+    gradient_check.check_backward(lambda a: F.sum(a * a), _x(), None)
+
+
+def test_check_backward_fails_for_wrong_gradient():
+    x = _x()
+    gy = numpy.random.randn(*x.shape)
+    with pytest.raises(AssertionError, match='check_backward failed'):
+        gradient_check.check_backward(lambda a: WrongGrad().apply((a,))[0], x, gy)
+
+
+def test_check_backward_with_params():
+    w = minichainer.Parameter(_x((2,)))
+    gradient_check.check_backward(lambda a: a * F.broadcast_to(w, a.shape), _x(), _x(),
+                                  params=(w,))
+
+
+def test_check_backward_detects_wrong_param_gradient():
+    w = minichainer.Parameter(_x((3, 2)))
+    with pytest.raises(AssertionError):
+        gradient_check.check_backward(lambda a: WrongGrad().apply((w,))[0] + a, _x(), _x(),
+                                      params=(w,))
+
+
+def test_check_backward_int_input_is_not_checked():
+    x = _x((4,))
+    idx = numpy.array([0, 2])
+    gradient_check.check_backward(lambda a, i: a[i.array] * 2, (x, idx), numpy.ones(2))
+
+
+def test_check_backward_zero_dim_input():
+    gradient_check.check_backward(F.square, numpy.array(0.5), numpy.array(1.0))
+
+
+def test_check_backward_dtype_option_float16():
+    x = _x().astype(numpy.float16)
+    gy = numpy.ones_like(x)
+    gradient_check.check_backward(lambda a: a * 2, x, gy, dtype=numpy.float64,
+                                  atol=1e-3, rtol=1e-2)
+
+
+def test_check_backward_detect_nondifferentiable():
+    x = numpy.array([0.0, 1.0])
+    with pytest.raises(gradient_check.NondifferentiableError):
+        gradient_check.check_backward(abs, x, numpy.ones(2), detect_nondifferentiable=True)
+
+
+def test_check_backward_bad_args():
+    with pytest.raises(TypeError):
+        gradient_check.check_backward(lambda a: a, [1.0], None)
+    with pytest.raises(ValueError):
+        gradient_check.check_backward(lambda a: a * 2, _x(), None)
+
+
+def test_check_double_backward_passes():
+    x = _x()
+    gy = numpy.random.randn(*x.shape)
+    ggx = numpy.random.randn(*x.shape)
+    gradient_check.check_double_backward(lambda a: a * a * a, x, gy, ggx)
+
+
+def test_check_double_backward_fails_when_grad_not_differentiable():
+    x = _x()
+    gy = numpy.random.randn(*x.shape)
+    ggx = numpy.random.randn(*x.shape)
+    with pytest.raises(AssertionError):
+        gradient_check.check_double_backward(
+            lambda a: CorrectFirstWrongSecond().apply((a,))[0], x, gy, ggx)
+
+
+def test_check_double_backward_none_y_grad():
+    x = _x()
+    gradient_check.check_double_backward(lambda a: (a * 2, a * a), x,
+                                         (None, numpy.ones_like(x)), numpy.ones_like(x))
