@@ -3,6 +3,7 @@ from minichainer.dataset import convert  # noqa: F401
 from minichainer.dataset import dataset_mixin  # noqa: F401
 from minichainer.dataset import download  # noqa: F401
 from minichainer.dataset import iterator  # noqa: F401
+from minichainer.dataset import tabular  # noqa: F401
 
 from minichainer.dataset.convert import _call_converter  # noqa: F401
 from minichainer.dataset.convert import concat_examples  # noqa: F401
@@ -18,3 +19,4 @@ from minichainer.dataset.download import get_dataset_root  # noqa: F401
 from minichainer.dataset.download import set_dataset_root  # noqa: F401
 from minichainer.dataset.example_batch import ExampleBatch  # noqa: F401
 from minichainer.dataset.iterator import Iterator  # noqa: F401
+from minichainer.dataset.tabular import TabularDataset  # noqa: F401
