@@ -13,8 +13,9 @@ Deliberate differences from Chainer:
   arrays other than None (Chainer would pickle them).
 * ``save_npz`` to a path writes a temporary file in the same folder and renames it into
   place, so the destination is never half-written.
-* ``load_npz`` leaves the object unchanged when loading fails (missing key, shape
-  mismatch): the previous values are restored before the error propagates.
+* ``load_npz`` leaves a link or an optimizer unchanged when loading fails (missing key,
+  shape mismatch): their previous values are restored before the error propagates (a
+  Trainer restores itself).
 * A stored array whose shape differs from the destination array raises ``ValueError``
   (Chainer relied on ``numpy.copyto`` broadcasting).
 * :class:`DictionarySerializer` stores copies of the arrays, so its ``target`` does not
@@ -306,13 +307,22 @@ class NpzDeserializer(serializer.Deserializer):
         return value_type(dataset_arr)
 
 
+def _supports_rollback(obj):
+    # Links and optimizers: their serialize() has no side effects besides the values it
+    # reads or writes. Other objects (e.g. a Trainer, which restores itself, or mocks)
+    # are loaded with a single serialize() call, as in Chainer.
+    from minichainer import link
+    from minichainer import optimizer
+    return (isinstance(obj, (link.Link, optimizer.Optimizer))
+            and 'serialize' not in vars(obj))
+
+
 def _load_with_rollback(deserializer, obj):
-    """Load ``obj``; on failure restore its previous values and re-raise."""
-    backup = DictionarySerializer()
-    try:
+    """Load ``obj``; for links and optimizers, restore the previous values on failure."""
+    backup = None
+    if _supports_rollback(obj):
+        backup = DictionarySerializer()
         backup.save(obj)
-    except Exception:
-        backup = None
     try:
         deserializer.load(obj)
     except BaseException:
@@ -341,7 +351,7 @@ def load_npz(file, obj, path='', strict=True, ignore_names=None):
         ValueError: a stored array's shape differs from the destination's, or the file
             holds a pickled object other than None.
 
-    On error ``obj`` keeps its previous values.
+    On error a link or an optimizer keeps its previous values.
     """
     f = numpy.load(file, allow_pickle=False)
     if not isinstance(f, numpy.lib.npyio.NpzFile):

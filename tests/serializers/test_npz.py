@@ -237,25 +237,40 @@ def test_shape_mismatch_names_the_parameter_and_both_shapes():
     assert "'l1/W'" in message and '(5, 3)' in message and '(4, 3)' in message
 
 
-def test_failed_load_leaves_the_object_unchanged():
+def test_failed_load_leaves_links_and_optimizers_unchanged():
     model, opt = _trained_classifier()
-    trainer = FakeTrainer(FakeUpdater(model, opt))
-    trainer.updater.iteration = 7
-    good = npz.serialize(trainer)
-    # a snapshot that lacks the last parameter's state
+    good_model, good_opt = npz.serialize(model), npz.serialize(opt)
     other_model, other_opt = _trained_classifier(steps=3)
-    bad = npz.serialize(FakeTrainer(FakeUpdater(other_model, other_opt)))
-    del bad['updater/model:main/predictor/l2/b']
+    bad_model, bad_opt = npz.serialize(other_model), npz.serialize(other_opt)
+    del bad_model['predictor/l2/b']          # the last parameter is missing
+    del bad_opt['predictor/l2/b/v']          # and the last state entry
+    for obj, bad, good, missing in [(model, bad_model, good_model, 'predictor/l2/b'),
+                                    (opt, bad_opt, good_opt, 'predictor/l2/b/v')]:
+        buf = io.BytesIO()
+        serializers.save_npz(buf, bad)
+        buf.seek(0)
+        with pytest.raises(KeyError, match=missing):
+            serializers.load_npz(buf, obj)
+        after = npz.serialize(obj)
+        assert sorted(after) == sorted(good)
+        for key in good:
+            numpy.testing.assert_array_equal(after[key], good[key], err_msg=key)
+    assert opt.t == 2
+
+
+def test_other_objects_are_serialized_once_as_in_chainer():
+    calls = []
+
+    class Obj:
+        def serialize(self, s):
+            calls.append(type(s).__name__)
+            s('x', 0)
+
     buf = io.BytesIO()
-    serializers.save_npz(buf, bad)
+    serializers.save_npz(buf, {'x': numpy.asarray(1)})
     buf.seek(0)
-    with pytest.raises(KeyError, match='updater/model:main/predictor/l2/b'):
-        serializers.load_npz(buf, trainer)
-    after = npz.serialize(trainer)
-    assert sorted(after) == sorted(good)
-    for key in good:
-        numpy.testing.assert_array_equal(after[key], good[key], err_msg=key)
-    assert opt.t == 2 and trainer.updater.iteration == 7
+    serializers.load_npz(buf, Obj())
+    assert calls == ['NpzDeserializer']
 
 
 def test_ignore_names():
@@ -354,3 +369,22 @@ def test_none_marker_bytes_are_a_numpy1_compatible_pickle():
     assert value.dtype == object and value.shape == () and value[()] is None
     assert b'numpy.core.multiarray' in npz._NONE_PICKLE
     assert npz._NONE_PICKLE[:2] == b'\x80\x03'
+
+
+@pytest.mark.parametrize('compress', [False, True])
+def test_mock_objects_like_chainers_suite(tmp_path, compress):
+    from unittest import mock
+    path = str(tmp_path / 'f.npz')
+    with open(path, 'wb') as f:
+        (numpy.savez_compressed if compress else numpy.savez)(f, None)
+    obj = mock.MagicMock()
+    serializers.load_npz(path, obj)
+    assert obj.serialize.call_count == 1
+    (deserializer,), _ = obj.serialize.call_args
+    assert isinstance(deserializer, serializers.NpzDeserializer)
+    assert deserializer('arr_0', 3) is None
+    obj = mock.MagicMock()
+    serializers.save_npz(path, obj, compress)
+    assert obj.serialize.call_count == 1
+    (serializer,), _ = obj.serialize.call_args
+    assert isinstance(serializer, serializers.DictionarySerializer)
