@@ -1,0 +1,31 @@
+"""Base class of the 2-D pooling functions."""
+from minichainer import function_node
+from minichainer.utils import type_check
+
+
+def _pair(x):
+    if hasattr(x, '__getitem__'):
+        return x
+    return x, x
+
+
+class Pooling2D(function_node.FunctionNode):
+    """Base class of pooling function over a set of 2d planes."""
+
+    def __init__(self, ksize, stride=None, pad=0, cover_all=True, return_indices=False):
+        if stride is None:
+            stride = ksize
+        self.kh, self.kw = _pair(ksize)
+        self.sy, self.sx = _pair(stride)
+        self.ph, self.pw = _pair(pad)
+        self.cover_all = cover_all
+        self.return_indices = return_indices
+        self._used_cudnn = False
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        x_type = in_types[0]
+        type_check.expect(
+            x_type.dtype.kind == 'f',
+            x_type.ndim == 4,
+        )

@@ -1,0 +1,86 @@
+"""Inverse of 2-D pooling: repeats each value over its window."""
+from minichainer import backend
+from minichainer import function_node
+from minichainer.functions.pooling import pooling_2d
+from minichainer.utils import conv
+from minichainer.utils import type_check
+
+
+class Unpooling2D(pooling_2d.Pooling2D):
+    """Unpooling over a set of 2d planes."""
+
+    def __init__(self, ksize, stride=None, pad=0, outsize=None, cover_all=True):
+        super().__init__(ksize, stride, pad, cover_all)
+        self.outh, self.outw = (None, None) if outsize is None else outsize
+
+    def check_type_forward(self, in_types):
+        n_in = in_types.size()
+        type_check.expect(n_in == 1)
+        x_type = in_types[0]
+        type_check.expect(
+            x_type.dtype.kind == 'f',
+            x_type.ndim == 4,
+        )
+        if self.outh is not None:
+            expected_h = conv.get_conv_outsize(
+                self.outh, self.kh, self.sy, self.ph, cover_all=self.cover_all)
+            type_check.expect(x_type.shape[2] == expected_h)
+        if self.outw is not None:
+            expected_w = conv.get_conv_outsize(
+                self.outw, self.kw, self.sx, self.pw, cover_all=self.cover_all)
+            type_check.expect(x_type.shape[3] == expected_w)
+
+    def forward(self, x):
+        h, w = x[0].shape[2:]
+        if self.outh is None:
+            self.outh = conv.get_deconv_outsize(
+                h, self.kh, self.sy, self.ph, cover_all=self.cover_all)
+        if self.outw is None:
+            self.outw = conv.get_deconv_outsize(
+                w, self.kw, self.sx, self.pw, cover_all=self.cover_all)
+        xp = backend.get_array_module(*x)
+        col = xp.broadcast_to(x[0][:, :, None, None],
+                              x[0].shape[:2] + (self.kh, self.kw) + x[0].shape[2:])
+        y = conv.col2im_cpu(col, self.sy, self.sx, self.ph, self.pw, self.outh, self.outw)
+        return y,
+
+    def backward(self, indexes, grad_outputs):
+        return Unpooling2DGrad(self).apply(grad_outputs)
+
+
+class Unpooling2DGrad(function_node.FunctionNode):
+    """Gradient of :func:`unpooling_2d`: sums gy over each window."""
+
+    def __init__(self, unpooling2d):
+        self.kh = unpooling2d.kh
+        self.kw = unpooling2d.kw
+        self.sy = unpooling2d.sy
+        self.sx = unpooling2d.sx
+        self.ph = unpooling2d.ph
+        self.pw = unpooling2d.pw
+        self.outh = unpooling2d.outh
+        self.outw = unpooling2d.outw
+        self.cover_all = unpooling2d.cover_all
+
+    def forward(self, gy):
+        gcol = conv.im2col_cpu(gy[0], self.kh, self.kw, self.sy, self.sx, self.ph, self.pw,
+                               cover_all=self.cover_all)
+        gx = gcol.sum(axis=(2, 3))
+        return gx,
+
+    def backward(self, indexes, ggx):
+        return Unpooling2D((self.kh, self.kw), (self.sy, self.sx), (self.ph, self.pw),
+                           (self.outh, self.outw), self.cover_all).apply(ggx)
+
+
+def unpooling_2d(x, ksize, stride=None, pad=0, outsize=None, cover_all=True):
+    """Inverse operation of pooling for 2d array: each value fills its window.
+
+    Args:
+        x (Variable or ndarray): (n, c, h, w) input.
+        ksize, stride, pad: as in pooling; ``stride=None`` means ``ksize``.
+        outsize (pair of ints or None): output (h, w); by default computed from the
+            input size (the inverse of the pooling output size).
+        cover_all (bool): as in pooling; used to compute the output size.
+    """
+    return Unpooling2D(ksize, stride, pad, outsize, cover_all).apply((x,))[0]
