@@ -32,7 +32,8 @@ class ParameterStatistics(extension.Extension):
     default_name = 'parameter_statistics'
     priority = extension.PRIORITY_WRITER
 
-    report_key_template = '{prefix}{link_name}{param_name[1:]}/{attr_name}/{function_name}'
+    # prefix ends with a '/' and param_name starts with one
+    report_key_template = '{prefix}{link_name}{param_name}/{attr_name}/{function_name}'
 
     default_statistics = {
         'mean': lambda x: _xp(x).mean(x),
