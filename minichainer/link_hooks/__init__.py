@@ -1,6 +1,6 @@
-"""Link hooks (``chainer.link_hooks``).
+"""Link hooks (``chainer.link_hooks``): SpectralNormalization and TimerHook.
 
-minichainer ships the :class:`~minichainer.LinkHook` base class and :class:`TimerHook`;
-Chainer's SpectralNormalization and WeightStandardization are not provided yet.
+Chainer's WeightStandardization is not provided yet.
 """
+from minichainer.link_hooks.spectral_normalization import SpectralNormalization  # noqa: F401
 from minichainer.link_hooks.timer import TimerHook  # noqa: F401
