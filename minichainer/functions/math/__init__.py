@@ -20,6 +20,8 @@ from minichainer.functions.math.batch_l2_norm_squared import BatchL2NormSquared
 from minichainer.functions.math.batch_l2_norm_squared import batch_l2_norm_squared
 from minichainer.functions.math.bias import bias
 from minichainer.functions.math.ceil import ceil
+from minichainer.functions.math.cholesky import Cholesky
+from minichainer.functions.math.cholesky import cholesky
 from minichainer.functions.math.clip import Clip
 from minichainer.functions.math.clip import clip
 from minichainer.functions.math.cumprod import Cumprod
@@ -29,6 +31,8 @@ from minichainer.functions.math.cumsum import cumsum
 from minichainer.functions.math.det import BatchDet
 from minichainer.functions.math.det import batch_det
 from minichainer.functions.math.det import det
+from minichainer.functions.math.digamma import DiGamma
+from minichainer.functions.math.digamma import digamma
 from minichainer.functions.math.einsum import einsum
 from minichainer.functions.math.erf import Erf
 from minichainer.functions.math.erf import erf
@@ -50,6 +54,9 @@ from minichainer.functions.math.exponential import log10
 from minichainer.functions.math.exponential import log2
 from minichainer.functions.math.exponential_m1 import Expm1
 from minichainer.functions.math.exponential_m1 import expm1
+from minichainer.functions.math.fft import FFT
+from minichainer.functions.math.fft import fft
+from minichainer.functions.math.fft import ifft
 from minichainer.functions.math.fix import fix
 from minichainer.functions.math.floor import floor
 from minichainer.functions.math.fmod import Fmod
@@ -64,6 +71,8 @@ from minichainer.functions.math.inv import BatchInv
 from minichainer.functions.math.inv import Inv
 from minichainer.functions.math.inv import batch_inv
 from minichainer.functions.math.inv import inv
+from minichainer.functions.math.lgamma import LGamma
+from minichainer.functions.math.lgamma import lgamma
 from minichainer.functions.math.linear_interpolate import LinearInterpolate
 from minichainer.functions.math.linear_interpolate import linear_interpolate
 from minichainer.functions.math.log_ndtr import LogNdtr
@@ -91,6 +100,8 @@ from minichainer.functions.math.ndtr import Ndtr
 from minichainer.functions.math.ndtr import ndtr
 from minichainer.functions.math.ndtri import Ndtri
 from minichainer.functions.math.ndtri import ndtri
+from minichainer.functions.math.polygamma import PolyGamma
+from minichainer.functions.math.polygamma import polygamma
 from minichainer.functions.math.prod import Prod
 from minichainer.functions.math.prod import prod
 from minichainer.functions.math.scale import scale
@@ -122,6 +133,8 @@ from minichainer.functions.math.trigonometric import arctan2
 from minichainer.functions.math.trigonometric import cos
 from minichainer.functions.math.trigonometric import sin
 from minichainer.functions.math.trigonometric import tan
+from minichainer.functions.math.zeta import Zeta
+from minichainer.functions.math.zeta import zeta
 
 # ``F.mean`` is Chainer's alias of ``F.average``.
 mean = average
@@ -130,11 +143,12 @@ mean = average
 def _alias_modules():
     import sys
     for name in ('arctanh', 'average', 'batch_l2_norm_squared', 'bias', 'ceil',
-                 'clip', 'cumprod', 'cumsum', 'det', 'einsum', 'erf', 'erfc',
-                 'erfcinv', 'erfcx', 'erfinv', 'fix', 'floor', 'fmod', 'identity',
-                 'inv', 'linear_interpolate', 'log_ndtr', 'logsumexp', 'matmul',
-                 'maximum', 'minimum', 'ndtr', 'ndtri', 'prod', 'scale', 'sign',
-                 'sqrt', 'square', 'squared_difference', 'sum', 'tensordot'):
+                 'cholesky', 'clip', 'cumprod', 'cumsum', 'det', 'digamma', 'einsum',
+                 'erf', 'erfc', 'erfcinv', 'erfcx', 'erfinv', 'fft', 'fix', 'floor',
+                 'fmod', 'identity', 'inv', 'lgamma', 'linear_interpolate',
+                 'log_ndtr', 'logsumexp', 'matmul', 'maximum', 'minimum', 'ndtr',
+                 'ndtri', 'polygamma', 'prod', 'scale', 'sign', 'sqrt', 'square',
+                 'squared_difference', 'sum', 'tensordot', 'zeta'):
         func = globals()[name]
         module = sys.modules[__name__ + '.' + name]
         for attr, value in vars(module).items():
@@ -149,20 +163,20 @@ _alias_modules()
 del _alias_modules
 
 __all__ = [
-    'Arccos', 'Arcsin', 'Arctan', 'Arctan2', 'Arctanh', 'ArgMax', 'ArgMin',
-    'BatchDet', 'BatchInv', 'BatchL2NormSquared', 'Clip', 'Cos', 'Cosh', 'Cumprod',
-    'Cumsum', 'Erf', 'Erfc', 'ErfcInv', 'Erfcx', 'ErfInv', 'Exp', 'Expm1', 'Fmod',
-    'Identity', 'Inv', 'LinearInterpolate', 'Log', 'Log10', 'Log1p', 'Log2',
-    'LogNdtr', 'LogSumExp', 'MatMul', 'Max', 'Maximum', 'Mean', 'Min', 'Minimum',
-    'Ndtr', 'Ndtri', 'Prod', 'Sin', 'Sinh', 'Sqrt', 'Square', 'SquaredDifference',
-    'Sum', 'SumTo', 'Tan', 'TensorDot',
+    'Arccos', 'Arcsin', 'Arctan', 'Arctan2', 'Arctanh', 'ArgMax', 'ArgMin', 'BatchDet',
+    'BatchInv', 'BatchL2NormSquared', 'Cholesky', 'Clip', 'Cos', 'Cosh', 'Cumprod',
+    'Cumsum', 'DiGamma', 'Erf', 'ErfInv', 'Erfc', 'ErfcInv', 'Erfcx', 'Exp', 'Expm1',
+    'FFT', 'Fmod', 'Identity', 'Inv', 'LGamma', 'LinearInterpolate', 'Log', 'Log10',
+    'Log1p', 'Log2', 'LogNdtr', 'LogSumExp', 'MatMul', 'Max', 'Maximum', 'Mean', 'Min',
+    'Minimum', 'Ndtr', 'Ndtri', 'PolyGamma', 'Prod', 'Sin', 'Sinh', 'Sqrt', 'Square',
+    'SquaredDifference', 'Sum', 'SumTo', 'Tan', 'TensorDot', 'Zeta',
     'absolute', 'add', 'arccos', 'arcsin', 'arctan', 'arctan2', 'arctanh', 'argmax',
     'argmin', 'average', 'batch_det', 'batch_inv', 'batch_l2_norm_squared',
-    'batch_matmul', 'bias', 'ceil', 'clip', 'cos', 'cosh', 'cumprod', 'cumsum',
-    'det', 'einsum', 'erf', 'erfc', 'erfcinv', 'erfcx', 'erfinv', 'exp', 'expm1',
-    'fix', 'floor', 'fmod', 'identity', 'inv', 'linear_interpolate', 'log',
-    'log10', 'log1p', 'log2', 'log_ndtr', 'logsumexp', 'matmul', 'max', 'maximum',
-    'mean', 'min', 'minimum', 'ndtr', 'ndtri', 'prod', 'rsqrt', 'scale', 'sign',
-    'sin', 'sinh', 'sqrt', 'square', 'squared_difference', 'sum', 'sum_to', 'tan',
-    'tensordot',
+    'batch_matmul', 'bias', 'ceil', 'cholesky', 'clip', 'cos', 'cosh', 'cumprod',
+    'cumsum', 'det', 'digamma', 'einsum', 'erf', 'erfc', 'erfcinv', 'erfcx', 'erfinv',
+    'exp', 'expm1', 'fft', 'fix', 'floor', 'fmod', 'identity', 'ifft', 'inv', 'lgamma',
+    'linear_interpolate', 'log', 'log10', 'log1p', 'log2', 'log_ndtr', 'logsumexp',
+    'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'ndtr', 'ndtri', 'polygamma',
+    'prod', 'rsqrt', 'scale', 'sign', 'sin', 'sinh', 'sqrt', 'square',
+    'squared_difference', 'sum', 'sum_to', 'tan', 'tensordot', 'zeta',
 ]

@@ -1,0 +1,37 @@
+"""``lgamma``: log of the absolute value of the gamma function (needs SciPy)."""
+from minichainer import function_node
+from minichainer import utils
+from minichainer.functions.math._scipy import _scipy_special
+from minichainer.utils import type_check
+
+
+class LGamma(function_node.FunctionNode):
+    """Elementwise ``log |Gamma(x)|``."""
+
+    @property
+    def label(self):
+        return 'lgamma'
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
+
+    def forward(self, inputs):
+        x, = inputs
+        special = _scipy_special('lgamma')
+        self.retain_inputs((0,))
+        return utils.force_array(special.gammaln(x), dtype=x.dtype),
+
+    def backward(self, indexes, grad_outputs):
+        from minichainer.functions.math.digamma import digamma
+        x, = self.get_retained_inputs()
+        return digamma(x) * grad_outputs[0],
+
+
+def lgamma(x):
+    """Elementwise log-gamma function ``log |Gamma(x)|``.
+
+    Raises:
+        ImportError: SciPy is not installed (as Chainer on the CPU).
+    """
+    return LGamma().apply((x,))[0]
