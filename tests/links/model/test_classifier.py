@@ -74,3 +74,25 @@ def test_default_functions_are_chainers():
     import minichainer.functions as F
     model = L.Classifier(L.Linear(2, 2))
     assert model.lossfun is F.softmax_cross_entropy and model.accfun is F.accuracy
+
+
+def test_npz_keys_are_chainers(tmp_path):
+    from minichainer import serializers
+
+    class MLP(minichainer.Chain):
+        def __init__(self):
+            super().__init__()
+            with self.init_scope():
+                self.l1 = L.Linear(3, 4)
+                self.bn = L.BatchNormalization(4)
+                self.l2 = L.Linear(None, 2)
+
+    model = L.Classifier(MLP())
+    path = str(tmp_path / 'model.npz')
+    serializers.save_npz(path, model)
+    with np.load(path, allow_pickle=True) as f:
+        keys = sorted(f.files)
+        assert f['predictor/l2/W'][()] is None
+    assert keys == ['predictor/bn/N', 'predictor/bn/avg_mean', 'predictor/bn/avg_var',
+                    'predictor/bn/beta', 'predictor/bn/gamma', 'predictor/l1/W',
+                    'predictor/l1/b', 'predictor/l2/W', 'predictor/l2/b']
