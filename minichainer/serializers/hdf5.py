@@ -36,7 +36,7 @@ class HDF5Serializer(serializer.Serializer):
         self.compression = compression
 
     def __getitem__(self, key):
-        name = key.strip('/')
+        name = self.group.name.rstrip('/') + '/' + key.strip('/')
         return HDF5Serializer(self.group.require_group(name), self.compression)
 
     def __call__(self, key, value):
@@ -61,7 +61,7 @@ def save_hdf5(filename, obj, compression=4):
 
     Args:
         filename (str or path-like): Destination file.
-        obj: Object with a ``serialize`` method.
+        obj: Object with a ``serialize`` method, or a dict of arrays saved as is.
         compression (int): gzip level for datasets with more than one element.
 
     Raises:
@@ -76,7 +76,13 @@ def save_hdf5(filename, obj, compression=4):
     os.close(fd)
     try:
         with h5py.File(tmp_path, 'w') as f:
-            HDF5Serializer(f, compression=compression).save(obj)
+            if isinstance(obj, dict):
+                for key, value in obj.items():
+                    arr = numpy.asarray(value)
+                    f.create_dataset('/' + key.lstrip('/'), data=arr,
+                                     compression=None if arr.size <= 1 else compression)
+            else:
+                HDF5Serializer(f, compression=compression).save(obj)
         from minichainer.serializers import npz
         os.chmod(tmp_path, npz._file_mode())
         os.replace(tmp_path, filename)
@@ -93,7 +99,8 @@ class HDF5Deserializer(serializer.Deserializer):
 
     Args:
         group (h5py.Group): The group (or file) to read from.
-        strict (bool): Raise ``KeyError`` for a missing key.
+        strict (bool): Raise ``KeyError`` for a missing key (``ValueError`` for a
+            missing group, as Chainer); otherwise leave the value unchanged.
     """
 
     def __init__(self, group, strict=True):
@@ -102,15 +109,29 @@ class HDF5Deserializer(serializer.Deserializer):
         self.strict = strict
 
     def __getitem__(self, key):
-        name = key.strip('/')
-        if name not in self.group:
-            if self.strict:
-                raise KeyError('load_hdf5: group {!r} not found under {!r}'.format(
-                    name, self.group.name))
-            return _MissingGroup(self.strict)
-        return HDF5Deserializer(self.group[name], strict=self.strict)
+        name = self.group.name.rstrip('/') + '/' + key.strip('/') if self.group is not None \
+            else None
+        group = None
+        if name is not None:
+            try:
+                group = self.group.require_group(name)
+            except (ValueError, KeyError):
+                # missing group in a file opened read-only
+                group = None
+        child = HDF5Deserializer(group, strict=self.strict)
+        child._missing = name if group is None and self.group is not None else \
+            self._missing
+        return child
+
+    _missing = None
 
     def __call__(self, key, value):
+        if self.group is None:
+            if not self.strict:
+                return value
+            raise ValueError(
+                'load_hdf5: inexistent group {!r} is specified (needed for {!r})'.format(
+                    self._missing, key))
         if key not in self.group:
             if not self.strict:
                 return value
@@ -134,19 +155,6 @@ class HDF5Deserializer(serializer.Deserializer):
         if isinstance(value, str) and isinstance(data, bytes):
             return data.decode('utf-8')
         return type(value)(numpy.asarray(data))
-
-
-class _MissingGroup(serializer.Deserializer):
-    """Stand-in for a group absent from the file when ``strict=False``."""
-
-    def __init__(self, strict):
-        self.strict = strict
-
-    def __getitem__(self, key):
-        return self
-
-    def __call__(self, key, value):
-        return value
 
 
 def load_hdf5(filename, obj):

@@ -66,8 +66,10 @@ def test_none_strings_and_errors(tmp_path):
     serializers.load_hdf5(tmp_path / 'h.h5', h)
     assert (h.n, h.name, h.nothing) == (3, 'abc', None)
     numpy.testing.assert_array_equal(h.arr, numpy.arange(4))
-    with pytest.raises(KeyError, match='W'):
+    with pytest.raises(KeyError, match="'W' not found"):
         serializers.load_hdf5(tmp_path / 'h.h5', L.Linear(3, 2))
+    with pytest.raises(ValueError, match="inexistent group '/predictor'"):
+        serializers.load_hdf5(tmp_path / 'h.h5', L.Classifier(L.Linear(3, 2)))
     serializers.save_hdf5(tmp_path / 'l.h5', L.Linear(3, 2))
     with pytest.raises(ValueError, match=r'\(2, 3\).*\(2, 4\)'):
         serializers.load_hdf5(tmp_path / 'l.h5', L.Linear(4, 2))
@@ -84,3 +86,15 @@ def test_strict_false_skips_missing_groups(tmp_path):
     with h5py.File(tmp_path / 'e.h5', 'r') as f:
         hdf5.HDF5Deserializer(f, strict=False).load(model)
     numpy.testing.assert_array_equal(model.predictor.W.array, w)
+
+
+def test_dict_and_nested_groups(tmp_path):
+    h5py = pytest.importorskip('h5py')
+    serializers.save_hdf5(tmp_path / 'd.h5', {'a/b': numpy.ones(3), 'c': numpy.asarray(2)})
+    with h5py.File(tmp_path / 'd.h5', 'r') as f:
+        numpy.testing.assert_array_equal(f['a/b'][()], numpy.ones(3))
+        d = hdf5.HDF5Deserializer(f)
+        child = d['a']
+        assert child.group.name == '/a'
+        numpy.testing.assert_array_equal(child('b', None), numpy.ones(3))
+        assert d('c', 0) == 2
