@@ -109,18 +109,18 @@ class HDF5Deserializer(serializer.Deserializer):
         self.strict = strict
 
     def __getitem__(self, key):
-        name = self.group.name.rstrip('/') + '/' + key.strip('/') if self.group is not None \
-            else None
-        group = None
-        if name is not None:
-            try:
-                group = self.group.require_group(name)
-            except (ValueError, KeyError):
-                # missing group in a file opened read-only
-                group = None
+        if self.group is None:  # below a missing group
+            child = HDF5Deserializer(None, strict=self.strict)
+            child._missing = self._missing
+            return child
+        name = self.group.name.rstrip('/') + '/' + key.strip('/')
+        try:
+            group = self.group.require_group(name)
+        except (ValueError, KeyError):  # missing group in a file opened read-only
+            group = None
         child = HDF5Deserializer(group, strict=self.strict)
-        child._missing = name if group is None and self.group is not None else \
-            self._missing
+        if group is None:
+            child._missing = name
         return child
 
     _missing = None
