@@ -102,32 +102,30 @@ def _check_file(path, url, md5, size):
                 'download)'.format(url, actual, md5))
 
 
-def _fetch(url, dest_fd):
-    """Stream ``url`` into the open file descriptor; check Content-Length."""
-    with urllib.request.urlopen(url, timeout=60) as response, \
-            os.fdopen(dest_fd, 'wb') as out:
-        expected = response.headers.get('Content-Length')
-        n = 0
-        while True:
-            block = response.read(_CHUNK)
-            if not block:
-                break
-            out.write(block)
-            n += len(block)
-        out.flush()
-        os.fsync(out.fileno())
-    if expected is not None and n != int(expected):
-        raise DownloadError(
-            'cached_download: download of {} stopped after {} of {} bytes'.format(
-                url, n, expected))
+def _urlretrieve():
+    # Looked up at call time: tests (Chainer's included) mock
+    # ``six.moves.urllib.request.urlretrieve``, the function Chainer calls.
+    six = sys.modules.get('six')
+    if six is not None:
+        try:
+            return six.moves.urllib.request.urlretrieve
+        except AttributeError:
+            pass
+    return urllib.request.urlretrieve
+
+
+def _fetch(url, path):
+    """Download ``url`` to ``path``; a short read raises ContentTooShortError."""
+    _urlretrieve()(url, path)
 
 
 def cached_download(url, md5=None, size=None):
     """Download a file once and return the path of its cached copy.
 
     The cache is ``<dataset root>/_dl_cache/<md5 of url>``. A new download is written
-    to a temporary file, checked against the Content-Length header and the optional
-    ``md5``/``size`` and only then renamed into place.
+    to a temporary file (with ``urllib.request.urlretrieve``, which checks the
+    Content-Length header), checked against the optional ``md5``/``size`` and only
+    then renamed into place.
 
     Args:
         url (str): URL to download.
@@ -157,12 +155,15 @@ def cached_download(url, md5=None, size=None):
                 os.remove(cache_path)  # corrupt cache entry: download again
 
     fd, temp_path = tempfile.mkstemp(dir=cache_root, prefix='.dl-', suffix='.part')
+    os.close(fd)
     try:
         print('Downloading from {}...'.format(url), file=sys.stdout)
         try:
-            _fetch(url, fd)
-        except DownloadError:
-            raise
+            _fetch(url, temp_path)
+        except urllib.error.ContentTooShortError as e:
+            raise DownloadError(
+                'cached_download: the download of {} was truncated ({})'.format(
+                    url, e)) from e
         except (urllib.error.URLError, OSError, ValueError) as e:
             raise DownloadError(
                 'cached_download: could not download {} ({}). If this machine is '
@@ -182,7 +183,10 @@ def cache_or_load_file(path, creator, loader):
 
     ``creator(temp_path)`` writes the file to a temporary path in the same directory
     and returns the content; the file is then renamed to ``path`` atomically (under a
-    lock, keeping a file another process created meanwhile).
+    lock in the dataset root, keeping a file another process created meanwhile).
+
+    Raises:
+        RuntimeError: The dataset root directory cannot be created.
 
     Returns:
         What ``creator`` or ``loader`` returned.
@@ -191,10 +195,16 @@ def cache_or_load_file(path, creator, loader):
         return loader(path)
 
     directory = os.path.dirname(os.path.abspath(path))
+    try:
+        os.makedirs(_dataset_root, exist_ok=True)
+    except OSError:
+        raise RuntimeError(
+            'cache_or_load_file: cannot create the dataset root directory {}'.format(
+                _dataset_root)) from None
     os.makedirs(directory, exist_ok=True)
     temp_dir = tempfile.mkdtemp(dir=directory, prefix='.tmp-')
     temp_path = os.path.join(temp_dir, os.path.basename(path))
-    lock_path = os.path.join(directory, '_create_lock')
+    lock_path = os.path.join(_dataset_root, '_create_lock')
     try:
         content = creator(temp_path)
         with _file_lock(lock_path):

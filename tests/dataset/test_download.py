@@ -78,7 +78,7 @@ def test_offline_error_says_where_to_place_the_file(dataset_root):
     assert isinstance(info.value, OSError)
 
 
-def test_cache_or_load_file(tmp_path):
+def test_cache_or_load_file(tmp_path, dataset_root):
     path = str(tmp_path / 'sub' / 'data.npz')
     calls = []
 
@@ -95,11 +95,14 @@ def test_cache_or_load_file(tmp_path):
     assert cache_or_load_file(path, creator, loader) == 'created'
     assert cache_or_load_file(path, creator, loader) == [0, 1, 2]
     assert len(calls) == 1
-    assert sorted(os.listdir(tmp_path / 'sub')) == ['_create_lock', 'data.npz']
+    assert os.listdir(tmp_path / 'sub') == ['data.npz']
+    assert os.path.exists(os.path.join(str(dataset_root), '_create_lock'))
 
 
-def test_cache_or_load_file_failing_creator_leaves_nothing(tmp_path):
-    path = str(tmp_path / 'data.npz')
+def test_cache_or_load_file_failing_creator_leaves_nothing(tmp_path, dataset_root):
+    work = tmp_path / 'work'
+    work.mkdir()
+    path = str(work / 'data.npz')
 
     def creator(p):
         with open(p, 'w') as f:
@@ -108,4 +111,27 @@ def test_cache_or_load_file_failing_creator_leaves_nothing(tmp_path):
 
     with pytest.raises(RuntimeError, match='creator failed'):
         cache_or_load_file(path, creator, None)
-    assert os.listdir(tmp_path) == []  # neither the file nor the temporary directory
+    assert os.listdir(work) == []  # neither the file nor the temporary directory
+
+
+def test_cache_or_load_file_with_unusable_root(tmp_path, monkeypatch):
+    not_a_dir = tmp_path / 'file'
+    not_a_dir.write_text('')
+    monkeypatch.setattr(download, '_dataset_root', str(not_a_dir))
+    with pytest.raises(RuntimeError, match='dataset root'):
+        cache_or_load_file(str(tmp_path / 'x' / 'y.npz'), None, None)
+
+
+def test_urlretrieve_can_be_mocked_through_six(dataset_root, monkeypatch):
+    six = pytest.importorskip('six')
+    calls = []
+
+    def fake(url, path):
+        calls.append((url, path))
+        with open(path, 'w') as f:
+            f.write('test')
+
+    monkeypatch.setattr(six.moves.urllib.request, 'urlretrieve', fake)
+    path = cached_download('https://example.com')
+    assert calls[0][0] == 'https://example.com' and open(path).read() == 'test'
+    assert not os.path.exists(calls[0][1])
