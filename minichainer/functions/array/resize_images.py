@@ -35,32 +35,65 @@ def compute_indices_and_weights(out_size, in_size, mode, align_corners, xp):
     return v, u, vw, uw
 
 
-def _interp_matrix(idx, weight, in_size, dtype, xp):
-    """Matrix ``M`` (out, in) with ``M[i, idx[i]] = 1 - w[i]``, ``M[i, idx[i]+1] = w[i]``."""
-    n = len(idx)
-    idx = idx.astype(numpy.intp)
-    upper = xp.minimum(idx + 1, in_size - 1)
-    m = xp.zeros((n, in_size), dtype=numpy.float64)
-    rows = xp.arange(n)
-    xp.add.at(m, (rows, idx), 1 - weight)
-    xp.add.at(m, (rows, upper), weight)
-    return m.astype(dtype)
+class _AxisInterp:
+    """Linear interpolation along one axis: ``out[i] = a0[i] * in[i0[i]] + a1[i] * in[i1[i]]``.
+
+    Bilinear resizing is separable, so it is two of these (rows, then columns); each is
+    a gather in the forward pass and a segmented sum (``add.reduceat`` over the sorted
+    source indices) in the backward pass.
+    """
+
+    def __init__(self, idx, weight, in_size, dtype):
+        self.i0 = idx.astype(numpy.intp)
+        self.i1 = numpy.minimum(self.i0 + 1, in_size - 1)
+        # Chainer rounds the weights to the data dtype before interpolating.
+        w = weight.astype(dtype)
+        self.a1 = w
+        self.a0 = (1 - w).astype(dtype)
+        self.in_size = in_size
+        self.linear = bool((w != 0).any())
+
+    def apply(self, x, axis):
+        """Interpolate ``x`` along ``axis`` (a negative axis)."""
+        xp = backend.get_array_module(x)
+        shape = (-1,) + (1,) * (-axis - 1)
+        y = xp.take(x, self.i0, axis=axis) * self.a0.reshape(shape)
+        if self.linear:
+            y += xp.take(x, self.i1, axis=axis) * self.a1.reshape(shape)
+        return y
+
+    def transpose(self, g, axis):
+        """Adjoint of :meth:`apply`: scatter-add ``g`` back onto the source positions."""
+        xp = backend.get_array_module(g)
+        shape = (-1,) + (1,) * (-axis - 1)
+        out_shape = list(g.shape)
+        out_shape[axis] = self.in_size
+        out = xp.zeros(out_shape, dtype=g.dtype)
+        terms = [(self.i0, self.a0)]
+        if self.linear:
+            terms.append((self.i1, self.a1))
+        lead = (slice(None),) * (g.ndim + axis)
+        for idx, a in terms:
+            weighted = g * a.reshape(shape)
+            if len(idx) == 0:
+                continue
+            # The source indices are non-decreasing: sum each run of equal ones.
+            starts = numpy.flatnonzero(numpy.concatenate(([True], idx[1:] != idx[:-1])))
+            sums = xp.add.reduceat(weighted, starts, axis=axis)
+            out[lead + (idx[starts],)] += sums
+        return out
 
 
-def _interp_matrices(out_size, in_size, mode, align_corners, dtype, xp):
+def _interpolators(out_size, in_size, mode, align_corners, dtype, xp):
     v, u, vw, uw = compute_indices_and_weights(out_size, in_size, mode, align_corners, xp)
-    # Chainer rounds the weights to the data dtype before interpolating.
-    vw = vw.astype(dtype).astype(numpy.float64)
-    uw = uw.astype(dtype).astype(numpy.float64)
-    return (_interp_matrix(v, vw, in_size[0], dtype, xp),
-            _interp_matrix(u, uw, in_size[1], dtype, xp))
+    return (_AxisInterp(v, vw, in_size[0], dtype),
+            _AxisInterp(u, uw, in_size[1], dtype))
 
 
 class ResizeImages(function_node.FunctionNode):
     """Resize ``(N, C, H, W)`` images by bilinear or nearest-neighbour interpolation.
 
-    Bilinear interpolation is separable, so it runs as two matrix products
-    ``Mv @ x @ Mu.T``; the gradient is ``Mv.T @ gy @ Mu``.
+    Bilinear interpolation is separable: columns are interpolated first, then rows.
     """
 
     def __init__(self, output_shape, mode, align_corners):
@@ -80,9 +113,9 @@ class ResizeImages(function_node.FunctionNode):
     def forward(self, inputs):
         x, = inputs
         xp = backend.get_array_module(x)
-        mv, mu = _interp_matrices((self.out_H, self.out_W), x.shape[2:], self.mode,
-                                  self.align_corners, x.dtype, xp)
-        return xp.matmul(mv, xp.matmul(x, mu.T)),
+        rows, cols = _interpolators((self.out_H, self.out_W), x.shape[2:], self.mode,
+                                    self.align_corners, x.dtype, xp)
+        return rows.apply(cols.apply(x, -1), -2),
 
     def backward(self, indexes, grad_outputs):
         return ResizeImagesGrad(self.inputs[0].shape, (self.out_H, self.out_W), self.mode,
@@ -107,9 +140,9 @@ class ResizeImagesGrad(function_node.FunctionNode):
     def forward(self, inputs):
         gy, = inputs
         xp = backend.get_array_module(gy)
-        mv, mu = _interp_matrices((self.out_H, self.out_W), self.input_shape[2:],
-                                  self.mode, self.align_corners, gy.dtype, xp)
-        return xp.matmul(mv.T, xp.matmul(gy, mu)),
+        rows, cols = _interpolators((self.out_H, self.out_W), self.input_shape[2:],
+                                    self.mode, self.align_corners, gy.dtype, xp)
+        return cols.transpose(rows.transpose(gy, -2), -1),
 
     def backward(self, indexes, grad_outputs):
         return ResizeImages((self.out_H, self.out_W), self.mode,
