@@ -49,6 +49,13 @@ def _tensordot(a, b, a_axes, b_axes, c_axes=None):
     return y
 
 
+def _normalize(axis, ndim, name):
+    if not -ndim <= axis < ndim:
+        raise ValueError('tensordot: axis {} is out of bounds for {} of dimension {}'
+                         .format(axis, name, ndim))
+    return axis + ndim if axis < 0 else axis
+
+
 class TensorDot(function_node.FunctionNode):
     """Tensor dot product (see :func:`tensordot`)."""
 
@@ -86,8 +93,8 @@ class TensorDot(function_node.FunctionNode):
                 a_con, b_con = axes
                 a_con = [a_con] if numpy.isscalar(a_con) else list(a_con)
                 b_con = [b_con] if numpy.isscalar(b_con) else list(b_con)
-                a_con = [ax % a.ndim if a.ndim else ax for ax in a_con]
-                b_con = [ax % b.ndim if b.ndim else ax for ax in b_con]
+                a_con = [_normalize(ax, a.ndim, 'a') for ax in a_con]
+                b_con = [_normalize(ax, b.ndim, 'b') for ax in b_con]
             else:
                 if axes > a.ndim or axes > b.ndim:
                     raise ValueError(

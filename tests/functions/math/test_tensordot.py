@@ -14,6 +14,8 @@ CASES = [
     ((3, 2, 4), (2, 3), ([1, 0], [0, 1])),
     ((2, 3, 4), (5, 4), (2, 1)),
     ((2, 3, 4), (2, 4), ([-1, 0], [-1, 0])),
+    ((2, 3, 4, 5), (2, 3, 6), ([1, 0], [1, 0])),
+    ((2,), (3,), 0),
 ]
 
 
@@ -36,6 +38,12 @@ def test_tensordot_errors():
         F.tensordot(a, a, axes=3)
     with pytest.raises(ValueError):
         F.tensordot(a, a, axes=([0], [0], [1]))
+    with pytest.raises(ValueError):
+        F.tensordot(a, a, axes=([3], [0]))
+    with pytest.raises(ValueError):
+        F.tensordot(a, a, axes=((0, 1, 2, 3), (0, 1, 2, 3)))
+    with pytest.raises(ValueError):
+        F.tensordot(a, a, axes=())
     with pytest.raises(TypeError):
         F.tensordot(a, a, axes=1.5)
     with pytest.raises(type_check.InvalidType):
