@@ -16,6 +16,8 @@ from minichainer.links.connection.depthwise_convolution_2d import DepthwiseConvo
 from minichainer.links.connection.dilated_convolution_2d import DilatedConvolution2D  # noqa: F401,E501
 from minichainer.links.connection.embed_id import EmbedID  # noqa: F401
 from minichainer.links.connection.highway import Highway  # noqa: F401
+from minichainer.links.connection.inception import Inception  # noqa: F401
+from minichainer.links.connection.inceptionbn import InceptionBN  # noqa: F401
 from minichainer.links.connection.linear import Linear  # noqa: F401
 from minichainer.links.connection.mlp_convolution_2d import MLPConvolution2D  # noqa: F401,E501
 from minichainer.links.connection.parameter import Parameter  # noqa: F401
