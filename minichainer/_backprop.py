@@ -175,6 +175,7 @@ def _run(start, retain_grad, loss_scale, targets=None):
             continue
         for gy in gys:
             if gy is not None:
+                gy = None  # drop the loop's reference: the grads tuple owns them
                 break
         else:
             continue
