@@ -59,8 +59,9 @@ class Permutate(function_node.FunctionNode):
 def permutate(x, indices, axis=0, inv=False):
     """Permute ``x`` along ``axis``: ``y[..., i, ...] = x[..., indices[i], ...]``.
 
-    Deliberate difference: ``indices`` is always checked to be a permutation (Chainer
-    checks only in debug mode).
+    Deliberate differences: ``indices`` is always checked to be a permutation (Chainer
+    checks only in debug mode), and a negative ``axis`` counts from the end (Chainer 7
+    permutes axis 0 then).
 
     Args:
         x (~minichainer.Variable or numpy.ndarray): Input variable.
