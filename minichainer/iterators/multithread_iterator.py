@@ -127,9 +127,13 @@ class MultithreadIterator(iterator.Iterator):
         return len(self.dataset) if order is None else len(order)
 
     def serialize(self, serializer):
-        """Save/restore the state with Chainer's keys (the order under ``_order``)."""
+        """Save/restore the state with Chainer's keys (the order under ``_order``).
+
+        Loading also accepts the ``order`` key written by the other iterators.
+        """
         old = self._state
-        state = _statemachine.serialize_state(self, serializer, order_keys=('_order',))
+        state = _statemachine.serialize_state(
+            self, serializer, order_keys=('_order', 'order'))
         if _statemachine.same_state(state, old):
             self._state = old  # saving: keep the batch already prefetched
         else:

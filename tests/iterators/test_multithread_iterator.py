@@ -52,3 +52,19 @@ def test_bad_arguments():
         MultithreadIterator([1], 0)
     with pytest.raises(ValueError, match='n_threads'):
         MultithreadIterator([1], 1, n_threads=0)
+
+
+def test_snapshots_interchange_with_serial_iterator(tmp_path):
+    from minichainer.iterators import SerialIterator
+    data = list(range(6))
+    for make_before, make_after in [
+            (lambda: SerialIterator(data, 2), lambda: MultithreadIterator(data, 2)),
+            (lambda: MultithreadIterator(data, 2), lambda: SerialIterator(data, 2))]:
+        before = make_before()
+        seen = before.next() + before.next()
+        path = str(tmp_path / 'it.npz')
+        serializers.save_npz(path, before)
+        after = make_after()
+        serializers.load_npz(path, after)
+        seen += after.next()
+        assert after.is_new_epoch and sorted(seen) == data
