@@ -2,6 +2,7 @@
 from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
+from minichainer.configuration import config
 from minichainer.functions.math import _axis
 from minichainer.utils import type_check
 
@@ -32,6 +33,7 @@ class LogSumExp(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         from minichainer.functions.array.broadcast import broadcast_to
+        from minichainer import variable
         from minichainer.functions.math import exponential
         x, = self.get_retained_inputs()
         y, = self.get_retained_outputs()
@@ -42,6 +44,13 @@ class LogSumExp(function_node.FunctionNode):
         if gy.shape != keep_shape:
             gy = gy.reshape(keep_shape)
             y = y.reshape(keep_shape)
+        if not config.enable_backprop:
+            # No double backprop requested: one fused NumPy pass, no graph.
+            xp = backend.get_array_module(x.array)
+            gx = x.array - y.array
+            xp.exp(gx, out=gx)
+            gx *= gy.array
+            return variable.Variable(gx, requires_grad=False),
         if keep_shape != x.shape:
             gy = broadcast_to(gy, x.shape)
             y = broadcast_to(y, x.shape)
