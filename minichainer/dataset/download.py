@@ -13,8 +13,6 @@ import os
 import shutil
 import sys
 import tempfile
-import urllib.error
-import urllib.request
 
 _dataset_root = os.environ.get(
     'MINICHAINER_DATASET_ROOT',
@@ -111,6 +109,7 @@ def _urlretrieve():
             return six.moves.urllib.request.urlretrieve
         except AttributeError:
             pass
+    import urllib.request  # imported on first download: it is slow to import
     return urllib.request.urlretrieve
 
 
@@ -154,6 +153,7 @@ def cached_download(url, md5=None, size=None):
             except DownloadError:
                 os.remove(cache_path)  # corrupt cache entry: download again
 
+    import urllib.error
     fd, temp_path = tempfile.mkstemp(dir=cache_root, prefix='.dl-', suffix='.part')
     os.close(fd)
     try:
