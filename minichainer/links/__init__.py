@@ -1,6 +1,7 @@
 """Collection of :class:`~minichainer.Link` implementations (``chainer.links``)."""
 from minichainer.links.activation.maxout import Maxout  # noqa: F401
 from minichainer.links.activation.prelu import PReLU  # noqa: F401
+from minichainer.links.activation.simplified_dropconnect import SimplifiedDropconnect  # noqa: F401,E501
 from minichainer.links.activation.swish import Swish  # noqa: F401
 from minichainer.links.connection.bias import Bias  # noqa: F401
 from minichainer.links.connection.bilinear import Bilinear  # noqa: F401
@@ -31,6 +32,10 @@ from minichainer.links.rnn.gru import StatefulGRU  # noqa: F401
 from minichainer.links.rnn.gru import StatelessGRU  # noqa: F401
 from minichainer.links.rnn.lstm import LSTM  # noqa: F401
 from minichainer.links.rnn.lstm import StatelessLSTM  # noqa: F401
+from minichainer.links.rnn.mgu import StatefulMGU  # noqa: F401
+from minichainer.links.rnn.mgu import StatelessMGU  # noqa: F401
+from minichainer.links.rnn.peephole import StatefulPeepholeLSTM  # noqa: F401
+from minichainer.links.rnn.zoneoutlstm import StatefulZoneoutLSTM  # noqa: F401
 
 # Short aliases.
 Convolution = Convolution2D

@@ -1,0 +1,70 @@
+"""Minimal gated units: ``StatelessMGU`` and ``StatefulMGU``."""
+import importlib
+
+from minichainer import link
+from minichainer.links.connection import linear
+from minichainer import variable
+
+_concat = importlib.import_module('minichainer.functions.array.concat')
+_linear_interpolate = importlib.import_module('minichainer.functions.math.linear_interpolate')
+_sigmoid = importlib.import_module('minichainer.functions.activation.sigmoid')
+_tanh = importlib.import_module('minichainer.functions.activation.tanh')
+
+
+class MGUBase(link.Chain):
+    """The two Linear children ``W_f`` and ``W_h`` of shape (n_units, n_inputs + n_units)."""
+
+    def __init__(self, n_inputs, n_units):
+        super().__init__()
+        with self.init_scope():
+            self.W_f = linear.Linear(n_inputs + n_units, n_units)
+            self.W_h = linear.Linear(n_inputs + n_units, n_units)
+
+    def _call_mgu(self, h, x):
+        f = _sigmoid.sigmoid(self.W_f(_concat.concat([h, x])))
+        h_bar = _tanh.tanh(self.W_h(_concat.concat([f * h, x])))
+        return _linear_interpolate.linear_interpolate(f, h_bar, h)
+
+
+class StatelessMGU(MGUBase):
+    """MGU without state: ``h_new = link(h, x)`` with ``f = sigmoid(W_f [h; x])``,
+    ``h_bar = tanh(W_h [f * h; x])`` and ``h_new = f * h_bar + (1 - f) * h``."""
+
+    forward = MGUBase._call_mgu
+
+
+class StatefulMGU(MGUBase):
+    """MGU keeping its hidden state ``h``: ``h = link(x)``."""
+
+    def __init__(self, in_size, out_size):
+        super().__init__(in_size, out_size)
+        self.state_size = out_size
+        self.reset_state()
+
+    def device_resident_accept(self, visitor):
+        super().device_resident_accept(visitor)
+        if self.h is not None:
+            visitor.visit_variable(self.h)
+
+    def set_state(self, h):
+        """Set the hidden state (a Variable).
+
+        Raises:
+            TypeError: ``h`` is not a Variable.
+        """
+        if not isinstance(h, variable.Variable):
+            raise TypeError('StatefulMGU.set_state: h must be a Variable, got {}'.format(
+                type(h).__name__))
+        self.h = h
+
+    def reset_state(self):
+        """Forget the hidden state."""
+        self.h = None
+
+    def forward(self, x):
+        """Update the hidden state with ``x`` and return it."""
+        h = self.h
+        if h is None:
+            h = variable.Variable(self.xp.zeros((len(x), self.state_size), dtype=x.dtype))
+        self.h = self._call_mgu(h, x)
+        return self.h

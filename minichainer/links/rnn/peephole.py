@@ -1,0 +1,65 @@
+"""The LSTM layer with peephole connections: ``StatefulPeepholeLSTM``."""
+import importlib
+
+from minichainer import link
+from minichainer.links.connection import linear
+from minichainer import variable
+
+_reshape = importlib.import_module('minichainer.functions.array.reshape')
+_sigmoid = importlib.import_module('minichainer.functions.activation.sigmoid')
+_split_axis = importlib.import_module('minichainer.functions.array.split_axis')
+_tanh = importlib.import_module('minichainer.functions.activation.tanh')
+
+
+class StatefulPeepholeLSTM(link.Chain):
+    """Stateful LSTM whose gates also see the cell state through ``peep_i``, ``peep_f``
+    and ``peep_o`` (Linear layers without bias); children are created in the order
+    upward, lateral, peep_i, peep_f, peep_o.
+
+    Args:
+        in_size (int): Input dimension.
+        out_size (int): Hidden dimension.
+    """
+
+    def __init__(self, in_size, out_size):
+        super().__init__()
+        self.state_size = out_size
+        self.reset_state()
+        with self.init_scope():
+            self.upward = linear.Linear(in_size, 4 * out_size)
+            self.lateral = linear.Linear(out_size, 4 * out_size, nobias=True)
+            self.peep_i = linear.Linear(out_size, out_size, nobias=True)
+            self.peep_f = linear.Linear(out_size, out_size, nobias=True)
+            self.peep_o = linear.Linear(out_size, out_size, nobias=True)
+
+    def device_resident_accept(self, visitor):
+        super().device_resident_accept(visitor)
+        for state in (self.c, self.h):
+            if state is not None:
+                visitor.visit_variable(state)
+
+    def reset_state(self):
+        """Forget the state (``c`` and ``h`` become None)."""
+        self.c = self.h = None
+
+    def forward(self, x):
+        """Update the state with ``x`` and return the new output ``h``."""
+        lstm_in = self.upward(x)
+        if self.h is not None:
+            lstm_in += self.lateral(self.h)
+        if self.c is None:
+            self.c = variable.Variable(
+                self.xp.zeros((len(x), self.state_size), dtype=x.dtype))
+        n = self.state_size
+        lstm_in = _reshape.reshape(lstm_in, (len(lstm_in), lstm_in.shape[1] // 4, 4))
+        a, i, f, o = [_reshape.reshape(g, (len(g), n))
+                      for g in _split_axis.split_axis(lstm_in, 4, 2)]
+        peep_in_i = self.peep_i(self.c)
+        peep_in_f = self.peep_f(self.c)
+        a = _tanh.tanh(a)
+        i = _sigmoid.sigmoid(i + peep_in_i)
+        f = _sigmoid.sigmoid(f + peep_in_f)
+        self.c = a * i + f * self.c
+        o = _sigmoid.sigmoid(o + self.peep_o(self.c))
+        self.h = o * _tanh.tanh(self.c)
+        return self.h
