@@ -52,7 +52,8 @@ def test_batch_normalization(xshape, gshape, axis, dtype):
     gradient_check.check_backward(f, (x, gamma, beta), gy, **_gc(dtype))
     if dtype == numpy.float64:
         gg = tuple(rng.uniform(-1, 1, a.shape) for a in (x, gamma, beta))
-        gradient_check.check_double_backward(f, (x, gamma, beta), gy, gg, **_gc(dtype))
+        gradient_check.check_double_backward(f, (x, gamma, beta), gy, gg,
+                                             atol=1e-4, rtol=1e-3)
 
 
 def test_batch_normalization_running_stats_updated_in_place():
