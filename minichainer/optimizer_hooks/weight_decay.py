@@ -26,8 +26,10 @@ class _ArrayHolder:
 class WeightDecay:
     """Optimizer/UpdateRule hook adding ``rate * param`` to each gradient.
 
-    Deliberate difference from Chainer: the product is computed in the update rule's
-    scratch buffer instead of a fresh temporary (same result).
+    With loss scaling the rate is multiplied by the parameter's loss scale, because the
+    gradient is divided by it only later, in the update rule (as Chainer 7). Deliberate
+    difference from Chainer: the product is computed in the update rule's scratch buffer
+    instead of a fresh temporary (same result).
 
     Args:
         rate (float): Coefficient of the weight decay.
@@ -48,9 +50,14 @@ class WeightDecay:
         p, g = param.array, param.grad
         if p is None or g is None:
             return
+        rate = self.rate
+        loss_scale = getattr(param, '_loss_scale', None)
+        if loss_scale is not None:
+            # the gradient is still scaled; the update rule divides it afterwards
+            rate *= loss_scale
         scratch = _borrow_scratch(rule, p)
         if scratch is None:
-            g += self.rate * p
+            g += rate * p
         else:
-            backend.get_array_module(p).multiply(p, self.rate, out=scratch)
+            backend.get_array_module(p).multiply(p, rate, out=scratch)
             g += scratch

@@ -263,3 +263,22 @@ def test_weight_decay_borrows_the_rule_scratch_buffer(opt_cls):
     finally:
         tracemalloc.stop()
     assert peak - base < link.w.array.nbytes // 4
+
+
+def test_weight_decay_is_loss_scale_aware():
+    import minichainer as mc
+
+    def updated(loss_scale):
+        link = mc.Link()
+        with link.init_scope():
+            link.p = mc.Parameter(numpy.arange(3, dtype=numpy.float32))
+        opt = optimizers.SGD(lr=1).setup(link)
+        opt.add_hook(optimizer_hooks.WeightDecay(1 / 8.))
+        loss = mc.functions.sum(link.p ** 3)
+        loss.backward(loss_scale=loss_scale)
+        opt.update()
+        return link.p.array
+
+    expected = numpy.arange(3) - (3 * numpy.arange(3) ** 2 + numpy.arange(3) / 8.)
+    numpy.testing.assert_allclose(updated(None), expected, rtol=1e-6)
+    numpy.testing.assert_allclose(updated(4.), expected, rtol=1e-6)
