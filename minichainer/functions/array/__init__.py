@@ -1,4 +1,5 @@
 """Array manipulation functions (``chainer.functions.array``)."""
+from minichainer.functions.util._module_alias import alias_modules as _alias_modules
 from minichainer.functions.array.as_strided import as_strided  # noqa: F401
 from minichainer.functions.array.as_strided import AsStrided  # noqa: F401
 from minichainer.functions.array.broadcast import broadcast  # noqa: F401
@@ -83,3 +84,8 @@ __all__ = [
     'split_axis', 'squeeze', 'stack', 'swapaxes', 'tile', 'transpose',
     'transpose_sequence', 'vstack', 'where',
 ]
+
+# ``from minichainer.functions.array import concat; concat.Concat`` (Chainer's module-style
+# access) keeps working although the package re-exports the functions (see _module_alias).
+_alias_modules(globals(), __all__)
+del _alias_modules
