@@ -1,5 +1,6 @@
 """Lazy SciPy access for the functions that need it (SciPy is optional)."""
 
+
 def _scipy_special(fname):
     try:
         from scipy import special

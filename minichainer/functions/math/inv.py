@@ -40,8 +40,7 @@ class Inv(function_node.FunctionNode):
         from minichainer.functions.math.matmul import matmul
         invx, = self.get_retained_outputs()
         # d(A^-1) = -A^-1 dA A^-1, so gA = -A^-T gY A^-T.
-        gx = matmul(matmul(-invx, grad_outputs[0], transa=True),
-                           invx, transb=True)
+        gx = matmul(matmul(-invx, grad_outputs[0], transa=True), invx, transb=True)
         return gx,
 
 

@@ -60,11 +60,11 @@ def check_grads(func, inputs, dtype, double=True, seed=1, **opts):
     if y.ndim == 0:
         # gradient_check cannot take a 0-d y_grad as an input of the double
         # backward check yet; check the same function with a (1,)-shaped output.
-        from minichainer.functions.array.reshape import reshape
+        from minichainer.functions.array.reshape import reshape as _reshape
         func0 = func
 
         def func(*xs):
-            return reshape(func0(*xs), (1,))
+            return _reshape(func0(*xs), (1,))
 
         y = func(*inputs)
     rng = numpy.random.RandomState(seed)
