@@ -14,10 +14,12 @@ from minichainer.datasets import tuple_dataset
 
 _BASE_URLS = ['http://ufldl.stanford.edu/housenumbers/']
 _FILES = {'train.npz': ('train_32x32.mat', 'e26dedcc434d2e4c54c9b2d4a06d8373'),
-          'test.npz': ('test_32x32.mat', 'eb5a983be6a315427106f1b164d9cef3')}
+          'test.npz': ('test_32x32.mat', 'eb5a983be6a315427106f1b164d9cef3'),
+          'extra.npz': ('extra_32x32.mat', 'a93ce644f1a588dc4d68dda5feec44a7')}
 
 
-def get_svhn(withlabel=True, scale=1., dtype=None, label_dtype=numpy.int32):
+def get_svhn(withlabel=True, scale=1., dtype=None, label_dtype=numpy.int32,
+             add_extra=False):
     """Get the SVHN dataset (32x32 RGB digit images, label 0-9 with "0" as 0).
 
     Args:
@@ -25,14 +27,15 @@ def get_svhn(withlabel=True, scale=1., dtype=None, label_dtype=numpy.int32):
         scale (float): Pixels are scaled to ``[0, scale]``.
         dtype: Image dtype (default ``minichainer.config.dtype``).
         label_dtype: Label dtype.
+        add_extra (bool): Also return the extra training set.
 
     Returns:
-        ``(train, test)`` with images of shape ``(3, 32, 32)``; cached under
-        ``<dataset root>/pfnet/chainer/svhn``.
+        ``(train, test)``, or ``(train, test, extra)`` with ``add_extra``; images
+        have shape ``(3, 32, 32)``. Cached under ``<dataset root>/pfnet/chainer/svhn``.
     """
-    train = _preprocess_svhn(_retrieve('train.npz'), withlabel, scale, dtype, label_dtype)
-    test = _preprocess_svhn(_retrieve('test.npz'), withlabel, scale, dtype, label_dtype)
-    return train, test
+    names = ('train.npz', 'test.npz', 'extra.npz') if add_extra else ('train.npz', 'test.npz')
+    return tuple(_preprocess_svhn(_retrieve(name), withlabel, scale, dtype, label_dtype)
+                 for name in names)
 
 
 def _preprocess_svhn(raw, withlabel, scale, image_dtype, label_dtype):

@@ -164,7 +164,7 @@ def test_svhn(http_server, dataset_root, monkeypatch):
     scipy_io = pytest.importorskip('scipy.io')
     rng = numpy.random.RandomState(0)
     blobs = {}
-    for name, n in (('train_32x32.mat', 4), ('test_32x32.mat', 2)):
+    for name, n in (('train_32x32.mat', 4), ('test_32x32.mat', 2), ('extra_32x32.mat', 1)):
         buf = io.BytesIO()
         x = rng.randint(0, 256, (32, 32, 3, n)).astype(numpy.uint8)
         y = numpy.array([[10], [3], [10], [1]][:n], numpy.uint8)
@@ -174,7 +174,8 @@ def test_svhn(http_server, dataset_root, monkeypatch):
     monkeypatch.setattr(svhn, '_BASE_URLS', [http_server.url + '/s/'])
     monkeypatch.setattr(svhn, '_FILES', {
         'train.npz': ('train_32x32.mat', _md5(blobs['train_32x32.mat'][0])),
-        'test.npz': ('test_32x32.mat', _md5(blobs['test_32x32.mat'][0]))})
+        'test.npz': ('test_32x32.mat', _md5(blobs['test_32x32.mat'][0])),
+        'extra.npz': ('extra_32x32.mat', _md5(blobs['extra_32x32.mat'][0]))})
     train, test = datasets.get_svhn()
     assert len(train) == 4 and len(test) == 2
     assert [int(t) for _, t in train] == [0, 3, 0, 1]
@@ -182,6 +183,8 @@ def test_svhn(http_server, dataset_root, monkeypatch):
     assert image.shape == (3, 32, 32)
     numpy.testing.assert_allclose(image, blobs['train_32x32.mat'][1][..., 1].transpose(
         2, 0, 1) / 255., rtol=1e-6)
+    _, _, extra = datasets.get_svhn(withlabel=False, add_extra=True)
+    assert extra.shape == (1, 3, 32, 32)
 
 
 def test_ptb(http_server, dataset_root, monkeypatch):
