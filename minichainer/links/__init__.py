@@ -33,6 +33,14 @@ from minichainer.links.rnn.gru import StatelessGRU  # noqa: F401
 from minichainer.links.rnn.lstm import LSTM  # noqa: F401
 from minichainer.links.rnn.lstm import StatelessLSTM  # noqa: F401
 from minichainer.links.rnn.mgu import StatefulMGU  # noqa: F401
+from minichainer.links.rnn.n_step_gru import NStepBiGRU  # noqa: F401
+from minichainer.links.rnn.n_step_gru import NStepGRU  # noqa: F401
+from minichainer.links.rnn.n_step_lstm import NStepBiLSTM  # noqa: F401
+from minichainer.links.rnn.n_step_lstm import NStepLSTM  # noqa: F401
+from minichainer.links.rnn.n_step_rnn import NStepBiRNNReLU  # noqa: F401
+from minichainer.links.rnn.n_step_rnn import NStepBiRNNTanh  # noqa: F401
+from minichainer.links.rnn.n_step_rnn import NStepRNNReLU  # noqa: F401
+from minichainer.links.rnn.n_step_rnn import NStepRNNTanh  # noqa: F401
 from minichainer.links.rnn.mgu import StatelessMGU  # noqa: F401
 from minichainer.links.rnn.peephole import StatefulPeepholeLSTM  # noqa: F401
 from minichainer.links.rnn.zoneoutlstm import StatefulZoneoutLSTM  # noqa: F401

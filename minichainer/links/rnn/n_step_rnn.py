@@ -1,0 +1,262 @@
+"""Stacked RNNs over lists of variable-length sequences: the ``NStepRNNBase`` family.
+
+The links sort the sequences by decreasing length, transpose them to time-major order,
+run every layer (and direction) step by step and restore the original order, computing
+what Chainer's ``F.n_step_rnn``/``n_step_lstm``/``n_step_gru`` (and their ``bi``
+versions) compute: the same weight layout (``w0``, ``b0``, ... per layer and direction),
+the same gate order and dropout between layers (not on the input of the first layer).
+The recurrence is written with minichainer's differentiable functions.
+"""
+import importlib
+
+import numpy
+
+from minichainer import configuration
+from minichainer import initializers
+from minichainer import link
+from minichainer import variable
+
+_activation = {
+    'tanh': importlib.import_module('minichainer.functions.activation.tanh').tanh,
+    'relu': importlib.import_module('minichainer.functions.activation.relu').relu,
+}
+_concat = importlib.import_module('minichainer.functions.array.concat')
+_dropout = importlib.import_module('minichainer.functions.noise.dropout')
+_linear = importlib.import_module('minichainer.functions.connection.linear')
+_permutate = importlib.import_module('minichainer.functions.array.permutate')
+_separate = importlib.import_module('minichainer.functions.array.separate')
+_split_axis = importlib.import_module('minichainer.functions.array.split_axis')
+_stack = importlib.import_module('minichainer.functions.array.stack')
+_transpose_sequence = importlib.import_module(
+    'minichainer.functions.array.transpose_sequence')
+
+
+def argsort_list_descent(lst):
+    """Indices that sort ``lst`` by decreasing length (stable)."""
+    return numpy.argsort([-len(x) for x in lst], kind='stable').astype(numpy.int32)
+
+
+def permutate_list(lst, indices, inv):
+    """Reorder ``lst`` by ``indices`` (or by their inverse when ``inv``)."""
+    ret = [None] * len(lst)
+    if inv:
+        for i, ind in enumerate(indices):
+            ret[ind] = lst[i]
+    else:
+        for i, ind in enumerate(indices):
+            ret[i] = lst[ind]
+    return ret
+
+
+def _rnn_cell(activation):
+    act = _activation[activation]
+
+    def cell(x, h, c, w, b):
+        return act(_linear.linear(x, w[0], b[0]) + _linear.linear(h, w[1], b[1])), None
+    return cell
+
+
+def _one_directional_loop(cell, xs, h, c, w, b):
+    hs = []
+    for x in xs:
+        batch = len(x)
+        split = len(h) > batch
+        if split:
+            h, h_rest = _split_axis.split_axis(h, [batch], axis=0)
+            if c is not None:
+                c, c_rest = _split_axis.split_axis(c, [batch], axis=0)
+        h, c = cell(x, h, c, w, b)
+        hs.append(h)
+        if split:
+            h = _concat.concat([h, h_rest], axis=0)
+            if c is not None:
+                c = _concat.concat([c, c_rest], axis=0)
+    return h, c, hs
+
+
+def n_step_impl(cell, n_layers, dropout_ratio, hx, cx, ws, bs, xs, use_bi_direction):
+    """Run the stacked recurrence on time-major ``xs``; return ``(hy, cy, ys)``."""
+    direction = 2 if use_bi_direction else 1
+    hx = _separate.separate(hx)
+    cx = [None] * len(hx) if cx is None else _separate.separate(cx)
+    train = configuration.config.train
+    xs_next = xs
+    hy, cy = [], []
+    for layer in range(n_layers):
+        def layer_input():
+            if layer == 0 or not train:
+                return xs_next
+            return [_dropout.dropout(x, ratio=dropout_ratio) for x in xs_next]
+
+        idx = direction * layer
+        h, c, h_forward = _one_directional_loop(cell, layer_input(), hx[idx], cx[idx],
+                                                ws[idx], bs[idx])
+        hy.append(h)
+        cy.append(c)
+        if use_bi_direction:
+            idx += 1
+            h, c, h_backward = _one_directional_loop(
+                cell, list(reversed(layer_input())), hx[idx], cx[idx], ws[idx], bs[idx])
+            h_backward.reverse()
+            xs_next = [_concat.concat([hf, hb], axis=1)
+                       for hf, hb in zip(h_forward, h_backward)]
+            hy.append(h)
+            cy.append(c)
+        else:
+            xs_next = h_forward
+    h = _stack.stack(hy)
+    c = None if cx[0] is None else _stack.stack(cy)
+    return h, c, tuple(xs_next)
+
+
+class NStepRNNBase(link.ChainList):
+    """Base class of the stacked (bi-)directional RNN links.
+
+    ``NStepRNNBase(n_layers, in_size, out_size, dropout, *, initialW=None,
+    initial_bias=None)``: one child Link per layer and direction, holding ``w0``...
+    ``w{n_weights-1}`` (shape ``(out_size, w_in)``, default LeCunNormal) and ``b0``...
+    (default 0), created in that order.
+
+    Raises:
+        ValueError: a removed argument (``use_cudnn``, ``use_bi_direction``,
+            ``activation``) is given.
+    """
+
+    n_weights = None
+    use_bi_direction = False
+    _cell = None
+
+    def __init__(self, n_layers, in_size, out_size, dropout, initialW=None,
+                 initial_bias=None, **kwargs):
+        for removed in ('use_cudnn', 'use_bi_direction', 'activation'):
+            if removed in kwargs:
+                raise ValueError('{}: the {} argument is not supported anymore'.format(
+                    type(self).__name__, removed))
+        if kwargs:
+            raise TypeError('{}() got unexpected keyword argument(s): {}'.format(
+                type(self).__name__, ', '.join(sorted(kwargs))))
+        direction = 2 if self.use_bi_direction else 1
+        W_init = initializers._get_initializer(initialW)
+        b_init = initializers._get_initializer(0 if initial_bias is None else initial_bias)
+        weights = []
+        for i in range(n_layers):
+            for _ in range(direction):
+                weight = link.Link()
+                with weight.init_scope():
+                    for j in range(self.n_weights):
+                        if j >= self.n_weights // 2:
+                            w_in = out_size
+                        elif i == 0:
+                            w_in = in_size
+                        else:
+                            w_in = out_size * direction
+                        setattr(weight, 'w%d' % j, variable.Parameter(W_init, (out_size, w_in)))
+                        setattr(weight, 'b%d' % j, variable.Parameter(b_init, (out_size,)))
+                weights.append(weight)
+        super().__init__(*weights)
+        self._set_weight_lists()
+        self.n_layers = n_layers
+        self.dropout = dropout
+        self.out_size = out_size
+        self.direction = direction
+
+    def _set_weight_lists(self):
+        n = self.n_weights
+        self.ws = [[getattr(layer, 'w%d' % i) for i in range(n)] for layer in self]
+        self.bs = [[getattr(layer, 'b%d' % i) for i in range(n)] for layer in self]
+
+    def copy(self, mode='share'):
+        ret = super().copy(mode)
+        ret._set_weight_lists()
+        return ret
+
+    def init_hx(self, xs):
+        """Zero initial states of shape ``(n_layers * direction, len(xs), out_size)``."""
+        shape = (self.n_layers * self.direction, len(xs), self.out_size)
+        return variable.Variable(self.xp.zeros(shape, dtype=xs[0].dtype))
+
+    @property
+    def n_cells(self):
+        """Number of state arrays (1, or 2 for LSTMs)."""
+        return 1
+
+    def rnn(self, n_layers, dropout, *args):
+        """Run the recurrence: ``args`` are the initial states, ws, bs and the
+        time-major inputs; returns the final states and the outputs."""
+        hx, cx = (args[0], args[1]) if self.n_cells == 2 else (args[0], None)
+        ws, bs, xs = args[self.n_cells:]
+        hy, cy, ys = n_step_impl(self._cell, n_layers, dropout, hx, cx, ws, bs, xs,
+                                 self.use_bi_direction)
+        return (hy, cy, ys) if self.n_cells == 2 else (hy, ys)
+
+    def forward(self, hx, xs, **kwargs):
+        """forward(self, hx, xs)
+
+        Args:
+            hx: Initial hidden states ``(n_layers * direction, B, out_size)`` or None.
+            xs (list of Variables or arrays): The B sequences, each ``(L_i, in_size)``.
+
+        Returns:
+            tuple: ``(hy, ys)``: final hidden states and the list of output sequences.
+        """
+        (hy,), ys = self._call([hx], xs, **kwargs)
+        return hy, ys
+
+    def _call(self, hs, xs, **kwargs):
+        if 'train' in kwargs:
+            raise ValueError("{}: the train argument is not supported anymore; use "
+                             "minichainer.using_config('train', ...)".format(
+                                 type(self).__name__))
+        if kwargs:
+            raise TypeError('{}.forward() got unexpected keyword argument(s): {}'.format(
+                type(self).__name__, ', '.join(sorted(kwargs))))
+        if not isinstance(xs, (list, tuple)):
+            raise TypeError('{}: xs must be a list or tuple of sequences, got {}'.format(
+                type(self).__name__, type(xs).__name__))
+        indices = argsort_list_descent(xs)
+        xs = permutate_list(xs, indices, inv=False)
+        hxs = []
+        for hx in hs:
+            if hx is None:
+                hx = self.init_hx(xs)
+            else:
+                hx = _permutate.permutate(hx, indices, axis=1, inv=False)
+            hxs.append(hx)
+        trans_x = _transpose_sequence.transpose_sequence(xs)
+        result = self.rnn(self.n_layers, self.dropout, *hxs, self.ws, self.bs, trans_x)
+        hys = [_permutate.permutate(h, indices, axis=1, inv=True) for h in result[:-1]]
+        ys = _transpose_sequence.transpose_sequence(result[-1])
+        ys = permutate_list(ys, indices, inv=True)
+        return hys, ys
+
+
+class NStepRNNTanh(NStepRNNBase):
+    """Stacked uni-directional RNN with tanh: ``h_t = tanh(W0 x_t + b0 + W1 h_{t-1} + b1)``."""
+
+    n_weights = 2
+    use_bi_direction = False
+    _cell = staticmethod(_rnn_cell('tanh'))
+
+
+class NStepRNNReLU(NStepRNNBase):
+    """Stacked uni-directional RNN with ReLU."""
+
+    n_weights = 2
+    use_bi_direction = False
+    _cell = staticmethod(_rnn_cell('relu'))
+
+
+class NStepBiRNNTanh(NStepRNNBase):
+    """Stacked bi-directional RNN with tanh (outputs are ``[forward; backward]``)."""
+
+    n_weights = 2
+    use_bi_direction = True
+    _cell = staticmethod(_rnn_cell('tanh'))
+
+
+class NStepBiRNNReLU(NStepRNNBase):
+    """Stacked bi-directional RNN with ReLU."""
+
+    n_weights = 2
+    use_bi_direction = True
+    _cell = staticmethod(_rnn_cell('relu'))
