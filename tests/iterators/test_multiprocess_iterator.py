@@ -176,3 +176,26 @@ def test_copy_and_bad_arguments():
         MultiprocessIterator([1, 2], -2)
     with pytest.raises(ValueError, match='n_processes'):
         MultiprocessIterator([1, 2], 1, n_processes=0)
+
+
+class _Slow(DatasetMixin):
+    def __len__(self):
+        return 4
+
+    def get_example(self, i):
+        if i == 2:
+            time.sleep(0.4)
+        return i
+
+
+def test_stalled_dataset_warns():
+    it = MultiprocessIterator(_Slow(), 2, shuffle=False, repeat=False, n_processes=2,
+                              dataset_timeout=0.05)
+    try:
+        assert it.next() == [0, 1]
+        with pytest.warns(MultiprocessIterator.TimeoutWarning):
+            assert it.next() == [2, 3]
+        with pytest.raises(StopIteration):
+            it.next()
+    finally:
+        it.finalize()
