@@ -12,6 +12,7 @@ is never serialized.
 """
 import collections
 import copy
+import itertools
 import math
 import warnings
 
@@ -20,6 +21,11 @@ import numpy
 from minichainer import optimizer_hooks
 
 _VALID_TIMINGS = ('pre', 'post', 'auto')
+
+# Bumped whenever any hyperparameter is set or deleted, so that update rules can cache
+# the values they read at every step (see UpdateRule._hyperparam_values).
+_hyperparam_counter = itertools.count(1)
+_hyperparam_version = 0
 
 
 class Hyperparameter:
@@ -35,6 +41,16 @@ class Hyperparameter:
 
     def __init__(self, parent=None):
         self._parent = parent
+
+    def __setattr__(self, name, value):
+        global _hyperparam_version
+        object.__setattr__(self, name, value)
+        _hyperparam_version = next(_hyperparam_counter)
+
+    def __delattr__(self, name):
+        global _hyperparam_version
+        object.__delattr__(self, name)
+        _hyperparam_version = next(_hyperparam_counter)
 
     def __getattr__(self, name):
         if '_parent' not in self.__dict__:
@@ -110,6 +126,7 @@ class UpdateRule:
         self._use_fp32_update = False
         self._fp32_param = None
         self._scratch = None
+        self._hyperparam_cache = None
 
     @property
     def state(self):
@@ -213,6 +230,20 @@ class UpdateRule:
     def init_state(self, param):
         """Fill :attr:`state` for ``param``; called once before the first update."""
         pass
+
+    def _hyperparam_values(self, names):
+        """Return ``tuple(getattr(self.hyperparam, n) for n in names)``, cached until
+        any hyperparameter is set (reading through the parent chain at every step is
+        the main Python overhead of an update)."""
+        hp = self.hyperparam
+        cache = self._hyperparam_cache
+        version = _hyperparam_version
+        if cache is not None and cache[0] is hp and cache[1] == version and \
+                cache[2] is names:
+            return cache[3]
+        values = tuple([getattr(hp, name) for name in names])
+        self._hyperparam_cache = (hp, version, names, values)
+        return values
 
     def _get_scratch(self, param, dtype=None, n=1):
         """Return this rule's persistent scratch buffer for ``param`` (allocated once).

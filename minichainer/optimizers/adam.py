@@ -109,14 +109,17 @@ class AdamRule(optimizer.UpdateRule):
                 'eps of Adam optimizer is too small for {} ({})'.format(
                     numpy.dtype(interm_dtype).name, hp.eps))
 
+    _HP_NAMES = ('alpha', 'beta1', 'beta2', 'eps', 'eta', 'weight_decay_rate', 'amsgrad',
+                 'adabound')
+
     def update_core_cpu(self, param):
         grad = param.grad
         if grad is None:
             return
-        hp = self.hyperparam
         data = param.array
         dtype = _get_intermediate_dtype(data.dtype.type)
-        eps = hp.eps
+        (alpha, beta1, beta2, eps, eta, weight_decay_rate, amsgrad,
+         adabound) = self._hyperparam_values(self._HP_NAMES)
         if self._checked_eps != (eps, dtype):
             self._check_eps(dtype)
             self._checked_eps = (eps, dtype)
@@ -124,12 +127,10 @@ class AdamRule(optimizer.UpdateRule):
             self._update_mixed(param, grad, dtype)
             return
 
-        beta1 = hp.beta1
-        beta2 = hp.beta2
         t = self.t
         if t == 0:
-            _learning_rate(hp, t)  # raises
-        alpha_t = hp.alpha * math.sqrt(1. - math.pow(beta2, t)) / (1. - math.pow(beta1, t))
+            _learning_rate(self.hyperparam, t)  # raises
+        alpha_t = alpha * math.sqrt(1. - math.pow(beta2, t)) / (1. - math.pow(beta1, t))
         xp = backend.get_array_module(data)
         state = self._state
         m = state['m']
@@ -144,7 +145,7 @@ class AdamRule(optimizer.UpdateRule):
         tmp -= v
         tmp *= 1.0 - beta2
         v += tmp
-        if hp.amsgrad:
+        if amsgrad:
             vhat = state['vhat']
             xp.maximum(vhat, v, out=vhat)
         else:
@@ -153,14 +154,12 @@ class AdamRule(optimizer.UpdateRule):
         xp.sqrt(vhat, out=tmp)
         tmp += eps
         xp.divide(alpha_t, tmp, out=tmp)
-        if hp.adabound:
+        if adabound:
             lower, upper = self.bounds
             xp.clip(tmp, lower, upper, out=tmp)
         tmp *= m
         # param -= eta * (step * m + weight_decay_rate * param), computed as
         # param = (1 - eta * weight_decay_rate) * param - eta * (step * m)
-        weight_decay_rate = hp.weight_decay_rate
-        eta = hp.eta
         if weight_decay_rate != 0:
             data *= 1.0 - eta * weight_decay_rate
         if eta != 1:

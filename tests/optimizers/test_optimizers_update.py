@@ -398,3 +398,30 @@ def test_scalar_and_empty_parameters(cls, shape):
         link.w.grad = numpy.full(shape, 0.25, numpy.float32)
         opt.update()
     assert link.w.shape == shape and numpy.isfinite(link.w.array).all()
+
+
+def test_hyperparameter_changes_between_steps_take_effect():
+    model = MLP()
+    opt = optimizers.Adam(alpha=0.01).setup(model)
+    params = {n: p.array.astype(numpy.float64) for n, p in model.namedparams()}
+    states = {n: {} for n in params}
+    settings = [({}, {}), ({'alpha': 0.05}, {}), ({'alpha': 0.05}, {'beta1': 0.5}),
+                ({'alpha': 0.02}, {'beta1': 0.5})]
+    for step, (global_hp, w_override) in enumerate(settings, 1):
+        for k, v in global_hp.items():
+            setattr(opt, k, v)
+        for k, v in w_override.items():
+            setattr(model.l1.W.update_rule.hyperparam, k, v)
+        grads = grads_for(model, step)
+        for n in params:
+            kw = {'alpha': opt.alpha}
+            if n == '/l1/W':
+                kw.update(w_override if step < 3 else {'beta1': 0.5})
+            params[n] = ref.adam(params[n], grads[n].astype(numpy.float64), states[n],
+                                 step, **kw)
+        set_grads(model, grads)
+        opt.update()
+    del model.l1.W.update_rule.hyperparam.beta1  # back to the optimizer's value
+    assert model.l1.W.update_rule.hyperparam.beta1 == 0.9
+    for n, p in model.namedparams():
+        numpy.testing.assert_allclose(p.array, params[n], rtol=2e-5, atol=2e-6)
