@@ -83,6 +83,15 @@ class BatchNormalization(link.Link):
         if self.beta is not None:
             self.beta.initialize(shape)
 
+    @property
+    def printable_specs(self):
+        yield 'size', self.avg_mean.shape[0]
+        yield 'decay', self.decay
+        yield 'eps', self.eps
+        yield 'dtype', self.avg_mean.dtype
+        yield 'use_gamma', self.gamma is not None
+        yield 'use_beta', self.beta is not None
+
     def forward(self, x, **kwargs):
         """forward(self, x, finetune=False)
 
@@ -104,10 +113,10 @@ class BatchNormalization(link.Link):
 
         gamma = self.gamma
         if gamma is None:
-            gamma = self.xp.ones(self.avg_mean.shape, dtype=x.dtype)
+            gamma = self.xp.ones(self.avg_mean.shape, dtype=self._highprec_dtype)
         beta = self.beta
         if beta is None:
-            beta = self.xp.zeros(self.avg_mean.shape, dtype=x.dtype)
+            beta = self.xp.zeros(self.avg_mean.shape, dtype=self._highprec_dtype)
 
         if configuration.config.train:
             if finetune:
@@ -115,9 +124,16 @@ class BatchNormalization(link.Link):
                 decay = 1. - 1. / self.N
             else:
                 decay = self.decay
+            avg_mean = self.avg_mean
+            avg_var = self.avg_var
+            if getattr(configuration.config, 'in_recomputing', False):
+                # An extra forward pass (recomputation) must not update the statistics.
+                if finetune:
+                    self.N -= 1
+                avg_mean = avg_var = None
             return _bn.batch_normalization(
-                x, gamma, beta, eps=self.eps, running_mean=self.avg_mean,
-                running_var=self.avg_var, decay=decay, axis=self.axis)
+                x, gamma, beta, eps=self.eps, running_mean=avg_mean,
+                running_var=avg_var, decay=decay, axis=self.axis)
         return _bn.fixed_batch_normalization(
             x, gamma, beta, self.avg_mean, self.avg_var, self.eps, axis=self.axis)
 
