@@ -151,11 +151,13 @@ def save_npz(file, obj, compression=True):
         compression (bool): Compress the archive (``ZIP_DEFLATED``).
 
     Raises:
-        TypeError: a value cannot be stored without pickle.
+        TypeError: ``obj`` has no ``serialize`` method, or a value cannot be stored
+            without pickle.
     """
     if isinstance(obj, dict):
         target = obj
     else:
+        _check_serializable('save_npz', obj)
         s = DictionarySerializer()
         s.save(obj)
         target = s.target
@@ -307,6 +309,15 @@ class NpzDeserializer(serializer.Deserializer):
         return value_type(dataset_arr)
 
 
+def _check_serializable(func, obj):
+    if not callable(getattr(obj, 'serialize', None)):
+        raise TypeError(
+            '{}: obj must have a serialize(serializer) method (a Link, an Optimizer, a '
+            'Trainer, ...){}, got {}'.format(
+                func, ' or be a dict of arrays' if func == 'save_npz' else '',
+                type(obj).__name__))
+
+
 def _supports_rollback(obj):
     # Links and optimizers: their serialize() has no side effects besides the values it
     # reads or writes. Other objects (e.g. a Trainer, which restores itself, or mocks)
@@ -353,6 +364,7 @@ def load_npz(file, obj, path='', strict=True, ignore_names=None):
 
     On error a link or an optimizer keeps its previous values.
     """
+    _check_serializable('load_npz', obj)
     f = numpy.load(file, allow_pickle=False)
     if not isinstance(f, numpy.lib.npyio.NpzFile):
         raise ValueError('load_npz: {!r} is not an NPZ archive (got a .npy array)'

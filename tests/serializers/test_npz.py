@@ -387,3 +387,11 @@ def test_mock_objects_like_chainers_suite(tmp_path, compress):
     assert obj.serialize.call_count == 1
     (serializer,), _ = obj.serialize.call_args
     assert isinstance(serializer, serializers.DictionarySerializer)
+
+
+def test_objects_without_serialize_are_rejected(tmp_path):
+    with pytest.raises(TypeError, match='save_npz: obj must have a serialize.*got int'):
+        serializers.save_npz(tmp_path / 'x.npz', 3)
+    serializers.save_npz(tmp_path / 'x.npz', {'a': numpy.zeros(1)})
+    with pytest.raises(TypeError, match='load_npz: obj must have a serialize.*got list'):
+        serializers.load_npz(tmp_path / 'x.npz', [])
