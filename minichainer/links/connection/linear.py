@@ -49,7 +49,7 @@ class Linear(link.Link):
     def printable_specs(self):
         yield 'in_size', self.in_size
         yield 'out_size', self.out_size
-        yield 'nobias', self.nobias
+        yield 'nobias', self.b is None
 
     def _initialize_params(self, in_size):
         self.W.initialize((self.out_size, in_size))
