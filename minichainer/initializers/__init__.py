@@ -15,6 +15,8 @@ from minichainer.initializers.normal import HeNormal  # noqa: F401
 from minichainer.initializers.normal import LeCunNormal
 from minichainer.initializers.normal import Normal  # noqa: F401
 from minichainer.initializers.orthogonal import Orthogonal  # noqa: F401
+from minichainer.initializers.sampling import DownsamplingConvFilter  # noqa: F401
+from minichainer.initializers.sampling import UpsamplingDeconvFilter  # noqa: F401
 from minichainer.initializers.uniform import GlorotUniform  # noqa: F401
 from minichainer.initializers.uniform import HeUniform  # noqa: F401
 from minichainer.initializers.uniform import LeCunUniform  # noqa: F401
