@@ -1,4 +1,6 @@
 """Transposing a list of sequences (``chainer.functions.transpose_sequence``)."""
+import numpy
+
 from minichainer import backend
 from minichainer import function_node
 from minichainer.utils import type_check
@@ -9,19 +11,16 @@ def _transpose(xs, length):
     if length == 0:
         return ()
     xp = backend.get_array_module(*xs)
-    lens = [len(x) for x in xs]
-    dtype = xs[0].dtype
-    unit = xs[0].shape[1:]
-    outs = []
-    for t in range(length):
-        n = 0
-        while n < len(xs) and lens[n] > t:
-            n += 1
-        out = xp.empty((n,) + unit, dtype=dtype)
-        for i in range(n):
-            out[i] = xs[i][t]
-        outs.append(out)
-    return tuple(outs)
+    lens = numpy.array([len(x) for x in xs], dtype=numpy.intp)
+    starts = numpy.concatenate(([0], numpy.cumsum(lens[:-1])))
+    steps = numpy.arange(length)
+    valid = steps[:, None] < lens[None, :]                     # (length, len(xs))
+    rows = (starts[None, :] + steps[:, None])[valid]           # time-major order
+    # One gather from the concatenated sequences, then cut it into the time steps.
+    gathered = xp.concatenate(xs, axis=0)[rows]
+    counts = valid.sum(axis=1)
+    bounds = numpy.concatenate(([0], numpy.cumsum(counts)))
+    return tuple(gathered[bounds[t]:bounds[t + 1]] for t in range(length))
 
 
 class TransposeSequence(function_node.FunctionNode):
