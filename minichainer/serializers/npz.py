@@ -352,7 +352,7 @@ def load_npz(file, obj, path='', strict=True, ignore_names=None):
         file (str, path-like or file-like): The NPZ file.
         obj: Object with a ``serialize`` method; its arrays are overwritten in place.
         path (str): Path in the file under which ``obj`` was saved (e.g.
-            ``'updater/model:main/'``).
+            ``'updater/model:main/'``; a missing trailing ``/`` is added).
         strict (bool): Raise on missing keys (otherwise leave those values unchanged).
         ignore_names (str, callable or list of them): Keys to skip (see
             :class:`NpzDeserializer`).
@@ -365,6 +365,8 @@ def load_npz(file, obj, path='', strict=True, ignore_names=None):
     On error a link or an optimizer keeps its previous values.
     """
     _check_serializable('load_npz', obj)
+    if path and not path.endswith('/'):
+        path += '/'  # Chainer would silently look up 'updater/model:mainpredictor/...'
     f = numpy.load(file, allow_pickle=False)
     if not isinstance(f, numpy.lib.npyio.NpzFile):
         raise ValueError('load_npz: {!r} is not an NPZ archive (got a .npy array)'

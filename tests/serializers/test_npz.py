@@ -123,6 +123,10 @@ def test_trainer_layout_with_optimizer_state(tmp_path):
     opt3 = optimizers.Adam().setup(L.Classifier(MLP()))
     serializers.load_npz(path, opt3, path='updater/optimizer:main/')
     assert opt3.t == 2
+    model4 = L.Classifier(MLP())
+    serializers.load_npz(path, model4, path='updater/model:main')  # no trailing slash
+    numpy.testing.assert_array_equal(model4.predictor.l1.W.array,
+                                     model.predictor.l1.W.array)
 
 
 def test_checked_in_chainer_layout_fixture_loads():
