@@ -2,6 +2,7 @@
 from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
+from minichainer.functions.math import _fast
 from minichainer.utils import type_check
 
 
@@ -24,7 +25,11 @@ class Arctanh(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
-        return grad_outputs[0] / (1 - x * x),
+        gy, = grad_outputs
+        if not _fast.needs_graph():
+            xa = x.array
+            return _fast.as_grad(gy.array / (1 - xa * xa)),
+        return gy / (1 - x * x),
 
 
 def arctanh(x):

@@ -1,7 +1,9 @@
 """``average`` (``mean``): plain or weighted mean over axes."""
+from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
 from minichainer.functions.math import _axis
+from minichainer.functions.math import _fast
 from minichainer.utils import type_check
 
 
@@ -32,8 +34,17 @@ class Mean(function_node.FunctionNode):
     def backward(self, indexes, grad_outputs):
         from minichainer.functions.array.broadcast import broadcast_to
         gy, = grad_outputs
-        gy = gy * self.multiplier
         in_shape = self.inputs[0].shape
+        if not _fast.needs_graph():
+            g = gy.array * gy.dtype.type(self.multiplier)
+            if not (len(in_shape) == 0 or self.axis is None or self.keepdims):
+                ndim = len(in_shape)
+                g = g.reshape(tuple(1 if i in [a % ndim for a in self.axis] else s
+                                    for i, s in enumerate(in_shape)))
+            gx = backend.get_array_module(g).empty(in_shape, g.dtype)
+            gx[...] = g
+            return _fast.as_grad(gx),
+        gy = gy * self.multiplier
         ndim = len(in_shape)
         if not (ndim == 0 or self.axis is None or self.keepdims):
             axes = sorted(a % ndim for a in self.axis)

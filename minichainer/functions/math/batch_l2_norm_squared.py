@@ -4,6 +4,7 @@ import numpy
 from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
+from minichainer.functions.math import _fast
 from minichainer.utils import type_check
 
 
@@ -32,6 +33,9 @@ class BatchL2NormSquared(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
+        if not _fast.needs_graph():
+            return _fast.as_grad(BatchL2NormSquaredGrad().forward(
+                (x.array, grad_outputs[0].array))[0]),
         return BatchL2NormSquaredGrad().apply((x, grad_outputs[0]))
 
 

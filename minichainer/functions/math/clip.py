@@ -2,6 +2,7 @@
 from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
+from minichainer.functions.math import _fast
 from minichainer.utils import type_check
 
 
@@ -31,7 +32,10 @@ class Clip(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
-        return ClipGrad(x.array, self.x_min, self.x_max).apply(grad_outputs)
+        grad = ClipGrad(x.array, self.x_min, self.x_max)
+        if not _fast.needs_graph():
+            return _fast.as_grad(grad.forward((grad_outputs[0].array,))[0]),
+        return grad.apply(grad_outputs)
 
 
 class ClipGrad(function_node.FunctionNode):

@@ -3,6 +3,7 @@ from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
 from minichainer.functions.math import _axis
+from minichainer.functions.math import _fast
 from minichainer.utils import type_check
 
 
@@ -46,6 +47,23 @@ def _shift(x, axis, direction, fill):
     return _Shift(axis, direction, fill).apply((x,))[0]
 
 
+def _cumprodsum(xmul, xadd, axis):
+    """The recurrence of :class:`Cumprodsum` on arrays."""
+    xp = backend.get_array_module(xadd)
+    y = xp.empty_like(xadd)
+    pre = (slice(None),) * axis
+    n = xadd.shape[axis]
+    if n == 0:
+        return y
+    cum = xadd[pre + (0,)].copy()
+    y[pre + (0,)] = cum
+    for i in range(1, n):
+        cum *= xmul[pre + (i - 1,)]
+        cum += xadd[pre + (i,)]
+        y[pre + (i,)] = cum
+    return y
+
+
 class Cumprod(function_node.FunctionNode):
     """Cumulative product of array elements over a given axis."""
 
@@ -80,6 +98,12 @@ class Cumprod(function_node.FunctionNode):
         rev = _reverse_index(axis)
         # gx_i = (prod_{j<i} x_j) * S_i with S_i = gy_i + x_{i+1} S_{i+1};
         # S is computed by Cumprodsum on the reversed arrays.
+        if not _fast.needs_graph():
+            xa, ya = x.array, y.array
+            s = _cumprodsum(xa[pre + (slice(1, None),)][rev], gy.array[rev], axis)
+            gx = s[rev]
+            gx[pre + (slice(1, None),)] *= ya[pre + (slice(None, -1),)]
+            return _fast.as_grad(gx),
         x_rest = x[pre + (slice(1, None),)]
         s, = Cumprodsum(axis).apply((x_rest[rev], gy[rev]))
         return s[rev] * _shift(y, axis, 1, 1),
@@ -98,19 +122,7 @@ class Cumprodsum(function_node.FunctionNode):
         self.retain_inputs((0,))
         self.retain_outputs((0,))
         xmul, xadd = inputs
-        xp = backend.get_array_module(xadd)
-        y = xp.empty_like(xadd)
-        pre = (slice(None),) * self.axis
-        n = xadd.shape[self.axis]
-        if n == 0:
-            return y,
-        cum = xadd[pre + (0,)].copy()
-        y[pre + (0,)] = cum
-        for i in range(1, n):
-            cum *= xmul[pre + (i - 1,)]
-            cum += xadd[pre + (i,)]
-            y[pre + (i,)] = cum
-        return y,
+        return _cumprodsum(xmul, xadd, self.axis),
 
     def backward(self, indexes, grad_outputs):
         xmul, = self.get_retained_inputs()

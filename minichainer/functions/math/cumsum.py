@@ -3,6 +3,7 @@ from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
 from minichainer.functions.math import _axis
+from minichainer.functions.math import _fast
 from minichainer.utils import type_check
 
 
@@ -35,6 +36,12 @@ class Cumsum(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         gy, = grad_outputs
+        if not _fast.needs_graph():
+            g = gy.array
+            xp = backend.get_array_module(g)
+            axis = 0 if self.axis is None else self.axis % len(self._in_shape)
+            gx = xp.flip(xp.cumsum(xp.flip(g, axis), axis), axis)
+            return _fast.as_grad(gx.reshape(self._in_shape)),
         if self.axis is None:
             rev = _reverse_index(0)
             gx = cumsum(gy[rev], 0)[rev]

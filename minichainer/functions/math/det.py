@@ -4,6 +4,7 @@ import numpy
 from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
+from minichainer.functions.math import _fast
 from minichainer.utils import type_check
 
 
@@ -40,6 +41,12 @@ class BatchDet(function_node.FunctionNode):
         detx, = self.get_retained_outputs()
         gy, = grad_outputs
         # d det(A) / dA = det(A) A^-T
+        if not _fast.needs_graph():
+            from minichainer.functions.math.inv import _inverse
+            xa = x.array
+            gx = _inverse(xa.transpose((0, 2, 1)))
+            gx *= (gy.array * detx.array)[:, None, None]
+            return _fast.as_grad(gx),
         inv_xt = batch_inv(x.transpose((0, 2, 1)))
         shape = inv_xt.shape
         gy = broadcast_to(gy.reshape((shape[0], 1, 1)), shape)

@@ -5,8 +5,10 @@ require SciPy; Chainer needs it for some of these on the CPU).
 """
 import math
 
+from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
+from minichainer.functions.math import _fast
 from minichainer.functions.math import _special
 from minichainer.utils import type_check
 
@@ -33,6 +35,12 @@ class Erf(function_node.FunctionNode):
         from minichainer.functions.math import exponential
         x, = self.get_retained_inputs()
         gy, = grad_outputs
+        if not _fast.needs_graph():
+            xp = backend.get_array_module(gy.array)
+            xa = x.array
+            gx = xp.exp(-(xa * xa)) * _TWO_OVER_SQRT_PI
+            gx = gx * gy.array
+            return _fast.as_grad(utils.force_array(gx, gy.dtype)),
         return _TWO_OVER_SQRT_PI * exponential.exp(-(x * x)) * gy,
 
 

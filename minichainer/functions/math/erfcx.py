@@ -7,6 +7,7 @@ import math
 
 from minichainer import function_node
 from minichainer import utils
+from minichainer.functions.math import _fast
 from minichainer.functions.math import _special
 from minichainer.utils import type_check
 
@@ -34,6 +35,10 @@ class Erfcx(function_node.FunctionNode):
         x, = self.get_retained_inputs()
         y, = self.get_retained_outputs()
         gy, = grad_outputs
+        if not _fast.needs_graph():
+            gx = 2 * x.array * y.array - _TWO_OVER_SQRT_PI
+            gx = gx * gy.array
+            return _fast.as_grad(utils.force_array(gx, gy.dtype)),
         return (2 * x * y - _TWO_OVER_SQRT_PI) * gy,
 
 

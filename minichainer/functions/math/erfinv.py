@@ -5,8 +5,10 @@ require SciPy; Chainer needs it for some of these on the CPU).
 """
 import math
 
+from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
+from minichainer.functions.math import _fast
 from minichainer.functions.math import _special
 from minichainer.utils import type_check
 
@@ -33,6 +35,12 @@ class ErfInv(function_node.FunctionNode):
         from minichainer.functions.math import exponential
         y, = self.get_retained_outputs()
         gy, = grad_outputs
+        if not _fast.needs_graph():
+            xp = backend.get_array_module(gy.array)
+            ya = y.array
+            gx = xp.exp(ya * ya) * _SQRT_PI_OVER_TWO
+            gx = gx * gy.array
+            return _fast.as_grad(utils.force_array(gx, gy.dtype)),
         return _SQRT_PI_OVER_TWO * exponential.exp(y * y) * gy,
 
 

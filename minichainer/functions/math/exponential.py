@@ -4,6 +4,7 @@ import math
 from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
+from minichainer.functions.math import _fast
 from minichainer.utils import type_check
 
 _INV_LOG2 = 1.0 / math.log(2.0)
@@ -33,7 +34,10 @@ class Exp(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()
-        return y * grad_outputs[0],
+        gy, = grad_outputs
+        if not _fast.needs_graph():
+            return _fast.as_grad(y.array * gy.array),
+        return y * gy,
 
 
 def exp(x):
@@ -59,7 +63,10 @@ class Log(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
-        return grad_outputs[0] / x,
+        gy, = grad_outputs
+        if not _fast.needs_graph():
+            return _fast.as_grad(gy.array / x.array),
+        return gy / x,
 
 
 def log(x):
@@ -85,7 +92,12 @@ class Log2(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
-        return grad_outputs[0] / x * _INV_LOG2,
+        gy, = grad_outputs
+        if not _fast.needs_graph():
+            gx = gy.array / x.array
+            gx *= _INV_LOG2
+            return _fast.as_grad(gx),
+        return gy / x * _INV_LOG2,
 
 
 def log2(x):
@@ -111,7 +123,12 @@ class Log10(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
-        return grad_outputs[0] / x * _INV_LOG10,
+        gy, = grad_outputs
+        if not _fast.needs_graph():
+            gx = gy.array / x.array
+            gx *= _INV_LOG10
+            return _fast.as_grad(gx),
+        return gy / x * _INV_LOG10,
 
 
 def log10(x):

@@ -2,6 +2,7 @@
 from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
+from minichainer.functions.math import _fast
 from minichainer.utils import type_check
 
 
@@ -24,7 +25,12 @@ class Expm1(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()
-        return (y + 1.0) * grad_outputs[0],
+        gy, = grad_outputs
+        if not _fast.needs_graph():
+            gx = y.array + 1
+            gx *= gy.array
+            return _fast.as_grad(gx),
+        return (y + 1.0) * gy,
 
 
 def expm1(x):

@@ -2,6 +2,7 @@
 from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
+from minichainer.functions.math import _fast
 from minichainer.utils import type_check
 
 
@@ -30,6 +31,11 @@ class Fmod(function_node.FunctionNode):
         from minichainer.functions.math.fix import fix
         x, divisor = self.get_retained_inputs()
         gw, = grad_outputs
+        if not _fast.needs_graph():
+            xp = backend.get_array_module(x.array)
+            gd = xp.fix(x.array / divisor.array)
+            gd *= gw.array
+            return gw, _fast.as_grad(utils.force_array(-gd, x.dtype))
         return gw, -fix(x / divisor) * gw
 
 

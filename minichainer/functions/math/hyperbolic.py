@@ -2,6 +2,7 @@
 from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
+from minichainer.functions.math import _fast
 from minichainer.utils import type_check
 
 
@@ -24,7 +25,12 @@ class Cosh(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
-        return sinh(x) * grad_outputs[0],
+        gy, = grad_outputs
+        if not _fast.needs_graph():
+            gx = backend.get_array_module(x.array).sinh(x.array)
+            gx *= gy.array
+            return _fast.as_grad(utils.force_array(gx)),
+        return sinh(x) * gy,
 
 
 def cosh(x):
@@ -51,7 +57,12 @@ class Sinh(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
-        return cosh(x) * grad_outputs[0],
+        gy, = grad_outputs
+        if not _fast.needs_graph():
+            gx = backend.get_array_module(x.array).cosh(x.array)
+            gx *= gy.array
+            return _fast.as_grad(utils.force_array(gx)),
+        return cosh(x) * gy,
 
 
 def sinh(x):

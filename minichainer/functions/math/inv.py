@@ -4,6 +4,7 @@ import numpy
 from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
+from minichainer.functions.math import _fast
 from minichainer.utils import type_check
 
 
@@ -18,6 +19,15 @@ def _inverse(a):
     except numpy.linalg.LinAlgError:
         raise ValueError('Input has singular matrices.') from None
     return utils.force_array(inv_a, dtype)
+
+
+def _inverse_grad(invx, gy):
+    """``-A^-T gy A^-T`` for (batches of) matrices, computed in one go."""
+    xp = backend.get_array_module(invx)
+    inv_t = xp.swapaxes(invx, -1, -2)
+    gx = xp.matmul(xp.matmul(inv_t, gy), inv_t)
+    xp.negative(gx, out=gx)
+    return gx
 
 
 class Inv(function_node.FunctionNode):
@@ -40,6 +50,8 @@ class Inv(function_node.FunctionNode):
         from minichainer.functions.math.matmul import matmul
         invx, = self.get_retained_outputs()
         # d(A^-1) = -A^-1 dA A^-1, so gA = -A^-T gY A^-T.
+        if not _fast.needs_graph():
+            return _fast.as_grad(_inverse_grad(invx.array, grad_outputs[0].array)),
         gx = matmul(matmul(-invx, grad_outputs[0], transa=True), invx, transb=True)
         return gx,
 
@@ -63,6 +75,8 @@ class BatchInv(function_node.FunctionNode):
     def backward(self, indexes, grad_outputs):
         from minichainer.functions.math.matmul import matmul
         invx, = self.get_retained_outputs()
+        if not _fast.needs_graph():
+            return _fast.as_grad(_inverse_grad(invx.array, grad_outputs[0].array)),
         ret = matmul(-invx, grad_outputs[0], transa=True)
         return matmul(ret, invx, transb=True),
 

@@ -1,6 +1,7 @@
 """``linear_interpolate``: elementwise ``p * x + (1 - p) * y``."""
 from minichainer import function_node
 from minichainer import utils
+from minichainer.functions.math import _fast
 from minichainer.utils import type_check
 
 
@@ -30,6 +31,9 @@ class LinearInterpolate(function_node.FunctionNode):
     def backward(self, indexes, grad_outputs):
         p, x, y = self.get_retained_inputs()
         g, = grad_outputs
+        if not _fast.needs_graph():
+            return tuple(_fast.as_grad(a) for a in LinearInterpolateGrad().forward(
+                (p.array, x.array, y.array, g.array)))
         return LinearInterpolateGrad().apply((p, x, y, g))
 
 

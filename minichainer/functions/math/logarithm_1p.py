@@ -2,6 +2,7 @@
 from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
+from minichainer.functions.math import _fast
 from minichainer.utils import type_check
 
 
@@ -24,7 +25,10 @@ class Log1p(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
-        return grad_outputs[0] / (x + 1.0),
+        gy, = grad_outputs
+        if not _fast.needs_graph():
+            return _fast.as_grad(gy.array / (x.array + 1)),
+        return gy / (x + 1.0),
 
 
 def log1p(x):

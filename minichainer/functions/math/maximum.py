@@ -2,6 +2,7 @@
 from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
+from minichainer.functions.math import _fast
 from minichainer.utils import array as array_utils
 from minichainer.utils import type_check
 
@@ -26,8 +27,7 @@ class Maximum(function_node.FunctionNode):
     def backward(self, indexes, grad_outputs):
         x1, x2 = self.get_retained_inputs()
         # Ties send the gradient to x1, as Chainer.
-        return _SelectGrad(x1.array >= x2.array, x1.shape, x2.shape).apply(
-            grad_outputs)
+        return _SelectGrad(x1.array >= x2.array, x1.shape, x2.shape).run(grad_outputs)
 
 
 class _SelectGrad(function_node.FunctionNode):
@@ -38,6 +38,13 @@ class _SelectGrad(function_node.FunctionNode):
         self.cond = cond
         self.x1_shape = x1_shape
         self.x2_shape = x2_shape
+
+    def run(self, grad_outputs):
+        """Apply (differentiable) or, without double backprop, compute directly."""
+        if not _fast.needs_graph():
+            gx1, gx2 = self.forward((grad_outputs[0].array,))
+            return _fast.as_grad(gx1), _fast.as_grad(gx2)
+        return self.apply(grad_outputs)
 
     def forward(self, inputs):
         gy, = inputs

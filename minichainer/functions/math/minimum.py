@@ -26,8 +26,7 @@ class Minimum(function_node.FunctionNode):
     def backward(self, indexes, grad_outputs):
         x1, x2 = self.get_retained_inputs()
         # Ties send the gradient to x1, as Chainer.
-        return _SelectGrad(x1.array <= x2.array, x1.shape, x2.shape).apply(
-            grad_outputs)
+        return _SelectGrad(x1.array <= x2.array, x1.shape, x2.shape).run(grad_outputs)
 
 
 def minimum(x1, x2):

@@ -5,6 +5,7 @@ from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
 from minichainer.functions.math import _axis
+from minichainer.functions.math import _fast
 from minichainer.utils import type_check
 
 
@@ -41,6 +42,9 @@ class SelectorBase(function_node.FunctionNode):
         # Put back the reduced axes as length-1 axes so that y and gy broadcast.
         shape = tuple(1 if i in axes else s for i, s in enumerate(x.shape))
         cond = (x.array == y.array.reshape(shape))
+        if not _fast.needs_graph():
+            gx = cond * grad_outputs[0].array.reshape(shape)
+            return _fast.as_grad(utils.force_array(gx, x.dtype)),
         gy = grad_outputs[0].reshape(shape)
         gy = _broadcast_to(gy, x.shape)
         return gy * cond.astype(gy.dtype, copy=False),

@@ -5,6 +5,7 @@ from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
 from minichainer.functions.math import _axis
+from minichainer.functions.math import _fast
 from minichainer.functions.math.cumprod import Cumprod
 from minichainer.functions.math.cumprod import _shift
 from minichainer.utils import type_check
@@ -49,6 +50,8 @@ class Prod(function_node.FunctionNode):
             return gy,
         kept = tuple(a for a in range(ndim) if a not in axes)
         perm = axes + kept
+        if not _fast.needs_graph():
+            return _fast.as_grad(_prod_grad(x.array, gy.array, axes, kept)),
         n_red = utils.size_of_shape([x.shape[a] for a in axes])
         kept_shape = tuple(x.shape[a] for a in kept)
         xt = x.transpose(perm) if perm != tuple(range(ndim)) else x
@@ -61,6 +64,24 @@ class Prod(function_node.FunctionNode):
         if perm != tuple(range(ndim)):
             gx = gx.transpose(tuple(numpy.argsort(perm)))
         return gx * broadcast_to(gy, x.shape),
+
+
+def _prod_grad(x, gy, axes, kept):
+    """Array gradient of :class:`Prod` (``gy`` has the keepdims shape)."""
+    xp = backend.get_array_module(x)
+    if x.size == 0:
+        return xp.zeros_like(x)
+    perm = axes + kept
+    kept_shape = tuple(x.shape[a] for a in kept)
+    xt = xp.transpose(x, perm)
+    t_shape = xt.shape
+    xr = xt.reshape((-1,) + kept_shape)
+    ones = xp.ones((1,) + kept_shape, x.dtype)
+    left = xp.cumprod(xp.concatenate([ones, xr[:-1]]), axis=0)
+    right = xp.cumprod(xp.concatenate([ones, xr[:0:-1]]), axis=0)[::-1]
+    left *= right
+    gx = xp.transpose(left.reshape(t_shape), tuple(numpy.argsort(perm)))
+    return utils.force_array(gx * gy, x.dtype)
 
 
 def _exclusive_cumprod(a):

@@ -2,6 +2,7 @@
 from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
+from minichainer.functions.math import _fast
 from minichainer.utils import type_check
 
 
@@ -24,7 +25,10 @@ class Sqrt(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()
-        return grad_outputs[0] / (y * 2.0),
+        gy, = grad_outputs
+        if not _fast.needs_graph():
+            return _fast.as_grad(gy.array / (y.array * 2)),
+        return gy / (y * 2.0),
 
 
 def sqrt(x):

@@ -3,6 +3,7 @@
 from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
+from minichainer.functions.math import _fast
 from minichainer.utils import type_check
 
 
@@ -29,6 +30,8 @@ class Sin(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
+        if not _fast.needs_graph():
+            return _fast.as_grad(SinGrad().forward((x.array, grad_outputs[0].array))[0]),
         return SinGrad().apply((x, grad_outputs[0]))
 
 
@@ -77,6 +80,8 @@ class Cos(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
+        if not _fast.needs_graph():
+            return _fast.as_grad(CosGrad().forward((x.array, grad_outputs[0].array))[0]),
         return CosGrad().apply((x, grad_outputs[0]))
 
 
@@ -126,8 +131,13 @@ class Tan(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
+        gy, = grad_outputs
+        if not _fast.needs_graph():
+            c = backend.get_array_module(x.array).cos(x.array)
+            c *= c
+            return _fast.as_grad(utils.force_array(gy.array / c)),
         c = cos(x)
-        return grad_outputs[0] / (c * c),
+        return gy / (c * c),
 
 
 def tan(x):
@@ -153,6 +163,9 @@ class Arcsin(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
+        if not _fast.needs_graph():
+            return _fast.as_grad(
+                ArcsinGrad().forward((x.array, grad_outputs[0].array))[0]),
         return ArcsinGrad().apply((x, grad_outputs[0]))
 
 
@@ -204,6 +217,9 @@ class Arccos(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
+        if not _fast.needs_graph():
+            return _fast.as_grad(
+                ArccosGrad().forward((x.array, grad_outputs[0].array))[0]),
         return ArccosGrad().apply((x, grad_outputs[0]))
 
 
@@ -256,6 +272,9 @@ class Arctan(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
+        if not _fast.needs_graph():
+            return _fast.as_grad(
+                ArctanGrad().forward((x.array, grad_outputs[0].array))[0]),
         return ArctanGrad().apply((x, grad_outputs[0]))
 
 
@@ -308,6 +327,10 @@ class Arctan2(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         x1, x2 = self.get_retained_inputs()
+        if not _fast.needs_graph():
+            gx1, gx2 = Arctan2Grad().forward(
+                (x1.array, x2.array, grad_outputs[0].array))
+            return _fast.as_grad(gx1), _fast.as_grad(gx2)
         return Arctan2Grad().apply((x1, x2, grad_outputs[0]))
 
 

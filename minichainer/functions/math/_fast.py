@@ -1,0 +1,20 @@
+"""Fast gradient path shared by this package's ``backward`` methods.
+
+When no double backprop is requested (``config.enable_backprop`` is False while
+``backward`` runs), a gradient needs no graph: it is computed with plain NumPy
+in one fused pass and wrapped in a graph-less Variable, instead of being built
+from several differentiable function applications.  With double backprop the
+differentiable path is used.
+"""
+from minichainer import variable as _variable
+from minichainer.configuration import config
+
+
+def needs_graph():
+    """True when the gradient being computed must itself be differentiable."""
+    return config.enable_backprop
+
+
+def as_grad(array):
+    """Wrap a gradient array into a Variable that is not part of any graph."""
+    return _variable.Variable(array, requires_grad=False)

@@ -1,0 +1,44 @@
+"""Gradients computed without double backprop (fused NumPy path, see
+``minichainer/functions/math/_fast.py``) equal those of the differentiable path."""
+import numpy
+import pytest
+
+import minichainer
+import minichainer.functions as F
+
+POS = numpy.random.RandomState(0).uniform(0.2, 0.9, (3, 4))
+SIGNED = numpy.random.RandomState(1).uniform(-0.9, 0.9, (3, 4))
+SQUARE = numpy.eye(3) * 2 + numpy.random.RandomState(2).uniform(-.3, .3, (3, 3))
+
+CASES = [
+    (F.exp, SIGNED), (F.log, POS), (F.log2, POS), (F.log10, POS), (F.expm1, SIGNED),
+    (F.log1p, POS), (F.sqrt, POS), (F.sin, SIGNED), (F.cos, SIGNED), (F.tan, SIGNED),
+    (F.arcsin, SIGNED), (F.arccos, SIGNED), (F.arctan, SIGNED), (F.sinh, SIGNED),
+    (F.cosh, SIGNED), (F.arctanh, SIGNED), (F.erf, SIGNED), (F.erfc, SIGNED),
+    (F.erfcx, SIGNED), (F.erfinv, SIGNED), (F.erfcinv, POS), (F.ndtr, SIGNED),
+    (F.log_ndtr, SIGNED), (F.ndtri, POS),
+    (lambda x: F.max(x, axis=1), SIGNED), (lambda x: F.min(x), SIGNED),
+    (lambda x: F.mean(x, axis=0), SIGNED), (lambda x: F.mean(x, axis=1, keepdims=True), SIGNED),
+    (lambda x: F.prod(x, axis=(0, 1)), SIGNED), (lambda x: F.prod(x, axis=1), SIGNED),
+    (lambda x: F.cumsum(x, axis=1), SIGNED), (lambda x: F.cumsum(x), SIGNED),
+    (lambda x: F.cumprod(x, axis=0), SIGNED), (lambda x: F.logsumexp(x, axis=1), SIGNED),
+    (lambda x: F.clip(x, -0.5, 0.5), SIGNED), (lambda x: F.maximum(x, x[0] * 0.3), SIGNED),
+    (lambda x: F.minimum(x, x * 0.5), SIGNED),
+    (lambda x: F.squared_difference(x, x * x), SIGNED),
+    (lambda x: F.linear_interpolate(x, x * x, x + 1), SIGNED),
+    (lambda x: F.fmod(x, x * 0.3 + 1.1), SIGNED), (lambda x: F.arctan2(x, x + 2), SIGNED),
+    (F.batch_l2_norm_squared, SIGNED), (F.inv, SQUARE), (F.det, SQUARE),
+    (lambda x: F.batch_inv(F.reshape(x, (1, 3, 3))), SQUARE),
+]
+
+
+@pytest.mark.parametrize('func,x', CASES)
+def test_same_gradient_with_and_without_double_backprop(func, x):
+    grads = []
+    for double in (False, True):
+        v = minichainer.Variable(x.copy())
+        y = func(v)
+        y.grad = numpy.linspace(-1, 1, y.size).reshape(y.shape)
+        y.backward(enable_double_backprop=double)
+        grads.append(v.grad)
+    numpy.testing.assert_allclose(grads[0], grads[1], rtol=1e-12, atol=1e-12)
