@@ -15,7 +15,8 @@ class LogReport(extension.Extension):
 
     Each entry holds the mean of every accumulated key plus ``epoch``, ``iteration``
     and ``elapsed_time``, in that order, as in Chainer; the file is a JSON list
-    (``indent=4``) written atomically.
+    (``indent=4``) written atomically.  Each entry is encoded once, when it is added
+    (so changing an old entry in place later does not change the file).
 
     Args:
         keys (iterable of str): Keys to accumulate; all keys if None.
@@ -36,6 +37,8 @@ class LogReport(extension.Extension):
         self._trigger = trigger_module.get_trigger(trigger)
         self._postprocess = postprocess
         self._log = []
+        self._rendered = []
+        self._rendered_for = self._log
         self._log_name = log_name if filename is None else filename
         self._init_summary()
 
@@ -65,9 +68,23 @@ class LogReport(extension.Extension):
             if self._log_name is not None:
                 log_name = self._log_name.format(**stats_cpu)
                 _util.atomic_write_text(os.path.join(trainer.out, log_name),
-                                        json.dumps(self._log, indent=4))
+                                        self._render())
 
             self._init_summary()
+
+    def _render(self):
+        # Same text as json.dumps(self._log, indent=4) (what Chainer writes), built from
+        # entries rendered once each instead of re-encoding the whole log every time.
+        log = self._log
+        rendered = self._rendered
+        if self._rendered_for is not log or len(rendered) > len(log):
+            rendered = self._rendered = []
+            self._rendered_for = log
+        for entry in log[len(rendered):]:
+            rendered.append('    ' + json.dumps(entry, indent=4).replace('\n', '\n    '))
+        if not rendered:
+            return '[]'
+        return '[\n' + ',\n'.join(rendered) + '\n]'
 
     @property
     def log(self):

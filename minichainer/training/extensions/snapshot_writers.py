@@ -60,11 +60,16 @@ class Writer:
             except OSError:
                 pass
             raise
-        for hook in self._post_save_hooks:
+        self._post_save()
+
+    def _post_save(self):
+        for hook in getattr(self, '_post_save_hooks', ()):
             hook()
 
     def _add_cleanup_hook(self, hook_fun):
         """Register ``hook_fun()`` to run after each completed save."""
+        if not hasattr(self, '_post_save_hooks'):
+            self._post_save_hooks = []
         self._post_save_hooks.append(hook_fun)
 
 

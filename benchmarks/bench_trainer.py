@@ -1,0 +1,96 @@
+"""Issue 6 benchmark: per-iteration overhead of the Trainer (with LogReport and
+PrintReport) over calling ``updater.update()`` in a bare loop.
+
+Model: 784-100-10 MLP classifier, batch 100, Adam, StandardUpdater over a synthetic
+TupleDataset of 10000 examples (100 iterations per epoch, so LogReport/PrintReport emit
+every 100 iterations).  Bare loop and Trainer runs are interleaved and the best of
+several repeats is kept for each.  Target: overhead <= 3%.
+
+Run: ``python benchmarks/bench_trainer.py``.  Figures are printed; nothing is asserted.
+"""
+import argparse
+import gc
+import io
+import os
+import sys
+import time
+
+import numpy
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+
+
+def _build(n_hidden):
+    import minichainer
+    import minichainer.functions as F
+    import minichainer.links as L
+    from minichainer import training
+
+    class MLP(minichainer.Chain):
+        def __init__(self):
+            super().__init__()
+            with self.init_scope():
+                self.l1 = L.Linear(784, n_hidden)
+                self.l2 = L.Linear(n_hidden, 10)
+
+        def forward(self, x):
+            return self.l2(F.relu(self.l1(x)))
+
+    numpy.random.seed(0)
+    x = numpy.random.rand(10000, 784).astype(numpy.float32)
+    t = numpy.random.randint(0, 10, 10000).astype(numpy.int32)
+    model = L.Classifier(MLP())
+    opt = minichainer.optimizers.Adam()
+    opt.setup(model)
+    it = minichainer.iterators.SerialIterator(minichainer.datasets.TupleDataset(x, t), 100)
+    return training.updaters.StandardUpdater(it, opt)
+
+
+def _bare(updater, n):
+    update = updater.update
+    gc.collect()
+    start = time.perf_counter()
+    for _ in range(n):
+        update()
+    return (time.perf_counter() - start) / n
+
+
+def _trainer(updater, n, tmpdir):
+    from minichainer import training
+    from minichainer.training import extensions
+    trainer = training.Trainer(updater, (updater.iteration + n, 'iteration'), out=tmpdir)
+    trainer.extend(extensions.LogReport())
+    trainer.extend(extensions.PrintReport(
+        ['epoch', 'iteration', 'main/loss', 'main/accuracy', 'elapsed_time'],
+        out=io.StringIO()))
+    gc.collect()
+    start = time.perf_counter()
+    trainer.run()
+    return (time.perf_counter() - start) / n
+
+
+def main():
+    import tempfile
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--hidden', type=int, default=100)
+    parser.add_argument('--iterations', type=int, default=300)
+    parser.add_argument('--repeat', type=int, default=7)
+    args = parser.parse_args()
+    updater = _build(args.hidden)
+    _bare(updater, 50)  # warm up
+    bare, with_trainer = [], []
+    with tempfile.TemporaryDirectory() as tmpdir:
+        for _ in range(args.repeat):
+            bare.append(_bare(updater, args.iterations))
+            with_trainer.append(_trainer(updater, args.iterations, tmpdir))
+    b, t = min(bare), min(with_trainer)
+    print('784-{}-10 MLP, batch 100, Adam, {} iterations x {} repeats (best of each)'
+          .format(args.hidden, args.iterations, args.repeat))
+    print('bare updater.update() loop   : {:8.1f} us/iter'.format(b * 1e6))
+    print('Trainer + LogReport/PrintReport: {:8.1f} us/iter'.format(t * 1e6))
+    print('overhead: {:+.2f}% (target <= 3%)'.format((t / b - 1) * 100))
+
+
+if __name__ == '__main__':
+    main()
