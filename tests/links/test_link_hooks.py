@@ -63,3 +63,21 @@ def test_gradient_reaches_the_raw_weight_and_bad_input():
     with pytest.raises(NotImplementedError):
         with SpectralNormalization():
             pass
+
+
+def test_weight_standardization():
+    from minichainer.link_hooks import WeightStandardization
+    conv = L.Convolution2D(None, 3, 2, nobias=True)
+    conv.add_hook(WeightStandardization())
+    x = np.random.randn(2, 2, 3, 3).astype(np.float32)
+    y = conv(x)
+    W = conv.W.array.reshape(3, -1)
+    Wn = (W - W.mean(1, keepdims=True)) / np.sqrt(W.var(1, keepdims=True) + 1e-6)
+    ref = L.Convolution2D(2, 3, 2, nobias=True, initialW=Wn.reshape(3, 2, 2, 2))
+    assert y.shape == (2, 3, 2, 2)
+    np.testing.assert_allclose(y.array, ref(x).array, rtol=1e-4, atol=1e-5)
+    assert isinstance(conv.W, minichainer.Parameter)
+    conv.cleargrads()
+    y.grad = np.ones_like(y.array)
+    y.backward()
+    assert conv.W.grad is not None and np.isfinite(conv.W.grad).all()
