@@ -55,7 +55,7 @@ class SplitAxis(function_node.FunctionNode):
             # Plain-Python version of the conditions below (the hot path).
             if len(in_types) == 1:
                 shape = in_types[0].shape
-                if len(shape) > self.axis:
+                if -len(shape) <= self.axis < len(shape):
                     if self.indices is not None:
                         if len(self.indices) == 0 or shape[self.axis] >= self.indices[-1]:
                             return
@@ -64,6 +64,8 @@ class SplitAxis(function_node.FunctionNode):
             raise type_check.InvalidType('', '')
         type_check.expect(in_types.size() == 1)
         type_check.expect(in_types[0].ndim > self.axis)
+        if self.axis < 0:
+            type_check.expect(-in_types[0].ndim <= self.axis)
         if self.indices is not None:
             if len(self.indices) > 0:
                 max_index = type_check.make_variable(self.indices[-1], 'max_index')

@@ -72,3 +72,9 @@ def test_split_axis_unsorted_debug():
     with minichainer.using_config('debug', True):
         with pytest.raises(ValueError):
             F.split_axis(numpy.zeros((2, 5), numpy.float32), [3, 1], 1)
+
+
+@pytest.mark.parametrize('axis', [2, -3])
+def test_split_axis_axis_out_of_range(axis):
+    with pytest.raises(type_check.InvalidType):
+        F.split_axis(numpy.zeros((2, 4), numpy.float32), 2, axis)
