@@ -39,6 +39,9 @@ def depth2space(X, r):
             channel count is divisible by ``r * r``.
         r (int): Upscaling factor.
 
+    Deliberate difference: a channel count not divisible by ``r * r`` fails the type
+    check (``InvalidType``) instead of inside ``reshape``.
+
     Returns:
         ~minichainer.Variable: The rearranged variable.
     """

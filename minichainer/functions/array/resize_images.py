@@ -160,6 +160,9 @@ def resize_images(x, output_shape, *, mode='bilinear', align_corners=True):
             output onto each other (Chainer's default); otherwise pixel centres are
             scaled (as OpenCV/PIL).
 
+    Raises:
+        ValueError: for an unknown ``mode`` (Chainer asserts).
+
     Returns:
         ~minichainer.Variable: The resized images ``(N, C, out_H, out_W)``.
     """

@@ -38,6 +38,9 @@ def space2depth(X, r):
             height and width are divisible by ``r``.
         r (int): Downscaling factor.
 
+    Deliberate difference: a height or width not divisible by ``r`` fails the type check
+    (``InvalidType``) instead of inside ``reshape``.
+
     Returns:
         ~minichainer.Variable: The rearranged variable.
     """
