@@ -80,6 +80,21 @@ class Hyperparameter:
         return d
 
 
+class _DuplicateHookError(KeyError, ValueError):
+    """A hook name registered twice on an update rule (Chainer 6 raised ValueError,
+    Chainer 7 KeyError; this is both)."""
+
+    def __str__(self):
+        return str(self.args[0]) if self.args else ''
+
+
+def _param_dtype(param):
+    try:
+        return param.dtype
+    except RuntimeError:  # uninitialized and no dtype known
+        return None
+
+
 def _resolve_hook_name(hook, name):
     if name is not None:
         return name
@@ -144,7 +159,8 @@ class UpdateRule:
 
         Raises:
             TypeError: ``hook`` is not callable.
-            ValueError: unknown timing, missing name or a name already registered.
+            ValueError: unknown timing or missing name.
+            KeyError: the name is already registered (also a ``ValueError``).
         """
         if not callable(hook):
             raise TypeError(
@@ -156,7 +172,8 @@ class UpdateRule:
                 timing = 'pre'
         name = _resolve_hook_name(hook, name)
         if name in self._pre_update_hooks or name in self._post_update_hooks:
-            raise ValueError('UpdateRule.add_hook: hook "{}" already exists'.format(name))
+            raise _DuplicateHookError(
+                'UpdateRule.add_hook: hook "{}" already exists'.format(name))
         if timing == 'pre':
             self._pre_update_hooks[name] = hook
         else:
@@ -177,7 +194,7 @@ class UpdateRule:
         if not self.enabled:
             return
         self.t += 1
-        if self._use_fp32_update and param.dtype == numpy.float16:
+        if self._use_fp32_update and _param_dtype(param) == numpy.float16:
             self._update_fp32(param)
             return
         if param.array is not None:
@@ -193,22 +210,31 @@ class UpdateRule:
 
     def _update_fp32(self, param):
         from minichainer import variable
+        array = param.array
         fp32_param = self._fp32_param
-        if fp32_param is None:
-            fp32_param = self._fp32_param = variable.Variable(
-                param.array.astype(numpy.float32), name=param.name)
-        fp32_param.grad = param.grad.astype(numpy.float32)
+        if fp32_param is None or (fp32_param.array is None and array is not None):
+            if array is None:  # an uninitialized float16 parameter
+                from minichainer.initializers import constant
+                fp32_param = variable.Parameter(constant.NaN(numpy.float32),
+                                                name=param.name)
+            else:
+                fp32_param = variable.Variable(array.astype(numpy.float32),
+                                               name=param.name)
+            self._fp32_param = fp32_param
+        grad = param.grad
+        fp32_param.grad = None if grad is None else grad.astype(numpy.float32)
         if fp32_param.array is not None:
             self._prepare(fp32_param)
         loss_scale = getattr(param, '_loss_scale', None)
-        if loss_scale is not None:
+        if loss_scale is not None and fp32_param.grad is not None:
             fp32_param.grad /= loss_scale
         for hook in self._pre_update_hooks.values():
             hook(self, fp32_param)
         self.update_core(fp32_param)
         for hook in self._post_update_hooks.values():
             hook(self, fp32_param)
-        param.array[...] = fp32_param.array
+        if array is not None:
+            array[...] = fp32_param.array
         fp32_param.grad = None
 
     def update_core(self, param):
@@ -226,6 +252,12 @@ class UpdateRule:
     def update_core_gpu(self, param):
         """Update a parameter held in a non-NumPy array (to be overridden)."""
         raise NotImplementedError
+
+    def update_core_chainerx(self, param):
+        """Update a ChainerX parameter; ChainerX is not available in minichainer."""
+        raise RuntimeError(
+            '{}.update_core_chainerx: ChainerX arrays are not supported by minichainer'
+            .format(type(self).__name__))
 
     def init_state(self, param):
         """Fill :attr:`state` for ``param``; called once before the first update."""

@@ -178,3 +178,48 @@ def test_optimizer_saved_before_first_update_loads():
     model.child.w.grad = numpy.ones(4, numpy.float32)
     opt.update()
     numpy.testing.assert_allclose(model.child.w.update_rule.state['v'], -0.01)
+
+
+def test_duplicate_rule_hook_is_key_error_and_value_error():
+    rule = optimizer.UpdateRule()
+    rule.add_hook(lambda r, p: None, name='foo')
+    for exc in (KeyError, ValueError):
+        with pytest.raises(exc, match='already exists'):
+            rule.add_hook(lambda r, p: None, name='foo')
+
+
+def test_update_core_dispatch_covers_uninitialized_parameters():
+    calls = []
+
+    class Rule(optimizer.UpdateRule):
+        def update_core_cpu(self, param):
+            calls.append(param.name)
+
+    class Opt(optimizer.GradientMethod):
+        def create_update_rule(self):
+            return Rule()
+
+    link = mc.Link()
+    with link.init_scope():
+        link.p1 = mc.Parameter()
+        link.p2 = mc.Parameter(numpy.array([3, 2], numpy.float32))
+        link.p2.grad = numpy.array([13, 12], numpy.float32)
+        link.p3 = mc.Parameter(numpy.array([5, 7], numpy.float32))
+    Opt().setup(link).update()
+    assert sorted(calls) == ['p1', 'p2', 'p3']
+    numpy.testing.assert_array_equal(link.p3.grad, [0, 0])
+    assert hasattr(optimizer.UpdateRule(), 'update_core_chainerx')
+
+
+def test_fp32_update_of_an_uninitialized_float16_parameter():
+    def initializer(array):
+        raise AssertionError('never called')
+    initializer.dtype = numpy.float16
+    param = mc.Parameter(initializer)
+    record = []
+    rule = optimizer.UpdateRule()
+    rule.update_core = lambda p: record.append((p, p.dtype))
+    rule.use_fp32_update()
+    rule.update(param)
+    assert record[0][0] is not param and record[0][1] == numpy.float32
+    assert param.array is None and param.dtype == numpy.float16
