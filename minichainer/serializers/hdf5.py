@@ -2,24 +2,50 @@
 
 The hierarchy maps to HDF5 groups (``predictor/l1/W`` is dataset ``W`` in group
 ``predictor/l1``) and None to an empty dataset, as in Chainer. h5py is imported only
-when these functions are used. Differences from Chainer: ``save_hdf5`` to a path writes
+when these functions are used; without it they raise an error that is both an
+``ImportError`` (naming ``pip install minichainer[hdf5]``) and a ``RuntimeError`` (what
+Chainer raises). ``_available`` tells whether h5py is installed. Differences from Chainer: ``save_hdf5`` to a path writes
 a temporary file and renames it into place; strings are stored as UTF-8 bytes.
 """
+import importlib.util
 import os
+import sys
 
 import numpy
 
 from minichainer import serializer
 
 
+def _h5py_available():
+    # checked without importing h5py (slow); sys.modules['h5py'] = None means "absent"
+    if 'h5py' in sys.modules:
+        return sys.modules['h5py'] is not None
+    try:
+        return importlib.util.find_spec('h5py') is not None
+    except (ImportError, ValueError):
+        return False
+
+
+_available = _h5py_available()
+
+
+class H5pyNotAvailableError(ImportError, RuntimeError):
+    """h5py is missing. An ImportError, and a RuntimeError as Chainer raises."""
+
+
 def _import_h5py():
     try:
         import h5py
     except ImportError:
-        raise ImportError(
+        raise H5pyNotAvailableError(
             'HDF5 serialization needs the h5py package: pip install minichainer[hdf5]'
         ) from None
     return h5py
+
+
+def _check_available():
+    """Raise :class:`H5pyNotAvailableError` when h5py cannot be imported."""
+    _import_h5py()
 
 
 class HDF5Serializer(serializer.Serializer):

@@ -33,6 +33,24 @@ def test_missing_h5py_gives_a_clear_error(monkeypatch, tmp_path):
     monkeypatch.setattr(builtins, '__import__', fake_import)
     with pytest.raises(ImportError, match=r'pip install minichainer\[hdf5\]'):
         serializers.save_hdf5(tmp_path / 'x.h5', Holder())
+    with pytest.raises(RuntimeError):  # what Chainer raises
+        serializers.load_hdf5(tmp_path / 'x.h5', Holder())
+    with pytest.raises(RuntimeError):
+        hdf5.HDF5Serializer(None)
+
+
+def test_available_flag_does_not_import_h5py(monkeypatch):
+    import importlib
+    import sys
+    monkeypatch.setitem(sys.modules, 'h5py', None)
+    module = importlib.reload(hdf5)
+    try:
+        assert module._available is False
+        with pytest.raises(RuntimeError):
+            module.HDF5Deserializer(None)
+    finally:
+        monkeypatch.undo()
+        importlib.reload(hdf5)
 
 
 def test_round_trip_with_chainer_groups(tmp_path):
