@@ -1,0 +1,2 @@
+"""Recurrent functions (``chainer.functions.rnn``); the implementations live in
+``minichainer.functions.activation``."""
