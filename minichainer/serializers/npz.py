@@ -87,14 +87,16 @@ def serialize(obj):
     return s.target
 
 
+def _check_storable(key, array):
+    if array.dtype == object and not (array.shape == () and array[()] is None):
+        raise TypeError(
+            'save_npz: the value at {!r} is an object array (dtype=object); only numeric, '
+            'bool and string values and None can be saved without pickle'.format(key))
+
+
 def _write_entry(zf, key, array):
     with zf.open(key + '.npy', 'w', force_zip64=True) as f:
-        if array.dtype == object:
-            if not (array.shape == () and array[()] is None):
-                raise TypeError(
-                    'save_npz: the value at {!r} is an object array (dtype=object); only '
-                    'numeric, bool and string values and None can be saved without '
-                    'pickle'.format(key))
+        if array.dtype == object:  # Chainer's None marker (checked before)
             numpy.lib.format.write_array_header_1_0(
                 f, {'descr': '|O', 'fortran_order': False, 'shape': ()})
             f.write(_NONE_PICKLE)
@@ -103,10 +105,13 @@ def _write_entry(zf, key, array):
 
 
 def _write_npz(file, target, compression):
+    arrays = [(key, numpy.asanyarray(value)) for key, value in target.items()]
+    for key, array in arrays:  # fail before anything is written
+        _check_storable(key, array)
     method = zipfile.ZIP_DEFLATED if compression else zipfile.ZIP_STORED
     with zipfile.ZipFile(file, mode='w', compression=method, allowZip64=True) as zf:
-        for key, value in target.items():
-            _write_entry(zf, key, numpy.asanyarray(value))
+        for key, array in arrays:
+            _write_entry(zf, key, array)
 
 
 _umask = None
@@ -122,7 +127,7 @@ def _file_mode():
 
 def _atomic_write(path, write):
     """Call ``write(fileobj)`` on a temporary file next to ``path``, then rename it."""
-    path = os.fspath(path)
+    path = os.fsdecode(os.fspath(path))
     directory = os.path.dirname(os.path.abspath(path))
     fd, tmp_path = tempfile.mkstemp(
         prefix='.' + os.path.basename(path) + '.', suffix='.tmp', dir=directory)

@@ -399,3 +399,11 @@ def test_objects_without_serialize_are_rejected(tmp_path):
     serializers.save_npz(tmp_path / 'x.npz', {'a': numpy.zeros(1)})
     with pytest.raises(TypeError, match='load_npz: obj must have a serialize.*got list'):
         serializers.load_npz(tmp_path / 'x.npz', [])
+
+
+def test_bad_values_are_rejected_before_writing_to_a_file_object():
+    buf = io.BytesIO()
+    with pytest.raises(TypeError, match="'b'"):
+        serializers.save_npz(buf, {'a': numpy.zeros(3), 'b': numpy.asarray([None, 1],
+                                                                           dtype=object)})
+    assert buf.getvalue() == b''
