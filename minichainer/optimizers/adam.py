@@ -45,7 +45,8 @@ class AdamRule(optimizer.UpdateRule):
     vhat = max(vhat, v) if amsgrad else v; step = alpha_t / (sqrt(vhat) + eps)``
     (clipped into :attr:`bounds` with ``adabound``), then
     ``param -= eta * (step * m + weight_decay_rate * param)``, where ``alpha_t`` is the
-    bias-corrected step size (Chainer >= 6.1 on CPU and GPU). State: ``m``, ``v`` and, with ``amsgrad``, ``vhat``.
+    bias-corrected step size (Chainer >= 6.1 on CPU and GPU). State: ``m``, ``v`` and,
+    with ``amsgrad``, ``vhat``.
 
     The update is computed in place with one scratch buffer per parameter; it gives the
     same float32/float64 results as Chainer's CPU implementation.

@@ -4,8 +4,9 @@ The hierarchy maps to HDF5 groups (``predictor/l1/W`` is dataset ``W`` in group
 ``predictor/l1``) and None to an empty dataset, as in Chainer. h5py is imported only
 when these functions are used; without it they raise an error that is both an
 ``ImportError`` (naming ``pip install minichainer[hdf5]``) and a ``RuntimeError`` (what
-Chainer raises). ``_available`` tells whether h5py is installed. Differences from Chainer: ``save_hdf5`` to a path writes
-a temporary file and renames it into place; strings are stored as UTF-8 bytes.
+Chainer raises). ``_available`` tells whether h5py is installed. Differences from
+Chainer: ``save_hdf5`` to a path writes a temporary file and renames it into place;
+strings are stored as UTF-8 bytes.
 """
 import importlib.util
 import os
