@@ -1,104 +1,196 @@
 """Array backends and devices (``chainer.backend``).
 
-Only the CPU/NumPy backend exists; everything takes its array module from its inputs
-(``get_array_module``) so that a CuPy backend can plug in later.
+Only the CPU/NumPy backend exists. Array code takes its array module from its inputs
+(``get_array_module``) so that another backend can plug in later. GPU (CuPy), iDeep and
+ChainerX device specifiers raise a clear ``RuntimeError`` naming the unavailable backend.
 """
-import contextlib
 import threading
 
 import numpy
 
 from minichainer._backend import Device  # noqa: F401
+from minichainer._backend import _convert_arrays  # noqa: F401
+from minichainer.backends import _chainerx
+from minichainer.backends import _cpu
+from minichainer.backends import cuda
+from minichainer.backends import intel64
+from minichainer.backends._chainerx import ChainerxDevice  # noqa: F401
+from minichainer.backends._chainerx import from_chx  # noqa: F401
+from minichainer.backends._chainerx import to_chx  # noqa: F401
 from minichainer.backends._cpu import CpuDevice
+from minichainer.backends.cuda import GpuDevice  # noqa: F401
+from minichainer.backends.intel64 import Intel64Device  # noqa: F401
 
 _thread_local = threading.local()
+_CPU = CpuDevice()
+_integer_types = (int, numpy.integer)
 
 
 def get_array_module(*args):
-    """Return the array module (``numpy``) for the given arrays or Variables."""
+    """Return the array module for the given arrays or Variables (always ``numpy``)."""
     return numpy
 
 
-def _convert_arrays(array, func):
-    """Apply ``func`` to an array or to each array of a (nested) list, tuple or dict."""
-    if isinstance(array, (list, tuple)):
-        converted = [_convert_arrays(a, func) for a in array]
-        return converted if isinstance(array, list) else tuple(converted)
-    if isinstance(array, dict):
-        return {k: _convert_arrays(v, func) for k, v in array.items()}
-    if array is None:
-        return None
-    return func(array)
-
-
 def is_arrays_compatible(arrays):
-    """True when all non-None arrays belong to one array type family (always NumPy here)."""
-    arrays = [a for a in arrays if a is not None]
-    return all(isinstance(a, numpy.ndarray) for a in arrays)
+    """True when all non-None arrays belong to one array type family (NumPy here)."""
+    return all(isinstance(a, numpy.ndarray) for a in arrays if a is not None)
+
+
+def get_array_types():
+    """Tuple of the array types minichainer handles (``(numpy.ndarray,)``)."""
+    return (numpy.ndarray,)
+
+
+def get_cpu_array_types():
+    """Tuple of the CPU array types (``(numpy.ndarray,)``)."""
+    return (numpy.ndarray,)
+
+
+def _no_backend(spec, backend_name):
+    return RuntimeError(
+        'get_device: device {!r} is not available: minichainer has no {} backend and runs '
+        "on the CPU only; use '@numpy' or -1".format(spec, backend_name))
+
+
+def _get_device_cupy_or_numpy(device_spec):
+    # legacy integer spec: negative is the CPU, >= 0 a CUDA GPU
+    if device_spec >= 0:
+        raise RuntimeError(
+            'get_device: GPU device {} requested but no GPU backend is available in '
+            "minichainer (CuPy is not supported); use -1 or '@numpy'".format(int(device_spec)))
+    return _CPU
 
 
 def get_device(device_spec):
     """Return the :class:`Device` named by ``device_spec``.
 
-    Accepted: a Device, ``'@numpy'``, ``numpy``, ``-1``, ``'-1'`` and ``None`` (the CPU).
-    GPU specs (``'@cupy:0'``, integers >= 0, ``'@intel64'``, ChainerX names) raise
-    ``RuntimeError`` because no such backend exists here.
+    Accepted: a :class:`Device`; ``'@numpy'``; the ``numpy`` module; a negative int or its
+    string (``-1``, ``'-1'``), as Chainer programs' ``--device -1``/``--gpu -1`` give.
+
+    Raises:
+        RuntimeError: the spec names a GPU (an int >= 0, ``'@cupy:N'``, a CUDA device),
+            iDeep (``'@intel64'``) or ChainerX (``'native:0'``, ``'cuda:0'``, a
+            ``chainerx.Device``) device; none of these backends exists here.
+        ValueError: a malformed ``'@...'`` string.
+        TypeError: any other type (including None, as in Chainer).
     """
     if isinstance(device_spec, Device):
         return device_spec
-    if device_spec is numpy or device_spec is None:
-        return CpuDevice()
+    if isinstance(device_spec, _integer_types) and not isinstance(device_spec, bool):
+        return _get_device_cupy_or_numpy(device_spec)
+    if device_spec is numpy:
+        return _CPU
     if isinstance(device_spec, str):
-        spec = device_spec.strip()
-        if spec in ('@numpy', '-1', 'native', 'native:0', '@native'):
-            return CpuDevice()
         try:
-            as_int = int(spec)
+            as_int = int(device_spec)
         except ValueError:
-            as_int = None
-        if as_int is not None:
-            return get_device(as_int)
+            pass
+        else:
+            return _get_device_cupy_or_numpy(as_int)
+        if device_spec.startswith('@'):
+            module, colon, precise = device_spec[1:].partition(':')
+            if module == 'numpy' and not colon:
+                return _CPU
+            if module == 'cupy' and colon:
+                raise _no_backend(device_spec, 'CUDA/CuPy')
+            if module == 'intel64' and not colon:
+                raise _no_backend(device_spec, 'iDeep (intel64)')
+            raise ValueError(
+                'get_device: device specifiers starting with \'@\' must be \'@numpy\', '
+                '\'@cupy:<id>\' or \'@intel64\', got {!r}'.format(device_spec))
         raise RuntimeError(
-            'get_device: device {!r} is not available: minichainer runs on the CPU only '
-            "(use '@numpy' or -1)".format(device_spec))
-    if isinstance(device_spec, (int, numpy.integer)) and not isinstance(device_spec, bool):
-        if device_spec < 0:
-            return CpuDevice()
-        raise RuntimeError(
-            'get_device: GPU device {} requested but no GPU backend is available in '
-            "minichainer (CuPy is not supported); use -1 or '@numpy'".format(int(device_spec)))
-    if isinstance(device_spec, tuple) and len(device_spec) == 2:
-        raise RuntimeError(
-            'get_device: device {!r} is not available: minichainer runs on the CPU only'
-            .format(device_spec))
+            'get_device: tried to parse ChainerX device specifier {!r}, but ChainerX is not '
+            'available in minichainer (device specifiers without an \'@\' prefix name '
+            "ChainerX devices); use '@numpy' or -1".format(device_spec))
+    if isinstance(device_spec, cuda.Device):
+        raise _no_backend(device_spec, 'CUDA/CuPy')
+    if isinstance(device_spec, cuda.DummyDeviceType):
+        return _CPU
     raise TypeError(
-        'get_device: device_spec must be a Device, a str such as \'@numpy\', an int or '
-        'numpy, got {!r}'.format(device_spec))
+        'get_device: device_spec must be a backend.Device, an int, the numpy module or a '
+        'str such as \'@numpy\', got {!r} of type {}'.format(
+            device_spec, type(device_spec).__name__))
 
 
-def get_device_from_array(array):
-    """Return the device an array lives on (the CPU for NumPy arrays)."""
-    return CpuDevice()
+def get_device_from_array(*arrays):
+    """Return the device the arrays live on (the first non-NumPy one; here always the CPU)."""
+    for array in arrays:
+        if isinstance(array, (list, tuple)):
+            continue
+        if not isinstance(array, (numpy.ndarray, numpy.generic)) and array is not None \
+                and hasattr(array, 'device') and hasattr(array, 'get'):
+            raise RuntimeError(
+                'get_device_from_array: {} is not a NumPy array; minichainer has no GPU '
+                'backend'.format(type(array).__name__))
+    return _CPU
 
 
-@contextlib.contextmanager
+def _guess_device_from_array_module(xp):
+    """Return a plausible device for array module ``xp`` (the CPU)."""
+    if xp is numpy:
+        return _CPU
+    raise RuntimeError('_guess_device_from_array_module: array module {!r} is not '
+                       'supported by minichainer'.format(getattr(xp, '__name__', xp)))
+
+
+def get_current_device():
+    """Return the device made current by :func:`using_device` (the CPU by default).
+
+    minichainer addition; Chainer has no public equivalent.
+    """
+    device = getattr(_thread_local, 'device', None)
+    return _CPU if device is None else device
+
+
+class _UsingDevice:
+    __slots__ = ('_device', '_previous')
+
+    def __init__(self, device):
+        self._device = device
+
+    def __enter__(self):
+        self._previous = getattr(_thread_local, 'device', None)
+        _thread_local.device = self._device
+        self._device.create_context().__enter__()
+        return self._device
+
+    def __exit__(self, typ, value, traceback):
+        self._device.create_context().__exit__(typ, value, traceback)
+        _thread_local.device = self._previous
+
+
 def using_device(device_spec):
-    """Make a device current inside a ``with`` block (a no-op for the CPU)."""
-    device = get_device(device_spec)
-    previous = getattr(_thread_local, 'device', None)
-    _thread_local.device = device
-    try:
-        yield device
-    finally:
-        _thread_local.device = previous
+    """Context manager making a device current in this thread (``chainer.using_device``).
+
+    Raises the same errors as :func:`get_device`. ``with using_device(d) as dev`` binds
+    the :class:`Device` (Chainer's binds None for the CPU).
+    """
+    return _UsingDevice(get_device(device_spec))
 
 
 def copyto(dst, src):
-    """Copy the elements of ``src`` into ``dst`` (NumPy arrays)."""
+    """Copy the elements of ``src`` into the NumPy array ``dst`` (broadcasting)."""
     if not isinstance(dst, numpy.ndarray):
-        raise TypeError('copyto: dst must be a numpy.ndarray, got {}'.format(type(dst)))
-    numpy.copyto(dst, numpy.asarray(src))
+        raise TypeError('copyto: cannot copy to non-array object of type {}'.format(
+            type(dst).__name__))
+    if isinstance(src, (list, tuple, dict)) or src is None:
+        raise TypeError('copyto: cannot copy from non-array object of type {}'.format(
+            type(src).__name__))
+    numpy.copyto(dst, _cpu._array_to_cpu(src))
 
 
-def _get_device_cupy_or_numpy(device_spec):
-    return get_device(device_spec)
+def _contains_nan(x):
+    """True if the array has a NaN element."""
+    if x.dtype.kind in ('f', 'c'):
+        return bool(numpy.isnan(x).any())
+    return False
+
+
+def to_numpy(array):
+    """Return ``array`` (or each array of a list/tuple) as NumPy arrays."""
+    return _cpu._to_cpu(array)
+
+
+__all__ = ['Device', 'CpuDevice', 'GpuDevice', 'Intel64Device', 'ChainerxDevice',
+           'get_array_module', 'get_device', 'get_device_from_array', 'using_device',
+           'copyto', 'is_arrays_compatible', 'get_array_types', 'from_chx', 'to_chx']

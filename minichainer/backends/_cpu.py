@@ -17,19 +17,19 @@ class CpuDevice(_backend.Device):
     def __hash__(self):
         return hash('@numpy')
 
+    def __repr__(self):
+        return '<CpuDevice (numpy)>'
+
+    def __str__(self):
+        return '@numpy'
+
     def send_array(self, array):
-        if isinstance(array, numpy.ndarray):
-            return array
-        if numpy.isscalar(array):
-            return numpy.asarray(array)
-        to_cpu = getattr(array, 'get', None)  # a CuPy-like array
-        if to_cpu is not None:
-            return to_cpu()
-        return numpy.asarray(array)
+        return _array_to_cpu(array)
 
     @staticmethod
     def from_array(array):
-        if isinstance(array, (numpy.ndarray, numpy.generic)):
+        """Return a CpuDevice when ``array`` is a NumPy array, else None."""
+        if isinstance(array, numpy.ndarray):
             return CpuDevice()
         return None
 
@@ -38,7 +38,20 @@ class CpuDevice(_backend.Device):
         return CpuDevice()
 
 
-def _to_cpu(array):
+def _array_to_cpu(array):
     if array is None or isinstance(array, numpy.ndarray):
         return array
-    return CpuDevice().send_array(array)
+    if isinstance(array, (numpy.number, numpy.bool_)) or numpy.isscalar(array):
+        return numpy.asarray(array)
+    get = getattr(array, 'get', None)  # a CuPy-like array
+    if get is not None and hasattr(array, 'shape') and hasattr(array, 'dtype'):
+        return get()
+    if hasattr(array, '__array__'):
+        return numpy.asarray(array)
+    raise TypeError('Array cannot be converted into an numpy.ndarray\n'
+                    'Actual type: {0}.'.format(type(array)))
+
+
+def _to_cpu(array):
+    """Convert an array or a (nested) list/tuple of arrays to NumPy."""
+    return _backend._convert_arrays(array, _array_to_cpu)

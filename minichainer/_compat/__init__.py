@@ -1,0 +1,1 @@
+"""Machinery behind :mod:`minichainer.compat` (import aliasing, the ``chainerx`` stub)."""

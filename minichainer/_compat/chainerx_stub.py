@@ -1,0 +1,50 @@
+"""Stand-in for the ``chainerx`` package: ChainerX is not available in minichainer.
+
+Mirrors what Chainer's own ``chainerx`` package exposes when its C++ core is not built:
+``is_available()`` returns False and ``ndarray`` is a dummy class for ``isinstance`` tests.
+Any other attribute raises an ``AttributeError`` that names the missing ChainerX feature.
+"""
+import types
+
+_MESSAGE = ('chainerx.{} is not available: minichainer has no ChainerX backend '
+            '(chainerx.is_available() is False); use NumPy arrays on the \'@numpy\' device')
+
+
+class ndarray:
+    """Dummy ChainerX array type; no instance can exist (for ``isinstance`` checks)."""
+
+    def __init__(self, *args, **kwargs):
+        raise RuntimeError('chainerx is not available: minichainer has no ChainerX backend')
+
+
+def is_available():
+    """Return False: ChainerX is never available in minichainer."""
+    return False
+
+
+def _getattr(name):
+    if name.startswith('__') and name.endswith('__'):
+        raise AttributeError(name)
+    raise AttributeError(_MESSAGE.format(name))
+
+
+def make_module(name='chainerx'):
+    """Build a fresh ``chainerx`` stub module object."""
+    module = types.ModuleType(name, __doc__)
+    module.ndarray = ndarray
+    module.is_available = is_available
+    module._available = False
+    module.__getattr__ = _getattr
+    module.__all__ = ['ndarray', 'is_available']
+    return module
+
+
+_module = None
+
+
+def get_module():
+    """Return the process-wide ``chainerx`` stub module (created on first use)."""
+    global _module
+    if _module is None:
+        _module = make_module()
+    return _module

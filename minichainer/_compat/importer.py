@@ -1,0 +1,119 @@
+"""A ``sys.meta_path`` finder that makes ``chainer`` and ``chainer.*`` resolve to minichainer.
+
+``chainer.X.Y`` is the very module object ``minichainer.X.Y`` (one object per name, so
+``isinstance`` checks, module globals and monkeypatching work across both names);
+``chainerx`` is a stub whose ``is_available()`` is False; ``cupy`` cannot be imported;
+``chainermn`` maps to ``minichainer.distributed`` once that exists.
+"""
+import importlib
+import importlib.abc
+import importlib.machinery
+import sys
+import types
+
+# Chainer APIs that minichainer deliberately does not provide, with the reason shown.
+_UNSUPPORTED = {
+    'chainer.links.caffe': 'Caffe model import/export is not supported',
+    'chainer.exporters': 'Caffe/ONNX export is not supported',
+    'chainer.links.model.vision': 'pretrained vision models (ResNet, VGG, GoogLeNet) are '
+                                  'not provided',
+    'chainer.graph_optimizations': 'static graph optimizations are not supported',
+    'chainer.backends.intel64.ideep': 'iDeep is not supported',
+    'chainer.distributions': 'chainer.distributions is not provided',
+}
+
+
+def _missing(name, reason=None):
+    message = '{} is not provided by minichainer'.format(name)
+    if reason:
+        message += ': ' + reason
+    else:
+        message += (' (no module minichainer{}); see docs/porting.md for what is supported'
+                    .format(name[len('chainer'):]))
+    return ModuleNotFoundError(message, name=name)
+
+
+class _AliasLoader(importlib.abc.Loader):
+    """Loader that hands back an already imported module object instead of executing code."""
+
+    def __init__(self, module):
+        self._module = module
+
+    def create_module(self, spec):
+        return self._module
+
+    def exec_module(self, module):
+        pass
+
+
+def _spec_for(name, module):
+    is_package = hasattr(module, '__path__')
+    spec = importlib.machinery.ModuleSpec(name, _AliasLoader(module), is_package=is_package)
+    if is_package:
+        spec.submodule_search_locations = list(module.__path__)
+    return spec
+
+
+class ChainerAliasFinder(importlib.abc.MetaPathFinder):
+    """Resolve ``chainer``, ``chainer.*``, ``chainerx``, ``cupy`` and ``chainermn`` imports."""
+
+    def __init__(self, chainerx_factory):
+        self._chainerx_factory = chainerx_factory
+
+    def find_spec(self, fullname, path=None, target=None):
+        top = fullname.partition('.')[0]
+        if top == 'chainer':
+            return _spec_for(fullname, self._resolve_chainer(fullname))
+        if top == 'chainerx':
+            if fullname != 'chainerx':
+                raise ModuleNotFoundError(
+                    '{} is not available: minichainer has no ChainerX backend '
+                    '(chainerx.is_available() is False)'.format(fullname), name=fullname)
+            return _spec_for(fullname, self._chainerx_factory())
+        if top == 'cupy' or top == 'cupyx':
+            raise ModuleNotFoundError(
+                'No module named {!r}: CuPy/GPU arrays are not supported by minichainer, which '
+                "runs on the CPU ('@numpy' device) only".format(fullname), name=fullname)
+        if top == 'chainermn':
+            target_name = 'minichainer.distributed' + fullname[len('chainermn'):]
+            try:
+                module = importlib.import_module(target_name)
+            except ModuleNotFoundError as e:
+                if e.name is not None and target_name.startswith(e.name):
+                    raise ModuleNotFoundError(
+                        '{} is not available: minichainer does not provide ChainerMN '
+                        '(distributed training) yet (no module {})'.format(
+                            fullname, target_name), name=fullname) from None
+                raise
+            return _spec_for(fullname, module)
+        return None
+
+    @staticmethod
+    def _resolve_chainer(fullname):
+        target = 'minichainer' + fullname[len('chainer'):]
+        try:
+            return importlib.import_module(target)
+        except ModuleNotFoundError as e:
+            missing = e.name
+            if missing is None or not (target == missing or target.startswith(missing + '.')):
+                raise  # a dependency of an existing module is missing: keep the real error
+        # ``chainer.cuda`` and the like are attributes (module aliases) in Chainer.
+        parent_name, _, child = target.rpartition('.')
+        parent = sys.modules.get(parent_name)
+        value = getattr(parent, child, None) if parent is not None else None
+        if isinstance(value, types.ModuleType):
+            sys.modules.setdefault(target, value)
+            return value
+        reason = None
+        for prefix, why in _UNSUPPORTED.items():
+            if fullname == prefix or fullname.startswith(prefix + '.'):
+                reason = why
+        raise _missing(fullname, reason)
+
+
+def find_installed():
+    """Return the installed :class:`ChainerAliasFinder`, or None."""
+    for finder in sys.meta_path:
+        if isinstance(finder, ChainerAliasFinder):
+            return finder
+    return None

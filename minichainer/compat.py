@@ -1,0 +1,147 @@
+"""Run unmodified Chainer programs on minichainer.
+
+From a shell::
+
+    python -m minichainer.compat train_mnist.py --epoch 1 --device -1
+    minichainer-run train_mnist.py --epoch 1
+
+From Python (notebooks, test suites)::
+
+    import minichainer.compat
+    minichainer.compat.install()
+    import chainer            # is minichainer
+    import chainer.functions as F
+
+After :func:`install`, ``chainer`` and every ``chainer.X.Y`` are the very module objects
+``minichainer`` / ``minichainer.X.Y`` (``sys.modules['chainer.functions'] is
+sys.modules['minichainer.functions']``); ``chainerx`` is a stub whose ``is_available()`` is
+False; ``cupy`` raises ImportError (so programs take their CPU paths); ``chainermn`` maps
+to ``minichainer.distributed`` when that exists. Importing a Chainer API that minichainer
+lacks raises ``ModuleNotFoundError`` naming it.
+"""
+import os
+import runpy
+import sys
+
+from minichainer._compat import chainerx_stub
+from minichainer._compat import importer
+
+_SHIM_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), '_compat', '_shim')
+
+
+def _chainerx_module():
+    return chainerx_stub.get_module()
+
+
+def install():
+    """Make ``import chainer`` (and ``chainer.*``, ``chainerx``) resolve to minichainer.
+
+    Idempotent. Modules already imported under the ``chainer`` name (e.g. a real Chainer)
+    are removed from ``sys.modules`` first, so later imports see minichainer.
+    Also puts a small import shim on ``sys.path`` so that spawned worker processes, which
+    inherit ``sys.path`` but not the import hook, resolve ``chainer`` the same way.
+    """
+    import minichainer
+    if importer.find_installed() is None:
+        stub = _chainerx_module()
+        for name in list(sys.modules):
+            module = sys.modules[name]
+            if name.partition('.')[0] in ('chainer', 'chainerx') and module is not stub \
+                    and not getattr(module, '__name__', '').startswith('minichainer'):
+                del sys.modules[name]
+        sys.meta_path.insert(0, importer.ChainerAliasFinder(_chainerx_module))
+    sys.modules['chainer'] = minichainer
+    sys.modules['chainerx'] = _chainerx_module()
+    if _SHIM_DIR not in sys.path:
+        sys.path.insert(0, _SHIM_DIR)
+
+
+def uninstall():
+    """Undo :func:`install`: remove the import hook and the ``chainer*`` aliases."""
+    sys.meta_path[:] = [f for f in sys.meta_path
+                        if not isinstance(f, importer.ChainerAliasFinder)]
+    for name in list(sys.modules):
+        top = name.partition('.')[0]
+        if top in ('chainer', 'chainerx', 'chainermn'):
+            del sys.modules[name]
+    while _SHIM_DIR in sys.path:
+        sys.path.remove(_SHIM_DIR)
+
+
+def is_installed():
+    """True when :func:`install` is in effect."""
+    return importer.find_installed() is not None
+
+
+def run(script, args=()):
+    """Run ``script`` as ``python SCRIPT ARGS...`` would, with ``chainer`` → minichainer.
+
+    ``sys.argv`` becomes ``[script, *args]``, the script runs as ``__main__`` and its folder
+    is first on ``sys.path`` (both restored afterwards). Exceptions, including
+    ``SystemExit``, propagate.
+
+    Raises:
+        FileNotFoundError: ``script`` does not exist.
+    """
+    script = os.fspath(script)
+    if not os.path.exists(script):
+        raise FileNotFoundError('minichainer.compat: script not found: {}'.format(script))
+    install()
+    old_argv = sys.argv[:]
+    old_path = sys.path[:]
+    script_dir = os.path.dirname(os.path.abspath(script)) if os.path.isfile(script) \
+        else os.path.abspath(script)
+    sys.argv[:] = [script] + [str(a) for a in args]
+    sys.path.insert(0, script_dir)
+    try:
+        return runpy.run_path(script, run_name='__main__')
+    finally:
+        sys.argv[:] = old_argv
+        sys.path[:] = old_path
+
+
+_USAGE = ('usage: python -m minichainer.compat SCRIPT [ARGS...]\n'
+          '       minichainer-run SCRIPT [ARGS...]\n\n'
+          'Run an unmodified Chainer program with chainer resolving to minichainer.\n')
+
+
+def main(argv=None):
+    """Console entry point (``minichainer-run``); returns the process exit code."""
+    if argv is None:
+        argv = sys.argv[1:]
+    if not argv or argv[0] in ('-h', '--help'):
+        stream = sys.stdout if argv else sys.stderr
+        stream.write(_USAGE)
+        return 0 if argv else 2
+    script, args = argv[0], argv[1:]
+    if not os.path.exists(script):
+        sys.stderr.write('minichainer-run: cannot open file {!r}: no such file\n'.format(script))
+        return 2
+    try:
+        run(script, args)
+    except SystemExit as e:
+        code = e.code
+        if code is None:
+            return 0
+        if isinstance(code, int):
+            return code
+        sys.stderr.write('{}\n'.format(code))
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except BaseException:
+        import traceback
+        exc_type, exc, tb = sys.exc_info()
+        # drop the runner's own frames (run, runpy) from the report
+        while tb is not None and tb.tb_frame.f_code.co_filename in (__file__, runpy.__file__):
+            tb = tb.tb_next
+        traceback.print_exception(exc_type, exc, tb)
+        return 1
+    return 0
+
+
+if __name__ == '__main__':
+    # ``python -m minichainer.compat``: delegate to the importable module so that there is
+    # one copy of the runner's state.
+    from minichainer.compat import main as _main
+    sys.exit(_main())
