@@ -3,6 +3,7 @@ import importlib
 
 from minichainer import initializers
 from minichainer import link
+from minichainer.links._check import check_size
 from minichainer import variable
 
 _conv = importlib.import_module('minichainer.functions.connection.convolution_2d')
@@ -46,6 +47,8 @@ class Convolution2D(link.Link):
         dilate, groups = _parse_kwargs(kwargs, 'Convolution2D')
         if ksize is None:
             out_channels, ksize, in_channels = in_channels, out_channels, None
+        check_size('Convolution2D', 'in_channels', in_channels, allow_none=True)
+        check_size('Convolution2D', 'out_channels', out_channels)
         self.in_channels = in_channels
         self.ksize = ksize
         self.stride = _pair(stride)

@@ -5,6 +5,7 @@ import numpy
 
 from minichainer import initializers
 from minichainer import link
+from minichainer.links._check import check_size
 from minichainer.links.connection.convolution_2d import _pair
 from minichainer.links.connection.convolution_2d import _parse_kwargs
 from minichainer import variable
@@ -31,6 +32,8 @@ class Deconvolution2D(link.Link):
         dilate, groups = _parse_kwargs(kwargs, 'Deconvolution2D')
         if ksize is None:
             out_channels, ksize, in_channels = in_channels, out_channels, None
+        check_size('Deconvolution2D', 'in_channels', in_channels, allow_none=True)
+        check_size('Deconvolution2D', 'out_channels', out_channels)
         self.in_channels = in_channels
         self.ksize = ksize
         self.stride = _pair(stride)

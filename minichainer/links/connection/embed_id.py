@@ -3,6 +3,7 @@ import importlib
 
 from minichainer.initializers import normal
 from minichainer import link
+from minichainer.links._check import check_size
 from minichainer import variable
 
 _embed_id = importlib.import_module('minichainer.functions.connection.embed_id')
@@ -22,6 +23,8 @@ class EmbedID(link.Link):
 
     def __init__(self, in_size, out_size, initialW=None, ignore_label=None):
         super().__init__()
+        check_size('EmbedID', 'in_size', in_size)
+        check_size('EmbedID', 'out_size', out_size)
         self.ignore_label = ignore_label
         with self.init_scope():
             if initialW is None:

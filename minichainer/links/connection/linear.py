@@ -3,6 +3,7 @@ import importlib
 
 from minichainer import initializers
 from minichainer import link
+from minichainer.links._check import check_size
 from minichainer import variable
 
 _linear = importlib.import_module('minichainer.functions.connection.linear')
@@ -30,6 +31,8 @@ class Linear(link.Link):
         super().__init__()
         if out_size is None:
             in_size, out_size = None, in_size
+        check_size('Linear', 'in_size', in_size, allow_none=True)
+        check_size('Linear', 'out_size', out_size)
         self.in_size = in_size
         self.out_size = out_size
         self.nobias = nobias

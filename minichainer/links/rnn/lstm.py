@@ -3,6 +3,7 @@ import importlib
 
 from minichainer import initializers
 from minichainer import link
+from minichainer.links._check import check_size
 from minichainer.links.connection import linear
 from minichainer import variable
 
@@ -24,6 +25,8 @@ class LSTMBase(link.Chain):
                  bias_init=None, forget_bias_init=None):
         if out_size is None:
             out_size, in_size = in_size, None
+        check_size(type(self).__name__, 'in_size', in_size, allow_none=True)
+        check_size(type(self).__name__, 'out_size', out_size)
         super().__init__()
         if bias_init is None:
             bias_init = 0

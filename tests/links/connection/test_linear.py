@@ -113,3 +113,15 @@ def test_uninitialized_parameter_is_saved_as_none(tmp_path):
 
 def test_str():
     assert str(L.Linear(3, 2)) == 'Linear(in_size=3, out_size=2, nobias=False)'
+
+
+@pytest.mark.parametrize('args, error, match', [
+    (('a', 2), TypeError, 'in_size'), ((3, -1), ValueError, 'out_size'),
+    ((3, 2.5), TypeError, 'out_size'), ((None, None), TypeError, 'out_size')])
+def test_bad_sizes_are_reported(args, error, match):
+    with pytest.raises(error, match=match):
+        L.Linear(*args)
+
+
+def test_numpy_integer_sizes_are_accepted():
+    assert L.Linear(np.int64(3), np.int32(2)).W.shape == (2, 3)
