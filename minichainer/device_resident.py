@@ -49,7 +49,7 @@ class DeviceResident:
     def to_cpu(self):
         """Move all registered arrays to the CPU (a no-op here). Returns self."""
         self.device_resident_accept(
-            _ToDeviceVisitor(_cpu.CpuDevice(), entry_method='to_cpu'))
+            _ToDeviceVisitor(_cpu.CpuDevice(), entry_method='to_cpu', root=self))
         return self
 
     def to_gpu(self, device=None, sticky=None):
@@ -97,16 +97,19 @@ class DeviceResidentsVisitor:
 
 
 class _ToDeviceVisitor(DeviceResidentsVisitor):
-    # Recursive to_device(); calls a subclass's overridden legacy to_cpu() instead.
+    # Recursive to_device(). For backward compatibility, a resident whose class overrides
+    # the legacy to_cpu() gets it called (except the resident the call started from).
 
-    def __init__(self, device, entry_method=None):
+    def __init__(self, device, entry_method=None, root=None):
         self._device = device
         self._entry_method = entry_method
+        self._root = root
 
     def visit_device_resident(self, device_resident):
         device_resident._device = self._device
         overridden = getattr(device_resident, '_overridden_to_methods', ())
-        if overridden and self._entry_method is None and 'to_cpu' in overridden:
+        if ('to_cpu' in overridden and device_resident is not self._root
+                and self._entry_method in (None, 'to_cpu')):
             device_resident.to_cpu()
 
     def visit_array(self, arr):

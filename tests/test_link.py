@@ -571,3 +571,21 @@ def test_chainlist_param_in_init_scope_is_registered():
     with cl.init_scope():
         cl.p = p
     assert next(iter(cl.params())) is p
+
+
+def test_legacy_to_cpu_override_of_a_child_is_called_once_per_call():
+    calls = []
+
+    class Old(Link):
+        def to_cpu(self):
+            calls.append(self)
+            return super().to_cpu()
+
+    parent = Chain()
+    with parent.init_scope():
+        parent.child = Old()
+    parent.to_cpu()
+    assert calls == [parent.child]
+    calls.clear()
+    parent.child.to_cpu()
+    assert calls == [parent.child]
