@@ -44,7 +44,8 @@ class Orthogonal(initializer.Initializer):
         self._check_dtype(array)
         rng = numpy.random if self.rng is None else self.rng
         if not array.shape:
-            array[...] = self.scale * (2 * int(rng.randint(2)) - 1)
+            randint = getattr(rng, 'randint', None) or rng.integers  # RandomState/Generator
+            array[...] = self.scale * (2 * int(randint(2)) - 1)
             return
         if not array.size:
             raise ValueError('Orthogonal: the array to initialize must be non-empty, '

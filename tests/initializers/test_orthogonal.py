@@ -51,3 +51,13 @@ def test_orthogonal_mode_checks(mode, shape):
 def test_orthogonal_unknown_mode():
     with pytest.raises(ValueError, match='mode'):
         initializers.Orthogonal(mode='square')
+
+
+def test_orthogonal_with_numpy_generator():
+    rng = np.random.default_rng(0)
+    a = np.empty((2, 3), np.float64)
+    initializers.Orthogonal(scale=1.0, rng=rng)(a)
+    np.testing.assert_allclose(a @ a.T, np.eye(2), atol=1e-10)
+    s = np.empty((), np.float32)
+    initializers.Orthogonal(scale=3.0, rng=np.random.default_rng(1))(s)
+    assert abs(float(s)) == 3.0
