@@ -46,7 +46,8 @@ class Cholesky(function_node.FunctionNode):
         mask = xp.tri(n, dtype=dtype) - 0.5 * xp.eye(n, dtype=dtype)
         phi = matmul(y, gy, transa=True) * mask
         s = matmul(matmul(y_inv, phi, transa=True), y_inv)
-        return (s + s.T) * mask,
+        # symmetric gradient, as Chainer 7.8.1
+        return 0.5 * (s + s.T),
 
 
 def cholesky(a):

@@ -28,6 +28,15 @@ def test_cholesky_grad(dtype):
     check_grads(f, (spd(3, dtype),), dtype)
 
 
+def test_cholesky_grad_is_symmetric():
+    import minichainer
+    a = minichainer.Variable(spd(3, numpy.float64))
+    y = F.cholesky(a)
+    y.grad = numpy.random.RandomState(3).uniform(-1, 1, (3, 3))
+    y.backward()
+    numpy.testing.assert_allclose(a.grad, a.grad.T, rtol=1e-12)
+
+
 def test_cholesky_errors():
     with pytest.raises(numpy.linalg.LinAlgError):
         F.cholesky(-numpy.eye(2, dtype=numpy.float32))
