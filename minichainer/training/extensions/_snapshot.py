@@ -57,13 +57,14 @@ def _find_snapshot_files(fmt, path):
 
 
 def _is_complete(path):
-    # An npz snapshot is a zip file; a truncated one fails the central-directory or
-    # CRC checks.  Other formats cannot be checked and count as complete.
+    # An npz snapshot is a zip file: one that starts like a zip but fails the
+    # central-directory or CRC checks is a truncated copy.  Files in other formats
+    # cannot be checked and count as complete.
     try:
-        if not zipfile.is_zipfile(path):
-            with open(path, 'rb') as f:
-                head = f.read(4)
-            return head != b'PK\x03\x04' and os.path.getsize(path) > 0
+        with open(path, 'rb') as f:
+            head = f.read(4)
+        if head != b'PK\x03\x04':
+            return True
         with zipfile.ZipFile(path) as z:
             return z.testzip() is None
     except (OSError, zipfile.BadZipFile, EOFError, ValueError):
@@ -78,8 +79,13 @@ def _find_latest_snapshot(fmt, path):
     return None
 
 
-def _find_stale_snapshots(fmt, path, n_retains):
-    """Yield the names of the matching snapshots older than the newest ``n_retains``."""
+def _find_stale_snapshots(fmt, path, n_retains, **kwargs):
+    """Yield the names of the matching snapshots older than the newest ``n_retains``
+    (``num_retain`` is a deprecated alias)."""
+    if 'num_retain' in kwargs:
+        warnings.warn('Argument `num_retain` is deprecated. Please use `n_retains` '
+                      'instead', DeprecationWarning)
+        n_retains = kwargs.pop('num_retain')
     files = _find_snapshot_files(fmt, path)
     num_remove = len(files) - n_retains
     if num_remove > 0:

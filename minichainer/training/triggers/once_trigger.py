@@ -1,4 +1,5 @@
 """OnceTrigger: fires once, at the first call (optionally again after a resume)."""
+import warnings
 
 
 class OnceTrigger:
@@ -29,4 +30,11 @@ class OnceTrigger:
 
     def serialize(self, serializer):
         """Save or load whether the first call has happened."""
-        self._flag_first = bool(serializer('_flag_first', self._flag_first))
+        try:
+            self._flag_first = bool(serializer('_flag_first', self._flag_first))
+        except KeyError:
+            warnings.warn(
+                'The flag is not saved. OnceTrigger guesses it is not the first call '
+                'when resumed. If this trigger is resumed before its first call, it may '
+                'not work correctly.')
+            self._flag_first = False

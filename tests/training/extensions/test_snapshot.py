@@ -122,3 +122,21 @@ def test_failed_write_leaves_no_file(tmp_path):
     with pytest.raises(OSError, match='disk full'):
         writer('snap', str(tmp_path), {})
     assert os.listdir(str(tmp_path)) == []
+
+
+@pytest.mark.parametrize('fmt', ['snapshot_iter_{}', 'snapshot_iter_{}.npz',
+                                 '{}_snapshot_man_suffix.npz'])
+def test_find_snapshot_helpers(tmp_path, fmt):
+    from minichainer.training.extensions import _snapshot
+    base = time.time()
+    for i in range(1, 12):
+        p = tmp_path / fmt.format(i)
+        p.write_bytes(b'')
+        os.utime(str(p), (base + i, base + i))
+    for noise in ['dummy-iter3', 'tmpsnapshot_iter_4', '.snapshot_iter_5.x.tmp']:
+        (tmp_path / noise).write_bytes(b'')
+    files = _snapshot._find_snapshot_files(fmt, str(tmp_path))
+    assert sorted(n for _, n in files) == sorted(fmt.format(i) for i in range(1, 12))
+    assert _snapshot._find_latest_snapshot(fmt, str(tmp_path)) == fmt.format(11)
+    stale = list(_snapshot._find_stale_snapshots(fmt, str(tmp_path), 8))
+    assert stale == [fmt.format(i) for i in range(1, 4)]

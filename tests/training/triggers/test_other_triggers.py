@@ -81,3 +81,15 @@ def test_early_stopping_trigger_patients_alias_and_errors():
         triggers.EarlyStoppingTrigger(patience=1, patients=2)
     with pytest.raises(ValueError, match="got 'biggest'"):
         triggers.EarlyStoppingTrigger(mode='biggest')
+
+
+def test_once_trigger_old_snapshot_without_flag():
+    trainer = get_trainer_with_mock_updater()
+    t = triggers.OnceTrigger()
+    with pytest.warns(UserWarning, match='not saved'):
+        t.serialize(npz.NpzDeserializer({}))
+    assert t(trainer) is False
+    t2 = triggers.OnceTrigger(call_on_resume=True)
+    with pytest.warns(UserWarning):
+        t2.serialize(npz.NpzDeserializer({}))
+    assert [t2(trainer), t2(trainer)] == [True, False]
