@@ -39,15 +39,6 @@ def _check_outsize(out_h, out_w):
         raise AssertionError('Width in the output should be positive.')
 
 
-def _pad_img(img, ph, pw, sy, sx, pval, need_extra):
-    """Pad (n, c, h, w) spatially by (ph, ph + sy - 1) x (pw, pw + sx - 1) as Chainer does."""
-    if ph == 0 and pw == 0 and not need_extra:
-        return img
-    xp = backend.get_array_module(img)
-    return xp.pad(img, ((0, 0), (0, 0), (ph, ph + sy - 1), (pw, pw + sx - 1)),
-                  mode='constant', constant_values=(pval,))
-
-
 def im2col_cpu(img, kh, kw, sy, sx, ph, pw, pval=0, cover_all=False, dy=1, dx=1,
                out_h=None, out_w=None):
     """Extract sliding patches of ``img`` (n, c, h, w) into (n, c, kh, kw, out_h, out_w)."""
@@ -104,8 +95,17 @@ def _im2col_cn(img, kh, kw, sy, sx, ph, pw, dy, dx, out_h, out_w, pval=0):
     xp = backend.get_array_module(img)
     need_extra = ((kh - 1) * dy + sy * (out_h - 1) >= h + 2 * ph
                   or (kw - 1) * dx + sx * (out_w - 1) >= w + 2 * pw)
-    img = _pad_img(img, ph, pw, sy, sx, pval, need_extra)
-    src = img.transpose(1, 0, 2, 3)
+    if ph == 0 and pw == 0 and not need_extra:
+        src = img.transpose(1, 0, 2, 3)
+    else:
+        # padded copy directly in (c, n, h, w) order
+        hp = h + 2 * ph + sy - 1
+        wp = w + 2 * pw + sx - 1
+        if pval == 0:
+            src = xp.zeros((c, n, hp, wp), dtype=img.dtype)
+        else:
+            src = xp.full((c, n, hp, wp), pval, dtype=img.dtype)
+        src[:, :, ph:ph + h, pw:pw + w] = img.transpose(1, 0, 2, 3)
     col = xp.empty((c, kh, kw, n, out_h, out_w), dtype=img.dtype)
     for j in range(kh):
         y0 = j * dy

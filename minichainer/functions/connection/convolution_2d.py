@@ -57,11 +57,18 @@ def _conv_forward(x, W, b, sy, sx, ph, pw, dy, dx, cover_all, groups):
     return y.transpose(1, 0, 2, 3), col
 
 
-def _conv_grad_w(col, gy, kh, kw, groups, w_dtype):
+def _channel_major(a):
+    """(n, c, h, w) -> contiguous (c, n * h * w)."""
+    return a.transpose(1, 0, 2, 3).reshape(a.shape[1], -1)
+
+
+def _conv_grad_w(col, gy, kh, kw, groups, w_dtype, gy_cn=None):
     """gW (oc, c/G, kh, kw) from col (c, kh, kw, n, oh, ow) and gy (n, oc, oh, ow)."""
     n, out_c, out_h, out_w = gy.shape
     G = groups
-    gy2 = gy.transpose(1, 0, 2, 3).reshape(G, out_c // G, n * out_h * out_w)
+    if gy_cn is None:
+        gy_cn = _channel_major(gy)
+    gy2 = gy_cn.reshape(G, out_c // G, n * out_h * out_w)
     colg = col.reshape(G, -1, n * out_h * out_w)
     if G == 1:
         gW = gy2[0].dot(colg[0].T)
@@ -73,14 +80,16 @@ def _conv_grad_w(col, gy, kh, kw, groups, w_dtype):
     return gW
 
 
-def _deconv_forward(x, W, b, sy, sx, ph, pw, dy, dx, outh, outw, groups):
+def _deconv_forward(x, W, b, sy, sx, ph, pw, dy, dx, outh, outw, groups, x_cn=None):
     """Transposed convolution; x (n, c, h, w), W (c, oc/G, kh, kw) -> (n, oc, outh, outw)."""
     n, c, h, w = x.shape
     _, out_cg, kh, kw = W.shape
     G = groups
     out_c = out_cg * G
     npix = n * h * w
-    x2 = x.transpose(1, 0, 2, 3).reshape(G, c // G, npix)
+    if x_cn is None:
+        x_cn = _channel_major(x)
+    x2 = x_cn.reshape(G, c // G, npix)
     Wg = W.reshape(G, c // G, out_cg * kh * kw)
     if G == 1:
         gcol = Wg[0].T.dot(x2[0])
@@ -153,15 +162,22 @@ class Convolution2DFunction(function_node.FunctionNode):
         x, W = self.get_retained_inputs()
         gy, = grad_outputs
         ret = []
+        # gy in channel-major layout, shared by the data and the filter gradients
+        gy_cn = _channel_major(gy.array) if (0 in indexes and 1 in indexes) else None
         if 0 in indexes:
-            from minichainer.functions.connection.deconvolution_2d import deconvolution_2d
+            from minichainer.functions.connection.deconvolution_2d import \
+                Deconvolution2DFunction
             xh, xw = x.shape[2:]
-            gx = deconvolution_2d(
-                gy, W, stride=(self.sy, self.sx), pad=(self.ph, self.pw),
-                outsize=(xh, xw), dilate=(self.dy, self.dx), groups=self.groups)
+            func = Deconvolution2DFunction(
+                stride=(self.sy, self.sx), pad=(self.ph, self.pw), outsize=(xh, xw),
+                dilate=(self.dy, self.dx), groups=self.groups)
+            func._x_cn = gy_cn
+            gx, = func.apply((gy, W))
             ret.append(gx)
         if 1 in indexes:
-            gW, = Convolution2DGradW(self).apply((x, gy))
+            fgw = Convolution2DGradW(self)
+            fgw._gy_cn = gy_cn
+            gW, = fgw.apply((x, gy))
             ret.append(gW)
         if 2 in indexes:
             from minichainer.functions.math.sum import sum as _sum
@@ -171,6 +187,8 @@ class Convolution2DFunction(function_node.FunctionNode):
 
 class Convolution2DGradW(function_node.FunctionNode):
     """Gradient of a 2-D convolution w.r.t. its filter; inputs ``(x, gy)``."""
+
+    _gy_cn = None
 
     def __init__(self, conv2d):
         W_node = conv2d.inputs[1]
@@ -198,7 +216,9 @@ class Convolution2DGradW(function_node.FunctionNode):
         if col is None or col.shape[4:] != (out_h, out_w) or col.shape[3] != x.shape[0]:
             col = conv._im2col_cn(x, self.kh, self.kw, self.sy, self.sx, self.ph,
                                   self.pw, self.dy, self.dx, out_h, out_w)
-        return _conv_grad_w(col, gy, self.kh, self.kw, self.groups, self.W_dtype),
+        gy_cn = self._gy_cn
+        self._gy_cn = None
+        return _conv_grad_w(col, gy, self.kh, self.kw, self.groups, self.W_dtype, gy_cn),
 
     def backward(self, indexes, grad_outputs):
         x, gy = self.get_retained_inputs()

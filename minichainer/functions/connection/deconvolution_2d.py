@@ -16,6 +16,7 @@ class Deconvolution2DFunction(function_node.FunctionNode):
     """FunctionNode of :func:`deconvolution_2d`."""
 
     cover_all = None
+    _x_cn = None  # optional channel-major copy of x supplied by Convolution2DFunction
 
     def __init__(self, stride=1, pad=0, outsize=None, **kwargs):
         dilate, groups = argument.parse_kwargs(
@@ -90,8 +91,10 @@ class Deconvolution2DFunction(function_node.FunctionNode):
                 'of groups ({})'.format(x.shape[1], self.groups))
         self._calc_out_size(x, W)
         self._set_cover_all(x, W)
+        x_cn = self._x_cn
+        self._x_cn = None
         y = _deconv_forward(x, W, b, self.sy, self.sx, self.ph, self.pw,
-                                    self.dy, self.dx, self.outh, self.outw, self.groups)
+                            self.dy, self.dx, self.outh, self.outw, self.groups, x_cn)
         return y,
 
     def backward(self, indexes, grad_outputs):
