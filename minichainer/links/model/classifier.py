@@ -46,7 +46,7 @@ class Classifier(link.Chain):
     def __init__(self, predictor, lossfun=_default_lossfun, accfun=_default_accfun,
                  label_key=-1):
         if not isinstance(label_key, (int, str)):
-            raise TypeError('Classifier: label_key must be an int or a str, got {}'.format(
+            raise TypeError('Classifier: label_key must be int or str, but is {}'.format(
                 type(label_key).__name__))
         super().__init__()
         self.lossfun = lossfun
@@ -67,7 +67,7 @@ class Classifier(link.Chain):
         label_key = self.label_key
         if isinstance(label_key, int):
             if not -len(args) <= label_key < len(args):
-                raise ValueError('Classifier: label key {} is out of bounds for {} '
+                raise ValueError('Classifier: Label key {} is out of bounds for {} '
                                  'positional arguments'.format(label_key, len(args)))
             t = args[label_key]
             if label_key == -1:
@@ -76,7 +76,7 @@ class Classifier(link.Chain):
                 args = args[:label_key] + args[label_key + 1:]
         else:
             if label_key not in kwargs:
-                raise ValueError('Classifier: label key {!r} is not found in the keyword '
+                raise ValueError('Classifier: Label key "{}" is not found in the keyword '
                                  'arguments'.format(label_key))
             t = kwargs.pop(label_key)
 

@@ -57,11 +57,11 @@ def test_label_key():
     model = L.Classifier(Pred(), lossfun=lambda y, t: t, accfun=lambda y, t: t,
                          label_key=0)
     assert model(9, 1) == 9 and seen[-1] == (1, None)
-    with pytest.raises(ValueError, match='out of bounds'):
+    with pytest.raises(ValueError, match='Label key 3 is out of bounds'):
         L.Classifier(Pred(), label_key=3)(1, 2)
-    with pytest.raises(ValueError, match="'t'"):
+    with pytest.raises(ValueError, match='Label key "t" is not found'):
         L.Classifier(Pred(), label_key='t')(1, 2)
-    with pytest.raises(TypeError, match='label_key'):
+    with pytest.raises(TypeError, match='label_key must be int or str'):
         L.Classifier(Pred(), label_key=1.5)
 
 
@@ -96,3 +96,18 @@ def test_npz_keys_are_chainers(tmp_path):
     assert keys == ['predictor/bn/N', 'predictor/bn/avg_mean', 'predictor/bn/avg_var',
                     'predictor/bn/beta', 'predictor/bn/gamma', 'predictor/l1/W',
                     'predictor/l1/b', 'predictor/l2/W', 'predictor/l2/b']
+
+
+def test_predictor_replaced_by_a_mock_and_single_argument_errors():
+    from unittest import mock
+    import minichainer
+    link = L.Classifier(minichainer.Link())
+    y = minichainer.Variable(np.random.randn(5, 7).astype(np.float32))
+    link.predictor = mock.MagicMock(return_value=y)
+    x = np.zeros((5, 10), np.float32)
+    t = np.random.randint(7, size=5).astype(np.int32)
+    loss = link(x, x, t)
+    link.predictor.assert_called_with(x, x)
+    assert link.loss is loss and link.accuracy is not None
+    with pytest.raises(TypeError):
+        L.Classifier(L.Linear(10, 3))(x)
