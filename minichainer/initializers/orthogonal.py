@@ -48,7 +48,7 @@ class Orthogonal(initializer.Initializer):
             array[...] = self.scale * (2 * int(randint(2)) - 1)
             return
         if not array.size:
-            raise ValueError('Orthogonal: the array to initialize must be non-empty, '
+            raise ValueError('Orthogonal: Array to be initialized must be non-empty, '
                              'got shape {}'.format(array.shape))
         out_dim = len(array)
         in_dim = 1
@@ -56,8 +56,8 @@ class Orthogonal(initializer.Initializer):
             in_dim *= n
         if (in_dim > out_dim and self._checks[0]) or (in_dim < out_dim and self._checks[1]):
             raise ValueError(
-                'Orthogonal: cannot make an orthogonal {} of shape {} ({}-dim input, '
-                '{}-dim output)'.format(self.mode, array.shape, in_dim, out_dim))
+                'Orthogonal: Cannot make orthogonal {}. shape = {}, interpreted as {}-dim '
+                'input and {}-dim output.'.format(self.mode, array.shape, in_dim, out_dim))
         transpose = in_dim > out_dim
         a = numpy.asarray(rng.normal(size=(out_dim, in_dim)))
         if transpose:

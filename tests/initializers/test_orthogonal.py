@@ -37,7 +37,7 @@ def test_orthogonal_scalar_and_empty():
     a = np.empty((), np.float32)
     initializers.Orthogonal(scale=2.0)(a)
     assert abs(float(a)) == 2.0
-    with pytest.raises(ValueError, match='non-empty'):
+    with pytest.raises(ValueError, match='must be non-empty'):
         initializers.Orthogonal()(np.empty((0, 3), np.float32))
 
 
