@@ -75,6 +75,33 @@ def op_overhead_torch(repeat=30):
     return _best(loop, repeat) / N_OPS * 1e6
 
 
+_CHAINER_CHILD = r'''
+import gc, time, numpy, chainer
+x0 = numpy.array(1.0, numpy.float32)
+def loop():
+    y = chainer.Variable(x0)
+    for _ in range(500):
+        y = y * 1.0001
+        y = y + 0.5
+    y.backward()
+loop()
+best = float('inf')
+for _ in range(30):
+    gc.collect()
+    start = time.perf_counter()
+    loop()
+    best = min(best, time.perf_counter() - start)
+print(best / 1000 * 1e6)
+'''
+
+
+def op_overhead_chainer(python):
+    """Time Chainer 7 on the same loop, in another interpreter that has it installed."""
+    out = subprocess.run([python, '-c', _CHAINER_CHILD], check=True, capture_output=True,
+                         text=True).stdout
+    return float(out.split()[-1])
+
+
 _MEMORY_CHILD = r'''
 import sys, numpy
 sys.path.insert(0, {root!r})
@@ -120,6 +147,8 @@ def memory(no_backprop):
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument('--torch', action='store_true', help='also time PyTorch')
+    parser.add_argument('--chainer-python', metavar='PYTHON',
+                        help='an interpreter with Chainer 7 installed, to time it too')
     args = parser.parse_args()
     floor = op_overhead_numpy()
     ours = op_overhead_minichainer()
@@ -132,6 +161,9 @@ def main():
             print('  pytorch          {:6.2f} us/op   ratio to floor {:.2f}x'.format(t, t / floor))
         except ImportError:
             print('  pytorch          not installed')
+    if args.chainer_python:
+        c = op_overhead_chainer(args.chainer_python)
+        print('  chainer 7        {:6.2f} us/op   ratio to floor {:.2f}x'.format(c, c / floor))
     with_graph = memory(False)
     without = memory(True)
     print('memory: square(square(square(x))), x float64 (100,100,100) = 7.6 MiB')

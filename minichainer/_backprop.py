@@ -6,6 +6,7 @@ several functions are summed; gradients of intermediate variables are dropped as
 their creator has used them unless ``retain_grad`` is set.
 """
 import heapq
+import warnings
 
 import numpy
 
@@ -21,6 +22,12 @@ def _initial_grad(var, loss_scale):
             'backward: the variable has shape {} and no gradient; set its grad (e.g. '
             'y.grad = numpy.ones_like(y.array)) or reduce it to a scalar before calling '
             'backward'.format(data.shape))
+    if data.ndim != 0:
+        warnings.warn(
+            'Treating a variable with only one element as a scalar in Variable.backward is '
+            'deprecated. A scalar variable must be a 0-dimensional array. Apply '
+            'chainer.functions.squeeze to obtain a scalar variable. If the size of this '
+            'variable accidentally becomes one, set zero to grad.', DeprecationWarning)
     gy = numpy.ones_like(data)
     if loss_scale is not None:
         gy *= loss_scale
@@ -84,11 +91,11 @@ def grad(outputs, inputs, grad_outputs, grad_inputs, set_grad, retain_grad,
     for i, out in enumerate(outputs):
         gy = None if grad_outputs is None else grad_outputs[i]
         if gy is None:
-            if out._data.size != 1:
-                raise ValueError('grad: outputs[{}] has shape {} and no grad_outputs entry; '
-                                 'give grad_outputs for non-scalar outputs'.format(
-                                     i, out._data.shape))
-            gy = _initial_grad(out, loss_scale)
+            # Chainer's grad starts from ones whatever the output's shape.
+            gy = numpy.ones_like(out._data)
+            if loss_scale is not None:
+                gy *= loss_scale
+            gy = Variable(gy, requires_grad=False)
         elif not isinstance(gy, Variable):
             gy = Variable(gy, requires_grad=False)
         node = out.node

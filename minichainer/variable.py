@@ -663,11 +663,13 @@ class Parameter(Variable):
         data = self._data
         if data is not None:
             return data.dtype
-        dtype = getattr(self.initializer, 'dtype', None)
-        if dtype is None:
-            from minichainer import get_dtype
-            return get_dtype()
-        return numpy.dtype(dtype)
+        initializer = self.initializer
+        if hasattr(initializer, 'dtype'):
+            # As in Chainer, an initializer without an explicit dtype (None) reads as
+            # float64 here, although initialize() will use the configured default dtype.
+            return numpy.dtype(initializer.dtype)
+        raise RuntimeError("Dtype of the parameter is not determined yet because it's "
+                           'uninitialized and dtype was not explicitly given.')
 
     def to_cpu(self):
         return self

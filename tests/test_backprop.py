@@ -74,7 +74,8 @@ def test_non_scalar_without_grad_raises():
 def test_size_one_output_gets_ones():
     x = Variable(numpy.ones((1, 1), numpy.float32))
     y = x * 3
-    y.backward()
+    with pytest.warns(DeprecationWarning, match='only one element'):
+        y.backward()
     numpy.testing.assert_array_equal(y.grad, [[1]])
     numpy.testing.assert_array_equal(x.grad, [[3]])
 
@@ -233,6 +234,11 @@ class TestGrad:
         gx, = minichainer.grad([y], [x], enable_double_backprop=True)
         ggx, = minichainer.grad([gx], [x])
         assert float(gx.array) == 27.0 and float(ggx.array) == 18.0
+
+    def test_non_scalar_output_starts_from_ones(self):
+        x = Variable(numpy.ones(3, numpy.float32))
+        gx, = minichainer.grad([x * 2], [x])
+        numpy.testing.assert_array_equal(gx.array, [2, 2, 2])
 
     def test_grad_outputs(self):
         x = Variable(numpy.ones(2, numpy.float32))

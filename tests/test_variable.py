@@ -327,7 +327,7 @@ class TestParameter:
     def test_lazy(self):
         p = minichainer.Parameter()
         assert p.array is None and not p.is_initialized
-        assert p.dtype == numpy.float32
+        assert p.dtype == numpy.float64  # Chainer's quirk: numpy.dtype(None)
         p.initialize((3,))
         assert p.shape == (3,)
         assert numpy.isnan(p.array).all()
