@@ -105,3 +105,47 @@ def test_fixed_batch_normalization(dtype, xshape, axis):
     if dtype == numpy.float64:
         gg = tuple(rng.uniform(-1, 1, a.shape) for a in args)
         gradient_check.check_double_backward(f, args, gy, gg, **_gc(dtype))
+
+
+@pytest.mark.parametrize('update', [False, True])
+def test_batch_renormalization(update):
+    rng = numpy.random.RandomState(3)
+    x = rng.randn(6, 3, 2)
+    gamma = rng.uniform(0.5, 1.5, 3)
+    beta = rng.randn(3)
+    rm = rng.randn(3) * 0.1
+    rv = rng.uniform(0.5, 1.5, 3)
+    rm0, rv0 = rm.copy(), rv.copy()
+    eps, rmax, dmax = 2e-5, 1.2, 0.3
+    y = F.batch_renormalization(x, gamma, beta, rmax, dmax, eps=eps, running_mean=rm,
+                                running_var=rv, decay=0.8, update_statistics=update)
+    mean = x.mean(axis=(0, 2))
+    std = numpy.sqrt(x.var(axis=(0, 2)) + eps)
+    sig = numpy.sqrt(rv0 + eps)
+    r = numpy.clip(std / sig, 1 / rmax, rmax)
+    d = numpy.clip((mean - rm0) / sig, -dmax, dmax)
+    e = (None, slice(None), None)
+    ref = gamma[e] * ((x - mean[e]) / std[e] * r[e] + d[e]) + beta[e]
+    numpy.testing.assert_allclose(y.array, ref, rtol=1e-10)
+    if update:
+        numpy.testing.assert_allclose(rm, 0.8 * rm0 + 0.2 * mean)
+        numpy.testing.assert_allclose(rv, 0.8 * rv0 + 0.2 * x.var(axis=(0, 2)) * 12 / 11)
+    else:
+        numpy.testing.assert_array_equal(rm, rm0)
+    # with r, d within their clipping range the gradient equals plain BN's
+    # (r, d are constants), so compare against batch_normalization with gamma * r
+    xv, gv, bv = (minichainer.Variable(a.copy()) for a in (x, gamma, beta))
+    y = F.batch_renormalization(xv, gv, bv, 1e9, 1e9, eps=eps, running_mean=rm0.copy(),
+                                running_var=rv0.copy())
+    gy = rng.randn(*x.shape)
+    y.grad = gy
+    y.backward()
+    r = std / sig
+    xv2 = minichainer.Variable(x.copy())
+    y2 = F.batch_normalization(xv2, gamma * r, numpy.zeros(3), eps=eps)
+    y2.grad = gy
+    y2.backward()
+    numpy.testing.assert_allclose(xv.grad, xv2.grad, rtol=1e-6, atol=1e-10)
+    numpy.testing.assert_allclose(bv.grad, gy.sum(axis=(0, 2)))
+    with pytest.raises(TypeError):
+        F.batch_renormalization(x, gamma, beta, 1, 0)
