@@ -25,6 +25,9 @@ from minichainer import link_hook as _link_hook
 # version are stale.
 _structure_version = [0]
 
+# Link subclass -> __call__ of a mixin class after Link in its MRO (or None).
+_MIXIN_CALLS = {}
+
 
 def _bump():
     _structure_version[0] += 1
@@ -161,13 +164,31 @@ class Link(device_resident.DeviceResident):
         hooks[name].deleted(self)
         del hooks[name]
 
+    def _forward_method(self):
+        # ``forward``, unless a class after Link in the MRO (a mixin) defines __call__:
+        # that one is used instead, as in Chainer.
+        cls = type(self)
+        try:
+            mixin_call = _MIXIN_CALLS[cls]
+        except KeyError:
+            mro = cls.__mro__
+            mixin_call = None
+            for klass in mro[mro.index(Link) + 1:]:
+                if '__call__' in klass.__dict__:
+                    mixin_call = klass.__dict__['__call__']
+                    break
+            _MIXIN_CALLS[cls] = mixin_call
+        if mixin_call is not None:
+            return mixin_call.__get__(self, cls)
+        return self.forward
+
     def __call__(self, *args, **kwargs):
         if not self._init_done:
             self._check_init_done()
         global_hooks = _link_hook._get_link_hooks()
         local_hooks = self._local_link_hooks
         if not global_hooks and not local_hooks:
-            return self.forward(*args, **kwargs)
+            return self._forward_method()(*args, **kwargs)
         hooks = collections.OrderedDict(global_hooks)
         if local_hooks:
             hooks.update(local_hooks)
@@ -175,7 +196,7 @@ class Link(device_resident.DeviceResident):
         pre = _link_hook._ForwardPreprocessCallbackArgs(self, 'forward', args, kwargs)
         for hook in hooks:
             hook.forward_preprocess(pre)
-        out = self.forward(*args, **kwargs)
+        out = self._forward_method()(*args, **kwargs)
         post = _link_hook._ForwardPostprocessCallbackArgs(self, 'forward', args, kwargs, out)
         for hook in hooks:
             hook.forward_postprocess(post)

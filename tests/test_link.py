@@ -589,3 +589,27 @@ def test_legacy_to_cpu_override_of_a_child_is_called_once_per_call():
     calls.clear()
     parent.child.to_cpu()
     assert calls == [parent.child]
+
+
+def test_call_dispatch_forward_mixin_and_missing_forward():
+    from unittest import mock
+
+    class Model(Chain):
+        pass
+
+    m = Model()
+    m.forward = mock.MagicMock(return_value=5)
+    assert m(0) == 5
+    m.forward.assert_called_once_with(0)
+    with pytest.raises(AttributeError):
+        Model()(0)
+
+    class CallMixin:
+        def __call__(self, x):
+            return ('mixin', x)
+
+    class Mixed(Link, CallMixin):
+        def forward(self, x):
+            return ('forward', x)
+
+    assert Mixed()(1) == ('mixin', 1)
