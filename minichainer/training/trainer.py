@@ -304,8 +304,7 @@ class Trainer:
         if _is_serializer(serializer):
             serializer('_snapshot_elapsed_time', self.elapsed_time)
         else:
-            self._snapshot_elapsed_time = float(
-                serializer('_snapshot_elapsed_time', 0.0))
+            self._snapshot_elapsed_time = serializer('_snapshot_elapsed_time', 0.0)
 
     def _backup_state(self):
         # An in-memory copy of the state so that a failed load can be undone.

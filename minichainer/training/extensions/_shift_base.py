@@ -28,7 +28,7 @@ class _ShiftBase(extension.Extension):
 
     def serialize(self, serializer):
         """Save or load the call count ``_t`` and the last value ``_last_value``."""
-        self._t = int(serializer('_t', self._t))
+        self._t = serializer('_t', self._t)
         self._last_value = _to_python(serializer('_last_value', self._last_value))
 
 

@@ -72,8 +72,8 @@ class DumpGraph(extension.Extension):
 
     def serialize(self, serializer):
         """Save or load whether the graph was dumped and the original flag."""
-        self._original_flag = bool(serializer('_original_flag', bool(self._original_flag)))
-        self._flag_called = bool(serializer('_flag_called', self._flag_called))
+        self._original_flag = serializer('_original_flag', self._original_flag)
+        self._flag_called = serializer('_flag_called', self._flag_called)
 
 
 def dump_graph(root_name, out_name='cg.dot', variable_style=None, function_style=None):

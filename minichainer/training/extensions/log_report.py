@@ -23,13 +23,18 @@ class LogReport(extension.Extension):
         trigger: When to emit an entry (default ``(1, 'epoch')``).
         postprocess (callable): Called with each entry dict before it is stored.
         filename (str): Log file name (a format string receiving the entry's values);
-            ``'log'`` when None.  ``log_name`` is accepted as an alias; as in Chainer,
-            ``log_name=None`` (with no ``filename``) writes no file.
+            ``'log'`` when None.  ``log_name`` is the older name of this argument;
+            ``log_name=None`` writes no file.
     """
 
-    def __init__(self, keys=None, trigger=(1, 'epoch'), postprocess=None, filename=None,
+    def __init__(self, keys=None, trigger=(1, 'epoch'), postprocess=None, filename='log',
                  **kwargs):
-        log_name = kwargs.pop('log_name', 'log')
+        if 'log_name' in kwargs:
+            log_name = kwargs.pop('log_name')
+            if filename is None or filename == 'log':
+                filename = log_name
+        elif filename is None:
+            filename = 'log'
         if kwargs:
             raise TypeError('LogReport() got unexpected keyword argument(s) {}'.format(
                 ', '.join(repr(k) for k in sorted(kwargs))))
@@ -39,7 +44,7 @@ class LogReport(extension.Extension):
         self._log = []
         self._rendered = []
         self._rendered_for = self._log
-        self._log_name = log_name if filename is None else filename
+        self._log_name = filename
         self._init_summary()
 
     def __call__(self, trainer):

@@ -45,5 +45,5 @@ class MultistepShift(extension.Extension):
 
     def serialize(self, serializer):
         """Save or load ``_t`` and ``_current_step``."""
-        self._t = int(serializer('_t', self._t))
-        self._current_step = int(serializer('_current_step', self._current_step))
+        self._t = serializer('_t', self._t)
+        self._current_step = serializer('_current_step', self._current_step)

@@ -50,4 +50,4 @@ class WarmupShift(extension.Extension):
 
     def serialize(self, serializer):
         """Save or load the call count ``_t``."""
-        self._t = int(serializer('_t', self._t))
+        self._t = serializer('_t', self._t)

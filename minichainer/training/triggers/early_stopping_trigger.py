@@ -103,5 +103,5 @@ class EarlyStoppingTrigger:
         if hasattr(self._interval_trigger, 'serialize'):
             self._interval_trigger.serialize(serializer['interval_trigger'])
         self._summary.serialize(serializer['summary'])
-        self.count = int(serializer('count', self.count))
-        self.best = float(serializer('best', self.best))
+        self.count = serializer('count', self.count)
+        self.best = serializer('best', self.best)

@@ -73,7 +73,7 @@ class ManualScheduleTrigger:
                 'trigger is not called at every iteration, it may not work correctly.')
             self._previous_epoch_detail = -1.
         try:
-            self.finished = bool(serializer('finished', self.finished))
+            self.finished = serializer('finished', self.finished)
         except KeyError:
             warnings.warn(
                 'The flag of finished is not saved. ManualScheduleTrigger set the flag '

@@ -31,7 +31,7 @@ class OnceTrigger:
     def serialize(self, serializer):
         """Save or load whether the first call has happened."""
         try:
-            self._flag_first = bool(serializer('_flag_first', self._flag_first))
+            self._flag_first = serializer('_flag_first', self._flag_first)
         except KeyError:
             warnings.warn(
                 'The flag is not saved. OnceTrigger guesses it is not the first call '

@@ -24,4 +24,4 @@ class TimeTrigger:
 
     def serialize(self, serializer):
         """Save or load the time of the next firing."""
-        self._next_time = float(serializer('next_time', self._next_time))
+        self._next_time = serializer('next_time', self._next_time)

@@ -165,4 +165,4 @@ class StandardUpdater(_updater.Updater):
         for name, optimizer in self._optimizers.items():
             optimizer.serialize(serializer['optimizer:' + name])
             optimizer.target.serialize(serializer['model:' + name])
-        self.iteration = int(serializer('iteration', self.iteration))
+        self.iteration = serializer('iteration', self.iteration)
