@@ -21,10 +21,8 @@ class Cumsum(function_node.FunctionNode):
             raise TypeError('cumsum: axis must be an int or None, got {!r}'.format(axis))
 
     def check_type_forward(self, in_types):
-        type_check.expect(
-            in_types.size() == 1,
-            in_types[0].dtype.kind == 'f',
-        )
+        type_check._argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
         if self.axis is not None:
             _axis.check_axes(type_check, in_types[0], (self.axis,))
 

@@ -21,10 +21,8 @@ class Prod(function_node.FunctionNode):
         self.keepdims = keepdims
 
     def check_type_forward(self, in_types):
-        type_check.expect(
-            in_types.size() == 1,
-            in_types[0].dtype.kind == 'f',
-        )
+        type_check._argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
         _axis.check_axes(type_check, in_types[0], self.axis)
 
     def forward(self, inputs):
