@@ -1,6 +1,7 @@
 """Loss functions."""
 from minichainer.functions.loss.absolute_error import absolute_error  # noqa: F401
 from minichainer.functions.loss.absolute_error import AbsoluteError  # noqa: F401
+from minichainer.functions.loss.black_out import black_out  # noqa: F401
 from minichainer.functions.loss.contrastive import contrastive  # noqa: F401
 from minichainer.functions.loss.contrastive import Contrastive  # noqa: F401
 from minichainer.functions.loss.cross_covariance import cross_covariance  # noqa: F401
@@ -15,6 +16,7 @@ from minichainer.functions.loss.mean_absolute_error import mean_absolute_error  
 from minichainer.functions.loss.mean_absolute_error import MeanAbsoluteError  # noqa
 from minichainer.functions.loss.mean_squared_error import mean_squared_error  # noqa
 from minichainer.functions.loss.mean_squared_error import MeanSquaredError  # noqa: F401
+from minichainer.functions.loss.negative_sampling import negative_sampling  # noqa: F401
 from minichainer.functions.loss.sigmoid_cross_entropy import sigmoid_cross_entropy  # noqa
 from minichainer.functions.loss.sigmoid_cross_entropy import SigmoidCrossEntropy  # noqa
 from minichainer.functions.loss.softmax_cross_entropy import softmax_cross_entropy  # noqa
@@ -28,8 +30,9 @@ from minichainer.functions.loss.vae import gaussian_kl_divergence  # noqa: F401
 from minichainer.functions.loss.vae import gaussian_nll  # noqa: F401
 
 __all__ = [
-    'absolute_error', 'bernoulli_nll', 'contrastive', 'cross_covariance', 'decov',
+    'absolute_error', 'bernoulli_nll', 'black_out', 'contrastive', 'cross_covariance', 'decov',
     'gaussian_kl_divergence', 'gaussian_nll', 'hinge', 'huber_loss',
-    'mean_absolute_error', 'mean_squared_error', 'sigmoid_cross_entropy',
+    'mean_absolute_error', 'mean_squared_error', 'negative_sampling',
+    'sigmoid_cross_entropy',
     'softmax_cross_entropy', 'squared_error', 'triplet',
 ]
