@@ -1,4 +1,4 @@
-"""``DeviceResident``: base class of objects that own arrays on a device (``chainer.device_resident``).
+"""``DeviceResident``: base of objects owning arrays on a device (``chainer.device_resident``).
 
 Only the CPU (``'@numpy'``) exists in minichainer; ``to_gpu``/``to_intel64``/``to_chx``
 raise a clear ``RuntimeError``.

@@ -30,8 +30,8 @@ class _ForwardPreprocessCallbackArgs:
         self.kwargs = kwargs
 
     def __repr__(self):
-        return '<_ForwardPreprocessCallbackArgs link={} forward_name={} args={} kwargs={}>' \
-            .format(type(self.link).__name__, self.forward_name, self.args, self.kwargs)
+        return '<_ForwardPreprocessCallbackArgs link={} forward_name={} args={} kwargs={}>'.format(
+            type(self.link).__name__, self.forward_name, self.args, self.kwargs)
 
 
 class _ForwardPostprocessCallbackArgs:
@@ -47,9 +47,9 @@ class _ForwardPostprocessCallbackArgs:
         self.out = out
 
     def __repr__(self):
-        return ('<_ForwardPostprocessCallbackArgs link={} forward_name={} args={} kwargs={} '
-                'out={}>').format(type(self.link).__name__, self.forward_name, self.args,
-                                   self.kwargs, self.out)
+        text = '<_ForwardPostprocessCallbackArgs link={} forward_name={} args={} kwargs={} out={}>'
+        return text.format(type(self.link).__name__, self.forward_name, self.args, self.kwargs,
+                           self.out)
 
 
 class LinkHook:

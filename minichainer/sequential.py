@@ -25,7 +25,7 @@ class Sequential(link_module.ChainList):
             self.append(layer)
 
     def _sync_children(self):
-        self._children = [l for l in self._layers if isinstance(l, link_module.Link)]
+        self._children = [x for x in self._layers if isinstance(x, link_module.Link)]
         self._renumber()
 
     def __len__(self):
@@ -151,7 +151,7 @@ class Sequential(link_module.ChainList):
 
     def remove_by_layer_type(self, type_name):
         """Remove every layer whose class name (Links) or ``__name__`` is ``type_name``."""
-        self._layers = [l for l in self._layers if _layer_type_name(l) != type_name]
+        self._layers = [x for x in self._layers if _layer_type_name(x) != type_name]
         self._sync_children()
 
     def pop(self, i=-1):
@@ -175,7 +175,7 @@ class Sequential(link_module.ChainList):
 
     def count_by_layer_type(self, type_name):
         """Number of layers whose class name (Links) or ``__name__`` is ``type_name``."""
-        return sum(1 for l in self._layers if _layer_type_name(l) == type_name)
+        return sum(1 for x in self._layers if _layer_type_name(x) == type_name)
 
     def copy(self, mode='share'):
         """A new Sequential with each Link copied by ``mode`` and other layers shallow-copied."""

@@ -27,7 +27,7 @@ def test_forward_applies_layers_in_order():
     seq = Sequential(Affine(2), add_one, Affine(3))
     assert seq(np.float32(1)) == 9
     assert len(seq) == 3 and seq[1] is add_one
-    assert [l.name for l in seq._children] == ['0', '1']
+    assert [x.name for x in seq._children] == ['0', '1']
     assert [n for n, _ in seq.namedparams()] == ['/0/a', '/1/a']
 
 
@@ -42,9 +42,9 @@ def test_list_operations_keep_children_named():
     seq.append(b)
     seq.insert(0, c)
     assert list(seq) == [c, a, add_one, b]
-    assert [l.name for l in seq._children] == ['0', '1', '2']
+    assert [x.name for x in seq._children] == ['0', '1', '2']
     assert seq.pop(1) is a
-    assert [l.name for l in seq._children] == ['0', '1'] and seq._children == [c, b]
+    assert [x.name for x in seq._children] == ['0', '1'] and seq._children == [c, b]
     seq.remove(add_one)
     assert list(seq) == [c, b]
     seq[0] = add_one
@@ -82,7 +82,7 @@ def test_layer_type_helpers():
     assert seq.count_by_layer_type('Affine') == 2
     assert seq.count_by_layer_type('add_one') == 2
     seq.remove_by_layer_type('add_one')
-    assert len(seq) == 2 and [l.name for l in seq._children] == ['0', '1']
+    assert len(seq) == 2 and [x.name for x in seq._children] == ['0', '1']
 
 
 def test_copy_modes():
@@ -140,8 +140,8 @@ def test_nested_sequential_repeat_and_contains():
     l1, l2, l3 = L.Linear(None, 3), L.Linear(3, 2), L.Linear(2, 3)
     s1 = Sequential(l1, l2)
     s2 = Sequential(s1, l3)
-    assert [n for n, _ in s2.namedparams()] == ['/0/0/W', '/0/0/b', '/0/1/W', '/0/1/b',
-                                               '/1/W', '/1/b']
+    assert [n for n, _ in s2.namedparams()] == [
+        '/0/0/W', '/0/0/b', '/0/1/W', '/0/1/b', '/1/W', '/1/b']
     assert l1 in s1 and l2 not in s2 and s1.name == '0'
     ret = s2.repeat(2)
     assert type(ret[0]) is Sequential and ret[0] is not ret[1]
