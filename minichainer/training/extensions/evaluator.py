@@ -1,5 +1,6 @@
 """Evaluator: run a model over validation data and report the mean of what it reports."""
 import copy
+import sys
 import warnings
 
 from minichainer import configuration
@@ -137,7 +138,8 @@ class Evaluator(extension.Extension):
             batch_size = getattr(it, 'batch_size', None)
             if dataset is not None and batch_size:
                 total = -(-len(dataset) // batch_size)
-            pbar = tqdm(total=total, desc='validation', unit='batch', leave=False)
+            pbar = tqdm(total=total, desc=self.name or 'validation', unit='batch',
+                        leave=False, file=sys.stdout)
 
         try:
             for batch in it:
