@@ -227,8 +227,8 @@ class DictSummary:
                         'got {!r}'.format(k, w))
             if isinstance(v, Variable):
                 v = v.array
-            if getattr(v, 'ndim', -1) == 0 or (numpy.isscalar(v)
-                                                and not isinstance(v, (str, bytes))):
+            if getattr(v, 'ndim', -1) == 0 or (
+                    numpy.isscalar(v) and not isinstance(v, (str, bytes))):
                 summaries[k].add(v, weight=w)
 
     def compute_mean(self):

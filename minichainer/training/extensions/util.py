@@ -18,4 +18,3 @@ def is_terminal(out):
         return bool(isatty and isatty())
     except (ValueError, OSError):
         return False
-

@@ -1,10 +1,8 @@
-import copy
 
 import numpy
 import pytest
 
 import minichainer
-import minichainer.links as L
 from minichainer import configuration
 from minichainer import reporter
 from minichainer import training

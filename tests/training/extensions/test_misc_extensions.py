@@ -7,7 +7,6 @@ import numpy
 import pytest
 
 import minichainer
-import minichainer.functions as F
 import minichainer.links as L
 from minichainer import configuration
 from minichainer import reporter

@@ -6,7 +6,6 @@ import warnings
 import numpy
 import pytest
 
-import minichainer
 import minichainer.links as L
 from minichainer.serializers import npz
 from minichainer.testing.training import get_trainer_with_mock_updater

@@ -5,7 +5,6 @@ import numpy
 import pytest
 
 from minichainer import serializers
-from minichainer import training
 from minichainer.training import extensions
 from minichainer.training.extensions import snapshot_writers
 
