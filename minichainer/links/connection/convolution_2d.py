@@ -75,6 +75,28 @@ class Convolution2D(link.Link):
                      'dilate', 'groups'):
             yield name, getattr(self, name)
 
+    @classmethod
+    def from_params(cls, W, b=None, stride=1, pad=0, nobias=False, **kwargs):
+        """Build a Convolution2D starting from copies of ``W`` (and ``b``).
+
+        ``W`` has shape ``(out_channels, in_channels / groups, kh, kw)``; ``dilate`` and
+        ``groups`` may be given as keywords.
+
+        Raises:
+            ValueError: ``b`` does not have ``out_channels`` elements.
+        """
+        dilate, groups = _parse_kwargs(kwargs, 'Convolution2D.from_params')
+        W = variable.as_array(W)
+        out_channels, in_per_group, kh, kw = W.shape
+        if b is not None:
+            b = variable.as_array(b)
+            if b.size != out_channels:
+                raise ValueError(
+                    'Convolution2D.from_params: b must have {} elements (out_channels), '
+                    'got {}'.format(out_channels, b.size))
+        return cls(in_per_group * groups, out_channels, (kh, kw), stride, pad, nobias,
+                   initialW=W, initial_bias=b, dilate=dilate, groups=groups)
+
     def _initialize_params(self, in_channels):
         kh, kw = _pair(self.ksize)
         if self.out_channels % self.groups != 0:

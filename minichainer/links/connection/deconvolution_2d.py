@@ -66,6 +66,28 @@ class Deconvolution2D(link.Link):
                      'outsize', 'dilate', 'groups'):
             yield name, getattr(self, name)
 
+    @classmethod
+    def from_params(cls, W, b=None, stride=1, pad=0, nobias=False, outsize=None, **kwargs):
+        """Build a Deconvolution2D starting from copies of ``W`` (and ``b``).
+
+        ``W`` has shape ``(in_channels, out_channels / groups, kh, kw)``.
+
+        Raises:
+            ValueError: ``b`` does not have ``out_channels`` elements.
+        """
+        dilate, groups = _parse_kwargs(kwargs, 'Deconvolution2D.from_params')
+        W = variable.as_array(W)
+        in_channels, out_per_group, kh, kw = W.shape
+        out_channels = out_per_group * groups
+        if b is not None:
+            b = variable.as_array(b)
+            if b.size != out_channels:
+                raise ValueError(
+                    'Deconvolution2D.from_params: b must have {} elements (out_channels), '
+                    'got {}'.format(out_channels, b.size))
+        return cls(in_channels, out_channels, (kh, kw), stride, pad, nobias, outsize,
+                   initialW=W, initial_bias=b, dilate=dilate, groups=groups)
+
     def _initialize_params(self, in_channels):
         kh, kw = _pair(self.ksize)
         if in_channels % self.groups != 0:

@@ -47,6 +47,34 @@ class DeconvolutionND(link.Link):
                 self.b = variable.Parameter(
                     initializers._get_initializer(initial_bias), out_channels)
 
+    @classmethod
+    def from_params(cls, W, b=None, stride=1, pad=0, nobias=False, outsize=None, **kwargs):
+        """Build the link starting from copies of ``W`` (shape
+        ``(in_channels, out_channels / groups) + ksize``) and ``b``.
+
+        Raises:
+            ValueError: ``b`` does not have ``out_channels`` elements.
+        """
+        dilate = kwargs.pop('dilate', 1)
+        groups = kwargs.pop('groups', 1)
+        if kwargs:
+            raise TypeError('{}.from_params() got unexpected keyword argument(s): {}'.format(
+                cls.__name__, ', '.join(sorted(kwargs))))
+        W = variable.as_array(W)
+        in_channels, out_per_group = W.shape[:2]
+        ksize = W.shape[2:]
+        out_channels = out_per_group * groups
+        if b is not None:
+            b = variable.as_array(b)
+            if b.size != out_channels:
+                raise ValueError('{}.from_params: b must have {} elements (out_channels), '
+                                 'got {}'.format(cls.__name__, out_channels, b.size))
+        args = (in_channels, out_channels, ksize, stride, pad, nobias, outsize, W, b, dilate,
+                groups)
+        if cls.__init__ is DeconvolutionND.__init__:
+            args = (len(ksize),) + args
+        return cls(*args)
+
     def _initialize_params(self, in_channels):
         name = type(self).__name__
         if self.out_channels % self.groups != 0:
