@@ -5,8 +5,8 @@ import minichainer.links as L
 
 
 @pytest.mark.parametrize('make, args', [
-    (lambda: L.Convolution2D(4, 6, 3, stride=2, pad=1, groups=2), dict(stride=2, pad=1,
-                                                                      groups=2)),
+    (lambda: L.Convolution2D(4, 6, 3, stride=2, pad=1, groups=2),
+     dict(stride=2, pad=1, groups=2)),
     (lambda: L.Deconvolution2D(4, 6, 2, stride=2, groups=2), dict(stride=2, groups=2)),
     (lambda: L.ConvolutionND(3, 2, 3, 2), {}),
     (lambda: L.Convolution1D(2, 3, 2, pad=1), dict(pad=1)),
