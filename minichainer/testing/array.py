@@ -31,3 +31,20 @@ def assert_allclose(x, y, atol=1e-5, rtol=1e-4, verbose=True):
             pass
         lines.append('atol: {}  rtol: {}'.format(atol, rtol))
         raise AssertionError('\n'.join(lines)) from None
+
+
+def _as_noncontiguous_array(array):
+    """Return a non-C-contiguous copy of an array (or of each array of a list/tuple).
+
+    Arrays of size <= 1 and None are returned as they are.
+    """
+    if isinstance(array, (list, tuple)):
+        return type(array)([_as_noncontiguous_array(a) for a in array])
+    if array is None or array.size <= 1:
+        return array
+    slices = (slice(None, None, 2),) * array.ndim
+    buffer = numpy.empty(tuple(2 * s for s in array.shape), dtype=array.dtype)
+    buffer[slices] = array
+    result = buffer[slices]
+    assert not result.flags.c_contiguous
+    return result

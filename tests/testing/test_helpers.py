@@ -1,0 +1,337 @@
+"""parameterize/product, attr marks, condition, assert_warns, fix_random, serializers,
+BackendConfig, run_module, get_trainer_with_mock_updater re-export."""
+import random
+import unittest
+import warnings
+
+import numpy
+import pytest
+
+import minichainer
+import minichainer.links as L
+from minichainer import testing
+from minichainer.testing import attr
+from minichainer.testing import condition
+
+
+# --- parameterize -------------------------------------------------------------------
+
+@testing.parameterize(
+    {'a': 1, 'f': numpy.square},
+    {'a': 2, 'f': lambda x: x + 1},
+)
+class TestParams(unittest.TestCase):
+
+    def test_attribute(self):
+        assert self.a in (1, 2)
+        # function parameters are not bound as methods
+        assert self.f(3) in (9, 4)
+
+
+def test_parameterize_generates_one_class_per_dict():
+    names = sorted(k for k in globals() if k.startswith('TestParams_param_'))
+    assert len(names) == 2
+    assert names[0].startswith('TestParams_param_0_{a=1')
+    assert globals()[names[1]].a == 2
+
+
+def test_parameterized_failure_reports_parameters():
+    @testing.parameterize({'value': 7})
+    class TestFail(unittest.TestCase):
+        def test_x(self):
+            raise ValueError('boom')
+
+    (case,) = [c.klass for c in TestFail.cases]
+    result = unittest.TestResult()
+    unittest.defaultTestLoader.loadTestsFromTestCase(case).run(result)
+    assert len(result.errors) == 1
+    text = result.errors[0][1]
+    assert 'value: 7' in text and 'boom' in text and 'ValueError' in text
+    for c in TestFail.cases:  # keep this module's namespace clean
+        globals().pop(c.class_name, None)
+
+
+def test_product_of_dict_sorts_keys():
+    assert testing.product({'b': [1, 2], 'a': ['x']}) == [
+        {'a': 'x', 'b': 1}, {'a': 'x', 'b': 2}]
+
+
+def test_product_of_list_of_lists_merges_dicts():
+    p = testing.product([[{'a': 1}, {'a': 2}], [{'b': 3, 'c': 4}]])
+    assert p == [{'a': 1, 'b': 3, 'c': 4}, {'a': 2, 'b': 3, 'c': 4}]
+    with pytest.raises(TypeError):
+        testing.product([{'a': 1}])
+    with pytest.raises(TypeError):
+        testing.product('ab')
+
+
+def test_product_dict():
+    assert testing.product_dict([{'a': 1}, {'a': 2}], [{'b': 3}]) == [
+        {'a': 1, 'b': 3}, {'a': 2, 'b': 3}]
+
+
+def test_pytest_to_chainer():
+    assert testing.pytest_to_chainer('a,b', [(1, 2), (3, 4)]) == [
+        {'a': 1, 'b': 2}, {'a': 3, 'b': 4}]
+    assert testing.pytest_to_chainer('a', [1, 2]) == [{'a': 1}, {'a': 2}]
+
+
+# --- attr ----------------------------------------------------------------------------
+
+def _outcome(case_cls):
+    result = unittest.TestResult()
+    unittest.defaultTestLoader.loadTestsFromTestCase(case_cls).run(result)
+    return result
+
+
+def test_hardware_marks_skip_and_carry_pytest_marks():
+    class Case(unittest.TestCase):
+        @attr.gpu
+        def test_gpu(self):
+            raise AssertionError('must not run')
+
+        @attr.multi_gpu(2)
+        def test_multi(self):
+            raise AssertionError('must not run')
+
+        @attr.cudnn
+        def test_cudnn(self):
+            raise AssertionError('must not run')
+
+        @attr.ideep
+        def test_ideep(self):
+            raise AssertionError('must not run')
+
+        @attr.chainerx
+        def test_chainerx(self):
+            raise AssertionError('must not run')
+
+        @attr.slow
+        def test_slow(self):
+            pass
+
+    result = _outcome(Case)
+    assert result.testsRun == 6
+    assert len(result.skipped) == 5
+    assert not result.failures and not result.errors
+    marks = {m.name for m in Case.test_gpu.pytestmark}
+    assert {'gpu', 'skip'} <= marks
+    assert [m.name for m in Case.test_slow.pytestmark] == ['slow']
+
+
+@attr.gpu
+def test_marked_function_is_skipped_by_pytest():
+    raise AssertionError('a gpu test must be skipped')
+
+
+# --- condition -----------------------------------------------------------------------
+
+class _Counter:
+    calls = 0
+
+
+def _flaky_case(fail_first, decorator):
+    class Case(unittest.TestCase):
+        setups = 0
+
+        def setUp(self):
+            type(self).setups += 1
+
+        @decorator
+        def test_it(self):
+            _Counter.calls += 1
+            if _Counter.calls <= fail_first:
+                raise AssertionError('flaky')
+    return Case
+
+
+@pytest.mark.parametrize('decorator,fail_first,ok,calls', [
+    (condition.retry(3), 2, True, 3),
+    (condition.retry(3), 3, False, 3),
+    (condition.repeat(3), 0, True, 3),
+    (condition.repeat(3), 1, False, 1),
+    (condition.repeat_with_success_at_least(4, 2), 1, True, 3),
+])
+def test_condition_decorators(decorator, fail_first, ok, calls):
+    _Counter.calls = 0
+    case = _flaky_case(fail_first, decorator)
+    result = _outcome(case)
+    assert result.wasSuccessful() == ok
+    assert _Counter.calls == calls
+    # each trial gets its own setUp (plus the outer one)
+    assert case.setups == calls + 1
+
+
+def test_condition_on_plain_function():
+    calls = []
+
+    @condition.retry(2)
+    def f():
+        calls.append(1)
+        if len(calls) == 1:
+            raise AssertionError('first fails')
+    f()
+    assert len(calls) == 2
+
+    @condition.repeat(2)
+    def g():
+        raise AssertionError('always')
+    with pytest.raises(AssertionError, match='Fail: 1'):
+        g()
+
+
+def test_condition_skip_propagates():
+    class Case(unittest.TestCase):
+        @condition.retry(3)
+        def test_it(self):
+            self.skipTest('nope')
+    result = _outcome(Case)
+    assert len(result.skipped) == 1
+
+
+def test_repeat_with_success_at_least_validates():
+    with pytest.raises(ValueError):
+        condition.repeat_with_success_at_least(2, 3)
+
+
+# --- helper --------------------------------------------------------------------------
+
+def test_assert_warns():
+    with testing.assert_warns(DeprecationWarning):
+        warnings.warn('x', DeprecationWarning)
+    with pytest.raises(AssertionError, match='UserWarning not triggerred'):
+        with testing.assert_warns(UserWarning):
+            pass
+
+
+def test_with_requires():
+    class Case(unittest.TestCase):
+        @testing.with_requires('numpy>=1.0')
+        def test_a(self):
+            pass
+
+        @testing.with_requires('numpy<1.0')
+        def test_b(self):
+            pass
+
+        @testing.with_requires('surely-not-installed-package-xyz')
+        def test_c(self):
+            pass
+    result = _outcome(Case)
+    assert result.testsRun == 3 and len(result.skipped) == 2
+
+
+# --- fix_random ----------------------------------------------------------------------
+
+def test_fix_random_on_function_seeds_100_and_restores():
+    numpy.random.seed(5)
+    random.seed(5)
+    expected_after = numpy.random.RandomState(5).uniform()
+    seen = []
+
+    @testing.fix_random()
+    def test_draw():
+        seen.append(numpy.random.uniform())
+        random.random()
+
+    test_draw()
+    test_draw()
+    assert seen[0] == seen[1] == numpy.random.RandomState(100).uniform()
+    assert numpy.random.uniform() == expected_after
+
+
+def test_fix_random_on_class():
+    @testing.fix_random()
+    class Case(unittest.TestCase):
+        def setUp(self):
+            self.x = numpy.random.uniform()
+
+        def test_a(self):
+            assert self.x == numpy.random.RandomState(100).uniform()
+            assert 0 <= testing.generate_seed() < 0xffffffff
+    result = _outcome(Case)
+    assert result.wasSuccessful(), result.failures + result.errors
+
+
+def test_generate_seed_outside_fix_random_raises():
+    with pytest.raises(RuntimeError):
+        testing.generate_seed()
+
+
+# --- serializer ----------------------------------------------------------------------
+
+def test_save_and_load_npz():
+    src = L.Linear(3, 2)
+    dst = L.Linear(3, 2)
+    testing.save_and_load_npz(src, dst)
+    numpy.testing.assert_array_equal(src.W.array, dst.W.array)
+    numpy.testing.assert_array_equal(src.b.array, dst.b.array)
+
+
+def test_save_and_load_custom():
+    log = []
+    testing.save_and_load('src', 'dst', 'f.txt',
+                          lambda path, obj: open(path, 'w').write(obj),
+                          lambda path, obj: log.append((open(path).read(), obj)))
+    assert log == [('src', 'dst')]
+
+
+# --- BackendConfig / inject_backend_tests -------------------------------------------
+
+def test_backend_config_cpu():
+    config = testing.BackendConfig({})
+    assert config.xp is numpy
+    assert config.device == minichainer.get_device('@numpy')
+    assert config.get_pytest_marks() == []
+    assert config.get_func_str().startswith('use_chainerx_false__chainerx_device_None__')
+    a = numpy.arange(3)
+    assert config.get_array(a) is a
+    with config:
+        assert minichainer.config.use_cudnn == 'never'
+    assert 'use_cuda=False' in repr(config)
+
+
+def test_backend_config_gpu_and_errors():
+    config = testing.BackendConfig({'use_cuda': True})
+    assert config.cuda_device == 0
+    assert attr.gpu in config.get_pytest_marks()
+    with pytest.raises(RuntimeError, match='CPU/NumPy'):
+        config.device
+    with pytest.raises(ValueError):
+        testing.BackendConfig({'no_such': 1})
+    with pytest.raises(TypeError):
+        testing.BackendConfig([])
+    with pytest.raises(TypeError):
+        testing.inject_backend_tests('test_x', [{}])
+    with pytest.raises(TypeError):
+        testing.inject_backend_tests(None, {})
+
+
+@testing.inject_backend_tests(None, [{}, {'use_cuda': True, 'use_cudnn': 'always'}])
+class TestInjected(unittest.TestCase):
+    def test_gets_backend_config(self, backend_config):
+        assert isinstance(backend_config, testing.BackendConfig)
+        assert backend_config.xp is numpy
+
+
+def test_injected_classes():
+    names = sorted(k for k in globals() if k.startswith('TestInjected_'))
+    assert len(names) == 2
+    gpu = [n for n in names if 'use_cuda_true' in n][0]
+    assert 'use_cudnn_always' in gpu
+    assert {m.name for m in globals()[gpu].test_gets_backend_config.pytestmark} >= {
+        'gpu', 'cudnn'}
+
+
+# --- misc ----------------------------------------------------------------------------
+
+def test_run_module_does_nothing_unless_main():
+    assert testing.run_module('not_main', __file__) is None
+
+
+def test_get_trainer_with_mock_updater_is_reexported():
+    from minichainer.testing.training import get_trainer_with_mock_updater
+    assert testing.get_trainer_with_mock_updater is get_trainer_with_mock_updater
+    trainer = testing.get_trainer_with_mock_updater((2, 'iteration'))
+    trainer.run()
+    assert trainer.updater.iteration == 2
