@@ -5,8 +5,6 @@ The underscored ``_im2col_cn``/``_col2im_cn`` variants use the channel-major lay
 ``(c, kh, kw, n, out_h, out_w)`` so that a convolution is a single BLAS matmul over a
 ``(c * kh * kw, n * out_h * out_w)`` matrix without a transposing copy.
 """
-import numpy
-
 from minichainer import backend
 
 

@@ -11,7 +11,6 @@ from minichainer.utils import conv
 from minichainer.utils import type_check
 
 
-
 class Deconvolution2DFunction(function_node.FunctionNode):
     """FunctionNode of :func:`deconvolution_2d`."""
 

@@ -72,7 +72,7 @@ class DeconvolutionND(function_node.FunctionNode):
             d != conv.get_conv_outsize(o, k, s, p, d=di) for d, o, k, s, p, di in
             zip(x.shape[2:], self.outs, ksize, self.stride, self.pad, self.dilate))
         y = _deconv_nd_forward(x, W, b, self.stride, self.pad, self.dilate,
-                                       self.outs, self.groups)
+                               self.outs, self.groups)
         return y,
 
     def backward(self, indexes, grad_outputs):
@@ -81,8 +81,8 @@ class DeconvolutionND(function_node.FunctionNode):
         ret = []
         if 0 in indexes:
             gx = convolution_nd(gy, W, stride=self.stride, pad=self.pad,
-                                        cover_all=self.cover_all, dilate=self.dilate,
-                                        groups=self.groups)
+                                cover_all=self.cover_all, dilate=self.dilate,
+                                groups=self.groups)
             ret.append(gx)
         if 1 in indexes:
             gW, = ConvolutionNDGradW(self).apply((gy, x))

@@ -193,8 +193,8 @@ class _SoftmaxCrossEntropyGrad_NoDoubleBackprop(function_node.FunctionNode):
             tr = t.ravel()
             gx[idx0, tr, idx2] -= 1
             if self.class_weight is not None:
-                c = self.class_weight[tr].reshape(n, 1, n_unit).astype(gx.dtype,
-                                                                      copy=False)
+                c = self.class_weight[tr].reshape(n, 1, n_unit)
+                c = c.astype(gx.dtype, copy=False)
                 gx *= c
             gx *= t_valid.reshape(n, 1, n_unit)
             gx = gx.reshape(y.shape)

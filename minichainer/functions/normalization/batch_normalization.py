@@ -312,8 +312,8 @@ class FixedBatchNormalizationGrad(function_node.FunctionNode):
         from minichainer.function import force_backprop_mode
         x, gamma, mean, var, gy = self.get_retained_inputs()
         with force_backprop_mode():
-            outs = _fixed_bn_grad_graph(x, gamma, mean, var, gy, self.axis, self.key_axis,
-                                    self.eps)
+            outs = _fixed_bn_grad_graph(x, gamma, mean, var, gy, self.axis,
+                                        self.key_axis, self.eps)
         return _vjp(outs, (x, gamma, mean, var, gy), grad_outputs, indexes)
 
 
@@ -339,7 +339,8 @@ def _fixed_bn_grad_graph(x, gamma, mean, var, gy, axis, key_axis, eps):
 
 
 def batch_normalization(x, gamma, beta, **kwargs):
-    """batch_normalization(x, gamma, beta, eps=2e-5, running_mean=None, running_var=None, decay=0.9, axis=None)
+    """batch_normalization(x, gamma, beta, eps=2e-5, running_mean=None, \
+running_var=None, decay=0.9, axis=None)
 
     Batch normalization with the statistics of the mini-batch:
     ``y = gamma * (x - mean) / sqrt(var + eps) + beta``.

@@ -149,4 +149,3 @@ def fixed_batch_renormalization(x, gamma, beta, mean, var, eps=2e-5):
                   'Use fixed_batch_normalization instead.', DeprecationWarning)
     with configuration.using_config('train', False):
         return fixed_batch_normalization(x, gamma, beta, mean, var, eps)
-

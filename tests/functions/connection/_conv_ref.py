@@ -57,8 +57,8 @@ def deconv_ref(x, W, b, stride, pad, outsize, dilate, groups):
                 for oo in range(ocg):
                     o = g * ocg + oo
                     y[(slice(None), o) + sl] += x[:, ci] * W[(ci, oo) + kidx]
-    y = y[(slice(None), slice(None)) + tuple(slice(p, p + o) for p, o in
-                                           zip(pad, outsize))]
+    crop = tuple(slice(p, p + o) for p, o in zip(pad, outsize))
+    y = y[(slice(None), slice(None)) + crop]
     if b is not None:
         y = y + b.reshape((1, oc) + (1,) * nd)
     return y

@@ -8,7 +8,8 @@ from minichainer.utils import type_check
 
 def _ref(x, t, normalize=True, reduce='mean'):
     x = x.astype(numpy.float64)
-    loss = -(t * numpy.log(1 / (1 + numpy.exp(-x))) + (1 - t) * numpy.log(1 - 1 / (1 + numpy.exp(-x))))
+    p = 1 / (1 + numpy.exp(-x))
+    loss = -(t * numpy.log(p) + (1 - t) * numpy.log(1 - p))
     loss[t == -1] = 0
     if reduce == 'no':
         return loss

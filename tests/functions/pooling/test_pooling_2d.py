@@ -3,7 +3,6 @@ import itertools
 import numpy
 import pytest
 
-import minichainer
 import minichainer.functions as F
 from minichainer import gradient_check
 from minichainer.utils import type_check
