@@ -102,10 +102,10 @@ def get_device(device_spec):
             'get_device: tried to parse ChainerX device specifier {!r}, but ChainerX is not '
             'available in minichainer (device specifiers without an \'@\' prefix name '
             "ChainerX devices); use '@numpy' or -1".format(device_spec))
-    if isinstance(device_spec, cuda.Device):
-        raise _no_backend(device_spec, 'CUDA/CuPy')
     if isinstance(device_spec, cuda.DummyDeviceType):
         return _CPU
+    if isinstance(device_spec, cuda.Device):
+        raise _no_backend(device_spec, 'CUDA/CuPy')
     raise TypeError(
         'get_device: device_spec must be a backend.Device, an int, the numpy module or a '
         'str such as \'@numpy\', got {!r} of type {}'.format(
@@ -171,10 +171,10 @@ def using_device(device_spec):
 def copyto(dst, src):
     """Copy the elements of ``src`` into the NumPy array ``dst`` (broadcasting)."""
     if not isinstance(dst, numpy.ndarray):
-        raise TypeError('copyto: cannot copy to non-array object of type {}'.format(
-            type(dst).__name__))
+        raise TypeError('copyto: dst must be a numpy.ndarray, cannot copy to an object of '
+                        'type {}'.format(type(dst).__name__))
     if isinstance(src, (list, tuple, dict)) or src is None:
-        raise TypeError('copyto: cannot copy from non-array object of type {}'.format(
+        raise TypeError('copyto: src must be an array or a scalar, got {}'.format(
             type(src).__name__))
     numpy.copyto(dst, _cpu._array_to_cpu(src))
 

@@ -133,7 +133,8 @@ def main(argv=None):
         import traceback
         exc_type, exc, tb = sys.exc_info()
         # drop the runner's own frames (run, runpy) from the report
-        while tb is not None and tb.tb_frame.f_code.co_filename in (__file__, runpy.__file__):
+        runner_files = (__file__, runpy.__file__, '<frozen runpy>')
+        while tb is not None and tb.tb_frame.f_code.co_filename in runner_files:
             tb = tb.tb_next
         traceback.print_exception(exc_type, exc, tb)
         return 1
