@@ -6,8 +6,12 @@ in one fused pass and wrapped in a graph-less Variable, instead of being built
 from several differentiable function applications.  With double backprop the
 differentiable path is used.
 """
+import numpy as _numpy
+
 from minichainer import variable as _variable
 from minichainer.configuration import config
+
+_ndarray = _numpy.ndarray
 
 
 def needs_graph():
@@ -16,5 +20,10 @@ def needs_graph():
 
 
 def as_grad(array):
-    """Wrap a gradient array into a Variable that is not part of any graph."""
+    """Wrap a gradient array into a Variable that is not part of any graph.
+
+    NumPy scalars (what arithmetic on 0-d arrays returns) become 0-d arrays.
+    """
+    if type(array) is not _ndarray:
+        array = _numpy.asarray(array)
     return _variable.Variable(array, requires_grad=False)

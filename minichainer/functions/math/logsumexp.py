@@ -47,7 +47,7 @@ class LogSumExp(function_node.FunctionNode):
         if not config.enable_backprop:
             # No double backprop requested: one fused NumPy pass, no graph.
             xp = backend.get_array_module(x.array)
-            gx = x.array - y.array
+            gx = utils.force_array(x.array - y.array)
             xp.exp(gx, out=gx)
             gx *= gy.array
             return variable.Variable(gx, requires_grad=False),

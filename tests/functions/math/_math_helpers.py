@@ -45,28 +45,7 @@ def check_forward(func, ref, inputs, dtype, out_dtype=None):
 def check_grads(func, inputs, dtype, double=True, seed=1, **opts):
     """First- and (optionally) second-order numerical gradient checks."""
     inputs = tuple(inputs)
-    zero_dim = [x.ndim == 0 for x in inputs]
-    if any(zero_dim):
-        # gradient_check cannot perturb 0-d inputs yet: feed them as (1,)-shaped
-        # arrays reshaped back to 0-d inside the checked function.
-        from minichainer.functions.array.reshape import reshape
-        func_nd = func
-
-        def func(*xs):
-            return func_nd(*[reshape(x, ()) if z else x for x, z in zip(xs, zero_dim)])
-
-        inputs = tuple(x.reshape(1) if z else x for x, z in zip(inputs, zero_dim))
     y = func(*inputs)
-    if y.ndim == 0:
-        # gradient_check cannot take a 0-d y_grad as an input of the double
-        # backward check yet; check the same function with a (1,)-shaped output.
-        from minichainer.functions.array.reshape import reshape as _reshape
-        func0 = func
-
-        def func(*xs):
-            return _reshape(func0(*xs), (1,))
-
-        y = func(*inputs)
     rng = numpy.random.RandomState(seed)
     gy = rng.uniform(-1, 1, y.shape).astype(dtype)
     kw = bwd_opts(dtype)

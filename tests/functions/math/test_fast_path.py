@@ -42,3 +42,30 @@ def test_same_gradient_with_and_without_double_backprop(func, x):
         y.backward(enable_double_backprop=double)
         grads.append(v.grad)
     numpy.testing.assert_allclose(grads[0], grads[1], rtol=1e-12, atol=1e-12)
+
+
+UNARY_0D = [
+    (F.exp, 0.3), (F.log, 0.7), (F.log2, 0.7), (F.log10, 0.7), (F.expm1, 0.3),
+    (F.log1p, 0.3), (F.sqrt, 0.7), (F.rsqrt, 0.7), (F.sin, 0.3), (F.cos, 0.3),
+    (F.tan, 0.3), (F.arcsin, 0.3), (F.arccos, 0.3), (F.arctan, 0.3), (F.sinh, 0.3),
+    (F.cosh, 0.3), (F.arctanh, 0.3), (F.erf, 0.3), (F.erfc, 0.3), (F.erfcx, 0.3),
+    (F.erfinv, 0.3), (F.erfcinv, 0.7), (F.ndtr, 0.3), (F.log_ndtr, 0.3), (F.ndtri, 0.7),
+    (F.max, 0.3), (F.min, 0.3), (F.mean, 0.3), (F.prod, 0.3), (F.logsumexp, 0.3),
+    (lambda x: F.clip(x, -1., 1.), 0.3), (lambda x: F.maximum(x, x * 0.5), 0.3),
+    (lambda x: F.squared_difference(x, x * x), 0.3), (lambda x: F.fmod(x, x + 1), 0.3),
+    (lambda x: F.linear_interpolate(x, x * x, x + 1), 0.3),
+    (lambda x: F.arctan2(x, x + 1), 0.3),
+]
+
+
+@pytest.mark.parametrize('dtype', [numpy.float32, numpy.float64])
+@pytest.mark.parametrize('func,value', UNARY_0D)
+def test_zero_dim_input(func, value, dtype):
+    from minichainer import gradient_check
+    x = numpy.array(value, dtype)
+    gy = numpy.array(0.7, dtype)
+    y = func(minichainer.Variable(x))
+    assert y.shape == () and isinstance(y.array, numpy.ndarray)
+    opts = {'atol': 1e-3, 'rtol': 1e-3} if dtype == numpy.float32 else {}
+    gradient_check.check_backward(func, x, gy, **opts)
+    gradient_check.check_double_backward(func, x, gy, numpy.array(0.4, dtype), **opts)
