@@ -9,10 +9,16 @@ class Sequential(link_module.ChainList):
     """A model that applies its layers in order: ``y = layers[-1](...layers[0](x))``.
 
     Layers are any callables (Links, functions such as ``F.relu``, ``functools.partial``
-    objects...). Only the Links among them are children: they are named ``'0'``, ``'1'``,
-    ... in order, which gives the npz keys. A layer returning a tuple passes it to the
-    next layer as positional arguments. Indexing (``seq[i]``), ``len``, iteration, ``+``,
-    ``+=``, ``append``, ``insert``, ``pop``, ``remove`` etc. act on the layer list.
+    objects...). Only the Links among them are children, named ``'0'``, ``'1'``, ... by
+    their position in the child list, which gives the npz keys and the ``params()`` order.
+    A layer returning a tuple passes it to the next layer as positional arguments.
+    Indexing (``seq[i]``), ``len``, iteration, ``+``, ``+=``, ``append``, ``insert``,
+    ``pop``, ``remove`` etc. act on the layer list.
+
+    The child list is maintained exactly as Chainer 7 does, including its quirk: a Link
+    inserted at position ``i > 0`` goes into the child list right after the *first* Link
+    found before ``i`` (so ``Sequential(A, B, C)`` has children ``[A, C, B]`` and saves C
+    under ``'1'``). Keeping this makes npz files interchangeable with Chainer 7.
 
     Args:
         layers: The layers, in order.
@@ -24,9 +30,10 @@ class Sequential(link_module.ChainList):
         for layer in layers:
             self.append(layer)
 
-    def _sync_children(self):
-        self._children = [x for x in self._layers if isinstance(x, link_module.Link)]
-        self._renumber()
+    def _rename_children(self):
+        for i, child in enumerate(self._children):
+            child.name = str(i)
+        link_module._bump()
 
     def __len__(self):
         return len(self._layers)
@@ -44,12 +51,18 @@ class Sequential(link_module.ChainList):
         if not callable(layer):
             raise ValueError(
                 'Sequential: every layer must be callable, got {!r}'.format(layer))
-        self._layers[i] = layer
-        self._sync_children()
+        if self._layers[i] is not layer:
+            del self[i]
+            self.insert(i, layer)
 
     def __delitem__(self, i):
-        del self._layers[i]
-        self._sync_children()
+        layer = self._layers.pop(i)
+        if isinstance(layer, link_module.Link):
+            for pos, child in enumerate(self._children):
+                if child.name == layer.name:
+                    del self._children[pos]
+                    break
+            self._rename_children()
 
     def __iter__(self):
         return iter(self._layers)
@@ -137,7 +150,19 @@ class Sequential(link_module.ChainList):
             raise ValueError(
                 'Sequential: every layer must be callable, got {!r}'.format(layer))
         self._layers.insert(i, layer)
-        self._sync_children()
+        if isinstance(layer, link_module.Link):
+            if i == 0:
+                self._children.insert(0, layer)
+            else:
+                if i < 0:
+                    i = len(self._layers) + i
+                # Chainer 7 places the link after the first link before i (see class doc).
+                pos = 0
+                for j in range(i - 1, -1, -1):
+                    if isinstance(self._layers[j], link_module.Link):
+                        pos = j
+                self._children.insert(pos + 1, layer)
+            self._rename_children()
 
     def remove(self, layer):
         """Remove the first occurrence of ``layer``.
@@ -151,8 +176,8 @@ class Sequential(link_module.ChainList):
 
     def remove_by_layer_type(self, type_name):
         """Remove every layer whose class name (Links) or ``__name__`` is ``type_name``."""
-        self._layers = [x for x in self._layers if _layer_type_name(x) != type_name]
-        self._sync_children()
+        for layer in [x for x in self._layers if _layer_type_name(x) == type_name]:
+            self.remove(layer)
 
     def pop(self, i=-1):
         """Remove and return the layer at ``i``."""
@@ -161,9 +186,10 @@ class Sequential(link_module.ChainList):
         return layer
 
     def clear(self):
-        """Remove all layers."""
+        """Remove all layers (Chainer 7 leaves every other child registered; all go here)."""
         self._layers = []
-        self._sync_children()
+        self._children = []
+        link_module._bump()
 
     def index(self, layer, start=None, end=None):
         """Position of ``layer``."""

@@ -150,3 +150,17 @@ def test_nested_sequential_repeat_and_contains():
     assert ret[1][1].W.array is l3.W.array
     flat = s2.flatten()
     assert list(flat) == [l1, l2, l3]
+
+
+def test_child_order_follows_chainer_7():
+    # Chainer 7 inserts an appended link right after the first link before it, so the
+    # children (and npz keys) of Sequential(A, B, C) are A -> '0', C -> '1', B -> '2'.
+    a, b, c = Affine(1), Affine(2), Affine(3)
+    seq = Sequential(a, b, add_one, c)
+    assert seq._children == [a, c, b]
+    assert (a.name, c.name, b.name) == ('0', '1', '2')
+    assert seq(np.float32(1)) == 7  # forward still follows the layer order
+    del seq[1]
+    assert seq._children == [a, c] and c.name == '1'
+    seq.clear()
+    assert seq._children == [] and list(seq.params()) == []

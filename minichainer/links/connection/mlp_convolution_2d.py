@@ -5,19 +5,31 @@ from minichainer.links.connection import convolution_2d
 
 
 class MLPConvolution2D(link.ChainList):
-    """A ``ksize`` convolution followed by 1x1 convolutions with ``activation`` between
-    and after them.
+    """A ``ksize`` convolution followed by 1x1 convolutions, with ``activation`` between
+    them (not after the last one).
 
     Args:
         in_channels (int or None): Input channels (None: inferred).
         out_channels (tuple of ints): Output channels of each convolution.
         ksize, stride, pad: Of the first convolution.
         activation: Activation function (default ``relu``).
-        conv_init, bias_init: Initializers of all convolutions.
+        conv_init, bias_init: (keyword-only) initializers of all convolutions.
+
+    Raises:
+        TypeError: extra positional arguments (the removed ``wscale``) or unknown keywords.
+        ValueError: ``out_channels`` is empty.
     """
 
     def __init__(self, in_channels, out_channels, ksize=None, stride=1, pad=0,
-                 activation=relu, conv_init=None, bias_init=None):
+                 activation=relu, *args, **kwargs):
+        if args or 'wscale' in kwargs:
+            raise TypeError('MLPConvolution2D: wscale is not supported anymore; use the '
+                            'conv_init and bias_init arguments')
+        conv_init = kwargs.pop('conv_init', None)
+        bias_init = kwargs.pop('bias_init', None)
+        if kwargs:
+            raise TypeError('MLPConvolution2D() got unexpected keyword argument(s): '
+                            '{}'.format(', '.join(sorted(kwargs))))
         if ksize is None:
             out_channels, ksize, in_channels = in_channels, out_channels, None
         if not out_channels:
@@ -32,8 +44,9 @@ class MLPConvolution2D(link.ChainList):
         self.activation = activation
 
     def forward(self, x):
-        """Apply the convolutions with the activation after each one."""
+        """Apply the convolutions, with the activation after all but the last."""
         f = self.activation
-        for conv in self._children:
+        children = self._children
+        for conv in children[:-1]:
             x = f(conv(x))
-        return x
+        return children[-1](x)
