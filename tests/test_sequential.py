@@ -159,7 +159,7 @@ def test_child_order_follows_chainer_7():
     seq = Sequential(a, b, add_one, c)
     assert seq._children == [a, c, b]
     assert (a.name, c.name, b.name) == ('0', '1', '2')
-    assert seq(np.float32(1)) == 7  # forward still follows the layer order
+    assert seq(np.float32(1)) == 9  # forward still follows the layer order: (1*1*2+1)*3
     del seq[1]
     assert seq._children == [a, c] and c.name == '1'
     seq.clear()
