@@ -147,8 +147,7 @@ def eps_of(eps, dtype):
 class BatchNormalizationGrad(function_node.FunctionNode):
     """Gradient of :func:`batch_normalization` (inputs ``(x, gamma, gy)``).
 
-    Its own backward (double backprop) recomputes the statistics with differentiable
-    functions.
+    Outputs ``(gx, ggamma, gbeta)``; its backward gives the second-order gradients.
     """
 
     def __init__(self, eps, expander, axis, mean, inv_std, key_axis):
@@ -173,63 +172,77 @@ class BatchNormalizationGrad(function_node.FunctionNode):
         gx = gx.astype(x.dtype, copy=False)
         ggamma = ggamma.astype(gamma.dtype, copy=False)
         gbeta = gbeta.astype(gamma.dtype, copy=False)
+        self.retain_outputs((0, 1))
         return gx, ggamma, gbeta
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.function import force_backprop_mode
+        from minichainer.functions.array.cast import cast
+        from minichainer.functions.array.reshape import reshape
+        from minichainer.functions.math.sum import sum as _sum
         x, gamma, gy = self.get_retained_inputs()
-        with force_backprop_mode():
-            outs = _bn_grad_graph(x, gamma, gy, self.axis, self.key_axis, self.eps)
-        return _vjp(outs, (x, gamma, gy), grad_outputs, indexes)
+        gx1, ggamma1 = self.get_retained_outputs()
+        ggx1, gggamma1, ggbeta1 = grad_outputs
+        xp = backend.get_array_module(x.array)
+        axis = self.axis
+        shape = _param_shape(x.shape, self.key_axis)
 
+        def e(v):
+            return reshape(v, shape)
 
-def _bn_grad_graph(x, gamma, gy, axis, key_axis, eps):
-    """(gx, ggamma, gbeta) of batch normalization built from differentiable functions."""
-    from minichainer.functions.array.broadcast import broadcast_to
-    from minichainer.functions.array.cast import cast
-    from minichainer.functions.array.reshape import reshape
-    from minichainer.functions.math.sum import sum as _sum
-    dtype = numpy.promote_types(x.dtype, gamma.dtype)
-    if x.dtype != dtype:
-        x = cast(x, dtype)
-    if gy.dtype != dtype:
-        gy = cast(gy, dtype)
-    if gamma.dtype != dtype:
-        gamma = cast(gamma, dtype)
-    shape = _param_shape(x.shape, key_axis)
-    m = x.size // gamma.size
+        gamma_dtype = gamma.dtype
+        gy_dtype = gy.dtype
+        dtype = x.dtype
+        if gamma.dtype != dtype:
+            gamma = cast(gamma, dtype)
+            ggamma1 = cast(ggamma1, dtype)
+            if gggamma1 is not None:
+                gggamma1 = cast(gggamma1, dtype)
+            if ggbeta1 is not None:
+                ggbeta1 = cast(ggbeta1, dtype)
+        if gy.dtype != dtype:
+            gy = cast(gy, dtype)
+        if ggx1 is not None and ggx1.dtype != dtype:
+            ggx1 = cast(ggx1, dtype)
+        if gx1.dtype != dtype:
+            gx1 = cast(gx1, dtype)
+        inv_std = self.inv_std.astype(dtype, copy=False)
+        mean = self.mean.astype(dtype, copy=False)
+        inv_m = dtype.type(1. / (x.size // gamma.size))
+        if ggx1 is None:
+            ggx1 = xp.zeros(x.shape, dtype)
+            r = xp.zeros(gamma.shape, dtype)
+        else:
+            r = _sum(gx1 * ggx1, axis=axis)
+        if gggamma1 is None:
+            gggamma1 = xp.zeros(gamma.shape, dtype)
+        if ggbeta1 is None:
+            ggbeta1 = xp.zeros(gamma.shape, dtype)
+        coeff = gamma * inv_std
+        coeff_m = coeff * inv_m
+        x_hat = (x - mean.reshape(shape)) * inv_std.reshape(shape)
 
-    def expand(v):
-        return broadcast_to(reshape(v, shape), x.shape)
-
-    mean = _sum(x, axis=axis) / m
-    xc = x - expand(mean)
-    var = _sum(xc * xc, axis=axis) / m
-    inv_std = (var + dtype.type(eps)) ** -0.5
-    x_hat = xc * expand(inv_std)
-    gbeta = _sum(gy, axis=axis)
-    ggamma = _sum(gy * x_hat, axis=axis)
-    gx = expand(gamma * inv_std) * (gy - (x_hat * expand(ggamma) + expand(gbeta)) / m)
-    return gx, ggamma, gbeta
-
-
-def _vjp(outputs, inputs, grad_outputs, indexes):
-    """Differentiable vector-Jacobian product of ``outputs`` w.r.t. selected ``inputs``."""
-    from minichainer.function_node import grad
-    pairs = [(y, gy) for y, gy in zip(outputs, grad_outputs) if gy is not None]
-    if not pairs:
-        return (None,) * len(indexes)
-    ys = [p[0] for p in pairs]
-    gys = [p[1] for p in pairs]
-    targets = [inputs[i] for i in indexes]
-    gxs = grad(ys, targets, gys, enable_double_backprop=True)
-    ret = []
-    for gx, v in zip(gxs, targets):
-        if gx is not None and gx.dtype != v.dtype:
-            from minichainer.functions.array.cast import cast
-            gx = cast(gx, v.dtype)
-        ret.append(gx)
-    return tuple(ret)
+        gggamma2 = gggamma1 - coeff_m * _sum(x_hat * ggx1, axis=axis)
+        ggbeta2 = ggbeta1 - coeff_m * _sum(ggx1, axis=axis)
+        ret = []
+        if 0 in indexes or 1 in indexes:
+            gx_hat2 = e(gggamma2) * gy - e(coeff_m * ggamma1) * ggx1
+        if 0 in indexes:
+            gstd2 = -inv_std * (r + _sum(x_hat * gx_hat2, axis=axis))
+            gmean2 = -inv_std * _sum(gx_hat2, axis=axis)
+            gx2 = inv_std.reshape(shape) * gx_hat2 + inv_m * (e(gmean2) + x_hat * e(gstd2))
+            ret.append(gx2)
+        if 1 in indexes:
+            # gx1 is proportional to gamma, so d<gx1, ggx1>/dgamma = r / gamma
+            ggamma2 = r / gamma
+            if ggamma2.dtype != gamma_dtype:
+                ggamma2 = cast(ggamma2, gamma_dtype)
+            ret.append(ggamma2)
+        if 2 in indexes:
+            ggy2 = e(gggamma2) * x_hat + e(ggbeta2) + e(coeff) * ggx1
+            if ggy2.dtype != gy_dtype:
+                ggy2 = cast(ggy2, gy_dtype)
+            ret.append(ggy2)
+        return ret
 
 
 class FixedBatchNormalization(function_node.FunctionNode):
@@ -273,60 +286,32 @@ class FixedBatchNormalization(function_node.FunctionNode):
     def backward(self, indexes, grad_outputs):
         x, gamma, mean, var = self.get_retained_inputs()
         gy, = grad_outputs
-        f = FixedBatchNormalizationGrad(self.eps, self.expander, self.axis,
-                                        self.key_axis, self.inv_std)
-        ret = f.apply((x, gamma, mean, var, gy))
-        out = []
-        for i in indexes:
-            out.append(ret[i])
-        return out
-
-
-class FixedBatchNormalizationGrad(function_node.FunctionNode):
-    """Gradients (gx, ggamma, gbeta, gmean, gvar) of fixed batch normalization."""
-
-    def __init__(self, eps, expander, axis, key_axis, inv_std):
-        self.eps = eps
-        self.expander = expander
-        self.axis = axis
-        self.key_axis = key_axis
-        self.inv_std = inv_std
-
-    def forward(self, inputs):
-        self.retain_inputs((0, 1, 2, 3, 4))
-        x, gamma, mean, var, gy = inputs
-        expander = self.expander
-        inv_var = numpy.reciprocal(var + var.dtype.type(self.eps))
-        inv_std = self.inv_std
-        gamma_over_std = gamma * inv_std
-        x_hat = _x_hat(x, mean[expander], inv_std[expander])
-        gx = (gamma_over_std[expander] * gy).astype(x.dtype, copy=False)
-        gbeta = gy.sum(axis=self.axis, dtype=gamma.dtype)
-        ggamma = (x_hat * gy).sum(axis=self.axis, dtype=gamma.dtype)
-        gmean = -gamma_over_std * gbeta
-        gvar = -0.5 * gamma * inv_var * ggamma
-        return (gx, ggamma.astype(gamma.dtype, copy=False), gbeta,
-                gmean.astype(gamma.dtype, copy=False), gvar.astype(gamma.dtype, copy=False))
-
-    def backward(self, indexes, grad_outputs):
-        from minichainer.function import force_backprop_mode
-        x, gamma, mean, var, gy = self.get_retained_inputs()
-        with force_backprop_mode():
-            outs = _fixed_bn_grad_graph(x, gamma, mean, var, gy, self.axis,
-                                        self.key_axis, self.eps)
-        return _vjp(outs, (x, gamma, mean, var, gy), grad_outputs, indexes)
+        outs = _fixed_bn_grad_graph(x, gamma, mean, var, gy, self.axis, self.key_axis,
+                                    self.eps)
+        return [outs[i] for i in indexes]
 
 
 def _fixed_bn_grad_graph(x, gamma, mean, var, gy, axis, key_axis, eps):
+    """(gx, ggamma, gbeta, gmean, gvar) of fixed batch normalization, differentiably."""
     from minichainer.functions.array.broadcast import broadcast_to
+    from minichainer.functions.array.cast import cast
     from minichainer.functions.array.reshape import reshape
     from minichainer.functions.math.sum import sum as _sum
     shape = _param_shape(x.shape, key_axis)
+    x_dtype = x.dtype
+    p_dtype = gamma.dtype
+    dtype = numpy.promote_types(x_dtype, p_dtype)
+
+    def to(v, dt):
+        return v if v.dtype == dt else cast(v, dt)
+
+    x, gy = to(x, dtype), to(gy, dtype)
+    gamma, mean, var = to(gamma, dtype), to(mean, dtype), to(var, dtype)
 
     def expand(v):
         return broadcast_to(reshape(v, shape), x.shape)
 
-    inv_var = (var + var.dtype.type(eps)) ** -1
+    inv_var = (var + dtype.type(eps)) ** -1
     inv_std = inv_var ** 0.5
     gamma_over_std = gamma * inv_std
     x_hat = (x - expand(mean)) * expand(inv_std)
@@ -335,7 +320,8 @@ def _fixed_bn_grad_graph(x, gamma, mean, var, gy, axis, key_axis, eps):
     ggamma = _sum(x_hat * gy, axis=axis)
     gmean = -gamma_over_std * gbeta
     gvar = -0.5 * gamma * inv_var * ggamma
-    return gx, ggamma, gbeta, gmean, gvar
+    return (to(gx, x_dtype), to(ggamma, p_dtype), to(gbeta, p_dtype), to(gmean, p_dtype),
+            to(gvar, p_dtype))
 
 
 def batch_normalization(x, gamma, beta, **kwargs):

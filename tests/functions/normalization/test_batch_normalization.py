@@ -147,3 +147,28 @@ def test_batch_renormalization(update):
     numpy.testing.assert_allclose(bv.grad, gy.sum(axis=(0, 2)))
     with pytest.raises(TypeError):
         F.batch_renormalization(x, gamma, beta, 1, 0)
+
+
+def test_batch_normalization_mixed_dtypes():
+    # float16 activations with float32 parameters (the mixed16 mode of the link)
+    rng = numpy.random.RandomState(4)
+    x = rng.uniform(-1, 1, (5, 3)).astype(numpy.float16)
+    gamma = rng.uniform(0.5, 1.5, 3).astype(numpy.float32)
+    beta = rng.uniform(-1, 1, 3).astype(numpy.float32)
+    mean = rng.uniform(-1, 1, 3).astype(numpy.float32)
+    var = rng.uniform(0.5, 1, 3).astype(numpy.float32)
+    for f, args in ((F.batch_normalization, (x, gamma, beta)),
+                    (F.fixed_batch_normalization, (x, gamma, beta, mean, var))):
+        vs = [minichainer.Variable(a) for a in args]
+        y = f(*vs)
+        assert y.dtype == numpy.float16
+        y.grad = rng.uniform(-1, 1, x.shape).astype(numpy.float16)
+        y.backward()
+        assert vs[0].grad.dtype == numpy.float16
+        assert vs[1].grad.dtype == numpy.float32 and vs[2].grad.dtype == numpy.float32
+    xv, gv = minichainer.Variable(x), minichainer.Variable(gamma)
+    y = F.batch_normalization(xv, gv, beta)
+    gx, = minichainer.grad([F.sum(y * y * y)], [xv], enable_double_backprop=True)
+    F.sum(gx * gx).backward()
+    assert xv.grad.dtype == numpy.float16 and gv.grad.dtype == numpy.float32
+    assert numpy.all(numpy.isfinite(xv.grad))
