@@ -1,6 +1,5 @@
 """``Sequential``: a ChainList whose forward calls its layers one after another."""
 import copy as copy_module
-import functools
 
 from minichainer import link as link_module
 
@@ -93,7 +92,13 @@ class Sequential(link_module.ChainList):
         return self
 
     def forward(self, *x):
-        """Apply the layers in order to ``x`` and return the last output."""
+        """Apply the layers in order to ``x`` and return the last output.
+
+        Raises:
+            RuntimeError: the Sequential has no layer.
+        """
+        if not self._layers:
+            raise RuntimeError('Sequential does not have any layer.')
         for layer in self._layers:
             if isinstance(x, tuple):
                 x = layer(*x)
@@ -111,25 +116,19 @@ class Sequential(link_module.ChainList):
 
     def __str__(self):
         lines = []
-        for i, layer in enumerate(self._layers):
-            if isinstance(layer, Sequential):
-                name = '{}\twhich has {} layers'.format(type(layer).__name__, len(layer))
-            elif isinstance(layer, (link_module.Chain, link_module.ChainList)):
-                name = '{}\tThe structure behind a {} is determined at runtime.'.format(
-                    type(layer).__name__,
-                    'Chain' if isinstance(layer, link_module.Chain) else 'ChainList')
-            elif isinstance(layer, link_module.Link):
-                info = ''
-                for pname, param in sorted(layer.namedparams(), key=lambda t: t[0]):
-                    shape = '(None)' if param.array is None else str(param.array.shape)
-                    info += '\t' + pname.lstrip('/') + shape
-                name = type(layer).__name__ + info + '\t'
-            elif isinstance(layer, functools.partial):
-                name = repr(layer)
+        for index, layer in enumerate(self._layers):
+            if getattr(layer, '__name__', None) == '<lambda>':
+                import inspect
+                try:
+                    rep = inspect.getsource(layer).strip().rstrip(',')
+                except (OSError, TypeError):
+                    rep = repr(layer)
             else:
-                name = getattr(layer, '__name__', type(layer).__name__)
-            lines.append('{}\t{}\n'.format(i, name))
-        return ''.join(lines)
+                rep = str(layer)
+            rep = '({}): {},'.format(index, rep)
+            lines.extend('  {}\n'.format(line) for line in rep.splitlines())
+        body = ''.join(lines)
+        return '{}({})'.format(type(self).__name__, '\n' + body if body else '')
 
     def append(self, layer):
         """Add ``layer`` at the end."""
@@ -216,6 +215,20 @@ class Sequential(link_module.ChainList):
             else:
                 ret.append(copy_module.copy(layer))
         return ret
+
+    def copyparams(self, link, copy_persistent=True):
+        """Copy the parameters of the Links of ``link`` (a Sequential with the same
+        layers) into this one's Links, layer by layer.
+
+        Raises:
+            ValueError: ``link`` is not a Sequential.
+        """
+        if not isinstance(link, Sequential):
+            raise ValueError('Sequential.copyparams: only a Sequential can be copied into '
+                             'a Sequential, got {}'.format(type(link).__name__))
+        for idx, child in enumerate(self._layers):
+            if isinstance(child, link_module.Link):
+                child.copyparams(link[idx], copy_persistent)
 
     def flatten(self):
         """A Sequential with nested Sequentials expanded into their layers."""

@@ -122,14 +122,27 @@ def test_pickle_rejects_lambda_but_accepts_partial():
 
 def test_str():
     text = str(Sequential(Affine(2), add_one))
-    assert text.splitlines()[0].startswith('0\tAffine\ta(1,)')
-    assert text.splitlines()[1] == '1\tadd_one'
+    assert text.splitlines()[0] == 'Sequential('
+    assert text.splitlines()[1] == '  (0): Affine(),'
+    assert text.splitlines()[2].startswith('  (1): <function add_one at ')
+    assert str(Sequential()) == 'Sequential()'
+
+
+def test_empty_forward_and_copyparams():
+    with pytest.raises(RuntimeError, match='does not have any layer'):
+        Sequential()(1)
+    a, b = Sequential(Affine(2), add_one), Sequential(Affine(5), add_one)
+    a.copyparams(b)
+    assert a[0].a.array[0] == 5
+    with pytest.raises(ValueError, match='Sequential'):
+        a.copyparams(link_module.ChainList(Affine(1)))
 
 
 def test_str_matches_chainer_layout_and_slices_are_lists():
     import minichainer.links as L
     s = Sequential(L.Linear(None, 3), L.Linear(3, 2))
-    assert str(s) == '0\tLinear\tW(None)\tb(3,)\t\n1\tLinear\tW(2, 3)\tb(2,)\t\n'
+    assert str(s) == ('Sequential(\n  (0): Linear(in_size=None, out_size=3, nobias=False),\n'
+                      '  (1): Linear(in_size=3, out_size=2, nobias=False),\n)')
     assert isinstance(s[0:1], list)
     with pytest.raises(ValueError, match='less than'):
         s[5] = add_one
