@@ -36,6 +36,11 @@ class SigmoidCrossEntropy(function_node.FunctionNode):
         self.retain_inputs((0, 1))
         xp = backend.get_array_module(*inputs)
         x, t = inputs
+        if t.size and (t.min() < -1 or t.max() > 1):
+            bad = t[(t < -1) | (t > 1)].ravel()[0]
+            raise ValueError(
+                'sigmoid_cross_entropy: each label t must be 0 or 1 (or the ignore label '
+                '-1), got {}'.format(int(bad)))
         self.ignore_mask = t != self.ignore_label
         # log(1 + exp(x)) - t x, written to avoid overflow for large |x|
         loss = -(self.ignore_mask

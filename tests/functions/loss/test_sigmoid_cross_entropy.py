@@ -45,5 +45,7 @@ def test_sigmoid_cross_entropy_stable_and_errors():
     numpy.testing.assert_allclose(y.array, [[1e4, 1e4]])
     with pytest.raises(ValueError):
         F.sigmoid_cross_entropy(x, t, reduce='sum')
+    with pytest.raises(ValueError, match='2'):
+        F.sigmoid_cross_entropy(x, numpy.array([[0, 2]], numpy.int32))
     with pytest.raises(type_check.InvalidType):
         F.sigmoid_cross_entropy(x, t.astype('f'))
