@@ -310,8 +310,8 @@ class Link(device_resident.DeviceResident):
                 re-initialized with their initializers).
 
         Returns:
-            Link: the copy (``name`` is reset to None in mode ``'share'`` and for
-            chains; a deep copy of a leaf link keeps it, as in Chainer).
+            Link: the copy (``name`` is reset to None in mode ``'share'``; deep copies
+            keep it, as in Chainer).
 
         Raises:
             ValueError: unknown ``mode``.
@@ -330,20 +330,6 @@ class Link(device_resident.DeviceResident):
                     type(self).__name__, mode))
         _bump()
         return ret
-
-    def _copy_own_params(self, ret, mode):
-        # For Chain/ChainList copies: deep-copy (and re-initialize) this link's own
-        # parameters and persistent values in modes 'copy' and 'init'.
-        if mode == 'share':
-            return
-        d = ret.__dict__
-        for name in sorted(ret._params):
-            param = copy_module.deepcopy(self.__dict__[name])
-            if mode == 'init' and param.array is not None:
-                param.initialize(param.shape)
-            d[name] = param
-        for name in ret._persistent:
-            d[name] = copy_module.deepcopy(self.__dict__[name])
 
     # ------------------------------------------------------------------ devices
     def device_resident_accept(self, visitor):
@@ -581,9 +567,11 @@ class Chain(Link):
             raise ValueError(
                 "{}.copy: mode must be 'init', 'copy' or 'share', got {!r}".format(
                     type(self).__name__, mode))
-        ret = self._copy_self_share()
-        self._copy_own_params(ret, mode)
-        ret._children = set(self._children)
+        # As Chainer 7: the chain itself is copied with ``mode`` (in 'init' mode all
+        # parameters below are re-initialized), then each child is copied again with
+        # ``mode`` (sorted by name here; Chainer uses set order).
+        ret = Link.copy(self, mode)
+        ret._children = set(ret._children)
         d = ret.__dict__
         for name in sorted(ret._children):
             copied = d[name].copy(mode)
@@ -736,8 +724,9 @@ class ChainList(Link, collections.abc.MutableSequence):
             raise ValueError(
                 "{}.copy: mode must be 'init', 'copy' or 'share', got {!r}".format(
                     type(self).__name__, mode))
-        ret = self._copy_self_share()
-        self._copy_own_params(ret, mode)
+        # As Chainer 7: the list itself is copied in 'share' mode (its own parameters are
+        # shared), the children with ``mode``.
+        ret = Link.copy(self, 'share')
         children = [child.copy(mode) for child in self._children]
         for i, child in enumerate(children):
             child.name = str(i)

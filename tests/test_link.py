@@ -509,7 +509,8 @@ def test_leaf_deep_copy_keeps_name_share_copy_resets_it():
     assert leaf.copy('share').name is None
     net = Net()
     net.name = 'n'
-    assert net.copy('copy').name is None and net.copy('copy').l1.name == 'l1'
+    assert net.copy('copy').name == 'n' and net.copy('copy').l1.name == 'l1'
+    assert net.copy('share').name is None and ChainList(Leaf()).copy('copy').name is None
     with pytest.warns(DeprecationWarning):
         assert copy.deepcopy(leaf)._device_id is None
 
