@@ -106,6 +106,8 @@ from minichainer.functions.math.prod import Prod
 from minichainer.functions.math.prod import prod
 from minichainer.functions.math.scale import scale
 from minichainer.functions.math.sign import sign
+from minichainer.functions.math.sparse_matmul import CooMatMul
+from minichainer.functions.math.sparse_matmul import sparse_matmul
 from minichainer.functions.math.sqrt import Sqrt
 from minichainer.functions.math.sqrt import rsqrt
 from minichainer.functions.math.sqrt import sqrt
@@ -147,8 +149,8 @@ def _alias_modules():
                  'erf', 'erfc', 'erfcinv', 'erfcx', 'erfinv', 'fft', 'fix', 'floor',
                  'fmod', 'identity', 'inv', 'lgamma', 'linear_interpolate',
                  'log_ndtr', 'logsumexp', 'matmul', 'maximum', 'minimum', 'ndtr',
-                 'ndtri', 'polygamma', 'prod', 'scale', 'sign', 'sqrt', 'square',
-                 'squared_difference', 'sum', 'tensordot', 'zeta'):
+                 'ndtri', 'polygamma', 'prod', 'scale', 'sign', 'sparse_matmul', 'sqrt',
+                 'square', 'squared_difference', 'sum', 'tensordot', 'zeta'):
         func = globals()[name]
         module = sys.modules[__name__ + '.' + name]
         for attr, value in vars(module).items():
@@ -164,7 +166,7 @@ del _alias_modules
 
 __all__ = [
     'Arccos', 'Arcsin', 'Arctan', 'Arctan2', 'Arctanh', 'ArgMax', 'ArgMin', 'BatchDet',
-    'BatchInv', 'BatchL2NormSquared', 'Cholesky', 'Clip', 'Cos', 'Cosh', 'Cumprod',
+    'BatchInv', 'BatchL2NormSquared', 'Cholesky', 'Clip', 'CooMatMul', 'Cos', 'Cosh', 'Cumprod',
     'Cumsum', 'DiGamma', 'Erf', 'ErfInv', 'Erfc', 'ErfcInv', 'Erfcx', 'Exp', 'Expm1',
     'FFT', 'Fmod', 'Identity', 'Inv', 'LGamma', 'LinearInterpolate', 'Log', 'Log10',
     'Log1p', 'Log2', 'LogNdtr', 'LogSumExp', 'MatMul', 'Max', 'Maximum', 'Mean', 'Min',
@@ -177,6 +179,6 @@ __all__ = [
     'exp', 'expm1', 'fft', 'fix', 'floor', 'fmod', 'identity', 'ifft', 'inv', 'lgamma',
     'linear_interpolate', 'log', 'log10', 'log1p', 'log2', 'log_ndtr', 'logsumexp',
     'matmul', 'max', 'maximum', 'mean', 'min', 'minimum', 'ndtr', 'ndtri', 'polygamma',
-    'prod', 'rsqrt', 'scale', 'sign', 'sin', 'sinh', 'sqrt', 'square',
+    'prod', 'rsqrt', 'scale', 'sign', 'sin', 'sinh', 'sparse_matmul', 'sqrt', 'square',
     'squared_difference', 'sum', 'sum_to', 'tan', 'tensordot', 'zeta',
 ]
