@@ -43,7 +43,7 @@ def _best_pair(ref, mc, repeat, number):
     return t_ref, t_mc
 
 
-def bench_linear(repeat=15, number=5):
+def bench_linear(repeat=40, number=3):
     rng = numpy.random.RandomState(0)
     x = rng.randn(100, 1000).astype(numpy.float32)
     W = rng.randn(1000, 1000).astype(numpy.float32)
@@ -99,7 +99,7 @@ def _ref_conv_fwd_bwd(x, W, gy, pad):
     return y, gx, gW
 
 
-def bench_convolution_2d(repeat=15, number=3):
+def bench_convolution_2d(repeat=30, number=2):
     rng = numpy.random.RandomState(0)
     x = rng.randn(32, 16, 28, 28).astype(numpy.float32)
     W = rng.randn(32, 16, 3, 3).astype(numpy.float32)

@@ -130,3 +130,21 @@ def test_depthwise_convolution_2d():
     gradient_check.check_backward(
         lambda x, W, b: F.depthwise_convolution_2d(x, W, b, 1, 1),
         (x, W, b), rng.randn(*y.shape), atol=1e-6, rtol=1e-6)
+
+
+def test_convolution_2d_noncontiguous_inputs():
+    rng = numpy.random.RandomState(6)
+    x = numpy.asfortranarray(rng.randn(2, 4, 5, 4))
+    W = numpy.asfortranarray(rng.randn(4, 2, 3, 3))
+    b = rng.randn(8)[::2]
+    args = (x, W, b)
+    f = (lambda x, W, b: F.convolution_2d(x, W, b, stride=2, pad=1, groups=2))
+    y = f(*args)
+    numpy.testing.assert_allclose(
+        y.array, conv_ref(x, W, b, (2, 2), (1, 1), (1, 1), 2), rtol=1e-10, atol=1e-12)
+    gy = numpy.asfortranarray(rng.randn(*y.shape))
+    gradient_check.check_backward(f, args, gy, atol=1e-7, rtol=1e-6)
+    # a single output channel with a non-contiguous gradient from F.sum
+    y = F.convolution_2d(numpy.ones((2, 3, 6, 6), 'f'),
+                         minichainer.Variable(numpy.ones((1, 3, 3, 3), 'f')))
+    F.sum(y).backward()
