@@ -53,7 +53,9 @@ def generate_array(initializer, shape, xp, dtype=None, device=None):
     dtype = minichainer.get_dtype(dtype)
     if device is not None:
         from minichainer import backend
-        xp = backend.get_device(device).xp
+        if backend.get_device(device).xp is not xp:
+            raise ValueError('generate_array: xp and device arguments are inconsistent '
+                             '({} and {!r})'.format(getattr(xp, '__name__', xp), device))
     array = xp.empty(shape, dtype=dtype)
     initializer(array)
     return array
@@ -73,3 +75,17 @@ def _get_initializer(initializer):
             'initializer must be None, a scalar, an ndarray or a callable, got {}'.format(
                 type(initializer).__name__))
     return initializer
+
+
+def _check_is_initializer_like(initializer):
+    """Raise ``TypeError`` unless ``initializer`` is None, an Initializer, a callable, an
+    ndarray or a scalar (used by the testing helpers)."""
+    from minichainer import initializer as initializer_module
+    if not (initializer is None
+            or isinstance(initializer, initializer_module.Initializer)
+            or callable(initializer)
+            or isinstance(initializer, numpy.ndarray)
+            or numpy.isscalar(initializer)):
+        raise TypeError(
+            'Initializer is of wrong type: {}. Allowed types are Initializer, ndarray and '
+            'scalar.'.format(type(initializer)))

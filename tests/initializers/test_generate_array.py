@@ -46,3 +46,18 @@ def test_get_fans():
 def test_base_class_is_abstract():
     with pytest.raises(NotImplementedError):
         initializer.Initializer()(np.empty(2))
+
+
+def test_generate_array_device_must_match_xp_and_initializer_like_check():
+    a = initializers.generate_array(initializers.One(), (2,), np, device='@numpy')
+    assert (a == 1).all()
+
+    class FakeXp:
+        __name__ = 'fake'
+
+    with pytest.raises(ValueError, match='inconsistent'):
+        initializers.generate_array(initializers.One(), (2,), FakeXp(), device='@numpy')
+    for ok in (None, 1.0, np.zeros(2), initializers.Zero(), lambda a: None):
+        initializers._check_is_initializer_like(ok)
+    with pytest.raises(TypeError, match='wrong type'):
+        initializers._check_is_initializer_like([1, 2])

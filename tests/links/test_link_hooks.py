@@ -72,7 +72,7 @@ def test_weight_standardization():
     x = np.random.randn(2, 2, 3, 3).astype(np.float32)
     y = conv(x)
     W = conv.W.array.reshape(3, -1)
-    Wn = (W - W.mean(1, keepdims=True)) / np.sqrt(W.var(1, keepdims=True) + 1e-6)
+    Wn = (W - W.mean(1, keepdims=True)) / np.sqrt(W.var(1, keepdims=True) + 1e-5)
     ref = L.Convolution2D(2, 3, 2, nobias=True, initialW=Wn.reshape(3, 2, 2, 2))
     assert y.shape == (2, 3, 2, 2)
     np.testing.assert_allclose(y.array, ref(x).array, rtol=1e-4, atol=1e-5)

@@ -105,7 +105,7 @@ class ConvolutionND(link.Link):
 class Convolution1D(ConvolutionND):
     """1-D convolution layer (``ConvolutionND`` with ``ndim=1``)."""
 
-    def __init__(self, in_channels, out_channels, ksize=None, stride=1, pad=0, nobias=False,
+    def __init__(self, in_channels, out_channels, ksize, stride=1, pad=0, nobias=False,
                  initialW=None, initial_bias=None, cover_all=False, dilate=1, groups=1):
         super().__init__(1, in_channels, out_channels, ksize, stride, pad, nobias, initialW,
                          initial_bias, cover_all, dilate, groups)
@@ -114,7 +114,7 @@ class Convolution1D(ConvolutionND):
 class Convolution3D(ConvolutionND):
     """3-D convolution layer (``ConvolutionND`` with ``ndim=3``)."""
 
-    def __init__(self, in_channels, out_channels, ksize=None, stride=1, pad=0, nobias=False,
+    def __init__(self, in_channels, out_channels, ksize, stride=1, pad=0, nobias=False,
                  initialW=None, initial_bias=None, cover_all=False, dilate=1, groups=1):
         super().__init__(3, in_channels, out_channels, ksize, stride, pad, nobias, initialW,
                          initial_bias, cover_all, dilate, groups)

@@ -97,7 +97,7 @@ class DeconvolutionND(link.Link):
 class Deconvolution1D(DeconvolutionND):
     """1-D deconvolution layer (``DeconvolutionND`` with ``ndim=1``)."""
 
-    def __init__(self, in_channels, out_channels, ksize=None, stride=1, pad=0, nobias=False,
+    def __init__(self, in_channels, out_channels, ksize, stride=1, pad=0, nobias=False,
                  outsize=None, initialW=None, initial_bias=None, dilate=1, groups=1):
         super().__init__(1, in_channels, out_channels, ksize, stride, pad, nobias, outsize,
                          initialW, initial_bias, dilate, groups)
@@ -106,7 +106,7 @@ class Deconvolution1D(DeconvolutionND):
 class Deconvolution3D(DeconvolutionND):
     """3-D deconvolution layer (``DeconvolutionND`` with ``ndim=3``)."""
 
-    def __init__(self, in_channels, out_channels, ksize=None, stride=1, pad=0, nobias=False,
+    def __init__(self, in_channels, out_channels, ksize, stride=1, pad=0, nobias=False,
                  outsize=None, initialW=None, initial_bias=None, dilate=1, groups=1):
         super().__init__(3, in_channels, out_channels, ksize, stride, pad, nobias, outsize,
                          initialW, initial_bias, dilate, groups)

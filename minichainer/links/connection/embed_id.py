@@ -31,6 +31,14 @@ class EmbedID(link.Link):
                 initialW = normal.Normal(1.0)
             self.W = variable.Parameter(initialW, (in_size, out_size))
 
+    @classmethod
+    def from_params(cls, W, ignore_label=None):
+        """Build an EmbedID whose ``W`` starts as a copy of ``W`` (shape
+        ``(in_size, out_size)``)."""
+        W = variable.as_array(W)
+        in_size, out_size = W.shape
+        return cls(in_size, out_size, initialW=W, ignore_label=ignore_label)
+
     @property
     def printable_specs(self):
         yield 'in_size', self.W.shape[0]

@@ -126,7 +126,7 @@ class NStepRNNBase(link.ChainList):
     use_bi_direction = False
     _cell = None
 
-    def __init__(self, n_layers, in_size, out_size, dropout, initialW=None,
+    def __init__(self, n_layers, in_size, out_size, dropout, *, initialW=None,
                  initial_bias=None, **kwargs):
         for removed in ('use_cudnn', 'use_bi_direction', 'activation'):
             if removed in kwargs:

@@ -18,7 +18,7 @@ def test_convolution_nd_2d_case_matches_reference():
 
 def test_convolution_1d_3d_shapes_and_lazy():
     np.random.seed(2)
-    c1 = L.Convolution1D(4, 3)
+    c1 = L.Convolution1D(None, 4, 3)
     assert c1(np.ones((2, 2, 6), np.float32)).shape == (2, 4, 4)
     np.testing.assert_array_equal(c1.W.array, _util.lecun(2, (4, 2, 3)))
     c3 = L.Convolution3D(2, 3, (1, 2, 3), groups=1)
@@ -35,7 +35,7 @@ def test_deconvolution_nd():
     x = np.random.randn(1, 3, 3, 3).astype(np.float32)
     np.testing.assert_allclose(link(x).array, deconv_ref(x, link.W.array, link.b.array, 2, 1),
                                rtol=1e-4, atol=1e-5)
-    d1 = L.Deconvolution1D(4, 2)
+    d1 = L.Deconvolution1D(None, 4, 2)
     assert d1(np.ones((1, 3, 5), np.float32)).shape == (1, 4, 6) and d1.W.shape == (3, 4, 2)
     d3 = L.Deconvolution3D(1, 2, 2, outsize=(3, 3, 3))
     assert d3(np.ones((1, 1, 2, 2, 2), np.float32)).shape == (1, 2, 3, 3, 3)

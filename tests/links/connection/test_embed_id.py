@@ -43,3 +43,10 @@ def test_out_of_range_id_is_an_error():
 def test_serialization_and_copy(tmp_path):
     _util.check_npz_round_trip(lambda: L.EmbedID(5, 2), tmp_path)
     _util.check_copy_modes(L.EmbedID(5, 2))
+
+
+def test_from_params():
+    W = np.arange(6, dtype=np.float32).reshape(3, 2)
+    link = L.EmbedID.from_params(W, ignore_label=-1)
+    np.testing.assert_array_equal(link.W.array, W)
+    assert link.W.array is not W and link.ignore_label == -1

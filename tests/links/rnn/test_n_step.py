@@ -147,3 +147,10 @@ def test_gradients_and_copy_keep_weight_lists():
 
 def test_serialization(tmp_path):
     _util.check_npz_round_trip(lambda: L.NStepBiLSTM(1, 2, 2, 0.0), tmp_path)
+
+
+def test_initializers_are_keyword_only():
+    with pytest.raises(TypeError):
+        L.NStepLSTM(1, 2, 2, 0.0, None)
+    link = L.NStepGRU(1, 2, 2, 0.0, initialW=1.0, initial_bias=2.0)
+    assert (link[0].w0.array == 1).all() and (link[0].b5.array == 2).all()
