@@ -138,5 +138,5 @@ def test_reference_is_sensitive_to_draw_order(script_losses):
     # Reshuffling one call later (dropout mask drawn before the permutation) must break the
     # match, or the test above would prove little.
     expected = reference_losses('adam', 9, 3, lazy_reshuffle=True)
-    numpy.testing.assert_allclose(script_losses['adam'][:3], expected[:3], rtol=1e-5)
-    assert not numpy.allclose(script_losses['adam'][3:], expected[3:], rtol=1e-3)
+    numpy.testing.assert_allclose(script_losses['adam'][:2], expected[:2], rtol=1e-5)
+    assert not numpy.allclose(script_losses['adam'][2:], expected[2:], rtol=1e-3)
