@@ -1,0 +1,44 @@
+"""Stacked (bi-directional) LSTM functions over variable-length sequences."""
+from minichainer.functions.connection.n_step_rnn import _check_kwargs
+from minichainer.functions.connection.n_step_rnn import _stack_weight
+from minichainer.functions.connection.n_step_rnn import n_step_rnn_impl
+
+
+def _lstm_cell(x, h, c, w, b):
+    from minichainer.functions.activation.lstm import lstm
+    from minichainer.functions.connection.linear import linear
+    xw = _stack_weight([w[2], w[0], w[1], w[3]])
+    hw = _stack_weight([w[6], w[4], w[5], w[7]])
+    xb = _stack_weight([b[2], b[0], b[1], b[3]])
+    hb = _stack_weight([b[6], b[4], b[5], b[7]])
+    lstm_in = linear(x, xw, xb) + linear(h, hw, hb)
+    c_bar, h_bar = lstm(c, lstm_in)
+    return h_bar, c_bar
+
+
+def n_step_lstm_base(n_layers, dropout_ratio, hx, cx, ws, bs, xs, use_bi_direction,
+                     **kwargs):
+    """Base of :func:`n_step_lstm` and :func:`n_step_bilstm`."""
+    _check_kwargs(kwargs)
+    return n_step_rnn_impl(_lstm_cell, n_layers, dropout_ratio, hx, cx, ws, bs, xs,
+                           use_bi_direction)
+
+
+def n_step_lstm(n_layers, dropout_ratio, hx, cx, ws, bs, xs, **kwargs):
+    """Stacked uni-directional LSTM over time-major sequences.
+
+    ``ws[l]`` holds 8 matrices: ``[0:4]`` act on the input and ``[4:8]`` on the hidden
+    state, for the input, forget, cell and output gates in that order; ``bs[l]``
+    likewise holds 8 biases.
+
+    Returns:
+        tuple: ``(hy, cy, ys)``.
+    """
+    return n_step_lstm_base(n_layers, dropout_ratio, hx, cx, ws, bs, xs,
+                            use_bi_direction=False, **kwargs)
+
+
+def n_step_bilstm(n_layers, dropout_ratio, hx, cx, ws, bs, xs, **kwargs):
+    """Stacked bi-directional LSTM (see :func:`n_step_lstm`)."""
+    return n_step_lstm_base(n_layers, dropout_ratio, hx, cx, ws, bs, xs,
+                            use_bi_direction=True, **kwargs)
