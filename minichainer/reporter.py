@@ -70,17 +70,9 @@ class Reporter:
         """Restore the previously current reporter."""
         _get_reporters().pop()
 
-    @contextlib.contextmanager
     def scope(self, observation):
         """Make this reporter current and report into ``observation`` inside ``with``."""
-        old = self.observation
-        self.observation = observation
-        self.__enter__()
-        try:
-            yield
-        finally:
-            self.__exit__(None, None, None)
-            self.observation = old
+        return _ReporterScope(self, observation)
 
     def add_observer(self, name, observer):
         """Register ``observer`` under ``name``."""
@@ -116,6 +108,25 @@ class Reporter:
                 observation['%s/%s' % (observer_name, key)] = value
         else:
             self.observation.update(values)
+
+
+class _ReporterScope:
+
+    __slots__ = ('_reporter', '_observation', '_old')
+
+    def __init__(self, reporter, observation):
+        self._reporter = reporter
+        self._observation = observation
+
+    def __enter__(self):
+        reporter = self._reporter
+        self._old = reporter.observation
+        reporter.observation = self._observation
+        _get_reporters().append(reporter)
+
+    def __exit__(self, exc_type, exc_value, traceback):
+        _get_reporters().pop()
+        self._reporter.observation = self._old
 
 
 def get_current_reporter():
@@ -155,44 +166,127 @@ def _is_serializer(serializer):
     return isinstance(serializer, serializer_module.Serializer)
 
 
+_FOLD_EVERY = 1024
+
+
+def _same_float_type(values, dtype):
+    for v in values:
+        if getattr(v, 'dtype', None) != dtype or getattr(v, 'ndim', 0) != 0:
+            return False
+    return True
+
+
 class Summary:
-    """Online summarization of a sequence of (weighted) scalars: mean and std."""
+    """Online summarization of a sequence of (weighted) scalars: mean and std.
+
+    Unweighted values are buffered and folded into the sums in batches with
+    ``numpy.add.accumulate`` (strictly sequential, so the sums are bit-identical to
+    adding the values one by one as Chainer does), which keeps ``add`` cheap on the
+    training loop's hot path.
+    """
 
     def __init__(self):
-        self._x = 0.0
-        self._x2 = 0.0
-        self._n = 0
+        self._sx = 0.0
+        self._sx2 = 0.0
+        self._sn = 0
+        self._pending = []
 
     def add(self, value, weight=1):
         """Add a scalar (Python/NumPy scalar or 0-dim array) with weight ``weight``."""
-        if weight == 1:
-            self._x += value
-            self._x2 += value * value
-            self._n += 1
+        if type(weight) is int and weight == 1:
+            pending = self._pending
+            pending.append(value)
+            if len(pending) >= _FOLD_EVERY:
+                self._fold()
         else:
-            self._x += weight * value
-            self._x2 += weight * value * value
-            self._n += weight
+            self._fold()
+            self._sx += weight * value
+            self._sx2 += weight * value * value
+            self._sn += weight
+
+    def _fold(self):
+        pending = self._pending
+        if not pending:
+            return
+        self._pending = []
+        first = pending[0]
+        x = self._sx + first
+        x2 = self._sx2 + first * first
+        rest = pending[1:]
+        if rest:
+            if isinstance(x, float) and type(x2) is float and all(
+                    type(v) is float for v in rest):
+                dtype = numpy.float64
+            elif isinstance(x, numpy.floating) and type(x2) is type(x) \
+                    and _same_float_type(rest, x.dtype):
+                dtype = x.dtype
+            else:
+                dtype = None
+            if dtype is not None:
+                arr = numpy.array(rest, dtype=dtype)
+                x = type(x)(numpy.add.accumulate(
+                    numpy.concatenate((numpy.array([x], dtype), arr)))[-1])
+                x2 = type(x2)(numpy.add.accumulate(
+                    numpy.concatenate((numpy.array([x2], dtype), arr * arr)))[-1])
+            else:
+                for v in rest:
+                    x += v
+                    x2 += v * v
+        self._sx = x
+        self._sx2 = x2
+        self._sn += len(pending)
+
+    @property
+    def _x(self):
+        self._fold()
+        return self._sx
+
+    @_x.setter
+    def _x(self, value):
+        self._fold()
+        self._sx = value
+
+    @property
+    def _x2(self):
+        self._fold()
+        return self._sx2
+
+    @_x2.setter
+    def _x2(self, value):
+        self._fold()
+        self._sx2 = value
+
+    @property
+    def _n(self):
+        self._fold()
+        return self._sn
+
+    @_n.setter
+    def _n(self, value):
+        self._fold()
+        self._sn = value
 
     def compute_mean(self):
         """Return the (weighted) mean of the values added so far."""
-        return self._x / self._n
+        self._fold()
+        return self._sx / self._sn
 
     def make_statistics(self):
         """Return ``(mean, std)`` of the values added so far."""
-        x, n = self._x, self._n
+        self._fold()
+        x, n = self._sx, self._sn
         mean = x / n
-        var = self._x2 / n - mean * mean
-        xp = numpy
-        std = xp.sqrt(var)
+        var = self._sx2 / n - mean * mean
+        std = numpy.sqrt(var)
         return mean, std
 
     def serialize(self, serializer):
         """Save or load the accumulated sums (``_x``, ``_x2``, ``_n``)."""
+        self._fold()
         try:
-            self._x = serializer('_x', self._x)
-            self._x2 = serializer('_x2', self._x2)
-            self._n = serializer('_n', self._n)
+            self._sx = serializer('_x', self._sx)
+            self._sx2 = serializer('_x2', self._sx2)
+            self._sn = serializer('_n', self._sn)
         except KeyError:
             warnings.warn('The previous statistics are not saved.')
 

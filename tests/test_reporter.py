@@ -151,3 +151,47 @@ def test_dict_summary_missing_names_warns():
         warnings.simplefilter('always')
         d.serialize(npz.NpzDeserializer({}))
     assert any('not saved' in str(x.message) for x in w)
+
+
+def _naive(values):
+    x = x2 = 0.0
+    for v in values:
+        x += v
+        x2 += v * v
+    return x, x2
+
+
+@pytest.mark.parametrize('kind', ['f32_arrays', 'f64_scalars', 'py_floats', 'mixed', 'ints'])
+def test_summary_sums_are_bit_identical_to_sequential_adds(kind):
+    rng = numpy.random.RandomState(0)
+    raw = rng.rand(2500) * 10
+    if kind == 'f32_arrays':
+        values = [numpy.array(v, numpy.float32) for v in raw]
+    elif kind == 'f64_scalars':
+        values = [numpy.float64(v) for v in raw]
+    elif kind == 'py_floats':
+        values = [float(v) for v in raw]
+    elif kind == 'mixed':
+        values = [numpy.array(v, numpy.float32) if i % 3 else float(v)
+                  for i, v in enumerate(raw)]
+    else:
+        values = [int(v) for v in raw]
+    s = reporter.Summary()
+    for v in values:
+        s.add(v)
+    x, x2 = _naive(values)
+    assert s._x == x and type(s._x) is type(x)
+    assert s._x2 == x2
+    assert s._n == len(values)
+    assert s.compute_mean() == x / len(values)
+
+
+def test_summary_weighted_after_unweighted_keeps_order():
+    values = [numpy.array(v, numpy.float32) for v in [0.1, 0.2, 0.3]]
+    s = reporter.Summary()
+    s.add(values[0])
+    s.add(values[1], weight=2)
+    s.add(values[2])
+    expected = 0.0 + values[0] + 2 * values[1] + values[2]
+    assert s._x == expected
+    assert s._n == 4
