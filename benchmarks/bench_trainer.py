@@ -3,9 +3,10 @@ PrintReport) over calling ``updater.update()`` in a bare loop.
 
 Model: 784-100-10 MLP classifier, batch 100, Adam, StandardUpdater over a synthetic
 TupleDataset of 60000 examples like MNIST (600 iterations per epoch, so LogReport and
-PrintReport emit once per 600 iterations).  Chunks of bare-loop and Trainer iterations are interleaved (a
-new Trainer per chunk, on the same updater) and the best and median per-iteration
-times are reported.  Target: overhead <= 3%.
+PrintReport emit once per 600 iterations).  Chunks of bare-loop and Trainer
+iterations are interleaved (a new Trainer per chunk, on the same updater) and the best
+and median per-iteration times are reported; on a loaded machine trust the best.
+Target: overhead <= 3%.
 
 Run: ``python benchmarks/bench_trainer.py``.  Figures are printed; nothing is asserted.
 """
