@@ -100,7 +100,10 @@ class ChainerAliasFinder(importlib.abc.MetaPathFinder):
         # ``chainer.cuda`` and the like are attributes (module aliases) in Chainer.
         parent_name, _, child = target.rpartition('.')
         parent = sys.modules.get(parent_name)
-        value = getattr(parent, child, None) if parent is not None else None
+        try:
+            value = getattr(parent, child, None) if parent is not None else None
+        except ImportError:  # a lazily exposed module that does not exist
+            value = None
         if isinstance(value, types.ModuleType):
             sys.modules.setdefault(target, value)
             return value

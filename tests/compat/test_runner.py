@@ -173,6 +173,10 @@ class TestInstall:
             import cupy  # noqa: F401
         with pytest.raises(ImportError, match='chainer.exporters is not provided'):
             import chainer.exporters  # noqa: F401
+        with pytest.raises(ImportError, match='chainer.no_such_thing is not provided'):
+            import chainer.no_such_thing  # noqa: F401
+        with pytest.raises(ImportError, match='chainer.optimizers.no_such is not provided'):
+            import chainer.optimizers.no_such  # noqa: F401
         assert sum(1 for f in sys.meta_path
                    if type(f).__name__ == 'ChainerAliasFinder') == 1
 
