@@ -1,7 +1,7 @@
 """Link construction/forward/backward cases shared by the Chainer 7.8.1 reference generator
 (``make_chainer_reference.py``) and ``test_chainer_parity.py``.
 
-``run_cases(chainer, L, F, I)`` works with either package: each case seeds numpy's global
+``run_cases(chainer, L, F, inits)`` works with either package: each case seeds numpy's global
 RNG, builds a link with default initializers, runs it on fixed inputs and backpropagates
 the sum of squared outputs; the result maps ``case:param/path``, ``case:outN`` and
 ``case:grad/path`` to arrays.
@@ -9,7 +9,7 @@ the sum of squared outputs; the result maps ``case:param/path``, ``case:outN`` a
 import numpy as np
 
 
-def build_cases(chainer, L, F, I):
+def build_cases(chainer, L, F, inits):
     rs = np.random.RandomState(123)
 
     def inp(*shape):
@@ -106,23 +106,23 @@ def build_cases(chainer, L, F, I):
         return make
 
     for name, init, shape in [
-            ('orth', lambda: I.Orthogonal(), (3, 5)),
-            ('orth_tall', lambda: I.Orthogonal(scale=1.0), (4, 6, 2)),
-            ('glorot_n', lambda: I.GlorotNormal(), (5, 3, 2)),
-            ('he_n', lambda: I.HeNormal(), (5, 3, 2)),
-            ('lecun_u', lambda: I.LeCunUniform(), (5, 3, 2)),
-            ('glorot_u', lambda: I.GlorotUniform(), (5, 3, 2)),
-            ('he_u', lambda: I.HeUniform(), (5, 3, 2)),
-            ('uniform', lambda: I.Uniform(0.3), (5, 3, 2)),
-            ('normal', lambda: I.Normal(0.2), (5, 3, 2)),
-            ('identity', lambda: I.Identity(2.), (4, 4))]:
+            ('orth', lambda: inits.Orthogonal(), (3, 5)),
+            ('orth_tall', lambda: inits.Orthogonal(scale=1.0), (4, 6, 2)),
+            ('glorot_n', lambda: inits.GlorotNormal(), (5, 3, 2)),
+            ('he_n', lambda: inits.HeNormal(), (5, 3, 2)),
+            ('lecun_u', lambda: inits.LeCunUniform(), (5, 3, 2)),
+            ('glorot_u', lambda: inits.GlorotUniform(), (5, 3, 2)),
+            ('he_u', lambda: inits.HeUniform(), (5, 3, 2)),
+            ('uniform', lambda: inits.Uniform(0.3), (5, 3, 2)),
+            ('normal', lambda: inits.Normal(0.2), (5, 3, 2)),
+            ('identity', lambda: inits.Identity(2.), (4, 4))]:
         case('init_' + name, param_link(init, shape))
     return cases
 
 
-def run_cases(chainer, L, F, I):
+def run_cases(chainer, L, F, inits):
     out = {}
-    for i, (name, (make, call)) in enumerate(sorted(build_cases(chainer, L, F, I).items())):
+    for i, (name, (make, call)) in enumerate(sorted(build_cases(chainer, L, F, inits).items())):
         np.random.seed(1000 + i)
         m = make()
         res = call(m) if call is not None else None

@@ -11,7 +11,7 @@ import pytest
 
 import minichainer
 import minichainer.functions as F
-from minichainer import initializers as I
+from minichainer import initializers as inits
 import minichainer.links as L
 
 from . import parity_cases
@@ -23,7 +23,7 @@ _REFERENCE = os.path.join(os.path.dirname(__file__), 'data', 'chainer781_referen
 def results():
     with np.load(_REFERENCE) as ref:
         reference = {k: ref[k] for k in ref.files}
-    return reference, parity_cases.run_cases(minichainer, L, F, I)
+    return reference, parity_cases.run_cases(minichainer, L, F, inits)
 
 
 def test_same_entries(results):
