@@ -103,3 +103,10 @@ class PlotReport(extension.Extension):
 
     def _init_summary(self):
         self._summary = reporter.DictSummary()
+
+
+def __getattr__(name):
+    # ``_available`` (None until checked, then whether matplotlib imports) as in Chainer.
+    if name == '_available':
+        return _plot_util._available
+    raise AttributeError('module {!r} has no attribute {!r}'.format(__name__, name))

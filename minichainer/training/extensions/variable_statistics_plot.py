@@ -58,7 +58,11 @@ class Reservoir:
 
 
 class Statistician:
-    """Computes mean, std and percentiles (given in sigmas) of an array."""
+    """Computes mean, std and percentiles of an array.
+
+    ``percentile_sigmas`` are percentiles (0-100); the default ones are those of
+    -3, -2, -1, 0, 1, 2 and 3 sigmas of a normal distribution, plus 0 and 100.
+    """
 
     def __init__(self, collect_mean, collect_std, percentile_sigmas):
         self.collect_mean = collect_mean
@@ -66,11 +70,16 @@ class Statistician:
         self.percentile_sigmas = percentile_sigmas
 
     def __call__(self, x, axis=0, dtype=None, xp=None):
+        """Return the statistics of ``x`` over ``axis`` (all axes if None), cast to
+        ``dtype`` (``x.dtype`` by default)."""
         if axis is None:
             axis = tuple(range(x.ndim))
         elif not isinstance(axis, (tuple, list)):
             axis = axis,
-        return self.collect(x, axis)
+        if dtype is None:
+            dtype = x.dtype
+        return {k: v.astype(dtype, copy=False) if hasattr(v, 'astype') else v
+                for k, v in self.collect(x, axis).items()}
 
     def collect(self, x, axis):
         """Return a dict with ``mean``, ``std`` and ``percentile`` as configured."""
@@ -80,8 +89,9 @@ class Statistician:
         if self.collect_std:
             out['std'] = x.std(axis=axis)
         if self.percentile_sigmas:
-            sigmas = numpy.asarray(self.percentile_sigmas, dtype=numpy.float64)
-            out['percentile'] = numpy.percentile(x, 50 + sigmas / 2, axis=axis)
+            from minichainer import backend
+            xp = backend.get_array_module(x)
+            out['percentile'] = xp.percentile(x, self.percentile_sigmas, axis=axis)
         return out
 
 
@@ -96,7 +106,8 @@ class VariableStatisticsPlot(extension.Extension):
         max_sample_size (int): Size of the reservoir of samples.
         report_data (bool), report_grad (bool): What to plot.
         plot_mean (bool), plot_std (bool): Plot mean and std.
-        percentile_sigmas (tuple): Percentiles to plot, in sigmas.
+        percentile_sigmas (tuple): Percentiles to plot (0-100); the default covers
+            +-1, 2 and 3 sigmas, the median, the minimum and the maximum.
         trigger: When to save the plot (default ``(1, 'epoch')``).
         filename (str): Output file (``file_name`` alias; ``'statistics.png'``).
         figsize (tuple), marker (str), grid (bool): Plot options.
@@ -107,8 +118,7 @@ class VariableStatisticsPlot(extension.Extension):
 
     def __init__(self, targets, max_sample_size=1000, report_data=True, report_grad=True,
                  plot_mean=True, plot_std=True,
-                 percentile_sigmas=(100, 99.73, 95.45, 68.27, 0, -68.27, -95.45, -99.73,
-                                    -100),
+                 percentile_sigmas=(0, 0.13, 2.28, 15.87, 50, 84.13, 97.72, 99.87, 100),
                  trigger=(1, 'epoch'), filename=None, figsize=None, marker=None,
                  grid=True, **kwargs):
         file_name = kwargs.pop('file_name', 'statistics.png')
@@ -216,3 +226,10 @@ class VariableStatisticsPlot(extension.Extension):
                 ax.grid()
                 ax.set_axisbelow(True)
         _plot_util.save_figure(fig, file_path)
+
+
+def __getattr__(name):
+    # ``_available`` (None until checked, then whether matplotlib imports) as in Chainer.
+    if name == '_available':
+        return _plot_util._available
+    raise AttributeError('module {!r} has no attribute {!r}'.format(__name__, name))

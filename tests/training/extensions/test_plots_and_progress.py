@@ -75,8 +75,9 @@ def test_variable_statistics_plot(tmp_path):
     assert data.shape == (4, 2, 2 + 9)
     w = numpy.concatenate([link.W.array.ravel(), link.b.array.ravel()])
     assert data[0, 0, 0] == pytest.approx(w.mean())
-    assert data[0, 0, 2] == pytest.approx(w.max())   # 100 sigma -> 100th percentile
-    assert data[0, 0, -1] == pytest.approx(w.min())
+    assert data[0, 0, 2] == pytest.approx(w.min())   # 0th percentile
+    assert data[0, 0, 6] == pytest.approx(numpy.median(w))
+    assert data[0, 0, -1] == pytest.approx(w.max())
     with pytest.raises(ValueError, match='Need at least one'):
         extensions.VariableStatisticsPlot([])
     with pytest.raises(ValueError, match='Nothing to plot'):
@@ -123,3 +124,13 @@ def test_progress_bar_bad_arguments():
     trainer.updater.iteration = 100
     with pytest.raises(TypeError, match='training_length'):
         extensions.ProgressBar()(trainer)
+
+
+def test_statistician_percentiles():
+    from minichainer.training.extensions import variable_statistics_plot as vsp
+    x = numpy.random.RandomState(0).rand(10, 5).astype(numpy.float32)
+    stat = vsp.Statistician(True, True, (0., 50., 100.))(x, axis=None)
+    for value in stat.values():
+        assert value.dtype == x.dtype
+    assert stat['mean'] == pytest.approx(x.mean())
+    assert list(stat['percentile']) == pytest.approx([x.min(), numpy.median(x), x.max()])
