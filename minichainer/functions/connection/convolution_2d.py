@@ -22,6 +22,11 @@ def _matmul(a, b):
     return numpy.matmul(a, b)
 
 
+# The im2col buffer of the forward pass is kept for the filter gradient when it is at
+# most this large (recomputing it costs about a quarter of a convolution's time);
+# bigger buffers are recomputed in backward, as Chainer does, to bound memory.
+_COL_CACHE_MAX_BYTES = 64 * 1024 * 1024
+
 _deterministic_msg = (
     "deterministic argument is not supported anymore. "
     "Use chainer.using_config('cudnn_deterministic', value) context "
@@ -107,8 +112,9 @@ def _deconv_forward(x, W, b, sy, sx, ph, pw, dy, dx, outh, outw, groups, x_cn=No
 class Convolution2DFunction(function_node.FunctionNode):
     """FunctionNode of :func:`convolution_2d`.
 
-    Unlike Chainer, the im2col buffer of the forward pass is kept until the weight
-    gradient is computed, so backward does not redo im2col (faster, more memory).
+    Unlike Chainer, the im2col buffer of the forward pass (when at most
+    ``_COL_CACHE_MAX_BYTES``) is kept until the filter gradient is computed, so backward
+    does not redo im2col (faster, more memory).
     """
 
     _col = None
@@ -153,9 +159,11 @@ class Convolution2DFunction(function_node.FunctionNode):
             raise ValueError(
                 'convolution_2d: the number of output channels ({}) must be a multiple '
                 'of groups ({})'.format(W.shape[0], self.groups))
-        y, self._col = _conv_forward(
+        y, col = _conv_forward(
             x, W, b, self.sy, self.sx, self.ph, self.pw, self.dy, self.dx,
             self.cover_all, self.groups)
+        if col.nbytes <= _COL_CACHE_MAX_BYTES:
+            self._col = col
         return y,
 
     def backward(self, indexes, grad_outputs):

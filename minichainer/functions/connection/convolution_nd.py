@@ -6,6 +6,11 @@ from minichainer.utils import conv_nd
 from minichainer.utils import type_check
 
 
+def _conv2d_module():
+    import sys
+    return sys.modules['minichainer.functions.connection.convolution_2d']
+
+
 def _conv_nd_forward(x, W, b, stride, pad, dilate, cover_all, groups):
     n, c = x.shape[:2]
     out_c = W.shape[0]
@@ -105,8 +110,10 @@ class ConvolutionND(function_node.FunctionNode):
             raise ValueError(
                 'convolution_nd: the number of output channels ({}) must be a multiple '
                 'of groups ({})'.format(W.shape[0], self.groups))
-        y, self._col = _conv_nd_forward(x, W, b, self.stride, self.pad, self.dilate,
-                                        self.cover_all, self.groups)
+        y, col = _conv_nd_forward(x, W, b, self.stride, self.pad, self.dilate,
+                                  self.cover_all, self.groups)
+        if col.nbytes <= _conv2d_module()._COL_CACHE_MAX_BYTES:
+            self._col = col
         return y,
 
     def backward(self, indexes, grad_outputs):

@@ -148,3 +148,29 @@ def test_convolution_2d_noncontiguous_inputs():
     y = F.convolution_2d(numpy.ones((2, 3, 6, 6), 'f'),
                          minichainer.Variable(numpy.ones((1, 3, 3, 3), 'f')))
     F.sum(y).backward()
+
+
+def test_convolution_2d_without_col_cache(monkeypatch):
+    import sys
+    mod = sys.modules['minichainer.functions.connection.convolution_2d']
+    rng = numpy.random.RandomState(7)
+    x = rng.randn(2, 3, 5, 5)
+    W = rng.randn(4, 3, 3, 3)
+    gy = rng.randn(2, 4, 3, 3)
+
+    def grads():
+        xv, Wv = minichainer.Variable(x), minichainer.Variable(W)
+        y = F.convolution_2d(xv, Wv, stride=2, pad=1)
+        y.grad = gy
+        y.backward()
+        return xv.grad, Wv.grad
+
+    cached = grads()
+    monkeypatch.setattr(mod, '_COL_CACHE_MAX_BYTES', 0)
+    recomputed = grads()
+    for a, b in zip(cached, recomputed):
+        numpy.testing.assert_allclose(a, b, rtol=1e-12)
+    xnd = rng.randn(1, 2, 4)
+    gradient_check.check_backward(lambda x, W: F.convolution_nd(x, W, pad=1),
+                                  (xnd, rng.randn(3, 2, 3)), rng.randn(1, 3, 4),
+                                  atol=1e-7, rtol=1e-6)
