@@ -1,6 +1,7 @@
 """Helpers for testing Chainer-style code (``chainer.testing``)."""
 from minichainer.testing import attr  # noqa: F401
 from minichainer.testing import condition  # noqa: F401
+from minichainer.testing import matrix  # noqa: F401
 from minichainer.testing.array import assert_allclose  # noqa: F401
 from minichainer.testing.backend import BackendConfig  # noqa: F401
 from minichainer.testing.backend import inject_backend_tests  # noqa: F401

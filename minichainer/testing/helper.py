@@ -1,5 +1,6 @@
 """Small test helpers (``chainer.testing.helper``)."""
 import contextlib
+import sys
 import unittest
 import warnings
 
@@ -53,8 +54,29 @@ def assert_warns(expected):
     raise AssertionError('%s not triggerred' % name)
 
 
+def _import_object_from_name(fullname):
+    parts = fullname.split('.')
+    obj = sys.modules.get(parts[0])
+    if obj is None:
+        raise RuntimeError('Can\'t import {}'.format(parts[0]))
+    for i, part in enumerate(parts[1:]):
+        obj = getattr(obj, part)
+        if obj is None:
+            raise RuntimeError('Can\'t find object {}'.format('.'.join(parts[:i + 2])))
+    return obj
+
+
 def patch(target, *args, **kwargs):
-    """``unittest.mock.patch`` with ``autospec=True`` by default, as Chainer's helper."""
+    """``unittest.mock.patch`` that wraps the patched object (calls still reach it).
+
+    Args:
+        target (str): full dotted name of the object to patch; its top-level module must
+            already be imported.
+        wraps: object the mock wraps (default: the object ``target`` names).
+    """
     from unittest import mock
-    kwargs.setdefault('autospec', True)
-    return mock.patch(target, *args, **kwargs)
+    try:
+        wraps = kwargs.pop('wraps')
+    except KeyError:
+        wraps = _import_object_from_name(target)
+    return mock.patch(target, *args, wraps=wraps, **kwargs)

@@ -335,3 +335,26 @@ def test_get_trainer_with_mock_updater_is_reexported():
     trainer = testing.get_trainer_with_mock_updater((2, 'iteration'))
     trainer.run()
     assert trainer.updater.iteration == 2
+
+
+def test_patch_wraps_the_original():
+    import minichainer.functions as F
+    x = numpy.array([-1.0, 2.0], numpy.float32)
+    with testing.patch('minichainer.functions.relu') as relu:
+        y = F.relu(x)
+    assert relu.call_count == 1
+    numpy.testing.assert_array_equal(y.array, [0, 2])
+
+
+def test_generate_matrix():
+    from minichainer.testing import matrix
+    a = matrix.generate_matrix((2, 3, 4), numpy.float32, singular_values=[1.0, 2.0, 3.0])
+    assert a.shape == (2, 3, 4) and a.dtype == numpy.float32
+    numpy.testing.assert_allclose(numpy.linalg.svd(a, compute_uv=False),
+                                  [[3, 2, 1], [3, 2, 1]], rtol=1e-5)
+    with pytest.raises(TypeError):
+        matrix.generate_matrix((2, 2))
+    with pytest.raises(ValueError):
+        matrix.generate_matrix((2,), singular_values=1)
+    with pytest.raises(ValueError):
+        matrix.generate_matrix((2, 2), singular_values=-1)
