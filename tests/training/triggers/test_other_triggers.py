@@ -93,3 +93,21 @@ def test_once_trigger_old_snapshot_without_flag():
     with pytest.warns(UserWarning):
         t2.serialize(npz.NpzDeserializer({}))
     assert [t2(trainer), t2(trainer)] == [True, False]
+
+
+@pytest.mark.parametrize('key,values,expected', [
+    ('main/accuracy', [0.5, 0.5, 0.6, 0.7, 0.6, 0.4, 0.3, 0.2],
+     [False] * 6 + [True, True]),
+    ('main/loss', [100, 80, 30, 10, 20, 24, 30, 35], [False] * 6 + [True, True]),
+])
+def test_early_stopping_with_variables_each_epoch(key, values, expected):
+    import numpy
+    import minichainer
+    trainer = get_trainer_with_mock_updater(stop_trigger=None, iter_per_epoch=1)
+    t = triggers.EarlyStoppingTrigger(monitor=key, patience=3, check_trigger=(1, 'epoch'))
+    got = []
+    for v in values:
+        trainer.updater.update()
+        trainer.observation = {key: minichainer.Variable(numpy.asarray(v, numpy.float32))}
+        got.append(t(trainer))
+    assert got == expected
