@@ -8,6 +8,7 @@ import chainer.functions as F
 import chainer.links as L
 from chainer import training
 from chainer.training import extensions
+import chainerx
 
 
 class Perceptron(chainer.Chain):
@@ -63,7 +64,8 @@ def main():
 
     trainer.extend(extensions.Evaluator(test_iter, model, device=device),
                    call_before_training=True)
-    trainer.extend(extensions.DumpGraph('main/loss'))
+    if device.xp is not chainerx:  # ChainerX graphs cannot be dumped
+        trainer.extend(extensions.DumpGraph('main/loss'))
     frequency = args.epoch if args.frequency == -1 else max(1, args.frequency)
     trainer.extend(extensions.snapshot(n_retains=1, autoload=args.autoload),
                    trigger=(frequency, 'epoch'))
