@@ -1,11 +1,24 @@
 """Shared helpers for the tests of minichainer.functions.math (not a package: a
 package named ``math`` here would shadow the standard library)."""
 import numpy
+import pytest
 
 import minichainer
 from minichainer import gradient_check
 
 FLOAT_DTYPES = (numpy.float16, numpy.float32, numpy.float64)
+
+try:
+    import scipy.special  # noqa: F401
+    HAS_SCIPY = True
+except ImportError:
+    HAS_SCIPY = False
+needs_scipy = pytest.mark.skipif(not HAS_SCIPY, reason='needs SciPy (as in Chainer)')
+
+
+def scipy_param(*values):
+    """A parametrize entry for a function that needs SciPy on the CPU."""
+    return pytest.param(*values, marks=needs_scipy)
 
 
 def fwd_tol(dtype):

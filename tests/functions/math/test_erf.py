@@ -10,7 +10,7 @@ import minichainer.functions as F
 from minichainer.functions.math import _special
 from minichainer.utils import type_check
 
-from _math_helpers import FLOAT_DTYPES, check_op, uniform
+from _math_helpers import FLOAT_DTYPES, check_op, scipy_param, uniform
 
 _v = numpy.vectorize
 
@@ -32,9 +32,9 @@ def _ref_erfinv(x):
 CASES = [
     (F.erf, _v(math.erf), -2., 2.),
     (F.erfc, _v(math.erfc), -2., 2.),
-    (F.erfcx, lambda x: numpy.exp(x * x) * _v(math.erfc)(x), -1., 2.),
-    (F.erfinv, _ref_erfinv, -0.9, 0.9),
-    (F.erfcinv, lambda x: _ref_erfinv(1 - x), 0.1, 1.9),
+    scipy_param(F.erfcx, lambda x: numpy.exp(x * x) * _v(math.erfc)(x), -1., 2.),
+    scipy_param(F.erfinv, _ref_erfinv, -0.9, 0.9),
+    scipy_param(F.erfcinv, lambda x: _ref_erfinv(1 - x), 0.1, 1.9),
 ]
 
 
