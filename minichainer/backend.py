@@ -10,10 +10,10 @@ import numpy
 
 from minichainer._backend import Device  # noqa: F401
 from minichainer._backend import _convert_arrays  # noqa: F401
-from minichainer.backends import _chainerx
+from minichainer.backends import _chainerx  # noqa: F401
 from minichainer.backends import _cpu
 from minichainer.backends import cuda
-from minichainer.backends import intel64
+from minichainer.backends import intel64  # noqa: F401
 from minichainer.backends._chainerx import ChainerxDevice  # noqa: F401
 from minichainer.backends._chainerx import from_chx  # noqa: F401
 from minichainer.backends._chainerx import to_chx  # noqa: F401
