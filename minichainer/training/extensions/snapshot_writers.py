@@ -18,6 +18,17 @@ def _default_savefun():
     return npz.save_npz
 
 
+def _mp_context():
+    # Writers hand closures (cleanup hooks, savefuns) to their worker processes, which
+    # only the fork start method can do (Python 3.14 defaults to forkserver on Linux).
+    # With fork as the default, the plain ``multiprocessing`` classes are used.
+    if multiprocessing.get_context().get_start_method() == 'fork':
+        return multiprocessing
+    if 'fork' in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context('fork')
+    return multiprocessing
+
+
 def _is_temp_name(name):
     return name.startswith('.') and name.endswith('.tmp')
 
@@ -137,7 +148,7 @@ class ProcessWriter(StandardWriter):
     """Writes each snapshot in a new process (post-save hooks run in that process)."""
 
     def create_worker(self, filename, outdir, target, **kwds):
-        return multiprocessing.Process(target=self.save,
+        return _mp_context().Process(target=self.save,
                                        args=(filename, outdir, target, self._savefun),
                                        kwargs=kwds)
 
@@ -216,7 +227,7 @@ class ProcessQueueWriter(QueueWriter):
     """Queue writer whose consumer is a process."""
 
     def create_queue(self):
-        return multiprocessing.JoinableQueue()
+        return _mp_context().JoinableQueue()
 
     def create_consumer(self, q):
-        return multiprocessing.Process(target=self.consume, args=(q,))
+        return _mp_context().Process(target=self.consume, args=(q,))
