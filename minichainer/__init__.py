@@ -113,7 +113,8 @@ _LAZY_MODULES = frozenset([
     'initializers', 'iterators', 'link_hooks', 'links', 'optimizer_hooks', 'optimizers',
     'reporter', 'serializers', 'testing', 'training', 'utils', 'variable', 'function_node',
     'function', 'link', 'optimizer', 'initializer', 'serializer', 'sequential', 'backend',
-    'gradient_check', 'compat', 'device_resident', 'function_hook', 'link_hook',
+    'gradient_check', 'compat', 'device_resident', 'function_hook', 'link_hook', 'warnings',
+    'computational_graph',
 ])
 
 _LAZY_ATTRS = {

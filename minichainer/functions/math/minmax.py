@@ -134,12 +134,20 @@ def min(x, axis=None, keepdims=False):  # noqa: A001 - Chainer's name
     return Min(axis, keepdims).apply((x,))[0]
 
 
+def _no_backprop_mode():
+    from minichainer.function import no_backprop_mode
+    return no_backprop_mode()
+
+
 def argmax(x, axis=None):
     """Index of the maximum over ``axis`` (None: of the flattened array), int32.
 
     Not differentiable.
     """
-    return ArgMax(axis).apply((x,))[0]
+    # Not differentiable: the result is not linked into the graph, so backward() from
+    # it is a no-op (Chainer's test relies on that) instead of a missing-grad error.
+    with _no_backprop_mode():
+        return ArgMax(axis).apply((x,))[0]
 
 
 def argmin(x, axis=None):
@@ -147,4 +155,7 @@ def argmin(x, axis=None):
 
     Not differentiable.
     """
-    return ArgMin(axis).apply((x,))[0]
+    # Not differentiable: the result is not linked into the graph, so backward() from
+    # it is a no-op (Chainer's test relies on that) instead of a missing-grad error.
+    with _no_backprop_mode():
+        return ArgMin(axis).apply((x,))[0]

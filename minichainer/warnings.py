@@ -1,0 +1,5 @@
+"""Warning categories (``chainer.warnings``)."""
+
+
+class PerformanceWarning(RuntimeWarning):
+    """A slower implementation is used (for example a fallback without SciPy)."""
