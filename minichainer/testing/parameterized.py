@@ -17,8 +17,13 @@ def _shorten(s, maxlen):
     return s[:n1] + '...' + s[-n2:]
 
 
+def _param_to_str(value):
+    return value.__name__ if isinstance(value, type) else repr(value)
+
+
 def _make_class_name(base_name, i_param, param):
-    params = ', '.join('{}={}'.format(k, _shorten(repr(v), 100)) for k, v in param.items())
+    params = ', '.join('{}={}'.format(k, _shorten(_param_to_str(v), 100))
+                       for k, v in sorted(param.items()))
     return '{}_param_{}_{{{}}}'.format(base_name, i_param, _shorten(params, 5000))
 
 
@@ -33,7 +38,7 @@ def _parameterize_test_case_generator(base, params):
             return '{}  parameter: {}'.format(base.__str__(self), _param)
 
         members['__str__'] = __str__
-        for key, value in param.items():
+        for key, value in sorted(param.items()):
             if isinstance(value, types.FunctionType):
                 # a plain function parameter must not become a bound method
                 members[key] = staticmethod(value)
@@ -53,7 +58,7 @@ def _parameterize_test_case_generator(base, params):
                     s.write('Base test method: {}.{}\n'.format(
                         base.__name__, base_method.__name__))
                     s.write('Test parameters:\n')
-                    for k, v in _param.items():
+                    for k, v in sorted(_param.items()):
                         s.write('  {}: {}\n'.format(k, v))
                     _reraise_with_message(e, s.getvalue())
             return new_method
@@ -86,51 +91,55 @@ def parameterize(*params):
         lambda base: _parameterize_test_case_generator(base, params))
 
 
-def pytest_to_chainer(names, values):
-    """Convert pytest-style ``('a,b', [(1, 2), ...])`` to a list of parameter dicts."""
+def _values_to_dicts(names, values):
+    # 'a,b', [(1, 2), (3, 4)] -> [{'a': 1, 'b': 2}, {'a': 3, 'b': 4}]; a single name takes
+    # each value as it is.
     if not isinstance(names, str):
-        raise TypeError('pytest_to_chainer: names must be a str, got {!r}'.format(names))
+        raise TypeError('testing: parameter names must be a str such as \'a,b\', got {!r}'
+                        .format(names))
     if not isinstance(values, (tuple, list)):
-        raise TypeError('pytest_to_chainer: values must be a tuple or list, got {!r}'
-                        .format(values))
+        raise TypeError('testing: values of {!r} must be a tuple or list, got {!r}'.format(
+            names, values))
     names = names.split(',')
+    if len(names) == 1:
+        return [{names[0]: value} for value in values]
     params = []
     for value in values:
-        if not isinstance(value, (tuple, list)):
-            value = (value,)
-        if len(value) != len(names):
-            raise ValueError('pytest_to_chainer: {} names but {} values in {!r}'.format(
-                len(names), len(value), value))
+        if not isinstance(value, (tuple, list)) or len(value) != len(names):
+            raise ValueError('testing: each value of {!r} must be a tuple of {} items, got '
+                             '{!r}'.format(','.join(names), len(names), value))
         params.append(dict(zip(names, value)))
     return params
 
 
+def from_pytest_parameterize(names, values):
+    """Convert pytest-style ``('a,b', [(1, 2), ...])`` to a list of parameter dicts."""
+    return _values_to_dicts(names, values)
+
+
+pytest_to_chainer = from_pytest_parameterize  # name used by earlier Chainer versions
+
+
 def parameterize_pytest(names, values):
     """:func:`parameterize` with pytest-style arguments (``'a,b', [(1, 2), ...]``)."""
-    return parameterize(*pytest_to_chainer(names, values))
+    return parameterize(*from_pytest_parameterize(names, values))
 
 
 def product(parameter):
     """Cartesian product of parameters.
 
     ``product({'a': [1, 2], 'b': [3]})`` gives ``[{'a': 1, 'b': 3}, {'a': 2, 'b': 3}]``
-    (keys sorted); a list of lists of dicts gives the merged dicts of every combination.
+    (keys sorted); a key ``'x,y'`` takes tuples of values. A list of lists of dicts gives
+    the merged dicts of every combination.
     """
     if isinstance(parameter, dict):
-        keys = sorted(parameter)
-        values = [parameter[key] for key in keys]
-        return [dict(zip(keys, vals)) for vals in itertools.product(*values)]
+        return product_dict(*[_values_to_dicts(names, values)
+                              for names, values in sorted(parameter.items())])
     if isinstance(parameter, list):
         if not all(isinstance(x, list) for x in parameter) or \
                 not all(isinstance(d, dict) for x in parameter for d in x):
             raise TypeError('product: parameter must be list of lists of dicts')
-        result = []
-        for dicts in itertools.product(*parameter):
-            merged = {}
-            for d in dicts:
-                merged.update(d)
-            result.append(merged)
-        return result
+        return product_dict(*parameter)
     raise TypeError('product: parameter must be either dict or list. Actual: {}'.format(
         type(parameter)))
 
@@ -139,3 +148,39 @@ def product_dict(*parameters):
     """Merged dicts of the Cartesian product of lists of dicts."""
     return [{k: v for d in dicts for k, v in d.items()}
             for dicts in itertools.product(*parameters)]
+
+
+# Chainer's tests/conftest.py swaps product_dict for the pairwise variant while collecting
+# when CHAINER_TEST_PAIRWISE_PARAMETERIZATION=always.
+_product_dict_orig = product_dict
+
+
+def _pairwise_product_dict(*parameters):
+    """Like :func:`product_dict` but only enough combinations to cover every pair."""
+    if len(parameters) <= 2:
+        return _product_dict_orig(*parameters)
+    lists = [list(dicts) for dicts in parameters]
+    chosen = sorted(_indices_covering_all_pairs([len(dicts) for dicts in lists]))
+    return [{k: v for i, dicts in zip(index, lists) for k, v in dicts[i].items()}
+            for index in chosen]
+
+
+def _indices_covering_all_pairs(shape):
+    # Greedy: walk all index tuples in a fixed shuffled order (RandomState(0)) and keep
+    # those that cover a not yet covered pair of (axis i value, axis j value).
+    import numpy
+    axes = range(len(shape))
+    pairs = list(itertools.combinations(axes, 2))
+    uncovered = {(i, j): set(itertools.product(range(shape[i]), range(shape[j])))
+                 for i, j in pairs}
+    candidates = list(itertools.product(*[range(n) for n in shape]))
+    numpy.random.RandomState(seed=0).shuffle(candidates)
+    for index in candidates:
+        new = False
+        for i, j in pairs:
+            key = (index[i], index[j])
+            if key in uncovered[(i, j)]:
+                uncovered[(i, j)].discard(key)
+                new = True
+        if new:
+            yield index

@@ -358,3 +358,27 @@ def test_generate_matrix():
         matrix.generate_matrix((2,), singular_values=1)
     with pytest.raises(ValueError):
         matrix.generate_matrix((2, 2), singular_values=-1)
+
+
+def test_product_with_joined_names_and_class_names():
+    assert testing.product({'a,b': [(1, 2), (3, 4)], 'c': [numpy.float32]}) == [
+        {'a': 1, 'b': 2, 'c': numpy.float32}, {'a': 3, 'b': 4, 'c': numpy.float32}]
+    from minichainer.testing import parameterized
+    name = parameterized._make_class_name('T', 0, {'dtype': numpy.float32, 'a': (1,)})
+    assert name == 'T_param_0_{a=(1,), dtype=float32}'
+    assert testing.from_pytest_parameterize('a', [(1, 2)]) == [{'a': (1, 2)}]
+    with pytest.raises(ValueError):
+        testing.from_pytest_parameterize('a,b', [(1, 2, 3)])
+
+
+def test_pairwise_product_dict_covers_every_pair():
+    from minichainer.testing import parameterized
+    lists = [[{'a': i} for i in range(3)], [{'b': i} for i in range(3)],
+             [{'c': i} for i in range(2)], [{'d': i} for i in range(2)]]
+    full = parameterized._product_dict_orig(*lists)
+    pairwise = parameterized._pairwise_product_dict(*lists)
+    assert len(pairwise) < len(full) == 36
+    for k1, k2 in [('a', 'b'), ('a', 'c'), ('b', 'd'), ('c', 'd')]:
+        assert {(p[k1], p[k2]) for p in pairwise} == {(p[k1], p[k2]) for p in full}
+    assert parameterized._pairwise_product_dict(*lists[:2]) == \
+        parameterized._product_dict_orig(*lists[:2])
