@@ -48,3 +48,19 @@ from minichainer.links.rnn.zoneoutlstm import StatefulZoneoutLSTM  # noqa: F401
 # Short aliases.
 Convolution = Convolution2D
 Deconvolution = Deconvolution2D
+
+# Chainer 7 links that minichainer does not provide (yet): a clear error names them.
+_NOT_PROVIDED = frozenset([
+    'BatchRenormalization', 'BinaryHierarchicalSoftmax', 'BlackOut', 'CRF1d',
+    'ChildSumTreeLSTM', 'DecorrelatedBatchNormalization', 'DeformableConvolution2D',
+    'GoogLeNet', 'LocalConvolution2D', 'NaryTreeLSTM', 'NegativeSampling', 'ResNet101Layers',
+    'ResNet152Layers', 'ResNet50Layers', 'TheanoFunction', 'VGG16Layers', 'VGG19Layers',
+])
+
+
+def __getattr__(name):
+    if name in _NOT_PROVIDED:
+        raise AttributeError(
+            'minichainer.links.{} (chainer.links.{} in Chainer 7) is not provided by '
+            'minichainer'.format(name, name))
+    raise AttributeError("module 'minichainer.links' has no attribute {!r}".format(name))

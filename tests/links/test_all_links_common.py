@@ -82,3 +82,9 @@ def test_to_device_keeps_arrays_on_the_cpu(name):
     assert link.xp is np and all(sub.device == cpu for sub in link.links())
     with pytest.raises(RuntimeError, match='GPU'):
         link.to_gpu()
+
+
+def test_missing_chainer_links_are_named_in_the_error():
+    with pytest.raises(AttributeError, match='NegativeSampling.*not provided'):
+        L.NegativeSampling
+    assert not hasattr(L, 'NoSuchLink')
