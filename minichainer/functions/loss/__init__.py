@@ -4,6 +4,8 @@ from minichainer.functions.loss.absolute_error import AbsoluteError  # noqa: F40
 from minichainer.functions.loss.black_out import black_out  # noqa: F401
 from minichainer.functions.loss.contrastive import contrastive  # noqa: F401
 from minichainer.functions.loss.contrastive import Contrastive  # noqa: F401
+from minichainer.functions.loss.crf1d import argmax_crf1d  # noqa: F401
+from minichainer.functions.loss.crf1d import crf1d  # noqa: F401
 from minichainer.functions.loss.cross_covariance import cross_covariance  # noqa: F401
 from minichainer.functions.loss.cross_covariance import CrossCovariance  # noqa: F401
 from minichainer.functions.loss.decov import decov  # noqa: F401
@@ -30,9 +32,8 @@ from minichainer.functions.loss.vae import gaussian_kl_divergence  # noqa: F401
 from minichainer.functions.loss.vae import gaussian_nll  # noqa: F401
 
 __all__ = [
-    'absolute_error', 'bernoulli_nll', 'black_out', 'contrastive', 'cross_covariance', 'decov',
-    'gaussian_kl_divergence', 'gaussian_nll', 'hinge', 'huber_loss',
-    'mean_absolute_error', 'mean_squared_error', 'negative_sampling',
-    'sigmoid_cross_entropy',
-    'softmax_cross_entropy', 'squared_error', 'triplet',
+    'absolute_error', 'argmax_crf1d', 'bernoulli_nll', 'black_out', 'contrastive', 'crf1d',
+    'cross_covariance', 'decov', 'gaussian_kl_divergence', 'gaussian_nll', 'hinge',
+    'huber_loss', 'mean_absolute_error', 'mean_squared_error', 'negative_sampling',
+    'sigmoid_cross_entropy', 'softmax_cross_entropy', 'squared_error', 'triplet',
 ]
