@@ -202,3 +202,142 @@ def test_forward_modifying_inputs_is_reported():
 def test_initializer_argument_rejects_none():
     with pytest.raises(ValueError):
         testing.InitializerArgument(None, None)
+
+
+class _Square(minichainer.FunctionNode):
+    """y = x ** 2 whose second-order gradient is wrong when ``bad_double`` is set."""
+
+    def __init__(self, bad_double=False, seen=None):
+        self.bad_double = bad_double
+        self.seen = seen
+
+    def forward(self, inputs):
+        x, = inputs
+        if self.seen is not None:
+            self.seen.append((x.flags.c_contiguous, x.flags.f_contiguous))
+        self.retain_inputs((0,))
+        return x * x,
+
+    def backward(self, indexes, grad_outputs):
+        x, = self.get_retained_inputs()
+        gy, = grad_outputs
+        if self.bad_double:
+            return gy * 2 * x.array,  # a constant: its own gradient is lost
+        return gy * 2 * x,
+
+
+class _SquareCase(function_link.FunctionTestBase):
+    kwargs = {}
+
+    def generate_inputs(self):
+        return numpy.random.uniform(-1, 1, (3, 2)).astype(numpy.float64),
+
+    def forward(self, inputs, device):
+        return _Square(**self.kwargs).apply(inputs)
+
+    def forward_expected(self, inputs):
+        return inputs[0] ** 2,
+
+
+def test_correct_double_backward_passes_and_wrong_one_fails():
+    _SquareCase().run_test_double_backward(testing.BackendConfig({}))
+
+    class Bad(_SquareCase):
+        kwargs = {'bad_double': True}
+    with pytest.raises(testing.FunctionTestError, match='double backward'):
+        Bad().run_test_double_backward(testing.BackendConfig({}))
+
+
+@pytest.mark.parametrize('contiguous,expected', [(None, (False, False)), ('C', (True, False))])
+def test_inputs_contiguousness(contiguous, expected):
+    seen = []
+
+    class Case(_SquareCase):
+        kwargs = {'seen': seen}
+    Case.contiguous = contiguous
+    Case().run_test_forward(testing.BackendConfig({}))
+    assert seen == [expected]
+
+
+class _ScaleLink(minichainer.Link):
+    def __init__(self, initial_p, wrong_param_grad=False):
+        super().__init__()
+        with self.init_scope():
+            self.p = minichainer.Parameter(initial_p, shape=(3,))
+        self.wrong_param_grad = wrong_param_grad
+
+    def forward(self, x):
+        if self.wrong_param_grad:
+            # the gradient w.r.t. p never arrives: p enters as a constant
+            return x * minichainer.Variable(self.p.array)
+        return x * F.broadcast_to(self.p, x.shape)
+
+
+class _ScaleLinkCase(testing.LinkTestCase):
+    __test__ = False  # a template; the tests below instantiate it directly
+    param_names = ('p',)
+    wrong = False
+
+    def setUp(self):
+        self.check_backward_options = {'atol': 1e-3, 'rtol': 1e-3}
+
+    def generate_params(self):
+        return numpy.random.uniform(-1, 1, (3,)).astype(numpy.float32),
+
+    def create_link(self, initializers):
+        return _ScaleLink(initializers[0], self.wrong)
+
+    def generate_inputs(self):
+        return numpy.random.uniform(-1, 1, (2, 3)).astype(numpy.float32),
+
+    def forward_expected(self, link, inputs):
+        return inputs[0] * link.p.array,
+
+
+def _run_case(cls, name):
+    case = cls(name)
+    case.setUp()
+    getattr(case, name)(testing.BackendConfig({}))
+
+
+def test_link_case_detects_a_wrong_parameter_gradient():
+    _run_case(_ScaleLinkCase, 'test_backward')
+    _run_case(_ScaleLinkCase, 'test_forward')
+
+    class Wrong(_ScaleLinkCase):
+        wrong = True
+    with pytest.raises(testing.LinkTestError, match='backward'):
+        _run_case(Wrong, 'test_backward')
+
+
+def test_link_case_rejects_bad_create_link_and_initializers():
+    class NotALink(_ScaleLinkCase):
+        def create_link(self, initializers):
+            return numpy.array([1])
+    with pytest.raises(TypeError, match='chainer.Link'):
+        _run_case(NotALink, 'test_forward')
+
+    class VariableInit(_ScaleLinkCase):
+        def generate_params(self):
+            return minichainer.Variable(numpy.ones(3)),
+    with pytest.raises(TypeError, match='Initializer'):
+        _run_case(VariableInit, 'test_forward')
+
+
+def test_link_initializers_case_detects_ignored_initializer():
+    class IgnoresInit(testing.LinkInitializersTestCase):
+        param_names = ('p',)
+
+        def generate_params(self):
+            return initializers.Constant(3),
+
+        def create_link(self, inits):
+            return _ScaleLink(initializers.Constant(0))
+
+        def generate_inputs(self):
+            return numpy.ones((1, 3), numpy.float32),
+
+        def get_initializers(self):
+            return [initializers.Constant(1)],
+    with pytest.raises(testing.LinkTestError, match='do not match'):
+        IgnoresInit('test_initializers').test_initializers(testing.BackendConfig({}))
