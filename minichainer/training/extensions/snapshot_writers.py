@@ -148,9 +148,9 @@ class ProcessWriter(StandardWriter):
     """Writes each snapshot in a new process (post-save hooks run in that process)."""
 
     def create_worker(self, filename, outdir, target, **kwds):
-        return _mp_context().Process(target=self.save,
-                                       args=(filename, outdir, target, self._savefun),
-                                       kwargs=kwds)
+        return _mp_context().Process(
+            target=self.save, args=(filename, outdir, target, self._savefun),
+            kwargs=kwds)
 
 
 class QueueWriter(Writer):
