@@ -132,6 +132,8 @@ _LAZY_ATTRS = {
     'no_backprop_mode': ('function', 'no_backprop_mode'),
     'force_backprop_mode': ('function', 'force_backprop_mode'),
     'FunctionHook': ('function_hook', 'FunctionHook'),
+    'get_function_hooks': ('function_hook', 'get_function_hooks'),
+    '_get_link_hooks': ('link_hook', '_get_link_hooks'),
     'LinkHook': ('link_hook', 'LinkHook'),
     # models and training
     'DeviceResident': ('device_resident', 'DeviceResident'),

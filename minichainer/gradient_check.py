@@ -171,7 +171,8 @@ def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5, rtol=1e
             analytic_value += float((g.astype(numpy.float64) * d).sum())
 
     work_dtype = None if dtype is None else numpy.dtype(dtype)
-    param_orig = [p.array.copy() for p in params]
+    param_arrays = [p.array for p in params]
+    param_orig = [a.copy() for a in param_arrays]
     n_x = sum(1 for ng in no_grads if not ng)
 
     def evaluate(t):
@@ -185,8 +186,14 @@ def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5, rtol=1e
             new_xs.append(base.astype(work_dtype or x.dtype))
             k += 1
         for j, p in enumerate(params):
-            p.array[...] = numpy.asarray(param_orig[j].astype(numpy.float64)
-                                         + t * directions[n_x + j]).astype(p.dtype)
+            moved = numpy.asarray(param_orig[j].astype(numpy.float64)
+                                  + t * directions[n_x + j])
+            if work_dtype is None:
+                p.array[...] = moved.astype(p.dtype)
+            else:
+                # As Chainer does, the numerical estimate runs with the parameters cast to
+                # ``dtype`` too; the original arrays are put back afterwards.
+                p.array = moved.astype(work_dtype)
         outs = _as_tuple(func(*[Variable(a, requires_grad=not ng)
                                 for a, ng in zip(new_xs, no_grads)]))
         return _contract(outs, y_grad)
@@ -206,8 +213,9 @@ def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5, rtol=1e
         else:
             numerical_value = (evaluate(eps) - evaluate(-eps)) / (2 * eps)
     finally:
-        for p, orig in zip(params, param_orig):
-            p.array[...] = orig
+        for p, array, orig in zip(params, param_arrays, param_orig):
+            array[...] = orig
+            p.array = array
 
     if not abs(numerical_value - analytic_value) <= atol + rtol * abs(numerical_value):
         lines = ['check_backward failed (eps={} atol={} rtol={})'.format(eps, atol, rtol),

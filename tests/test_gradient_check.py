@@ -129,3 +129,16 @@ def test_check_double_backward_none_y_grad():
     x = _x()
     gradient_check.check_double_backward(lambda a: (a * 2, a * a), x,
                                          (None, numpy.ones_like(x)), numpy.ones_like(x))
+
+
+def test_check_backward_dtype_casts_params():
+    import minichainer.links as L
+    link = L.Linear(3, 2)
+    link.W.array = link.W.array.astype(numpy.float16)
+    link.b.array = link.b.array.astype(numpy.float16)
+    x = numpy.random.uniform(-1, 1, (4, 3)).astype(numpy.float16)
+    gy = numpy.random.uniform(-1, 1, (4, 2)).astype(numpy.float16)
+    w_before = link.W.array
+    gradient_check.check_backward(link, x, gy, params=(link.W, link.b), dtype=numpy.float64,
+                                  atol=1e-2, rtol=1e-1)
+    assert link.W.array is w_before and link.W.dtype == numpy.float16
