@@ -182,3 +182,38 @@ def test_kill_during_snapshot_write_then_autoload(tmp_path):
     trainer.extend(extensions.snapshot(autoload=True), trigger=(2, 'iteration'))
     trainer.run()
     assert trainer.updater.iteration == 14
+
+
+def test_extension_call_table_is_the_same_after_resume(tmp_path):
+    """Triggers with epoch, fractional-epoch and iteration periods fire at the same
+    iterations in a resumed run as in an uninterrupted one."""
+    def make(out, calls, seed=0):
+        trainer, _ = _models.make_trainer(out, stop=(4, 'epoch'), seed=seed)
+        for name, trig in [('epoch', (1, 'epoch')), ('half', (0.5, 'epoch')),
+                           ('it5', (5, 'iteration'))]:
+            def record(t, name=name):
+                calls.append((name, t.updater.iteration))
+            trainer.extend(record, name=name, trigger=trig)
+        trainer.extend(extensions.LogReport(trigger=(0.5, 'epoch')))
+        return trainer
+
+    ref_calls = []
+    ref = make(tmp_path / 'ref', ref_calls)
+    ref.run()
+
+    out = tmp_path / 'crash'
+    calls = []
+    first = make(out, calls)
+    first.extend(extensions.snapshot(), trigger=(9, 'iteration'))
+    first.extend(_crash_at(12))
+    with pytest.raises(_Crash):
+        first.run(show_loop_exception_msg=False)
+    resumed_calls = [c for c in calls if c[1] <= 9]
+    second = make(out, resumed_calls, seed=7)
+    serializers.load_npz(str(out / 'snapshot_iter_9'), second)
+    second.run()
+    assert resumed_calls == ref_calls
+    strip = [{k: v for k, v in e.items() if k != 'elapsed_time'}
+             for e in second.get_extension('LogReport').log]
+    assert strip == [{k: v for k, v in e.items() if k != 'elapsed_time'}
+                     for e in ref.get_extension('LogReport').log]
