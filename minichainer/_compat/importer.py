@@ -38,12 +38,17 @@ class _AliasLoader(importlib.abc.Loader):
 
     def __init__(self, module):
         self._module = module
+        self._original_spec = getattr(module, '__spec__', None)
 
     def create_module(self, spec):
         return self._module
 
     def exec_module(self, module):
-        pass
+        # The import system has just set ``module.__spec__`` to the alias spec; keep the
+        # module's own (``minichainer.X``) spec so that reload, pickling by reference and
+        # tools that read ``__spec__`` see one consistent module.
+        if self._original_spec is not None:
+            module.__spec__ = self._original_spec
 
 
 def _spec_for(name, module):
