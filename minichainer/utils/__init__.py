@@ -49,3 +49,7 @@ def experimental(api_name):
 def get_array_module(*args):
     from minichainer import backend
     return backend.get_array_module(*args)
+
+
+from minichainer.utils.sparse import CooMatrix, get_order, to_coo  # noqa: E402,F401
+from minichainer.utils.walker_alias import WalkerAlias  # noqa: E402,F401
