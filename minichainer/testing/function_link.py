@@ -462,15 +462,10 @@ class LinkTestCase(_LinkTestBase, unittest.TestCase):
             def forward(*xs):
                 return self._forward(forward_link, xs, backend_config)
 
-            # minichainer's check_backward perturbs parameters in their own dtype, so the
-            # numerical dtype applies only when it matches them.
-            dtype = self.numerical_grad_dtype
-            if any(p.dtype != numpy.dtype(dtype) for p in forward_params):
-                dtype = None
             with LinkTestError.raise_if_fail('backward is not implemented correctly'):
                 gradient_check.check_backward(
                     forward, tuple(inputs), grad_outputs, params=tuple(forward_params),
-                    dtype=dtype,
+                    dtype=self.numerical_grad_dtype,
                     detect_nondifferentiable=self.dodge_nondifferentiable,
                     **self.check_backward_options)
 
