@@ -190,8 +190,37 @@ def test_condition_skip_propagates():
 
 
 def test_repeat_with_success_at_least_validates():
-    with pytest.raises(ValueError):
+    with pytest.raises(AssertionError):
         condition.repeat_with_success_at_least(2, 3)
+
+
+def test_condition_turns_pytest_skip_into_unittest_skip():
+    calls = []
+
+    class Case(unittest.TestCase):
+        def runTest(self):
+            pass
+
+        def skipping(self):
+            calls.append(1)
+            pytest.skip('reason xyz')
+
+    with pytest.raises(unittest.SkipTest, match='reason xyz'):
+        condition.repeat(5)(Case.skipping)(Case())
+    assert calls == [1]
+
+
+def test_condition_failure_message_contains_first_error():
+    class Case(unittest.TestCase):
+        def runTest(self):
+            pass
+
+        def failing(self):
+            raise Exception('the original problem')
+
+    with pytest.raises(AssertionError, match='first error message') as info:
+        condition.retry(3)(Case.failing)(Case())
+    assert 'the original problem' in str(info.value)
 
 
 # --- helper --------------------------------------------------------------------------
