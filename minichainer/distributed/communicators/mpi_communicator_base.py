@@ -1,0 +1,385 @@
+"""MPI communicator on host (NumPy) arrays, built on mpi4py (``MpiCommunicatorBase``)."""
+import numpy
+
+from minichainer.distributed import _mpi
+from minichainer.distributed.communicators import _communication_utility
+from minichainer.distributed.communicators import _packed_buffer
+from minichainer.distributed.communicators import communicator_base
+
+_DEFAULT_BUCKET_BYTES = 64 * 1024 * 1024
+_FLOAT16 = numpy.dtype(numpy.float16)
+
+
+def _check_array(caller, x, argname='x'):
+    if not isinstance(x, numpy.ndarray):
+        raise TypeError(
+            '{}: {} must be a numpy.ndarray (the MPI communicators work on host '
+            'arrays), got {}'.format(caller, argname, type(x).__name__))
+    return _packed_buffer.comm_dtype(x.dtype, caller)
+
+
+def _meta(caller, x):
+    _check_array(caller, x)
+    return (tuple(x.shape), x.dtype.str)
+
+
+def _to_wire(x):
+    """A contiguous array in its communication dtype."""
+    if x.dtype == _FLOAT16:
+        return numpy.ascontiguousarray(x, dtype=numpy.float32)
+    return numpy.ascontiguousarray(x)
+
+
+def _wire_dtype(dtype_str):
+    dt = numpy.dtype(dtype_str)
+    return numpy.dtype(numpy.float32) if dt == _FLOAT16 else dt
+
+
+def _from_wire(buf, dtype_str, shape):
+    dt = numpy.dtype(dtype_str)
+    out = buf.reshape(shape)
+    if out.dtype != dt:
+        out = out.astype(dt)
+    return out
+
+
+def _displacements(counts):
+    disp = [0] * len(counts)
+    for i in range(1, len(counts)):
+        disp[i] = disp[i - 1] + counts[i - 1]
+    return disp
+
+
+def _same_dtype(caller, metas):
+    dtypes = {m[1] for m in metas}
+    if len(dtypes) > 1:
+        raise TypeError('{}: all arrays must have the same dtype, got {}'.format(
+            caller, ', '.join(sorted(str(numpy.dtype(d)) for d in dtypes))))
+
+
+def _sorted_params(model):
+    return sorted(model.namedparams(), key=lambda item: item[0])
+
+
+class MpiCommunicatorBase(communicator_base.CommunicatorBase):
+    """A communicator over an mpi4py communicator, for NumPy arrays.
+
+    Gradients are averaged through one reusable flat buffer per dtype, cut into buckets of
+    at most ``bucket_bytes`` bytes with one ``Allreduce`` per bucket (see
+    :meth:`multi_node_mean_grad`). Objects travel pickled (``*_obj`` methods); arrays
+    travel as raw buffers (``send``/``recv``/``bcast``/``gather``/``allgather``/
+    ``allreduce``/``scatter``/``alltoall``), float16 as float32.
+
+    Args:
+        mpi_comm: An ``mpi4py.MPI.Comm`` (``MPI.COMM_WORLD`` when None).
+        bucket_bytes (int): Upper bound of the bytes of one gradient ``Allreduce``.
+    """
+
+    def __init__(self, mpi_comm=None, bucket_bytes=_DEFAULT_BUCKET_BYTES):
+        super().__init__()
+        MPI = _mpi.get_mpi()
+        if mpi_comm is None:
+            mpi_comm = MPI.COMM_WORLD
+        if not isinstance(bucket_bytes, int) or bucket_bytes <= 0:
+            raise ValueError(
+                '{}: bucket_bytes must be a positive int, got {!r}'.format(
+                    type(self).__name__, bucket_bytes))
+        self._MPI = MPI
+        self.mpi_comm = mpi_comm
+        self.bucket_bytes = bucket_bytes
+        (_, self._intra_rank, self._intra_size, self._inter_rank,
+         self._inter_size) = _communication_utility.init_ranks(mpi_comm, MPI)
+        self._grad_key = None
+        self._grad_layout = None
+        from minichainer.distributed import global_except_hook
+        global_except_hook._add_hook_if_enabled()
+
+    # ------------------------------------------------------------------ topology
+    @property
+    def rank(self):
+        return self.mpi_comm.rank
+
+    @property
+    def size(self):
+        return self.mpi_comm.size
+
+    @property
+    def intra_rank(self):
+        return self._intra_rank
+
+    @property
+    def intra_size(self):
+        return self._intra_size
+
+    @property
+    def inter_rank(self):
+        return self._inter_rank
+
+    @property
+    def inter_size(self):
+        return self._inter_size
+
+    def __repr__(self):
+        return '{}(rank={}, size={})'.format(type(self).__name__, self.rank, self.size)
+
+    def split(self, color, key):
+        """Split into sub-communicators of the same class (``MPI_Comm_split``)."""
+        return type(self)(mpi_comm=self.mpi_comm.Split(color, key),
+                          bucket_bytes=self.bucket_bytes)
+
+    def finalize(self):
+        """Drop the cached buffers and free a communicator created by :meth:`split`."""
+        self._grad_key = None
+        self._grad_layout = None
+        MPI = self._MPI
+        comm = self.mpi_comm
+        if (comm is not MPI.COMM_WORLD and comm != MPI.COMM_WORLD
+                and comm != MPI.COMM_SELF and not MPI.Is_finalized()):
+            try:
+                comm.Free()
+            except MPI.Exception:
+                pass
+
+    # ------------------------------------------------------------------ objects
+    def send_obj(self, obj, dest, tag=0):
+        """Send a picklable object to rank ``dest``."""
+        self.mpi_comm.send(obj, dest=dest, tag=tag)
+
+    def recv_obj(self, source, status=None, tag=None):
+        """Receive an object sent by :meth:`send_obj` from rank ``source``."""
+        if tag is None:
+            tag = self._MPI.ANY_TAG
+        return self.mpi_comm.recv(source=source, status=status, tag=tag)
+
+    def bcast_obj(self, obj, max_buf_len=256 * 1024 * 1024, root=0):
+        """Broadcast ``obj`` from ``root`` (in pieces of ``max_buf_len`` bytes)."""
+        return _communication_utility.chunked_bcast_obj(
+            obj, self.mpi_comm, max_buf_len=max_buf_len, root=root)
+
+    def gather_obj(self, obj, root=0):
+        """Gather one object per rank: a list at ``root``, None elsewhere."""
+        return self.mpi_comm.gather(obj, root=root)
+
+    def allreduce_obj(self, obj):
+        """Sum of ``obj`` over the ranks (anything with ``+``), on every rank."""
+        return self.mpi_comm.allreduce(obj)
+
+    # ------------------------------------------------------------------ arrays
+    def send(self, data, dest, tag):
+        """Send an array or a tuple/list of arrays to rank ``dest``."""
+        is_tuple = isinstance(data, (tuple, list))
+        arrays = list(data) if is_tuple else [data]
+        metas = [_meta('send', x) for x in arrays]
+        self.mpi_comm.send((is_tuple, metas), dest=dest, tag=tag)
+        for x in arrays:
+            self.mpi_comm.Send(_to_wire(x), dest=dest, tag=tag)
+
+    def recv(self, source, tag):
+        """Receive what :meth:`send` sent: an array, or a tuple for a tuple/list."""
+        is_tuple, metas = self.mpi_comm.recv(source=source, tag=tag)
+        out = []
+        for shape, dt in metas:
+            buf = numpy.empty(shape, dtype=_wire_dtype(dt))
+            self.mpi_comm.Recv(buf, source=source, tag=tag)
+            out.append(_from_wire(buf, dt, shape))
+        return tuple(out) if is_tuple else out[0]
+
+    def bcast(self, x, root=0):
+        """Broadcast the array ``x`` of ``root``; returns it on every rank."""
+        if self.rank == root:
+            self.mpi_comm.bcast(_meta('bcast', x), root=root)
+            self.mpi_comm.Bcast(_to_wire(x), root=root)
+            return x
+        shape, dt = self.mpi_comm.bcast(None, root=root)
+        buf = numpy.empty(shape, dtype=_wire_dtype(dt))
+        self.mpi_comm.Bcast(buf, root=root)
+        return _from_wire(buf, dt, shape)
+
+    def gather(self, x, root=0):
+        """Gather one array per rank: a tuple at ``root``, None elsewhere."""
+        metas = self.mpi_comm.allgather(_meta('gather', x))
+        _same_dtype('gather', metas)
+        sbuf = _to_wire(x)
+        if self.rank != root:
+            self.mpi_comm.Gatherv(sbuf, None, root=root)
+            return None
+        counts = [int(numpy.prod(s, dtype=numpy.int64)) for s, _ in metas]
+        rbuf = numpy.empty(sum(counts), dtype=sbuf.dtype)
+        self.mpi_comm.Gatherv(sbuf, [rbuf, (counts, _displacements(counts))], root=root)
+        return self._split(rbuf, metas, counts)
+
+    def allgather(self, x):
+        """Gather one array per rank on every rank (a tuple of ``size`` arrays)."""
+        metas = self.mpi_comm.allgather(_meta('allgather', x))
+        _same_dtype('allgather', metas)
+        sbuf = _to_wire(x)
+        counts = [int(numpy.prod(s, dtype=numpy.int64)) for s, _ in metas]
+        rbuf = numpy.empty(sum(counts), dtype=sbuf.dtype)
+        self.mpi_comm.Allgatherv(sbuf, [rbuf, (counts, _displacements(counts))])
+        return self._split(rbuf, metas, counts)
+
+    def allreduce(self, x):
+        """Element-wise sum of ``x`` over the ranks (same shape on every rank)."""
+        _check_array('allreduce', x)
+        sbuf = _to_wire(x)
+        rbuf = numpy.empty_like(sbuf)
+        self.mpi_comm.Allreduce(sbuf, rbuf)
+        return rbuf.astype(x.dtype, copy=False)
+
+    def scatter(self, xs, root=0):
+        """Send ``xs[i]`` of ``root`` to rank ``i``; ``xs`` is a tuple of ``size`` arrays
+        or an array whose first axis has length ``size``. Returns this rank's piece."""
+        if self.rank == root:
+            if isinstance(xs, numpy.ndarray):
+                if xs.ndim == 0 or xs.shape[0] != self.size:
+                    raise ValueError(
+                        'scatter: the first axis of xs must have length {} (the '
+                        'communicator size), got shape {}'.format(self.size, xs.shape))
+                pieces = list(xs)
+            else:
+                pieces = list(xs)
+                if len(pieces) != self.size:
+                    raise ValueError(
+                        'scatter: xs must have {} (the communicator size) arrays, got '
+                        '{}'.format(self.size, len(pieces)))
+            metas = [_meta('scatter', p) for p in pieces]
+            _same_dtype('scatter', metas)
+            self.mpi_comm.scatter(metas, root=root)
+            counts = [int(numpy.prod(s, dtype=numpy.int64)) for s, _ in metas]
+            sbuf = numpy.concatenate([_to_wire(p).reshape(-1) for p in pieces])
+            shape, dt = metas[root]
+            rbuf = numpy.empty(shape, dtype=_wire_dtype(dt))
+            self.mpi_comm.Scatterv([sbuf, (counts, _displacements(counts))], rbuf,
+                                   root=root)
+            return _from_wire(rbuf, dt, shape)
+        shape, dt = self.mpi_comm.scatter(None, root=root)
+        rbuf = numpy.empty(shape, dtype=_wire_dtype(dt))
+        self.mpi_comm.Scatterv(None, rbuf, root=root)
+        return _from_wire(rbuf, dt, shape)
+
+    def alltoall(self, xs):
+        """Send ``xs[i]`` to rank ``i`` and receive one array from every rank."""
+        xs = list(xs)
+        if len(xs) != self.size:
+            raise ValueError(
+                'alltoall: xs must have {} (the communicator size) arrays, got {}'.format(
+                    self.size, len(xs)))
+        smetas = [_meta('alltoall', x) for x in xs]
+        _same_dtype('alltoall', smetas)
+        rmetas = self.mpi_comm.alltoall(smetas)
+        _same_dtype('alltoall', rmetas + smetas)
+        scounts = [int(numpy.prod(s, dtype=numpy.int64)) for s, _ in smetas]
+        rcounts = [int(numpy.prod(s, dtype=numpy.int64)) for s, _ in rmetas]
+        sbuf = numpy.concatenate([_to_wire(x).reshape(-1) for x in xs])
+        rbuf = numpy.empty(sum(rcounts), dtype=sbuf.dtype)
+        self.mpi_comm.Alltoallv([sbuf, (scounts, _displacements(scounts))],
+                                [rbuf, (rcounts, _displacements(rcounts))])
+        return self._split(rbuf, rmetas, rcounts)
+
+    @staticmethod
+    def _split(rbuf, metas, counts):
+        out = []
+        offset = 0
+        for (shape, dt), n in zip(metas, counts):
+            out.append(_from_wire(rbuf[offset:offset + n], dt, shape))
+            offset += n
+        return tuple(out)
+
+    # ------------------------------------------------------------------ models
+    def bcast_data(self, model):
+        """Overwrite every initialized parameter with rank 0's values.
+
+        All ranks first exchange the names, shapes and dtypes of their initialized
+        parameters; any difference raises the same ``ValueError`` on every rank (instead
+        of silently corrupting the model or hanging). The arrays then travel in one flat
+        buffer per dtype.
+
+        Raises:
+            ValueError: the models differ between ranks.
+        """
+        params = [(name, p) for name, p in _sorted_params(model) if p.array is not None]
+        for name, p in params:
+            _check_array('bcast_data', p.array, 'parameter {}'.format(name))
+        signature = [(name, tuple(p.array.shape), p.array.dtype.str) for name, p in params]
+        signatures = self.mpi_comm.allgather(signature)
+        for r, sig in enumerate(signatures):
+            if sig != signatures[0]:
+                raise ValueError(
+                    'bcast_data: the model on rank {} does not match the model on rank 0: '
+                    '{}'.format(r, _describe_mismatch(signatures[0], sig, r)))
+        if not params:
+            return
+        layout = _packed_buffer.PackedLayout([p for _, p in params], self.bucket_bytes)
+        is_root = self.rank == 0
+        if is_root:
+            layout.pack_data()
+        Bcast = self.mpi_comm.Bcast
+        for group in layout.groups:
+            flat = group.flat
+            for a, b in group.ranges:
+                Bcast(flat[a:b], root=0)
+        if not is_root:
+            layout.unpack_data()
+
+    def multi_node_mean_grad(self, model, zero_fill=False):
+        """Replace every gradient of ``model`` by its mean over the ranks.
+
+        Gradients are packed into one reusable flat buffer per dtype (float16 as float32)
+        and reduced with one in-place ``Allreduce`` per bucket of at most
+        ``bucket_bytes``; the mean is written back in the same pass that unpacks.
+
+        Args:
+            model (~minichainer.Link): The model.
+            zero_fill (bool): Initialized parameters whose gradient is None take part as
+                zeros (and get a gradient); when False they are skipped (every rank must
+                then skip the same ones).
+        """
+        params = _sorted_params(model)
+        if zero_fill:
+            key = tuple((id(p), p.array is not None) for _, p in params)
+        else:
+            key = tuple((id(p), p.array is not None and p.grad is not None)
+                        for _, p in params)
+        layout = self._grad_layout
+        if key != self._grad_key or layout is None:
+            chosen = []
+            for (name, p), (_, used) in zip(params, key):
+                if used:
+                    _check_array('multi_node_mean_grad', p.array, 'parameter ' + name)
+                    chosen.append(p)
+            layout = _packed_buffer.PackedLayout(chosen, self.bucket_bytes)
+            self._grad_layout = layout
+            self._grad_key = key
+        if not layout.groups:
+            return
+        layout.pack_grads()
+        Allreduce = self.mpi_comm.Allreduce
+        IN_PLACE = self._MPI.IN_PLACE
+        for group in layout.groups:
+            flat = group.flat
+            for a, b in group.ranges:
+                Allreduce(IN_PLACE, flat[a:b])
+        layout.unpack_grads(1.0 / self.size)
+
+    def allreduce_grad(self, model, zero_fill=False):
+        """Alias of :meth:`multi_node_mean_grad` (ChainerMN's older name)."""
+        self.multi_node_mean_grad(model, zero_fill)
+
+
+def _describe_mismatch(ref, sig, rank):
+    ref_d = {name: (shape, dt) for name, shape, dt in ref}
+    sig_d = {name: (shape, dt) for name, shape, dt in sig}
+    for name in sorted(set(ref_d) | set(sig_d)):
+        a = ref_d.get(name)
+        b = sig_d.get(name)
+        if a == b:
+            continue
+        if a is None:
+            return 'parameter {} exists on rank {} but not (or uninitialized) on rank 0' \
+                .format(name, rank)
+        if b is None:
+            return 'parameter {} exists on rank 0 but not (or uninitialized) on rank {}' \
+                .format(name, rank)
+        return 'parameter {} has shape {} {} on rank 0 but {} {} on rank {}'.format(
+            name, a[0], numpy.dtype(a[1]), b[0], numpy.dtype(b[1]), rank)
+    return 'parameter order differs'

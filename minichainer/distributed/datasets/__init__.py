@@ -1,0 +1,5 @@
+"""Datasets for multi-process training (``chainermn.datasets``)."""
+from minichainer.distributed.datasets.empty_dataset import create_empty_dataset  # noqa: F401
+from minichainer.distributed.datasets.scatter_dataset import DataSizeError  # noqa: F401
+from minichainer.distributed.datasets.scatter_dataset import scatter_dataset  # noqa: F401
+from minichainer.distributed.datasets.scatter_dataset import scatter_index  # noqa: F401

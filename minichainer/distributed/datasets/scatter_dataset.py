@@ -1,0 +1,106 @@
+"""Split a dataset across the ranks (``scatter_dataset``, ``scatter_index``)."""
+import numpy
+
+from minichainer.datasets.sub_dataset import SubDataset
+
+
+class DataSizeError(RuntimeError, ValueError):
+    """A dataset too small to give every rank at least one example (also a
+    ``ValueError``)."""
+
+
+def _check_root(caller, root, comm):
+    if not isinstance(root, (int, numpy.integer)) or not 0 <= root < comm.size:
+        raise ValueError('{}: root must be a rank in [0, {}), got {!r}'.format(
+            caller, comm.size, root))
+
+
+def _index_ranges(n_total_samples, size, force_equal_length):
+    """Yield ``(rank, begin, end)``; equal lengths (possibly overlapping by a few
+    examples) or disjoint ranges whose lengths differ by at most one."""
+    if force_equal_length:
+        n_sub = (n_total_samples + size - 1) // size
+        for i in range(size):
+            b = n_total_samples * i // size
+            yield i, b, b + n_sub
+    else:
+        b = 0
+        for i in range(size):
+            n = n_total_samples // size + (1 if i < n_total_samples % size else 0)
+            yield i, b, b + n
+            b += n
+
+
+def scatter_index(n_total_samples, comm, root=0, *, force_equal_length=True):
+    """Return this rank's ``(begin, end)`` part of ``range(n_total_samples)``.
+
+    Rank ``root`` decides and sends every rank its range.
+
+    Args:
+        n_total_samples (int): Number of indices to split.
+        comm: A communicator.
+        root (int): The deciding rank.
+        force_equal_length (bool): If True, every rank gets ``ceil(n / size)`` indices
+            (neighbouring ranges overlap when ``size`` does not divide ``n``), as the
+            multi-node updaters and evaluators expect; if False, the ranges are disjoint
+            and their lengths differ by at most one.
+
+    Raises:
+        DataSizeError: ``n_total_samples`` is smaller than the number of ranks.
+    """
+    _check_root('scatter_index', root, comm)
+    if n_total_samples < comm.size:
+        raise DataSizeError(
+            'scatter_index: {} examples cannot be split over {} ranks; the dataset must '
+            'have at least as many examples as there are processes'.format(
+                n_total_samples, comm.size))
+    if comm.rank == root:
+        mine = None
+        for i, b, e in _index_ranges(n_total_samples, comm.size, force_equal_length):
+            if i == root:
+                mine = (b, e)
+            else:
+                comm.send_obj((b, e), dest=i)
+        return mine
+    return comm.recv_obj(source=root)
+
+
+def scatter_dataset(dataset, comm, root=0, shuffle=False, seed=None,
+                    max_buf_len=256 * 1024 * 1024, *, force_equal_length=True):
+    """Give every rank its part of ``root``'s dataset.
+
+    The dataset of ``root`` (others may pass None) is broadcast, optionally permuted
+    with ``numpy.random.RandomState(seed)`` (the global generator is not used), and each
+    rank gets a :class:`~minichainer.datasets.SubDataset` of it (see
+    :func:`scatter_index` for the split).
+
+    Args:
+        dataset: The dataset (any sequence), meaningful on ``root``.
+        comm: A communicator.
+        root (int): The rank whose dataset is scattered.
+        shuffle (bool): Permute the examples before splitting.
+        seed (int): Seed of the permutation (random when None).
+        max_buf_len (int): Largest single broadcast message, in bytes.
+        force_equal_length (bool): See :func:`scatter_index`.
+
+    Returns:
+        ~minichainer.datasets.SubDataset: This rank's part.
+
+    Raises:
+        DataSizeError: (a ``ValueError``) the dataset has fewer examples than ranks,
+            raised on every rank.
+    """
+    _check_root('scatter_dataset', root, comm)
+    order = None
+    if comm.rank == root:
+        if dataset is None:
+            raise ValueError('scatter_dataset: dataset must be given on the root rank '
+                             '{}, got None'.format(root))
+        if shuffle:
+            order = numpy.random.RandomState(seed).permutation(len(dataset))
+        data = (dataset, order)
+    else:
+        data = None
+    dataset, order = comm.bcast_obj(data, max_buf_len=max_buf_len, root=root)
+    b, e = scatter_index(len(dataset), comm, root, force_equal_length=force_equal_length)
+    return SubDataset(dataset, b, e, order)
