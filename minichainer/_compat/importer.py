@@ -112,6 +112,10 @@ class ChainerAliasFinder(importlib.abc.MetaPathFinder):
         if isinstance(value, types.ModuleType):
             sys.modules.setdefault(target, value)
             return value
+        if value is not None:  # e.g. ``import chainer.Variable``: exists, but not a module
+            raise ModuleNotFoundError(
+                "No module named {!r} ({} is a {}, not a module)".format(
+                    fullname, fullname, type(value).__name__), name=fullname)
         reason = None
         for prefix, why in _UNSUPPORTED.items():
             if fullname == prefix or fullname.startswith(prefix + '.'):
