@@ -11,6 +11,7 @@ from minichainer.functions.pooling.max_pooling_nd import max_pooling_1d  # noqa:
 from minichainer.functions.pooling.max_pooling_nd import max_pooling_3d  # noqa: F401
 from minichainer.functions.pooling.max_pooling_nd import max_pooling_nd  # noqa: F401
 from minichainer.functions.pooling.max_pooling_nd import MaxPoolingND  # noqa: F401
+from minichainer.functions.pooling.spatial_pyramid_pooling_2d import spatial_pyramid_pooling_2d  # noqa
 from minichainer.functions.pooling.unpooling_2d import unpooling_2d  # noqa: F401
 from minichainer.functions.pooling.unpooling_2d import Unpooling2D  # noqa: F401
 from minichainer.functions.pooling.unpooling_nd import unpooling_1d  # noqa: F401
@@ -23,5 +24,6 @@ from minichainer.functions.pooling.upsampling_2d import Upsampling2D  # noqa: F4
 __all__ = [
     'average_pooling_1d', 'average_pooling_2d', 'average_pooling_3d', 'average_pooling_nd',
     'max_pooling_1d', 'max_pooling_2d', 'max_pooling_3d', 'max_pooling_nd',
+    'spatial_pyramid_pooling_2d',
     'unpooling_1d', 'unpooling_2d', 'unpooling_3d', 'unpooling_nd', 'upsampling_2d',
 ]

@@ -140,3 +140,17 @@ def test_pooling_type_errors():
         F.unpooling_2d(numpy.zeros((1, 1, 2, 2), 'f'), 2, outsize=(7, 7))
     with pytest.raises(type_check.InvalidType):
         F.upsampling_2d(numpy.zeros((1, 1, 2, 2), 'f'), numpy.zeros((1, 1, 3, 3), 'i'), 2)
+
+
+def test_spatial_pyramid_pooling_2d():
+    x = _distinct((2, 3, 5, 6), numpy.float64)
+    y = F.spatial_pyramid_pooling_2d(x, 3, pooling='max')
+    assert y.shape == (2, 3 * (1 + 4 + 16), 1, 1)
+    numpy.testing.assert_array_equal(y.array[:, :3, 0, 0], x.max(axis=(2, 3)))
+    level1 = F.max_pooling_2d(x, (3, 3), pad=(0, 0)).array.reshape(2, -1)
+    numpy.testing.assert_array_equal(y.array[:, 3:15, 0, 0], level1)
+    rng = numpy.random.RandomState(0)
+    gradient_check.check_backward(lambda x: F.spatial_pyramid_pooling_2d(x, 2, 'max'),
+                                  (x,), rng.randn(2, 15, 1, 1), atol=1e-6, rtol=1e-5)
+    with pytest.raises(ValueError):
+        F.spatial_pyramid_pooling_2d(x, 2)
