@@ -20,6 +20,7 @@ from minichainer.functions.connection.embed_id import embed_id  # noqa: F401
 from minichainer.functions.connection.embed_id import EmbedIDFunction  # noqa: F401
 from minichainer.functions.connection.linear import linear  # noqa: F401
 from minichainer.functions.connection.linear import LinearFunction  # noqa: F401
+from minichainer.functions.connection.local_convolution_2d import local_convolution_2d  # noqa
 from minichainer.functions.connection.n_step_gru import n_step_bigru  # noqa: F401
 from minichainer.functions.connection.n_step_gru import n_step_gru  # noqa: F401
 from minichainer.functions.connection.n_step_lstm import n_step_bilstm  # noqa: F401
@@ -31,6 +32,7 @@ __all__ = [
     'bilinear', 'convolution_1d', 'convolution_2d', 'convolution_3d', 'convolution_nd',
     'deconvolution_1d', 'deconvolution_2d', 'deconvolution_3d', 'deconvolution_nd',
     'depthwise_convolution_2d', 'dilated_convolution_2d', 'embed_id', 'linear',
+    'local_convolution_2d',
     'n_step_bigru', 'n_step_bilstm', 'n_step_birnn', 'n_step_gru', 'n_step_lstm',
     'n_step_rnn',
 ]

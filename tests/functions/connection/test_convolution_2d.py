@@ -174,3 +174,23 @@ def test_convolution_2d_without_col_cache(monkeypatch):
     gradient_check.check_backward(lambda x, W: F.convolution_nd(x, W, pad=1),
                                   (xnd, rng.randn(3, 2, 3)), rng.randn(1, 3, 4),
                                   atol=1e-7, rtol=1e-6)
+
+
+@pytest.mark.parametrize('stride', [1, 2])
+def test_local_convolution_2d(stride):
+    rng = numpy.random.RandomState(8)
+    x = rng.randn(2, 3, 5, 5)
+    oh = (5 - 3) // stride + 1
+    W = rng.randn(4, oh, oh, 3, 3, 3)
+    b = rng.randn(4, oh, oh)
+    y = F.local_convolution_2d(x, W, b, stride)
+    ref = numpy.empty((2, 4, oh, oh))
+    for i in range(oh):
+        for j in range(oh):
+            patch = x[:, :, i * stride:i * stride + 3, j * stride:j * stride + 3]
+            ref[:, :, i, j] = numpy.tensordot(patch, W[:, i, j], ([1, 2, 3], [1, 2, 3]))
+    numpy.testing.assert_allclose(y.array, ref + b, rtol=1e-10, atol=1e-12)
+    f = (lambda x, W, b: F.local_convolution_2d(x, W, b, stride))
+    gradient_check.check_backward(f, (x, W, b), rng.randn(*y.shape), atol=1e-7, rtol=1e-6)
+    with pytest.raises(type_check.InvalidType):
+        F.local_convolution_2d(x, W[:, :, :, :2])
