@@ -227,7 +227,8 @@ def _double_backward_softmax_cross_entropy(x, t, normalize, class_weight, ignore
     _check_input_values(x, t, ignore_label)
     loss = -log_softmax(x)
     if class_weight is not None:
-        cw = broadcast_to(class_weight.reshape(_class_weight_shape(x.ndim)), x.shape)
+        cw = class_weight.reshape(_class_weight_shape(x.ndim)).astype(x.dtype, copy=False)
+        cw = broadcast_to(cw, x.shape)
         loss = loss * cw
     in_use = (t != ignore_label).astype(x.dtype)
     loss = rollaxis(loss, 1, loss.ndim)
