@@ -1,5 +1,6 @@
 """Group normalization."""
 from minichainer import backend
+from minichainer.utils import type_check
 
 
 def group_normalization(x, groups, gamma, beta, eps=1e-5):
@@ -28,6 +29,13 @@ def group_normalization(x, groups, gamma, beta, eps=1e-5):
             type(groups).__name__))
     batch_size, channels = x.shape[:2]
     original_shape = x.shape
+    for name, p in (('gamma', gamma), ('beta', beta)):
+        if p.ndim != 1 or p.shape[0] != channels or p.dtype != x.dtype:
+            raise type_check.InvalidType(
+                '{0}.ndim == 1, {0}.shape[0] == x.shape[1], {0}.dtype == x.dtype'.format(
+                    name),
+                '{}.shape = {}, {}.dtype = {}, x.shape = {}, x.dtype = {}'.format(
+                    name, p.shape, name, p.dtype, x.shape, x.dtype))
     if channels % groups != 0:
         raise ValueError("Argument: 'groups' must be a divisor of the number of channels "
                          '({}), got {}'.format(channels, groups))

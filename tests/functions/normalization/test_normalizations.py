@@ -55,6 +55,8 @@ def test_group_normalization(shape, groups):
     gradient_check.check_backward(f, (x, g, b), gy, atol=1e-6, rtol=1e-5)
     with pytest.raises(ValueError):
         F.group_normalization(x, 5, g, b)
+    with pytest.raises(type_check.InvalidType):
+        F.group_normalization(x, groups, g[:-1], b)
 
 
 @pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32, numpy.float64])
