@@ -30,9 +30,9 @@ def group_normalization(x, groups, gamma, beta, eps=1e-5):
     batch_size, channels = x.shape[:2]
     original_shape = x.shape
     for name, p in (('gamma', gamma), ('beta', beta)):
-        if p.ndim != 1 or p.shape[0] != channels or p.dtype != x.dtype:
+        if p.ndim != 1 or p.shape[0] != channels or p.dtype.kind != 'f':
             raise type_check.InvalidType(
-                '{0}.ndim == 1, {0}.shape[0] == x.shape[1], {0}.dtype == x.dtype'.format(
+                "{0}.ndim == 1, {0}.shape[0] == x.shape[1], {0}.dtype.kind == 'f'".format(
                     name),
                 '{}.shape = {}, {}.dtype = {}, x.shape = {}, x.dtype = {}'.format(
                     name, p.shape, name, p.dtype, x.shape, x.dtype))
@@ -48,6 +48,11 @@ def group_normalization(x, groups, gamma, beta, eps=1e-5):
     dummy_beta = xp.zeros(batch_size * groups, dtype=x.dtype)
     x = batch_normalization(x, dummy_gamma, dummy_beta, eps=eps)
     x = reshape(x, original_shape)
+    if gamma.dtype != x.dtype or beta.dtype != x.dtype:
+        # float16 activations with float32 parameters (mixed16)
+        from minichainer.functions.array.cast import cast
+        gamma = cast(gamma, x.dtype)
+        beta = cast(beta, x.dtype)
     target_shape = (1, channels) + (1,) * (len(original_shape) - 2)
     gamma_b = broadcast_to(reshape(gamma, target_shape), original_shape)
     beta_b = broadcast_to(reshape(beta, target_shape), original_shape)
