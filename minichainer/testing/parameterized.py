@@ -2,6 +2,7 @@
 import functools
 import io
 import itertools
+import re
 import types
 import unittest
 
@@ -17,8 +18,16 @@ def _shorten(s, maxlen):
     return s[:n1] + '...' + s[-n2:]
 
 
+_ADDRESS = re.compile(r' at 0x[0-9a-fA-F]+')
+
+
 def _param_to_str(value):
-    return value.__name__ if isinstance(value, type) else repr(value)
+    # Deliberate difference: memory addresses (``<function <lambda> at 0x7f...>``) are
+    # dropped so that generated class names are the same in every process (pytest-xdist
+    # workers must collect identical test ids).
+    if isinstance(value, type):
+        return value.__name__
+    return _ADDRESS.sub('', repr(value))
 
 
 def _make_class_name(base_name, i_param, param):
