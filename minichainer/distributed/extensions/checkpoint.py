@@ -99,8 +99,18 @@ class _MultiNodeCheckpointer(extension.Extension):
         if len(self.files) > self.cp_interval + self.gc_interval:
             self._sync_file_list(remove_remainder=True)
 
+    def on_error(self, trainer, exc, tb):
+        """Remember that training failed, so that :meth:`finalize` keeps the snapshots."""
+        self._failed = True
+
     def finalize(self):
-        """Remove this rank's snapshots (the run finished)."""
+        """Remove this rank's snapshots once training finished without error.
+
+        Deliberate difference from ChainerMN, which also removed them when the training
+        loop raised (leaving nothing to resume from).
+        """
+        if getattr(self, '_failed', False):
+            return
         if self.path is not None:
             for f in self.files:
                 try:

@@ -6,7 +6,8 @@ from minichainer import variable
 
 
 def _dummy():
-    return numpy.empty((0,), dtype=numpy.float32)
+    # A 0-d delegate (ChainerMN used shape (0,)): backward() can start from it.
+    return numpy.zeros((), dtype=numpy.float32)
 
 
 class Send(function_node.FunctionNode):

@@ -1,0 +1,478 @@
+"""MPI programs run by tests/distributed/test_*.py under ``mpiexec -n 2``.
+
+Usage: ``mpiexec -n 2 python _scenarios.py OUTDIR NAME [NAME ...]``. Each scenario runs on
+every rank; it asserts what one rank can check and writes ``OUTDIR/NAME.RANK.json`` with
+values that the pytest side compares across ranks. A failing assertion on any rank aborts
+the whole job (global except hook), so pytest sees a non-zero exit.
+"""
+import json
+import os
+import sys
+
+import numpy
+
+import minichainer
+import minichainer.functions as F
+import minichainer.links as L
+import minichainer.distributed as mn
+from minichainer import optimizers
+from minichainer import training
+from minichainer.training import extensions
+
+OUT = None
+
+
+def dump(name, comm, value):
+    with open(os.path.join(OUT, '{}.{}.json'.format(name, comm.rank)), 'w') as f:
+        json.dump(value, f)
+
+
+def params_of(model):
+    return {name: p.array.tolist() for name, p in sorted(model.namedparams())}
+
+
+class MLP(minichainer.Chain):
+    def __init__(self, n_in=12, n_hidden=16, n_out=4, bn=None):
+        super().__init__()
+        with self.init_scope():
+            self.l1 = L.Linear(n_in, n_hidden)
+            self.l2 = L.Linear(n_hidden, n_out)
+            if bn is not None:
+                self.bn = bn
+        self.has_bn = bn is not None
+
+    def forward(self, x):
+        h = self.l1(x)
+        if self.has_bn:
+            h = self.bn(h)
+        return self.l2(F.relu(h))
+
+
+def _data(n=100, n_in=12, n_out=4, seed=0):
+    rs = numpy.random.RandomState(seed)
+    x = rs.standard_normal((n, n_in)).astype(numpy.float32)
+    t = rs.randint(0, n_out, size=n).astype(numpy.int32)
+    return x, t
+
+
+def _equivalence(comm, make_opt, bn, n_steps=5):
+    """2 ranks with half a batch each == 1 process with the whole batch of 100."""
+    numpy.random.seed(100 + comm.rank)  # different initial weights on each rank
+    if bn:
+        model = L.Classifier(MLP(bn=mn.MultiNodeBatchNormalization(16, comm)))
+    else:
+        model = L.Classifier(MLP())
+    opt = mn.create_multi_node_optimizer(make_opt(), comm).setup(model)
+    x, t = _data()
+    half = len(x) // comm.size
+    xs = x[comm.rank * half:(comm.rank + 1) * half]
+    ts = t[comm.rank * half:(comm.rank + 1) * half]
+    opt.update(model, xs, ts)  # first call: broadcast of rank 0's parameters only
+    assert opt.t == 0, opt.t
+    ref = model.copy(mode='copy')
+    if bn:
+        ref.predictor.bn = L.BatchNormalization(16)
+        ref.predictor.bn.copyparams(model.predictor.bn)
+    ref_opt = make_opt().setup(ref)
+    max_err = 0.
+    for step in range(n_steps):
+        opt.update(model, xs, ts)
+        ref_opt.update(ref, x, t)
+        for (name, p), (_, q) in zip(sorted(model.namedparams()),
+                                     sorted(ref.namedparams())):
+            numpy.testing.assert_allclose(p.array, q.array, rtol=1e-4, atol=1e-5,
+                                          err_msg='step {} {}'.format(step, name))
+            max_err = max(max_err, float(numpy.abs(p.array - q.array).max()))
+        if bn:
+            numpy.testing.assert_allclose(model.predictor.bn.avg_mean,
+                                          ref.predictor.bn.avg_mean, rtol=1e-4, atol=1e-5)
+            numpy.testing.assert_allclose(model.predictor.bn.avg_var,
+                                          ref.predictor.bn.avg_var, rtol=1e-4, atol=1e-5)
+    assert opt.t == n_steps
+    return {'params': params_of(model), 'max_err': max_err}
+
+
+def scenario_equivalence(comm):
+    out = {}
+    out['sgd'] = _equivalence(comm, lambda: optimizers.SGD(lr=0.1), bn=False)
+    out['adam'] = _equivalence(comm, optimizers.Adam, bn=False)
+    out['momentum_bn'] = _equivalence(
+        comm, lambda: optimizers.MomentumSGD(lr=0.05), bn=True)
+    dump('equivalence', comm, out)
+
+
+class _CountingComm:
+    """Proxy of an mpi4py communicator that counts the calls by name."""
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.calls = {}
+
+    def __getattr__(self, name):
+        attr = getattr(self.inner, name)
+        if not callable(attr):
+            return attr
+        calls = self.calls
+
+        def wrapper(*args, **kwargs):
+            calls[name] = calls.get(name, 0) + 1
+            return attr(*args, **kwargs)
+        return wrapper
+
+
+def scenario_packed(comm):
+    """One Allreduce per step for the whole model, reused buffer; buckets bound size."""
+    numpy.random.seed(0)
+    model = L.Classifier(MLP(n_in=64, n_hidden=100, n_out=10))
+    x = numpy.random.standard_normal((8, 64)).astype(numpy.float32) + comm.rank
+    t = numpy.arange(8, dtype=numpy.int32)
+    counting = _CountingComm(comm.mpi_comm)
+    c = mn.create_communicator('flat')
+    c.mpi_comm = counting
+    opt = mn.create_multi_node_optimizer(optimizers.SGD(), c).setup(model)
+    opt.update(model, x, t)
+    assert counting.calls.get('Allreduce', 0) == 0, counting.calls
+    opt.update(model, x, t)
+    assert counting.calls['Allreduce'] == 1, counting.calls
+    flat = c._grad_layout.groups[0].flat
+    opt.update(model, x, t)
+    assert counting.calls['Allreduce'] == 2, counting.calls
+    assert c._grad_layout.groups[0].flat is flat  # reused, not reallocated
+    n_params = sum(p.size for p in model.params())
+    assert flat.size == n_params, (flat.size, n_params)
+
+    # Small buckets: ceil(bytes / bucket_bytes) calls, same averaged gradients.
+    model.cleargrads()
+    model(x, t).backward()
+    grads = {n: p.grad.copy() for n, p in model.namedparams()}
+    small = mn.create_communicator('naive', bucket_bytes=4096)
+    small_counting = _CountingComm(comm.mpi_comm)
+    small.mpi_comm = small_counting
+    small.multi_node_mean_grad(model)
+    expected_calls = -(-n_params * 4 // 4096)
+    assert small_counting.calls['Allreduce'] == expected_calls, small_counting.calls
+    for n, p in model.namedparams():
+        g_all = comm.allgather(grads[n])
+        numpy.testing.assert_allclose(p.grad, sum(g_all) / comm.size, rtol=1e-6)
+
+    # zero_fill: an unused (None) gradient takes part as zeros.
+    model.cleargrads()
+    model.predictor.l2.W.grad = numpy.full_like(model.predictor.l2.W.array, comm.rank + 1)
+    comm.multi_node_mean_grad(model, zero_fill=True)
+    assert numpy.all(model.predictor.l1.W.grad == 0)
+    assert numpy.allclose(model.predictor.l2.W.grad, 1.5)
+
+    # float16 parameters travel as float32 and come back as float16.
+    h = L.Linear(3, 2)
+    h.to_device = None
+    h.W.array = h.W.array.astype(numpy.float16)
+    h.W.grad = numpy.full((2, 3), comm.rank, numpy.float16)
+    h.b.grad = numpy.full((2,), 2 * comm.rank, numpy.float32)
+    comm.multi_node_mean_grad(h)
+    assert h.W.grad.dtype == numpy.float16 and numpy.all(h.W.grad == 0.5)
+    assert numpy.all(h.b.grad == 1.0)
+    dump('packed', comm, {'ok': True})
+
+
+def scenario_objects(comm):
+    r = comm.rank
+    out = {}
+    out['bcast_obj'] = comm.bcast_obj({'from': r, 'data': list(range(5))})
+    out['bcast_obj_chunked'] = comm.bcast_obj('x' * 10000 if r == 0 else None,
+                                              max_buf_len=1000) == 'x' * 10000
+    out['bcast_obj_root1'] = comm.bcast_obj(r * 10, root=1)
+    out['gather_obj'] = comm.gather_obj(('r', r))
+    out['allreduce_obj'] = comm.allreduce_obj(r + 1)
+    out['allreduce_obj_array'] = comm.allreduce_obj(numpy.array([r, 1.0])).tolist()
+    if r == 0:
+        comm.send_obj({'hello': 1}, dest=1, tag=7)
+        out['recv_obj'] = comm.recv_obj(source=1)
+    else:
+        out['recv_obj'] = comm.recv_obj(source=0, tag=7)
+        comm.send_obj([1, 2, 3], dest=0)
+    sub = comm.split(color=r, key=0)
+    out['split'] = [sub.rank, sub.size, sub.allreduce_obj(5)]
+    sub.finalize()
+    out['topology'] = [comm.intra_rank, comm.intra_size, comm.inter_rank,
+                       comm.inter_size]
+    x = numpy.arange(6, dtype=numpy.float32).reshape(2, 3) + r
+    out['allreduce'] = comm.allreduce(x).tolist()
+    out['allgather'] = [a.tolist() for a in comm.allgather(x[:, :r + 1])]
+    out['bcast'] = comm.bcast(x, root=1).tolist()
+    g = comm.gather(x, root=0)
+    out['gather'] = None if g is None else [a.tolist() for a in g]
+    out['scatter'] = comm.scatter(numpy.arange(4).reshape(2, 2) * 10 if r == 0 else None
+                                  ).tolist()
+    out['alltoall'] = [a.tolist() for a in comm.alltoall([x[0] + 10 * j for j in range(2)])]
+    half = numpy.array([1.5, 2.5], dtype=numpy.float16) * (r + 1)
+    s = comm.allreduce(half)
+    assert s.dtype == numpy.float16
+    out['float16'] = s.tolist()
+    if r == 0:
+        comm.send((x, x * 2), dest=1, tag=3)
+        comm.send(x[0], dest=1, tag=4)
+    else:
+        a, b = comm.recv(source=0, tag=3)
+        single = comm.recv(source=0, tag=4)
+        out['recv'] = [a.tolist(), b.tolist(), single.tolist()]
+    try:
+        comm.allreduce([1, 2])
+    except TypeError as e:
+        out['bad_type'] = str(e)
+    dump('objects', comm, out)
+
+
+def scenario_scatter(comm):
+    out = {}
+    for n in (10, 7):
+        sub = mn.scatter_dataset(list(range(n)) if comm.rank == 0 else None, comm)
+        out['plain{}'.format(n)] = list(sub)
+        sub = mn.scatter_dataset(list(range(n)) if comm.rank == 0 else None, comm,
+                                 force_equal_length=False)
+        out['disjoint{}'.format(n)] = list(sub)
+    sub = mn.scatter_dataset(list(range(10)), comm, shuffle=True, seed=3)
+    out['shuffled'] = [int(v) for v in sub]
+    x, t = _data(20)
+    sub = mn.scatter_dataset(minichainer.datasets.TupleDataset(x, t), comm, root=1)
+    out['tuple_len'] = len(sub)
+    out['index'] = list(mn.scatter_index(9, comm))
+    try:
+        mn.scatter_dataset([42], comm)
+    except ValueError as e:
+        assert isinstance(e, mn.DataSizeError)
+        out['too_small'] = str(e)
+    dump('scatter', comm, out)
+
+
+def scenario_evaluator(comm):
+    numpy.random.seed(5)
+    model = L.Classifier(MLP())
+    comm.bcast_data(model)
+    x, t = _data(40, seed=9)
+    full = minichainer.datasets.TupleDataset(x, t)
+    mine = mn.scatter_dataset(full, comm)
+    it = minichainer.iterators.SerialIterator(mine, 10, repeat=False, shuffle=False)
+    ev = mn.create_multi_node_evaluator(extensions.Evaluator(it, model), comm)
+    result = ev()
+    single_it = minichainer.iterators.SerialIterator(full, 10, repeat=False, shuffle=False)
+    single = extensions.Evaluator(single_it, model)()
+    out = {k: float(v) for k, v in result.items()}
+    for k in single:
+        numpy.testing.assert_allclose(out[k], float(single[k]), rtol=1e-6)
+    dump('evaluator', comm, {'multi': out,
+                             'single': {k: float(v) for k, v in single.items()}})
+
+
+def scenario_mismatch(comm):
+    model = L.Linear(3, 4 + comm.rank)
+    try:
+        comm.bcast_data(model)
+        msg = None
+    except ValueError as e:
+        msg = str(e)
+    model = L.Linear(None, 4)  # uninitialized on one rank only
+    if comm.rank == 0:
+        model(numpy.zeros((1, 3), numpy.float32))
+    try:
+        comm.bcast_data(model)
+        msg2 = None
+    except ValueError as e:
+        msg2 = str(e)
+    dump('mismatch', comm, {'shape': msg, 'uninit': msg2})
+
+
+def scenario_functions(comm):
+    from minichainer.distributed import functions as MF
+    r = comm.rank
+    out = {}
+    x = minichainer.Variable(numpy.arange(3, dtype=numpy.float32) + 10 * r)
+    ys = MF.allgather(comm, x)
+    loss = sum(F.sum(y * (i + 1)) for i, y in enumerate(ys))
+    loss.backward()
+    out['allgather'] = [y.array.tolist() for y in ys]
+    out['allgather_grad'] = x.grad.tolist()  # sum over ranks of (i+1) for y_i = x_r
+
+    xs = [minichainer.Variable(numpy.full((2,), 10 * r + j, numpy.float32))
+          for j in range(2)]
+    ys = MF.alltoall(comm, xs)
+    F.sum(ys[0] * 1 + ys[1] * 2).backward()
+    out['alltoall'] = [y.array.tolist() for y in ys]
+    out['alltoall_grad'] = [v.grad.tolist() for v in xs]
+
+    x = minichainer.Variable(numpy.array([1., 2.], numpy.float32))
+    y = MF.bcast(comm, x if r == 0 else None, root=0)
+    F.sum(y * (r + 1)).backward()
+    out['bcast'] = y.array.tolist()
+    out['bcast_grad'] = x.grad.tolist() if r == 0 else None
+
+    x = minichainer.Variable(numpy.array([r + 1.], numpy.float32))
+    g = MF.gather(comm, x, root=0)
+    if r == 0:
+        F.sum(g[0] * 3 + g[1] * 5).backward()
+        out['gather'] = [v.array.tolist() for v in g]
+    else:
+        g.backward()
+    out['gather_grad'] = x.grad.tolist()
+
+    if r == 0:
+        xs = [minichainer.Variable(numpy.array([7., 8.], numpy.float32) * (j + 1))
+              for j in range(2)]
+        y = MF.scatter(comm, xs, root=0)
+    else:
+        y = MF.scatter(comm, None, root=0)
+    F.sum(y * (r + 2)).backward()
+    out['scatter'] = y.array.tolist()
+    out['scatter_grad'] = [v.grad.tolist() for v in xs] if r == 0 else None
+
+    # A two-stage model-parallel pipeline: rank 0 computes h, rank 1 the loss.
+    w = minichainer.Variable(numpy.array([2.], numpy.float32))
+    if r == 0:
+        x = minichainer.Variable(numpy.array([3.], numpy.float32))
+        phi = MF.send(x * w, comm, rank=1)
+        phi.backward()
+        out['p2p_grad'] = w.grad.tolist()  # d(h^2)/dw = 2 h x = 36
+    else:
+        h = MF.recv(comm, rank=0)
+        F.sum(h * h).backward()
+        out['p2p_recv'] = h.array.tolist()
+    # pseudo_connect: rank 1 returns the gradient, rank 0 continues its graph.
+    if r == 0:
+        a = minichainer.Variable(numpy.array([1., 2.], numpy.float32))
+        phi = MF.send(a * 2, comm, rank=1)
+        b = minichainer.Variable(numpy.array([5.], numpy.float32))
+        c = MF.pseudo_connect(phi, b * 3)
+        F.sum(c).backward()
+        out['pseudo'] = [a.grad.tolist(), b.grad.tolist()]
+    else:
+        h = MF.recv(comm, rank=0)
+        F.sum(h * 10).backward()
+    dump('functions', comm, out)
+
+
+def scenario_mnbn_gradcheck(comm):
+    """Gradient check of the multi-node BN function on a 1-process sub-communicator,
+    and equality with plain batch normalization there."""
+    from minichainer import gradient_check
+    from minichainer.distributed.functions import batch_normalization as mnbn
+    solo = comm.split(comm.rank, 0)
+    rs = numpy.random.RandomState(comm.rank)
+    x = rs.standard_normal((6, 3, 2)).astype(numpy.float64)
+    gamma = rs.uniform(.5, 1.5, 3).astype(numpy.float64)
+    beta = rs.standard_normal(3).astype(numpy.float64)
+    gy = rs.standard_normal((6, 3, 2)).astype(numpy.float64)
+
+    def f(x, gamma, beta):
+        return mnbn.multi_node_batch_normalization(x, gamma, beta, solo)
+    gradient_check.check_backward(f, (x, gamma, beta), gy, eps=1e-3, atol=1e-4,
+                                  rtol=1e-4)
+    y = f(x, gamma, beta).array
+    y_ref = F.batch_normalization(x, gamma, beta).array
+    numpy.testing.assert_allclose(y, y_ref, rtol=1e-6, atol=1e-6)
+    solo.finalize()
+    dump('mnbn_gradcheck', comm, {'ok': True})
+
+
+def scenario_iterators(comm):
+    data = list(range(12))
+    it = mn.create_synchronized_iterator(
+        minichainer.iterators.SerialIterator(data, 4), comm)
+    order = [list(it.next()) for _ in range(3)]
+    it2 = mn.create_multi_node_iterator(
+        minichainer.iterators.SerialIterator(
+            data, 5, repeat=False, shuffle=False), comm)
+    batches = [list(b) for b in it2]
+    dump('iterators', comm, {'sync': order, 'multi': batches,
+                             'epoch': it2.epoch})
+
+
+def scenario_persistent(comm):
+    bn = L.BatchNormalization(3)
+    bn.avg_mean[...] = comm.rank
+    bn.N = comm.rank
+    mn.extensions.AllreducePersistent(bn, comm)()
+    dump('persistent', comm, {'avg_mean': bn.avg_mean.tolist()})
+
+
+def scenario_gpu_names(comm):
+    out = {}
+    for name in ('pure_nccl', 'hierarchical', 'two_dimensional', 'single_node', 'nope'):
+        try:
+            mn.create_communicator(name)
+        except ValueError as e:
+            out[name] = str(e)
+    try:
+        mn.create_multi_node_optimizer(optimizers.SGD(), comm, double_buffering=True)
+    except ValueError as e:
+        out['double_buffering'] = str(e)
+    dump('gpu_names', comm, out)
+
+
+# --------------------------------------------------------------------------- trainer
+def _trainer(comm, out_dir, stop, fail_at=None, fail_rank=None):
+    numpy.random.seed(comm.rank)
+    model = L.Classifier(MLP())
+    opt = mn.create_multi_node_optimizer(optimizers.MomentumSGD(lr=0.05), comm)
+    opt.setup(model)
+    x, t = _data(64, seed=1)
+    train = mn.scatter_dataset(minichainer.datasets.TupleDataset(x, t), comm,
+                               shuffle=True, seed=0)
+    it = minichainer.iterators.SerialIterator(train, 8)
+    updater = training.StandardUpdater(it, opt)
+    trainer = training.Trainer(updater, (stop, 'iteration'), out=out_dir)
+    if fail_at is not None:
+        @training.make_extension(trigger=(1, 'iteration'))
+        def fail(tr):
+            if tr.updater.iteration == fail_at and comm.rank == fail_rank:
+                raise RuntimeError('injected failure on rank {}'.format(comm.rank))
+        trainer.extend(fail)
+    return trainer, model, opt
+
+
+def scenario_crash(comm):
+    """Rank 1 raises at iteration 3 while rank 0 waits in the next Allreduce."""
+    trainer, _, _ = _trainer(comm, os.path.join(OUT, 'crash'), 50, fail_at=3, fail_rank=1)
+    trainer.run()
+
+
+def scenario_checkpoint_first(comm):
+    """Train with a checkpoint every 2 iterations; the job dies at iteration 5."""
+    trainer, model, opt = _trainer(comm, os.path.join(OUT, 'cp'), 8, fail_at=5,
+                                   fail_rank=0)
+    cp = mn.create_multi_node_checkpointer('run', comm, cp_interval=2, gc_interval=1)
+    trainer.extend(cp, trigger=(2, 'iteration'))
+    assert cp.maybe_load(trainer, opt) is None
+    trainer.run()
+
+
+def scenario_checkpoint_resume(comm):
+    trainer, model, opt = _trainer(comm, os.path.join(OUT, 'cp'), 8)
+    cp = mn.create_multi_node_checkpointer('run', comm, cp_interval=2, gc_interval=1)
+    trainer.extend(cp, trigger=(2, 'iteration'))
+    files = sorted(f for f in os.listdir(os.path.join(OUT, 'cp')) if f.startswith('run.'))
+    loaded = cp.maybe_load(trainer, opt)
+    start = trainer.updater.iteration
+    trainer.run()
+    left = sorted(f for f in os.listdir(os.path.join(OUT, 'cp')) if f.startswith('run.'))
+    # The uninterrupted reference run.
+    ref, ref_model, _ = _trainer(comm, os.path.join(OUT, 'ref'), 8)
+    ref.run()
+    for (n, p), (_, q) in zip(sorted(model.namedparams()),
+                              sorted(ref_model.namedparams())):
+        numpy.testing.assert_allclose(p.array, q.array, rtol=1e-5, atol=1e-6, err_msg=n)
+    dump('checkpoint', comm, {'files_before': files, 'loaded': loaded, 'start': start,
+                              'files_after': left, 'params': params_of(model)})
+
+
+def main():
+    global OUT
+    OUT = sys.argv[1]
+    comm = mn.create_communicator('naive')
+    for name in sys.argv[2:]:
+        globals()['scenario_' + name](comm)
+        comm.mpi_comm.Barrier()
+        if comm.rank == 0:
+            print('OK', name, flush=True)
+
+
+if __name__ == '__main__':
+    main()

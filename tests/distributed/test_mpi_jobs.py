@@ -1,0 +1,189 @@
+"""Distributed training under ``mpiexec -n 2`` (skipped when MPI is not installed).
+
+One job runs the collective scenarios of ``_scenarios.py`` and the tests below check
+what each rank wrote; the failure and checkpoint tests launch their own jobs.
+"""
+import json
+import os
+
+import numpy
+import pytest
+
+from . import _launch
+
+SCENARIOS = ['equivalence', 'packed', 'objects', 'scatter', 'evaluator', 'mismatch',
+             'functions', 'mnbn_gradcheck', 'iterators', 'persistent', 'gpu_names']
+SCRIPT = os.path.join(_launch.HERE, '_scenarios.py')
+
+
+@pytest.fixture(scope='module')
+def results(tmp_path_factory):
+    out = tmp_path_factory.mktemp('mpi')
+    rc, stdout, stderr, _ = _launch.run_mpi([SCRIPT, str(out)] + SCENARIOS, timeout=90)
+    return rc, stdout, stderr, out
+
+
+def _load(results, name):
+    rc, stdout, stderr, out = results
+    if 'OK {}'.format(name) not in stdout.split('\n'):
+        pytest.fail('scenario {} failed (exit {}):\n{}\n{}'.format(
+            name, rc, stdout[-2000:], stderr[-4000:]))
+    values = []
+    for rank in range(2):
+        with open(os.path.join(out, '{}.{}.json'.format(name, rank))) as f:
+            values.append(json.load(f))
+    return values
+
+
+def test_job_exits_cleanly(results):
+    rc, stdout, stderr, _ = results
+    assert rc == 0, stderr[-4000:]
+    assert [line for line in stdout.split('\n') if line.startswith('OK ')] == [
+        'OK ' + s for s in SCENARIOS]
+
+
+def test_data_parallel_equals_single_process_full_batch(results):
+    # Each scenario asserted, on every rank and after every update, that the
+    # parameters equal those of one process trained on the whole batch of 100.
+    r0, r1 = _load(results, 'equivalence')
+    for key in ('sgd', 'adam', 'momentum_bn'):
+        assert r0[key]['params'] == r1[key]['params']  # bit-identical across ranks
+        assert r0[key]['max_err'] < 1e-5
+
+
+def test_gradients_packed_into_one_reused_buffer(results):
+    r0, r1 = _load(results, 'packed')
+    assert r0 == r1 == {'ok': True}
+
+
+def test_object_and_array_collectives(results):
+    r0, r1 = _load(results, 'objects')
+    for r, d in enumerate((r0, r1)):
+        assert d['bcast_obj'] == {'from': 0, 'data': [0, 1, 2, 3, 4]}
+        assert d['bcast_obj_chunked'] is True
+        assert d['bcast_obj_root1'] == 10
+        assert d['allreduce_obj'] == 3
+        assert d['allreduce_obj_array'] == [1.0, 2.0]
+        assert d['split'] == [0, 1, 5]
+        assert d['topology'] == [r, 2, 0, 1]
+        x0 = numpy.arange(6.).reshape(2, 3)
+        assert d['allreduce'] == (2 * x0 + 1).tolist()
+        assert d['allgather'] == [x0[:, :1].tolist(), (x0 + 1)[:, :2].tolist()]
+        assert d['bcast'] == (x0 + 1).tolist()
+        assert d['scatter'] == [20 * r, 20 * r + 10]
+        assert d['alltoall'] == [(x0[0] + 10 * r).tolist(), (x0[0] + 1 + 10 * r).tolist()]
+        assert d['float16'] == [4.5, 7.5]
+        assert 'dtype' in d['bad_type'] or 'numpy.ndarray' in d['bad_type']
+    assert r0['gather_obj'] == [['r', 0], ['r', 1]] and r1['gather_obj'] is None
+    assert r0['gather'] == [numpy.arange(6.).reshape(2, 3).tolist(),
+                            (numpy.arange(6.).reshape(2, 3) + 1).tolist()]
+    assert r1['gather'] is None
+    assert r0['recv_obj'] == [1, 2, 3] and r1['recv_obj'] == {'hello': 1}
+    x0 = numpy.arange(6.).reshape(2, 3)
+    assert r1['recv'] == [x0.tolist(), (2 * x0).tolist(), x0[0].tolist()]
+
+
+def test_scatter_dataset_coverage(results):
+    r0, r1 = _load(results, 'scatter')
+    # Divisible: every example exactly once.
+    assert sorted(r0['plain10'] + r1['plain10']) == list(range(10))
+    assert len(r0['plain10']) == len(r1['plain10']) == 5
+    # Not divisible: equal lengths (ChainerMN's rule), every example at least once.
+    assert len(r0['plain7']) == len(r1['plain7']) == 4
+    assert set(r0['plain7']) | set(r1['plain7']) == set(range(7))
+    # force_equal_length=False: exactly once.
+    assert sorted(r0['disjoint7'] + r1['disjoint7']) == list(range(7))
+    assert sorted(r0['shuffled'] + r1['shuffled']) == list(range(10))
+    assert r0['shuffled'] + r1['shuffled'] == numpy.random.RandomState(3).permutation(
+        10).tolist()
+    assert r0['tuple_len'] == r1['tuple_len'] == 10
+    assert r0['index'] == [0, 5] and r1['index'] == [4, 9]
+    for d in (r0, r1):
+        assert '1 examples cannot be split over 2 ranks' in d['too_small']
+
+
+def test_multi_node_evaluator_equals_single_process(results):
+    r0, r1 = _load(results, 'evaluator')
+    assert r0['multi'] == r1['multi']
+    assert set(r0['multi']) == {'main/loss', 'main/accuracy'}
+    for k, v in r0['single'].items():
+        assert r0['multi'][k] == pytest.approx(v, rel=1e-6)
+
+
+def test_mismatched_models_fail_at_first_broadcast(results):
+    r0, r1 = _load(results, 'mismatch')
+    assert r0 == r1  # the same error on every rank
+    assert 'rank 1 does not match the model on rank 0' in r0['shape']
+    assert '/W has shape (4, 3) float32 on rank 0 but (5, 3) float32 on rank 1' in \
+        r0['shape']
+    assert 'exists on rank 0 but not (or uninitialized) on rank 1' in r0['uninit']
+
+
+def test_communication_functions_forward_and_backward(results):
+    r0, r1 = _load(results, 'functions')
+    for r, d in enumerate((r0, r1)):
+        assert d['allgather'] == [[0., 1., 2.], [10., 11., 12.]]
+        # x of rank r appears as ys[r] on both ranks, weighted (r + 1) on each.
+        assert d['allgather_grad'] == [2. * (r + 1)] * 3
+        assert d['alltoall'] == [[float(r)] * 2, [10. + r] * 2]
+        # xs[j] of rank r is ys[r] on rank j, weighted (r + 1) there.
+        assert d['alltoall_grad'] == [[r + 1.] * 2] * 2
+        assert d['bcast'] == [1., 2.]
+        assert d['scatter'] == [7. * (r + 1), 8. * (r + 1)]
+    assert r0['bcast_grad'] == [3., 3.]
+    assert r0['gather'] == [[1.], [2.]]
+    assert r0['gather_grad'] == [3.] and r1['gather_grad'] == [5.]
+    assert r0['scatter_grad'] == [[2., 2.], [3., 3.]]
+    assert r1['p2p_recv'] == [6.] and r0['p2p_grad'] == [36.]
+    assert r0['pseudo'] == [[20., 20.], [3.]]
+
+
+def test_multi_node_batch_normalization_gradient(results):
+    assert _load(results, 'mnbn_gradcheck') == [{'ok': True}] * 2
+
+
+def test_iterators(results):
+    r0, r1 = _load(results, 'iterators')
+    assert r0 == r1
+    assert sorted(sum(r0['sync'], [])) == list(range(12))
+    assert r0['multi'] == [[0, 1, 2, 3, 4], [5, 6, 7, 8, 9], [10, 11]]
+
+
+def test_allreduce_persistent(results):
+    assert _load(results, 'persistent') == [{'avg_mean': [0.5] * 3}] * 2
+
+
+def test_gpu_only_options_raise(results):
+    r0, _ = _load(results, 'gpu_names')
+    for name in ('pure_nccl', 'hierarchical', 'two_dimensional', 'single_node'):
+        assert 'needs GPUs' in r0[name]
+    assert 'unrecognized communicator' in r0['nope']
+    assert 'double_buffering' in r0['double_buffering']
+
+
+def test_rank_failure_aborts_the_whole_job(tmp_path):
+    rc, stdout, stderr, seconds = _launch.run_mpi([SCRIPT, str(tmp_path), 'crash'],
+                                                  timeout=60)
+    assert rc != 0
+    assert 'injected failure on rank 1' in stderr
+    assert 'Uncaught exception on rank 1' in stderr
+    assert seconds < 30
+
+
+def test_checkpoint_and_resume_across_ranks(tmp_path):
+    rc, _, stderr, _ = _launch.run_mpi([SCRIPT, str(tmp_path), 'checkpoint_first'])
+    assert rc != 0 and 'injected failure on rank 0' in stderr
+    files = sorted(os.listdir(tmp_path / 'cp'))
+    assert [f for f in files if f.startswith('run.')] == [
+        'run.0.2', 'run.0.4', 'run.1.2', 'run.1.4']
+    rc, stdout, stderr, _ = _launch.run_mpi([SCRIPT, str(tmp_path), 'checkpoint_resume'])
+    assert rc == 0, stderr[-4000:]
+    with open(tmp_path / 'checkpoint.0.json') as f:
+        r0 = json.load(f)
+    with open(tmp_path / 'checkpoint.1.json') as f:
+        r1 = json.load(f)
+    # Both ranks resumed from iteration 4, ended equal to an uninterrupted run (asserted
+    # in the job) and to each other; the finished run removed its checkpoints.
+    assert r0['loaded'] == r1['loaded'] == 4 and r0['start'] == 4
+    assert r0['params'] == r1['params']
+    assert r0['files_after'] == []

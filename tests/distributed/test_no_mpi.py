@@ -1,0 +1,83 @@
+"""What works without MPI: lazy import, the install hint, argument checks."""
+import importlib
+import subprocess
+import sys
+
+import pytest
+
+import minichainer.distributed as mn
+sd = importlib.import_module('minichainer.distributed.datasets.scatter_dataset')
+
+from . import _launch
+
+
+def test_import_does_not_need_mpi4py():
+    code = ('import sys; sys.modules["mpi4py"] = None\n'
+            'import minichainer, minichainer.distributed as mn\n'
+            'assert "mpi4py.MPI" not in sys.modules\n'
+            'try:\n'
+            '    mn.create_communicator()\n'
+            'except ImportError as e:\n'
+            '    print(e)\n')
+    out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True,
+                         env=_launch.mpi_env(), timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert 'pip install minichainer[mpi]' in out.stdout
+
+
+def test_chainermn_top_level_names():
+    for name in ('create_communicator', 'create_multi_node_optimizer', 'scatter_dataset',
+                 'scatter_index', 'create_multi_node_evaluator',
+                 'create_multi_node_checkpointer', 'links', 'functions',
+                 'global_except_hook', 'CommunicatorBase', 'DataSizeError',
+                 'create_empty_dataset', 'create_synchronized_iterator',
+                 'create_multi_node_iterator', 'MultiNodeBatchNormalization',
+                 'multi_node_snapshot', 'datasets', 'extensions', 'iterators',
+                 'optimizers', 'communicators'):
+        assert hasattr(mn, name), name
+    for name in ('allgather', 'alltoall', 'bcast', 'gather', 'scatter', 'send', 'recv',
+                 'pseudo_connect'):
+        assert callable(getattr(mn.functions, name)), name
+
+
+@pytest.mark.parametrize('name', ['pure_nccl', 'hierarchical', 'two_dimensional',
+                                  'single_node'])
+def test_gpu_communicators_raise_before_touching_mpi(name):
+    with pytest.raises(ValueError, match='needs GPUs'):
+        mn.create_communicator(name)
+
+
+def test_bad_communicator_arguments():
+    with pytest.raises(ValueError, match='unrecognized communicator'):
+        mn.create_communicator('fast')
+    with pytest.raises(ValueError, match='allreduce_grad_dtype'):
+        mn.create_communicator('naive', allreduce_grad_dtype='float16')
+    with pytest.raises(TypeError, match='unexpected keyword'):
+        mn.create_communicator('naive', nonsense=1)
+
+
+def test_index_ranges():
+    assert list(sd._index_ranges(10, 3, True)) == [(0, 0, 4), (1, 3, 7), (2, 6, 10)]
+    assert list(sd._index_ranges(10, 3, False)) == [(0, 0, 4), (1, 4, 7), (2, 7, 10)]
+    for n in range(1, 30):
+        for size in range(1, 6):
+            ranges = list(sd._index_ranges(n, size, False))
+            assert sum((list(range(b, e)) for _, b, e in ranges), []) == list(range(n))
+            eq = list(sd._index_ranges(n, size, True))
+            assert all(e <= n for _, _, e in eq)
+            assert set().union(*(range(b, e) for _, b, e in eq)) == set(range(n))
+
+
+def test_data_size_error_is_a_value_error():
+    assert issubclass(mn.DataSizeError, ValueError)
+    assert issubclass(mn.DataSizeError, RuntimeError)
+
+
+def test_except_hook_installed_by_default_and_passes_through_without_mpi(capsys):
+    from minichainer.distributed import global_except_hook as geh
+    assert sys.excepthook is geh._global_except_hook
+    try:
+        raise KeyError('boom')
+    except KeyError:
+        geh._global_except_hook(*sys.exc_info())  # MPI not running: only prints
+    assert 'boom' in capsys.readouterr().err
