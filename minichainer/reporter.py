@@ -94,7 +94,15 @@ class Reporter:
             KeyError: ``observer`` is not registered to this reporter.
         """
         if not configuration.config.keep_graph_on_report:
-            values = {k: _copy_variable(v) for k, v in values.items()}
+            Variable = _variable_cls or _get_variable_class()
+            copied = {}
+            for k, v in values.items():
+                if isinstance(v, Variable):
+                    c = Variable(v.array, requires_grad=v.requires_grad)
+                    c.name = v.name
+                    v = c
+                copied[k] = v
+            values = copied
         if observer is not None:
             try:
                 observer_name = self._observer_names[id(observer)]

@@ -202,14 +202,22 @@ class Trainer:
         stop_trigger = self.stop_trigger
         pairs = [(entry.trigger, entry.extension) for _, entry in extensions]
 
+        reporters = reporter_module._get_reporters()
         try:
             while not stop_trigger(self):
-                self.observation = {}
-                with reporter.scope(self.observation):
+                # Inlined ``with reporter.scope(observation):`` (hot loop).
+                observation = self.observation = {}
+                old_observation = reporter.observation
+                reporter.observation = observation
+                reporters.append(reporter)
+                try:
                     update()
                     for trig, ext in pairs:
                         if trig(self):
                             ext(self)
+                finally:
+                    reporters.pop()
+                    reporter.observation = old_observation
         except Exception as e:
             f = sys.stderr
             if show_loop_exception_msg:
