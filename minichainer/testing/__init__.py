@@ -5,6 +5,7 @@ from minichainer.testing import matrix  # noqa: F401
 from minichainer.testing.array import assert_allclose  # noqa: F401
 from minichainer.testing.backend import BackendConfig  # noqa: F401
 from minichainer.testing.backend import inject_backend_tests  # noqa: F401
+from minichainer.testing.distribution_test import distribution_unittest  # noqa: F401
 from minichainer.testing.function_link import FunctionTestCase  # noqa: F401
 from minichainer.testing.function_link import FunctionTestError  # noqa: F401
 from minichainer.testing.function_link import InitializerArgument  # noqa: F401
