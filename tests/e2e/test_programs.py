@@ -193,3 +193,17 @@ def test_ptb_bptt_language_model(tmp_path):
     proc = run_program('ptb_lm.py', '--data', data, '--out', out, '--epoch', 3,
                        '--resume', out / 'snapshot_iter_8')
     assert [e['iteration'] for e in _log(out / 'log')][-1] == 12
+
+
+@pytest.mark.parametrize('args', [('--gpu', '0'), ('--device', '@cupy:0'),
+                                  ('--device', 'native:0')])
+def test_gpu_and_chainerx_devices_fail_clearly(tmp_path, args):
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    proc = subprocess.run(
+        [sys.executable, '-m', 'minichainer.compat', os.path.join(PROGRAMS, 'mnist_mlp.py'),
+         '--out', str(tmp_path)] + list(args),
+        capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 1
+    last = proc.stderr.strip().splitlines()[-1]
+    assert last.startswith('RuntimeError: get_device:')
+    assert 'CPU' in last or '@numpy' in last
