@@ -36,4 +36,17 @@ __all__ = [
     'cross_covariance', 'decov', 'gaussian_kl_divergence', 'gaussian_nll', 'hinge',
     'huber_loss', 'mean_absolute_error', 'mean_squared_error', 'negative_sampling',
     'sigmoid_cross_entropy', 'softmax_cross_entropy', 'squared_error', 'triplet',
+    # FunctionNode classes Chainer exports from chainer.functions
+    'AbsoluteError',
+    'Contrastive',
+    'CrossCovariance',
+    'DeCov',
+    'Hinge',
+    'HuberLoss',
+    'MeanAbsoluteError',
+    'MeanSquaredError',
+    'SigmoidCrossEntropy',
+    'SoftmaxCrossEntropy',
+    'SquaredError',
+    'Triplet',
 ]

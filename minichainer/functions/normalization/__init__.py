@@ -18,4 +18,8 @@ __all__ = [
     'batch_normalization', 'batch_renormalization', 'fixed_batch_normalization',
     'fixed_batch_renormalization', 'group_normalization',
     'layer_normalization', 'local_response_normalization', 'normalize',
+    # FunctionNode classes Chainer exports from chainer.functions
+    'LayerNormalization',
+    'LocalResponseNormalization',
+    'NormalizeL2',
 ]

@@ -26,4 +26,12 @@ __all__ = [
     'max_pooling_1d', 'max_pooling_2d', 'max_pooling_3d', 'max_pooling_nd',
     'spatial_pyramid_pooling_2d',
     'unpooling_1d', 'unpooling_2d', 'unpooling_3d', 'unpooling_nd', 'upsampling_2d',
+    # FunctionNode classes Chainer exports from chainer.functions
+    'AveragePooling2D',
+    'AveragePoolingND',
+    'MaxPooling2D',
+    'MaxPoolingND',
+    'Unpooling2D',
+    'UnpoolingND',
+    'Upsampling2D',
 ]
