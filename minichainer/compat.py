@@ -19,6 +19,7 @@ False; ``cupy`` raises ImportError (so programs take their CPU paths); ``chainer
 to ``minichainer.distributed`` when that exists. Importing a Chainer API that minichainer
 lacks raises ``ModuleNotFoundError`` naming it.
 """
+import functools
 import os
 import runpy
 import sys
@@ -100,9 +101,42 @@ def run(script, args=()):
         sys.path[:] = old_path
 
 
+def run_module(module, args=()):
+    """Run ``module`` as ``python -m MODULE ARGS...`` would, with ``chainer`` → minichainer.
+
+    For example ``run_module('pytest', ['tests/'])`` runs a Chainer test suite unmodified.
+    ``sys.argv`` is restored afterwards; exceptions, including ``SystemExit``, propagate.
+    """
+    install()
+    old_argv = sys.argv[:]
+    old_path = sys.path[:]
+    sys.argv[:] = [module] + [str(a) for a in args]
+    sys.path.insert(0, os.getcwd())  # as ``python -m`` does
+    try:
+        return runpy.run_module(module, run_name='__main__', alter_sys=True)
+    finally:
+        sys.argv[:] = old_argv
+        sys.path[:] = old_path
+
+
+def _export_to_child_processes():
+    # Python processes started by the program (pytest-xdist workers, subprocess calls)
+    # inherit the environment but not the import hook: put the shim that installs it, and
+    # minichainer itself, on their PYTHONPATH.
+    package_parent = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    entries = [_SHIM_DIR, package_parent]
+    current = os.environ.get('PYTHONPATH', '')
+    existing = current.split(os.pathsep) if current else []
+    os.environ['PYTHONPATH'] = os.pathsep.join(
+        entries + [e for e in existing if e not in entries])
+
+
 _USAGE = ('usage: python -m minichainer.compat SCRIPT [ARGS...]\n'
+          '       python -m minichainer.compat -m MODULE [ARGS...]\n'
           '       minichainer-run SCRIPT [ARGS...]\n\n'
-          'Run an unmodified Chainer program with chainer resolving to minichainer.\n')
+          'Run an unmodified Chainer program (or module, e.g. -m pytest) with chainer\n'
+          'resolving to minichainer. Python subprocesses it starts resolve chainer the\n'
+          'same way.\n')
 
 
 def main(argv=None):
@@ -113,12 +147,22 @@ def main(argv=None):
         stream = sys.stdout if argv else sys.stderr
         stream.write(_USAGE)
         return 0 if argv else 2
-    script, args = argv[0], argv[1:]
-    if not os.path.exists(script):
-        sys.stderr.write('minichainer-run: cannot open file {!r}: no such file\n'.format(script))
-        return 2
+    if argv[0] == '-m':
+        if len(argv) < 2:
+            sys.stderr.write('minichainer-run: argument -m expects a module name\n')
+            return 2
+        module, args = argv[1], argv[2:]
+        target = functools.partial(run_module, module, args)
+    else:
+        script, args = argv[0], argv[1:]
+        if not os.path.exists(script):
+            sys.stderr.write(
+                'minichainer-run: cannot open file {!r}: no such file\n'.format(script))
+            return 2
+        target = functools.partial(run, script, args)
+    _export_to_child_processes()
     try:
-        run(script, args)
+        target()
     except SystemExit as e:
         code = e.code
         if code is None:

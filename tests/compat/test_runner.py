@@ -213,3 +213,64 @@ def test_run_in_process(tmp_path, monkeypatch):
     assert sys.argv == argv
     with pytest.raises(FileNotFoundError):
         compat.run(tmp_path / 'missing.py')
+
+
+def test_module_mode_and_child_processes(tmp_path):
+    _write(tmp_path / 'mymod.py', """
+        import subprocess
+        import sys
+        import chainer
+        print('module', __name__, sys.argv[1:], chainer.__name__)
+        child = subprocess.run(
+            [sys.executable, '-c', 'import chainer, chainerx; '
+             'print(chainer.__name__, chainerx.is_available())'],
+            capture_output=True, text=True)
+        print('child', child.stdout.strip(), child.returncode)
+        sys.exit(4)
+    """)
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    proc = subprocess.run([sys.executable, '-m', 'minichainer.compat', '-m', 'mymod', 'a'],
+                          capture_output=True, text=True, env=env, cwd=str(tmp_path),
+                          timeout=120)
+    assert proc.returncode == 4, proc.stderr
+    assert "module __main__ ['a'] minichainer" in proc.stdout
+    assert 'child minichainer False 0' in proc.stdout
+
+
+def test_module_mode_runs_a_chainer_style_test_suite(tmp_path):
+    _write(tmp_path / 'test_suite.py', """
+        import unittest
+        import numpy
+        import chainer.functions as F
+        from chainer import testing
+
+        @testing.parameterize(*testing.product({'shape': [(2,), (3, 2)]}))
+        @testing.inject_backend_tests(None, [{}, {'use_cuda': True}])
+        class TestTanh(testing.FunctionTestCase):
+            def generate_inputs(self):
+                return numpy.random.uniform(-1, 1, self.shape).astype(numpy.float64),
+
+            def forward(self, inputs, device):
+                return F.tanh(inputs[0]),
+
+            def forward_expected(self, inputs):
+                return numpy.tanh(inputs[0]),
+
+        class TestFails(unittest.TestCase):
+            def test_fails(self):
+                assert False
+    """)
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    proc = subprocess.run([sys.executable, '-m', 'minichainer.compat', '-m', 'pytest', '-q',
+                           '-p', 'no:cacheprovider', 'test_suite.py'],
+                          capture_output=True, text=True, env=env, cwd=str(tmp_path),
+                          timeout=120)
+    assert proc.returncode == 1
+    assert '1 failed, 6 passed, 6 skipped' in proc.stdout
+
+
+def test_module_mode_without_name():
+    env = dict(os.environ, PYTHONPATH=ROOT)
+    proc = subprocess.run([sys.executable, '-m', 'minichainer.compat', '-m'],
+                          capture_output=True, text=True, env=env, timeout=60)
+    assert proc.returncode == 2 and 'module name' in proc.stderr
