@@ -452,6 +452,7 @@ def scenario_checkpoint_resume(comm):
     loaded = cp.maybe_load(trainer, opt)
     start = trainer.updater.iteration
     trainer.run()
+    comm.mpi_comm.Barrier()  # every rank has finalized (removed its checkpoints)
     left = sorted(f for f in os.listdir(os.path.join(OUT, 'cp')) if f.startswith('run.'))
     # The uninterrupted reference run.
     ref, ref_model, _ = _trainer(comm, os.path.join(OUT, 'ref'), 8)
