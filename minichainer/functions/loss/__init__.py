@@ -8,6 +8,8 @@ from minichainer.functions.loss.crf1d import argmax_crf1d  # noqa: F401
 from minichainer.functions.loss.crf1d import crf1d  # noqa: F401
 from minichainer.functions.loss.cross_covariance import cross_covariance  # noqa: F401
 from minichainer.functions.loss.cross_covariance import CrossCovariance  # noqa: F401
+from minichainer.functions.loss.ctc import connectionist_temporal_classification  # noqa
+from minichainer.functions.loss.ctc import ConnectionistTemporalClassification  # noqa
 from minichainer.functions.loss.decov import decov  # noqa: F401
 from minichainer.functions.loss.decov import DeCov  # noqa: F401
 from minichainer.functions.loss.hinge import hinge  # noqa: F401
@@ -33,11 +35,13 @@ from minichainer.functions.loss.vae import gaussian_nll  # noqa: F401
 
 __all__ = [
     'absolute_error', 'argmax_crf1d', 'bernoulli_nll', 'black_out', 'contrastive', 'crf1d',
-    'cross_covariance', 'decov', 'gaussian_kl_divergence', 'gaussian_nll', 'hinge',
+    'connectionist_temporal_classification', 'cross_covariance', 'decov',
+    'gaussian_kl_divergence', 'gaussian_nll', 'hinge',
     'huber_loss', 'mean_absolute_error', 'mean_squared_error', 'negative_sampling',
     'sigmoid_cross_entropy', 'softmax_cross_entropy', 'squared_error', 'triplet',
     # FunctionNode classes Chainer exports from chainer.functions
     'AbsoluteError',
+    'ConnectionistTemporalClassification',
     'Contrastive',
     'CrossCovariance',
     'DeCov',
