@@ -4,7 +4,9 @@ As in Chainer without CuPy: ``available`` and ``cudnn_enabled`` are False, ``nda
 ``Device``, ``Event`` and ``Stream`` are dummy classes for ``isinstance`` tests, and
 ``DummyDevice`` stands for the CPU. Anything that would touch a GPU (``to_gpu``,
 ``GpuDevice``, ``get_device_from_id(0)``, kernels) raises a ``RuntimeError`` saying so.
-Deliberate difference: ``cupy`` is None (Chainer uses a placeholder ``object()``).
+``cupy`` is a placeholder object, as in Chainer (so ``xp is cuda.cupy`` is simply False and
+Chainer's own tests' ``cuda.cupy is not None`` holds); touching any of its attributes raises
+an ``AttributeError`` saying that CuPy is not available.
 """
 import warnings
 
@@ -15,12 +17,28 @@ from minichainer.backends import _cpu
 
 available = False
 cudnn_enabled = False
-cupy = None
 cupyx = None
 cudnn = None
 libcudnn = object()  # for `cuda.libcudnn` to always resolve, as in Chainer
 _integer_types = (int, numpy.integer)
 _resolution_error = ImportError('CuPy is not supported by minichainer')
+
+
+class _UnavailableCupy:
+    """Stands for the ``cupy`` module, which minichainer does not support."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name):
+        raise AttributeError(
+            'cuda.cupy.{}: CuPy is not available in minichainer (no GPU backend); use NumPy '
+            "arrays on the '@numpy' device".format(name))
+
+    def __repr__(self):
+        return '<cupy (not available in minichainer)>'
+
+
+cupy = _UnavailableCupy()
 
 
 class ndarray:

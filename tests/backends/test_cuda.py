@@ -12,10 +12,23 @@ from minichainer.backends import intel64
 def test_flags():
     assert cuda.available is False
     assert cuda.cudnn_enabled is False
-    assert cuda.cupy is None
+    assert cuda.cupy is not None  # Chainer's own tests require a placeholder
+    assert numpy is not cuda.cupy
+    with pytest.raises(AttributeError, match='CuPy is not available'):
+        cuda.cupy.random
+    assert not hasattr(cuda.cupy, 'ndarray')
     assert minichainer.cuda is cuda
     assert not isinstance(None, cuda.ndarray)
     assert not isinstance(numpy.zeros(1), cuda.ndarray)
+
+
+def test_to_cpu_scalars_and_variable():
+    for value in (numpy.bool_(True), numpy.int8(3), numpy.float16(3.2),
+                  numpy.complex128(3.2 - 2.4j)):
+        y = cuda.to_cpu(value)
+        assert isinstance(y, numpy.ndarray) and y.shape == () and y.dtype == value.dtype
+    with pytest.raises(TypeError):
+        cuda.to_cpu(minichainer.Variable(numpy.zeros(2)))
 
 
 def test_to_cpu_and_to_gpu():
