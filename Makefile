@@ -19,8 +19,10 @@ $(VENV)/.test-installed: $(PY) pyproject.toml
 demo: $(VENV)/.demo-installed
 	$(PY) examples/demo.py
 
+# Two pytest workers on two cores: one BLAS thread each, or BLAS threads spin against
+# each other and small matrix products get a hundred times slower.
 test: $(VENV)/.test-installed
-	$(PY) -m pytest -q -n 2 tests
+	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 $(PY) -m pytest -q -n 2 tests
 
 bench: $(VENV)/.test-installed
 	$(PY) benchmarks/run.py
