@@ -104,6 +104,14 @@ def get_device(device_spec):
             "ChainerX devices); use '@numpy' or -1".format(device_spec))
     if isinstance(device_spec, cuda.DummyDeviceType):
         return _CPU
+    if isinstance(device_spec, tuple) and len(device_spec) == 2:
+        # legacy (module, id) / (backend name, index) forms of GPU and ChainerX devices
+        if device_spec[0] is cuda.cupy:
+            raise _no_backend(device_spec, 'CUDA/CuPy')
+        if isinstance(device_spec[0], str):
+            raise RuntimeError(
+                'get_device: ChainerX device {!r} is not available: minichainer has no '
+                "ChainerX backend; use '@numpy' or -1".format(device_spec))
     if isinstance(device_spec, cuda.Device):
         raise _no_backend(device_spec, 'CUDA/CuPy')
     raise TypeError(

@@ -44,6 +44,20 @@ def test_chainerx_specs_raise_clear_error(spec):
         backend.get_device(spec)
 
 
+@pytest.mark.parametrize('spec,match', [
+    (('native', 0), 'ChainerX'), (('native', 'foo'), 'ChainerX'), ((cuda.cupy, 0), 'CuPy')])
+def test_tuple_specs_raise_clear_error(spec, match):
+    with pytest.raises(RuntimeError, match=match):
+        backend.get_device(spec)
+    with pytest.raises(RuntimeError, match=match):
+        backend.using_device(spec)
+
+
+@pytest.mark.parametrize('value', [numpy.int64(1), None, 1, (), object()])
+def test_get_device_from_array_falls_back_to_cpu(value):
+    assert backend.get_device_from_array(value) == backend.CpuDevice()
+
+
 def test_intel64_spec_raises():
     with pytest.raises(RuntimeError, match='iDeep'):
         backend.get_device('@intel64')
