@@ -69,27 +69,36 @@ class PackedLayout:
             groups.append(_Group(dt, ps, shapes, bucket_elems))
         self.groups = groups
 
-    def pack_grads(self):
-        """Copy every gradient into the buffer (zeros for a None gradient)."""
-        copyto = numpy.copyto
+    def pack_grads(self, scale):
+        """Write every gradient times ``scale`` into the buffer (zeros for None)."""
+        multiply = numpy.multiply
         for group in self.groups:
             for param, view in group.entries:
                 g = param.grad
                 if g is None:
                     view.fill(0)
                 else:
-                    copyto(view, g, casting='same_kind')
+                    multiply(g, scale, out=view, casting='same_kind')
 
-    def unpack_grads(self, scale):
-        """Write ``buffer * scale`` back into every gradient (allocating None ones)."""
-        multiply = numpy.multiply
+    def unpack_grads(self):
+        """Make every gradient the buffer's reduced values.
+
+        Where the dtypes agree the gradient becomes a view of the buffer (no copy; the
+        next backward pass replaces it); float16 gradients get a converted copy.
+        """
+        copyto = numpy.copyto
         for group in self.groups:
+            dtype = group.dtype
             for param, view in group.entries:
                 g = param.grad
-                if g is None:
-                    param.grad = (view * scale).astype(param.array.dtype, copy=False)
+                if g is view:
+                    continue
+                if param.array.dtype == dtype:
+                    param.grad = view
+                elif g is None:
+                    param.grad = view.astype(param.array.dtype)
                 else:
-                    multiply(view, scale, out=g, casting='same_kind')
+                    copyto(g, view, casting='same_kind')
 
     def pack_data(self):
         """Copy every parameter's array into the buffer."""

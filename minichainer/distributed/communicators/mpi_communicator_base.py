@@ -7,6 +7,7 @@ from minichainer.distributed.communicators import _packed_buffer
 from minichainer.distributed.communicators import communicator_base
 
 _DEFAULT_BUCKET_BYTES = 64 * 1024 * 1024
+_MAX_CACHED_LAYOUTS = 8  # e.g. the generator and discriminator of a GAN
 _FLOAT16 = numpy.dtype(numpy.float16)
 
 
@@ -89,7 +90,7 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
         self.bucket_bytes = bucket_bytes
         (_, self._intra_rank, self._intra_size, self._inter_rank,
          self._inter_size) = _communication_utility.init_ranks(mpi_comm, MPI)
-        self._grad_key = None
+        self._grad_layouts = {}
         self._grad_layout = None
         from minichainer.distributed import global_except_hook
         global_except_hook._add_hook_if_enabled()
@@ -129,7 +130,7 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
 
     def finalize(self):
         """Drop the cached buffers and free a communicator created by :meth:`split`."""
-        self._grad_key = None
+        self._grad_layouts = {}
         self._grad_layout = None
         MPI = self._MPI
         comm = self.mpi_comm
@@ -324,9 +325,13 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
     def multi_node_mean_grad(self, model, zero_fill=False):
         """Replace every gradient of ``model`` by its mean over the ranks.
 
-        Gradients are packed into one reusable flat buffer per dtype (float16 as float32)
-        and reduced with one in-place ``Allreduce`` per bucket of at most
-        ``bucket_bytes``; the mean is written back in the same pass that unpacks.
+        Gradients, divided by the number of ranks, are packed into one reusable flat
+        buffer per dtype (float16 as float32) and summed with one in-place
+        ``Allreduce`` per bucket of at most ``bucket_bytes``. Afterwards each gradient
+        is a view of that buffer (float16 ones a copy); the next backward pass replaces
+        it, so do not keep references to gradients across steps. The buffers are kept
+        per parameter set (a few models may share a communicator). With one process
+        nothing is communicated.
 
         Args:
             model (~minichainer.Link): The model.
@@ -340,26 +345,37 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
         else:
             key = tuple((id(p), p.array is not None and p.grad is not None)
                         for _, p in params)
-        layout = self._grad_layout
-        if key != self._grad_key or layout is None:
+        layouts = self._grad_layouts
+        layout = layouts.get(key)
+        if layout is None:
             chosen = []
             for (name, p), (_, used) in zip(params, key):
                 if used:
                     _check_array('multi_node_mean_grad', p.array, 'parameter ' + name)
                     chosen.append(p)
             layout = _packed_buffer.PackedLayout(chosen, self.bucket_bytes)
-            self._grad_layout = layout
-            self._grad_key = key
+            if len(layouts) >= _MAX_CACHED_LAYOUTS:
+                del layouts[next(iter(layouts))]
+            layouts[key] = layout
+        self._grad_layout = layout
         if not layout.groups:
             return
-        layout.pack_grads()
+        size = self.size
+        if size == 1:
+            if zero_fill:
+                for group in layout.groups:
+                    for param, _ in group.entries:
+                        if param.grad is None:
+                            param.grad = numpy.zeros_like(param.array)
+            return
+        layout.pack_grads(1.0 / size)
         Allreduce = self.mpi_comm.Allreduce
         IN_PLACE = self._MPI.IN_PLACE
         for group in layout.groups:
             flat = group.flat
             for a, b in group.ranges:
                 Allreduce(IN_PLACE, flat[a:b])
-        layout.unpack_grads(1.0 / self.size)
+        layout.unpack_grads()
 
     def allreduce_grad(self, model, zero_fill=False):
         """Alias of :meth:`multi_node_mean_grad` (ChainerMN's older name)."""

@@ -1,0 +1,169 @@
+"""Issue 9 benchmark: data-parallel training on MPI, 1 vs 2 processes on one machine.
+
+Model: 784-1000-1000-10 MLP classifier, Adam, StandardUpdater with the multi-node
+optimizer, batch 100 per process (weak scaling, as ChainerMN programs use
+``--batchsize`` per process), synthetic MNIST-like data, one BLAS thread per process
+(OMP_NUM_THREADS=OPENBLAS_NUM_THREADS=MKL_NUM_THREADS=1).
+
+Reported, from rank 0, best of several chunks of iterations:
+* step time and throughput (examples/s over all processes);
+* time spent in ``multi_node_mean_grad`` (pack + Allreduce + unpack; includes waiting
+  for the slower rank) as a share of the step;
+* the bare Allreduce of the packed gradient buffer after a Barrier (pure
+  communication cost, no skew) as a share of the step.
+Targets: communication <= 10% of the step; throughput(2) >= 1.6 x throughput(1).
+
+Run: ``python benchmarks/bench_distributed.py`` (it launches ``mpiexec -n 1`` and
+``-n 2`` of itself; needs ``pip install minichainer[mpi]``). Nothing is asserted.
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+BLAS_VARS = ('OMP_NUM_THREADS', 'OPENBLAS_NUM_THREADS', 'MKL_NUM_THREADS')
+
+
+def worker(args):
+    sys.path.insert(0, ROOT)
+    import numpy
+
+    import minichainer
+    import minichainer.distributed as mn
+    import minichainer.functions as F
+    import minichainer.links as L
+    from minichainer import training
+
+    comm = mn.create_communicator('naive')
+
+    class MLP(minichainer.Chain):
+        def __init__(self):
+            super().__init__()
+            with self.init_scope():
+                self.l1 = L.Linear(784, args.unit)
+                self.l2 = L.Linear(args.unit, args.unit)
+                self.l3 = L.Linear(args.unit, 10)
+
+        def forward(self, x):
+            return self.l3(F.relu(self.l2(F.relu(self.l1(x)))))
+
+    numpy.random.seed(comm.rank)
+    n = args.batchsize * 50
+    x = numpy.random.rand(n, 784).astype(numpy.float32)
+    t = numpy.random.randint(0, 10, n).astype(numpy.int32)
+    model = L.Classifier(MLP())
+    opt = mn.create_multi_node_optimizer(minichainer.optimizers.Adam(), comm)
+    opt.setup(model)
+    it = minichainer.iterators.SerialIterator(
+        minichainer.datasets.TupleDataset(x, t), args.batchsize)
+    updater = training.StandardUpdater(it, opt)
+
+    comm_time = [0.]
+    inner = comm.multi_node_mean_grad
+
+    def timed_mean_grad(model, zero_fill=False):
+        t0 = time.perf_counter()
+        inner(model, zero_fill)
+        comm_time[0] += time.perf_counter() - t0
+    comm.multi_node_mean_grad = timed_mean_grad
+
+    for _ in range(args.warmup):
+        updater.update()
+    steps, comms = [], []
+    for _ in range(args.chunks):
+        comm.mpi_comm.Barrier()
+        comm_time[0] = 0.
+        t0 = time.perf_counter()
+        for _ in range(args.iters):
+            updater.update()
+        steps.append((time.perf_counter() - t0) / args.iters)
+        comms.append(comm_time[0] / args.iters)
+
+    # Pure communication: the packed buffer's Allreduce after a Barrier.
+    from mpi4py import MPI
+    group = comm._grad_layout.groups[0]
+    pure = []
+    for _ in range(args.iters * args.chunks):
+        comm.mpi_comm.Barrier()
+        t0 = time.perf_counter()
+        comm.mpi_comm.Allreduce(MPI.IN_PLACE, group.flat)
+        pure.append(time.perf_counter() - t0)
+    pure.sort()
+    best = min(range(len(steps)), key=steps.__getitem__)
+    result = {
+        'size': comm.size,
+        'batch_per_process': args.batchsize,
+        'n_params': int(group.flat.size),
+        'buffer_mib': group.flat.nbytes / 2 ** 20,
+        'step_best': steps[best],
+        'step_median': sorted(steps)[len(steps) // 2],
+        'mean_grad_at_best': comms[best],
+        'allreduce_median': pure[len(pure) // 2],
+        'allreduce_best': pure[0],
+    }
+    result['throughput'] = comm.size * args.batchsize / result['step_best']
+    if comm.rank == 0:
+        print('RESULT ' + json.dumps(result), flush=True)
+
+
+def launch(n, args):
+    exe = os.path.join(os.path.dirname(sys.executable), 'mpiexec')
+    if not os.path.isfile(exe):
+        exe = shutil.which('mpiexec')
+    if exe is None:
+        raise SystemExit('mpiexec not found: pip install minichainer[mpi]')
+    env = dict(os.environ)
+    for var in BLAS_VARS:
+        env[var] = '1'
+    cmd = [exe, '-n', str(n), sys.executable, os.path.abspath(__file__), '--worker',
+           '--unit', str(args.unit), '--batchsize', str(args.batchsize),
+           '--iters', str(args.iters), '--chunks', str(args.chunks),
+           '--warmup', str(args.warmup)]
+    out = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=900)
+    for line in out.stdout.splitlines():
+        if line.startswith('RESULT '):
+            return json.loads(line[7:])
+    raise SystemExit('benchmark job failed:\n' + out.stdout + out.stderr)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    parser.add_argument('--worker', action='store_true', help=argparse.SUPPRESS)
+    parser.add_argument('--unit', type=int, default=1000)
+    parser.add_argument('--batchsize', type=int, default=100)
+    parser.add_argument('--iters', type=int, default=10)
+    parser.add_argument('--chunks', type=int, default=5)
+    parser.add_argument('--warmup', type=int, default=3)
+    args = parser.parse_args()
+    if args.worker:
+        worker(args)
+        return
+    r1 = launch(1, args)
+    r2 = launch(2, args)
+    print('784-{0}-{0}-10 MLP, Adam, batch {1} per process, one BLAS thread per '
+          'process; {2:,} parameters = {3:.1f} MiB packed in one buffer'.format(
+              args.unit, args.batchsize, r2['n_params'], r2['buffer_mib']))
+    for r in (r1, r2):
+        print('  {} process(es): step {:.2f} ms (median {:.2f}), {:.0f} examples/s, '
+              'multi_node_mean_grad {:.2f} ms ({:.1f}% of step), bare Allreduce '
+              '{:.2f} ms ({:.1f}%)'.format(
+                  r['size'], 1e3 * r['step_best'], 1e3 * r['step_median'],
+                  r['throughput'], 1e3 * r['mean_grad_at_best'],
+                  100 * r['mean_grad_at_best'] / r['step_best'],
+                  1e3 * r['allreduce_median'],
+                  100 * r['allreduce_median'] / r['step_best']))
+    print('  throughput ratio 2 / 1 processes: {:.2f}x (target >= 1.6x)'.format(
+        r2['throughput'] / r1['throughput']))
+    print('  communication share with 2 processes: mean_grad {:.1f}%, bare Allreduce '
+          '{:.1f}% (target <= 10%)'.format(
+              100 * r2['mean_grad_at_best'] / r2['step_best'],
+              100 * r2['allreduce_median'] / r2['step_best']))
+
+
+if __name__ == '__main__':
+    main()
