@@ -187,3 +187,14 @@ def test_checkpoint_and_resume_across_ranks(tmp_path):
     assert r0['loaded'] == r1['loaded'] == 4 and r0['start'] == 4
     assert r0['params'] == r1['params']
     assert r0['files_after'] == []
+
+
+def test_chainermn_program_through_compat_runner(tmp_path):
+    program = os.path.join(_launch.HERE, '_chainermn_program.py')
+    rc, stdout, stderr, _ = _launch.run_mpi(
+        ['-m', 'minichainer.compat', program, str(tmp_path)], timeout=90)
+    assert rc == 0, stderr[-4000:]
+    accuracy = float(stdout.split('final accuracy')[1].split()[0])
+    assert accuracy > 0.7
+    with open(tmp_path / 'log') as f:
+        assert [e['epoch'] for e in json.load(f)] == [1, 2, 3, 4, 5]

@@ -6,9 +6,9 @@ import sys
 import pytest
 
 import minichainer.distributed as mn
-sd = importlib.import_module('minichainer.distributed.datasets.scatter_dataset')
-
 from . import _launch
+
+sd = importlib.import_module('minichainer.distributed.datasets.scatter_dataset')
 
 
 def test_import_does_not_need_mpi4py():

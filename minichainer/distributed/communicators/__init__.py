@@ -2,7 +2,8 @@
 from minichainer.utils import argument
 from minichainer.distributed.communicators.communicator_base import CommunicatorBase  # noqa: F401
 from minichainer.distributed.communicators.flat_communicator import FlatCommunicator
-from minichainer.distributed.communicators.mpi_communicator_base import MpiCommunicatorBase  # noqa: F401
+from minichainer.distributed.communicators.mpi_communicator_base import \
+    MpiCommunicatorBase  # noqa: F401
 from minichainer.distributed.communicators.naive_communicator import NaiveCommunicator
 from minichainer.distributed.communicators.non_cuda_aware_communicator import \
     NonCudaAwareCommunicator
@@ -60,4 +61,3 @@ def create_communicator(communicator_name='naive', mpi_comm=None, **kwargs):
     comm = cls(mpi_comm=mpi_comm, **extra)
     comm.set_config('batched_copy', batched_copy)
     return comm
-
