@@ -171,6 +171,18 @@ def scenario_packed(comm):
     comm.multi_node_mean_grad(h)
     assert h.W.grad.dtype == numpy.float16 and numpy.all(h.W.grad == 0.5)
     assert numpy.all(h.b.grad == 1.0)
+
+    # ChainerMN's older names.
+    import warnings
+    h.b.grad = numpy.full((2,), 2. * comm.rank, numpy.float32)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter('always')
+        comm.allreduce_grad(h)
+    assert any(issubclass(x.category, DeprecationWarning) for x in w)
+    assert numpy.all(h.b.grad == 1.0)
+    h.b.array[...] = comm.rank
+    comm.broadcast_data(h)
+    assert numpy.all(h.b.array == 0)
     dump('packed', comm, {'ok': True})
 
 

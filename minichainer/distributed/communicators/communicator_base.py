@@ -1,4 +1,5 @@
 """The interface every communicator implements (``chainermn.CommunicatorBase``)."""
+import warnings
 
 
 class CommunicatorBase:
@@ -102,9 +103,14 @@ class CommunicatorBase:
     def multi_node_mean_grad(self, model, zero_fill=False):
         raise NotImplementedError
 
+    def broadcast_data(self, model):
+        """Old name of :meth:`bcast_data`."""
+        self.bcast_data(model)
+
     def allreduce_grad(self, model, zero_fill=False):
-        """Deprecated alias of :meth:`multi_node_mean_grad`."""
-        return self.multi_node_mean_grad(model, zero_fill)
+        """Deprecated (ChainerMN 7) alias of :meth:`multi_node_mean_grad`."""
+        warnings.warn('allreduce_grad() is deprecated.', DeprecationWarning)
+        self.multi_node_mean_grad(model, zero_fill)
 
     def finalize(self):
         """Release the resources held by the communicator."""

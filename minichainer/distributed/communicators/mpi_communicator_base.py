@@ -377,10 +377,6 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
                 Allreduce(IN_PLACE, flat[a:b])
         layout.unpack_grads()
 
-    def allreduce_grad(self, model, zero_fill=False):
-        """Alias of :meth:`multi_node_mean_grad` (ChainerMN's older name)."""
-        self.multi_node_mean_grad(model, zero_fill)
-
 
 def _describe_mismatch(ref, sig, rank):
     ref_d = {name: (shape, dt) for name, shape, dt in ref}
