@@ -30,7 +30,10 @@ def _getattr(name):
 
 def make_module(name='chainerx'):
     """Build a fresh ``chainerx`` stub module object."""
+    import importlib.machinery
     module = types.ModuleType(name, __doc__)
+    # a spec, so that importlib.util.find_spec('chainerx') works once it is in sys.modules
+    module.__spec__ = importlib.machinery.ModuleSpec(name, None, origin=__name__)
     module.ndarray = ndarray
     module.is_available = is_available
     module._available = False

@@ -172,6 +172,9 @@ class TestInstall:
         assert chainer.functions.__spec__.name == 'minichainer.functions'
         assert chainer.functions.__name__ == 'minichainer.functions'
         assert chainerx.is_available() is False
+        import importlib.util
+        assert importlib.util.find_spec('chainerx') is not None
+        assert importlib.util.find_spec('chainer').name == 'minichainer'
         from chainer.backends import cuda
         import chainer.cuda
         assert chainer.cuda is cuda
