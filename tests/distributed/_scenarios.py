@@ -405,6 +405,42 @@ def scenario_persistent(comm):
     dump('persistent', comm, {'avg_mean': bn.avg_mean.tolist()})
 
 
+def scenario_aggregation(comm):
+    """ObservationAggregator and GenericMultiNodeEvaluator."""
+    from minichainer import reporter
+    from minichainer import testing
+    trainer = testing.get_trainer_with_mock_updater(stop_trigger=(4, 'iteration'))
+    seen = []
+
+    @training.make_extension(trigger=(1, 'iteration'),
+                             priority=training.PRIORITY_WRITER)
+    def observe(tr):
+        reporter.report({'main/loss': float(comm.rank + tr.updater.iteration)})
+
+    @training.make_extension(trigger=(1, 'iteration'),
+                             priority=training.PRIORITY_READER)
+    def record(tr):
+        seen.append(tr.observation.get('main/loss_all'))
+
+    trainer.extend(observe)
+    trainer.extend(mn.extensions.ObservationAggregator(
+        comm, 'main/loss', 'main/loss_all', comm_trigger=(2, 'iteration')))
+    trainer.extend(record)
+    trainer.run()
+
+    class Sum(mn.extensions.GenericMultiNodeEvaluator):
+        def calc_local(self, x):
+            return float(x.sum())
+
+        def aggregate(self, results):
+            return sorted(results)
+
+    x = numpy.arange(10 * (comm.rank + 1), dtype=numpy.float32).reshape(-1, 1)
+    it = minichainer.iterators.SerialIterator(list(x), 4, repeat=False, shuffle=False)
+    result = Sum(comm, it, None)()
+    dump('aggregation', comm, {'seen': seen, 'generic': result})
+
+
 def scenario_gpu_names(comm):
     out = {}
     for name in ('pure_nccl', 'hierarchical', 'two_dimensional', 'single_node', 'nope'):

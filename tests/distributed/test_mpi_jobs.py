@@ -3,6 +3,7 @@
 One job runs the collective scenarios of ``_scenarios.py`` and the tests below check
 what each rank wrote; the failure and checkpoint tests launch their own jobs.
 """
+import fcntl
 import json
 import os
 
@@ -12,14 +13,35 @@ import pytest
 from . import _launch
 
 SCENARIOS = ['equivalence', 'packed', 'objects', 'scatter', 'evaluator', 'mismatch',
-             'functions', 'mnbn_gradcheck', 'iterators', 'persistent', 'gpu_names']
+             'functions', 'mnbn_gradcheck', 'iterators', 'persistent', 'aggregation',
+             'gpu_names']
 SCRIPT = os.path.join(_launch.HERE, '_scenarios.py')
 
 
 @pytest.fixture(scope='module')
 def results(tmp_path_factory):
-    out = tmp_path_factory.mktemp('mpi')
-    rc, stdout, stderr, _ = _launch.run_mpi([SCRIPT, str(out)] + SCENARIOS, timeout=90)
+    """Run the scenario job once per test session, even with pytest-xdist (the workers
+    share the result through a locked directory)."""
+    _launch.require_mpi()
+    run_id = os.environ.get('PYTEST_XDIST_TESTRUNUID')
+    if run_id:
+        out = tmp_path_factory.getbasetemp().parent / ('mpi-scenarios-' + run_id)
+    else:
+        out = tmp_path_factory.getbasetemp() / 'mpi-scenarios'
+    out.mkdir(parents=True, exist_ok=True)
+    with open(out / 'lock', 'w') as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            done = out / 'done.json'
+            if not done.exists():
+                rc, stdout, stderr, _ = _launch.run_mpi([SCRIPT, str(out)] + SCENARIOS,
+                                                        timeout=90)
+                with open(done, 'w') as f:
+                    json.dump([rc, stdout, stderr], f)
+            with open(done) as f:
+                rc, stdout, stderr = json.load(f)
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
     return rc, stdout, stderr, out
 
 
@@ -151,6 +173,15 @@ def test_iterators(results):
 
 def test_allreduce_persistent(results):
     assert _load(results, 'persistent') == [{'avg_mean': [0.5] * 3}] * 2
+
+
+def test_observation_aggregator_and_generic_evaluator(results):
+    r0, r1 = _load(results, 'aggregation')
+    # Every 2 iterations: mean over both ranks and both iterations of rank + iteration.
+    assert r0['seen'] == r1['seen'] == [None, 2.0, None, 4.0]
+    # Batches of 4 of arange(10) on rank 0 and arange(20) on rank 1, sums at the root.
+    expected = [6., 22., 17., 6., 22., 38., 54., 70.]
+    assert r0['generic'] == sorted(expected) and r1['generic'] is None
 
 
 def test_gpu_only_options_raise(results):
