@@ -1,0 +1,31 @@
+"""Run an example script in a subprocess, the way a user does."""
+import json
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+EXAMPLES = os.path.join(ROOT, 'examples')
+
+
+def run_example(relpath, *args, cwd=None, timeout=120):
+    """Run ``python examples/<relpath> ARGS`` with minichainer importable; return stdout.
+
+    OpenBLAS is limited to one thread: on a busy 2-core machine its thread pool makes
+    tiny matrix products orders of magnitude slower.
+    """
+    env = dict(os.environ)
+    env['PYTHONPATH'] = ROOT + os.pathsep + env.get('PYTHONPATH', '')
+    env['MPLBACKEND'] = 'Agg'
+    env['OPENBLAS_NUM_THREADS'] = '1'
+    proc = subprocess.run(
+        [sys.executable, os.path.join(EXAMPLES, relpath)] + [str(a) for a in args],
+        capture_output=True, text=True, env=env, cwd=cwd, timeout=timeout)
+    assert proc.returncode == 0, 'exit {}\nstdout:\n{}\nstderr:\n{}'.format(
+        proc.returncode, proc.stdout, proc.stderr)
+    return proc.stdout
+
+
+def read_log(path):
+    with open(path) as f:
+        return json.load(f)
