@@ -11,8 +11,11 @@ import numpy
 
 from minichainer.configuration import config, global_config, using_config  # noqa: F401
 
-__version__ = '0.1.0'
-chainer_version = '7.8.1'  # the Chainer release whose behaviour minichainer follows
+# ``chainer.__version__`` is what Chainer programs read, so it names the Chainer release
+# whose API minichainer provides; minichainer's own release is ``minichainer_version``.
+__version__ = '7.8.1'
+chainer_version = __version__
+minichainer_version = '0.1.0'
 
 
 class _Mixed16:
@@ -101,7 +104,7 @@ def print_runtime_info(out=None):
     if out is None:
         out = sys.stdout
     out.write('Platform: {}\n'.format(platform.platform()))
-    out.write('Chainer: {} (minichainer {})\n'.format(chainer_version, __version__))
+    out.write('Chainer: {} (minichainer {})\n'.format(chainer_version, minichainer_version))
     out.write('ChainerX: Not Available\n')
     out.write('NumPy: {}\n'.format(numpy.__version__))
     out.write('CuPy: Not Available\n')
@@ -156,6 +159,11 @@ _LAZY_ATTRS = {
     'Serializer': ('serializer', 'Serializer'),
     'Deserializer': ('serializer', 'Deserializer'),
     'get_device': ('backend', 'get_device'),
+    'get_array_types': ('backend', 'get_array_types'),
+    'get_cpu_array_types': ('backend', 'get_cpu_array_types'),
+    'is_arrays_compatible': ('backend', 'is_arrays_compatible'),
+    'should_use_cudnn': ('backends.cuda', 'should_use_cudnn'),
+    'should_use_cudnn_tensor_core': ('backends.cuda', 'should_use_cudnn_tensor_core'),
     'using_device': ('backend', 'using_device'),
     'cuda': ('backends.cuda', None),
 }
