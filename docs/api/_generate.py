@@ -1,0 +1,143 @@
+"""Regenerate the API reference pages (docs/api/*.md) from minichainer's public names.
+
+minichainer's packages re-export their names dynamically, which a static reader such
+as mkdocstrings cannot follow, so each page lists every public object by the module
+that defines it: ``::: minichainer.functions.activation.relu.relu``. Run
+
+    python docs/api/_generate.py
+
+after adding public names; tests/docs/test_api_pages.py fails while a page is stale.
+"""
+import importlib
+import inspect
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+# page file: (title, intro, [(section title, package whose public names to list
+#                              or a list of dotted names)])
+PAGES = {
+    'core.md': ('Core', 'Variables, function nodes, links, configuration, the reporter and '
+                'devices: what `import minichainer as chainer` gives at the top level.', [
+        ('Variables', ['minichainer.variable.Variable', 'minichainer.variable.Parameter',
+                       'minichainer.variable.VariableNode', 'minichainer.variable.as_variable',
+                       'minichainer.variable.as_array']),
+        ('Functions in the graph', ['minichainer.function_node.FunctionNode',
+                                    'minichainer.function.Function',
+                                    'minichainer.function.no_backprop_mode',
+                                    'minichainer.function.force_backprop_mode']),
+        ('Links', ['minichainer.link.Link', 'minichainer.link.Chain',
+                   'minichainer.link.ChainList', 'minichainer.sequential.Sequential']),
+        ('Configuration', ['minichainer.configuration.using_config',
+                           'minichainer.configuration.GlobalConfig',
+                           'minichainer.configuration.LocalConfig']),
+        ('Reporter', 'minichainer.reporter'),
+        ('Devices and backends', ['minichainer.backend.get_device',
+                                  'minichainer.backend.get_array_module',
+                                  'minichainer.backend.CpuDevice']),
+        ('Gradient checking', 'minichainer.gradient_check'),
+        ('Computational graph', ['minichainer.computational_graph.build_computational_graph']),
+    ]),
+    'functions.md': ('Functions', 'Every function of `minichainer.functions` (`F`), by family.',
+                     'minichainer.functions'),
+    'links.md': ('Links and initializers', 'Every link of `minichainer.links` (`L`) and '
+                 'every initializer.', [
+        ('Links', 'minichainer.links'),
+        ('Initializers', 'minichainer.initializers'),
+    ]),
+    'optimizers.md': ('Optimizers', 'Optimizers, their base classes and optimizer hooks.', [
+        ('Base classes', ['minichainer.optimizer.Optimizer', 'minichainer.optimizer.UpdateRule',
+                          'minichainer.optimizer.GradientMethod',
+                          'minichainer.optimizer.Hyperparameter']),
+        ('Optimizers', 'minichainer.optimizers'),
+        ('Optimizer hooks', 'minichainer.optimizer_hooks'),
+    ]),
+    'datasets.md': ('Datasets and iterators', 'Datasets, dataset helpers, iterators and '
+                    'converters.', [
+        ('Dataset helpers and converters', 'minichainer.dataset'),
+        ('Datasets', 'minichainer.datasets'),
+        ('Iterators', 'minichainer.iterators'),
+    ]),
+    'training.md': ('Training', 'The Trainer, updaters, triggers and extensions.', [
+        ('Trainer and extension base', 'minichainer.training'),
+        ('Updaters', 'minichainer.training.updaters'),
+        ('Triggers', 'minichainer.training.triggers'),
+        ('Extensions', 'minichainer.training.extensions'),
+        ('Snapshot writers', 'minichainer.training.extensions.snapshot_writers'),
+    ]),
+    'serializers.md': ('Serializers', 'Saving and loading npz (and HDF5) files.',
+                       'minichainer.serializers'),
+    'testing.md': ('Testing helpers', 'Chainer\'s public testing helpers, for your own '
+                   'test suites.', 'minichainer.testing'),
+    'compat.md': ('Compat runner', 'Run unmodified Chainer programs: '
+                  '`python -m minichainer.compat SCRIPT ARGS...`.', [
+        ('Runner', ['minichainer.compat.main', 'minichainer.compat.install',
+                    'minichainer.compat.uninstall']),
+    ]),
+}
+
+
+def public_objects(package):
+    """``[(name, 'defining.module.qualname')]`` for the public callables of a package."""
+    module = importlib.import_module(package)
+    names = getattr(module, '__all__', None) or [n for n in dir(module) if not n.startswith('_')]
+    found = []
+    for name in sorted(set(names), key=str.lower):
+        obj = getattr(module, name, None)
+        if not (inspect.isclass(obj) or inspect.isfunction(obj)):
+            continue
+        home = getattr(obj, '__module__', '') or ''
+        qualname = getattr(obj, '__qualname__', name)
+        if not home.startswith('minichainer') or '<' in qualname or '.' in qualname:
+            continue
+        found.append((name, '{}.{}'.format(home, qualname)))
+    return found
+
+
+def _directive(path):
+    return '::: {}\n'.format(path)
+
+
+def render(title, intro, sections):
+    lines = ['# {}\n'.format(title), '\n',
+             '<!-- generated by docs/api/_generate.py; edit that file, not this one -->\n',
+             '\n', intro + '\n', '\n']
+    if isinstance(sections, str):   # one package, grouped by its sub-packages
+        groups = {}
+        for name, path in public_objects(sections):
+            family = path[len(sections) + 1:].split('.')[0]
+            groups.setdefault(family, []).append(path)
+        sections = [(family.replace('_', ' ').capitalize(), paths)
+                    for family, paths in sorted(groups.items())]
+    seen = set()   # a name re-exported by several packages is documented once
+    for section, content in sections:
+        paths = ([p for _, p in public_objects(content)] if isinstance(content, str)
+                 else content)
+        paths = [p for p in paths if p not in seen]
+        seen.update(paths)
+        if not paths:
+            continue
+        lines.append('## {}\n\n'.format(section))
+        for path in paths:
+            lines.append(_directive(path))
+            lines.append('\n')
+    return ''.join(lines)
+
+
+def generate():
+    """``{file name: text}`` of every page."""
+    return {name: render(*spec) for name, spec in PAGES.items()}
+
+
+def main():
+    sys.path.insert(0, ROOT)
+    for name, text in generate().items():
+        with open(os.path.join(HERE, name), 'w') as f:
+            f.write(text)
+        print('wrote docs/api/{} ({} objects)'.format(name, text.count(':::')))
+
+
+if __name__ == '__main__':
+    main()
