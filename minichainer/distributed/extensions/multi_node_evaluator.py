@@ -11,8 +11,7 @@ from minichainer.training import extension
 def _mean_over_ranks(comm, local):
     """Mean over the ranks of each value of the dicts ``local`` (one collective)."""
     local = {k: (v.array if hasattr(v, 'array') else v) for k, v in local.items()}
-    everyone = comm.mpi_comm.allgather(local) if hasattr(comm, 'mpi_comm') else [
-        comm.gather_obj(local)]
+    everyone = comm.mpi_comm.allgather(local)
     keys = sorted(everyone[0])
     for r, d in enumerate(everyone):
         if sorted(d) != keys:
