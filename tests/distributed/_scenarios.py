@@ -161,6 +161,12 @@ def scenario_packed(comm):
     comm.multi_node_mean_grad(model, zero_fill=True)
     assert numpy.all(model.predictor.l1.W.grad == 0)
     assert numpy.allclose(model.predictor.l2.W.grad, 1.5)
+    # zero_fill=False: parameters without a gradient are skipped (stay None).
+    model.cleargrads()
+    model.predictor.l2.W.grad = numpy.full_like(model.predictor.l2.W.array, comm.rank + 1)
+    comm.multi_node_mean_grad(model, zero_fill=False)
+    assert model.predictor.l1.W.grad is None and model.predictor.l2.b.grad is None
+    assert numpy.allclose(model.predictor.l2.W.grad, 1.5)
 
     # float16 parameters travel as float32 and come back as float16.
     h = L.Linear(3, 2)
