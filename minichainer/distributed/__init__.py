@@ -19,6 +19,7 @@ from minichainer.distributed import global_except_hook  # noqa: F401
 from minichainer.distributed import iterators  # noqa: F401
 from minichainer.distributed import links  # noqa: F401
 from minichainer.distributed import optimizers  # noqa: F401
+from minichainer.distributed import testing  # noqa: F401
 
 from minichainer.distributed.communicators import CommunicatorBase  # noqa: F401
 from minichainer.distributed.communicators import create_communicator  # noqa: F401

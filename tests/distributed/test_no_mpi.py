@@ -81,3 +81,37 @@ def test_except_hook_installed_by_default_and_passes_through_without_mpi(capsys)
     except KeyError:
         geh._global_except_hook(*sys.exc_info())  # MPI not running: only prints
     assert 'boom' in capsys.readouterr().err
+
+
+def test_create_mnbn_model_replaces_batch_normalization():
+    import numpy
+    import minichainer
+    import minichainer.links as L
+
+    class Net(minichainer.Chain):
+        def __init__(self):
+            super().__init__()
+            with self.init_scope():
+                self.l1 = L.Linear(3, 4)
+                self.bn = L.BatchNormalization(4)
+                self.seq = minichainer.ChainList(L.BatchNormalization(4))
+
+    net = Net()
+    net.bn.avg_mean[...] = 2.
+    net.bn.gamma.array[...] = 3.
+    mnbn = mn.links.create_mnbn_model(net, comm=None)
+    assert type(net.bn) is L.BatchNormalization  # the original is untouched
+    assert isinstance(mnbn.bn, mn.MultiNodeBatchNormalization)
+    assert isinstance(mnbn.seq[0], mn.MultiNodeBatchNormalization)
+    numpy.testing.assert_array_equal(mnbn.bn.avg_mean, net.bn.avg_mean)
+    numpy.testing.assert_array_equal(mnbn.bn.gamma.array, net.bn.gamma.array)
+    assert [n for n, _ in mnbn.namedparams()] == [n for n, _ in net.namedparams()]
+    assert mnbn.l1.W is not net.l1.W
+    with pytest.raises(ValueError, match='communication_backend'):
+        mn.MultiNodeBatchNormalization(4, None, communication_backend='nccl')
+
+
+def test_testing_get_device():
+    assert str(mn.testing.get_device()) == '@numpy'
+    with pytest.raises(Exception, match='cupy'):
+        mn.testing.get_device(0)

@@ -1,2 +1,3 @@
 """Links for multi-process training (``chainermn.links``)."""
 from minichainer.distributed.links.batch_normalization import MultiNodeBatchNormalization  # noqa: F401,E501
+from minichainer.distributed.links.create_mnbn_model import create_mnbn_model  # noqa: F401
