@@ -33,6 +33,7 @@ from minichainer.distributed.extensions import multi_node_snapshot  # noqa: F401
 from minichainer.distributed.iterators import create_multi_node_iterator  # noqa: F401
 from minichainer.distributed.iterators import create_synchronized_iterator  # noqa: F401
 from minichainer.distributed.links import MultiNodeBatchNormalization  # noqa: F401
+from minichainer.distributed.links import MultiNodeChainList  # noqa: F401
 from minichainer.distributed.optimizers import create_multi_node_optimizer  # noqa: F401
 
 global_except_hook._add_hook_if_enabled()

@@ -447,6 +447,55 @@ def scenario_aggregation(comm):
     dump('aggregation', comm, {'seen': seen, 'generic': result})
 
 
+def scenario_chain_list(comm):
+    """A 3-part MLP split over 2 processes (rank 0 -> rank 1 -> rank 0) with
+    MultiNodeChainList has the gradients of the same MLP in one process."""
+    def part(n_in, n_out, seed):
+        numpy.random.seed(seed)
+        return L.Linear(n_in, n_out)
+    a, b, c = part(5, 6, 1), part(6, 7, 2), part(7, 3, 3)
+    x = numpy.random.RandomState(0).standard_normal((4, 5)).astype(numpy.float32)
+    t = numpy.array([0, 1, 2, 1], numpy.int32)
+    ref = [lk.copy(mode='copy') for lk in (a, b, c)]
+    loss_ref = F.softmax_cross_entropy(
+        ref[2](F.relu(ref[1](F.relu(ref[0](x))))), t)
+    loss_ref.backward()
+    model = mn.MultiNodeChainList(comm)
+
+    class Act(minichainer.Chain):
+        def __init__(self, inner):
+            super().__init__()
+            with self.init_scope():
+                self.inner = inner
+
+        def forward(self, h):
+            return F.relu(self.inner(h))
+
+    if comm.rank == 0:
+        model.add_link(Act(a), rank_in=None, rank_out=1)
+        model.add_link(c, rank_in=1, rank_out=None)
+        y = model(x)
+        loss = F.softmax_cross_entropy(y, t)
+        loss.backward()
+        numpy.testing.assert_allclose(loss.array, loss_ref.array, rtol=1e-6)
+        mine = [(a, ref[0]), (c, ref[2])]
+    else:
+        model.add_link(Act(b), rank_in=0, rank_out=0)
+        phi = model(x)
+        phi.backward()
+        mine = [(b, ref[1])]
+    for got, want in mine:
+        numpy.testing.assert_allclose(got.W.grad, want.W.grad, rtol=1e-5, atol=1e-6)
+        numpy.testing.assert_allclose(got.b.grad, want.b.grad, rtol=1e-5, atol=1e-6)
+    with_error = None
+    try:
+        model.add_link(L.Linear(2, 2), rank_out=None)
+        model.add_link(L.Linear(2, 2), rank_out=None)
+    except ValueError as e:
+        with_error = str(e)
+    dump('chain_list', comm, {'ok': True, 'error': with_error})
+
+
 def scenario_gpu_names(comm):
     out = {}
     for name in ('pure_nccl', 'hierarchical', 'two_dimensional', 'single_node', 'nope'):

@@ -14,7 +14,7 @@ from . import _launch
 
 SCENARIOS = ['equivalence', 'packed', 'objects', 'scatter', 'evaluator', 'mismatch',
              'functions', 'mnbn_gradcheck', 'iterators', 'persistent', 'aggregation',
-             'gpu_names']
+             'chain_list', 'gpu_names']
 SCRIPT = os.path.join(_launch.HERE, '_scenarios.py')
 
 
@@ -182,6 +182,14 @@ def test_observation_aggregator_and_generic_evaluator(results):
     # Batches of 4 of arange(10) on rank 0 and arange(20) on rank 1, sums at the root.
     expected = [6., 22., 17., 6., 22., 38., 54., 70.]
     assert r0['generic'] == sorted(expected) and r1['generic'] is None
+
+
+def test_multi_node_chain_list_model_parallel(results):
+    # Gradients of a 3-part MLP split 0 -> 1 -> 0 equal the single-process ones
+    # (asserted in the job); a second output component is refused.
+    for d in _load(results, 'chain_list'):
+        assert d['ok'] is True
+        assert 'more than one component' in d['error']
 
 
 def test_gpu_only_options_raise(results):

@@ -27,5 +27,7 @@ def pseudo_connect(delegate_variable, *actual_variables):
     """
     if not actual_variables:
         raise ValueError('pseudo_connect: at least one actual variable is required')
+    if delegate_variable is None:
+        return actual_variables[0] if len(actual_variables) == 1 else actual_variables
     ys = PseudoConnect().apply((delegate_variable,) + actual_variables)
     return ys[0] if len(ys) == 1 else ys
