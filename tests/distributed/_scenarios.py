@@ -254,6 +254,7 @@ def scenario_scatter(comm):
     sub = mn.scatter_dataset(minichainer.datasets.TupleDataset(x, t), comm, root=1)
     out['tuple_len'] = len(sub)
     out['index'] = list(mn.scatter_index(9, comm))
+    out['raw_mpi4py'] = list(mn.scatter_dataset(list(range(6)), comm.mpi_comm))
     try:
         mn.scatter_dataset([42], comm)
     except ValueError as e:

@@ -120,6 +120,7 @@ def test_scatter_dataset_coverage(results):
         10).tolist()
     assert r0['tuple_len'] == r1['tuple_len'] == 10
     assert r0['index'] == [0, 5] and r1['index'] == [4, 9]
+    assert r0['raw_mpi4py'] == [0, 1, 2] and r1['raw_mpi4py'] == [3, 4, 5]
     for d in (r0, r1):
         assert '1 examples cannot be split over 2 ranks' in d['too_small']
 

@@ -9,6 +9,30 @@ class DataSizeError(RuntimeError, ValueError):
     ``ValueError``)."""
 
 
+class _Mpi4pyComm:
+    """The few communicator methods used here, on a raw mpi4py communicator."""
+
+    def __init__(self, mpi_comm):
+        self.mpi_comm = mpi_comm
+        self.rank = mpi_comm.rank
+        self.size = mpi_comm.size
+
+    def bcast_obj(self, obj, max_buf_len=256 * 1024 * 1024, root=0):
+        from minichainer.distributed.communicators import _communication_utility
+        return _communication_utility.chunked_bcast_obj(obj, self.mpi_comm, max_buf_len,
+                                                        root)
+
+    def send_obj(self, obj, dest, tag=0):
+        self.mpi_comm.send(obj, dest=dest, tag=tag)
+
+    def recv_obj(self, source, tag=0):
+        return self.mpi_comm.recv(source=source, tag=tag)
+
+
+def _as_comm(comm):
+    return comm if hasattr(comm, 'bcast_obj') else _Mpi4pyComm(comm)
+
+
 def _check_root(caller, root, comm):
     if not isinstance(root, (int, numpy.integer)) or not 0 <= root < comm.size:
         raise ValueError('{}: root must be a rank in [0, {}), got {!r}'.format(
@@ -48,6 +72,7 @@ def scatter_index(n_total_samples, comm, root=0, *, force_equal_length=True):
     Raises:
         DataSizeError: ``n_total_samples`` is smaller than the number of ranks.
     """
+    comm = _as_comm(comm)
     _check_root('scatter_index', root, comm)
     if n_total_samples < comm.size:
         raise DataSizeError(
@@ -76,7 +101,7 @@ def scatter_dataset(dataset, comm, root=0, shuffle=False, seed=None,
 
     Args:
         dataset: The dataset (any sequence), meaningful on ``root``.
-        comm: A communicator.
+        comm: A communicator (or a raw mpi4py communicator).
         root (int): The rank whose dataset is scattered.
         shuffle (bool): Permute the examples before splitting.
         seed (int): Seed of the permutation (random when None).
@@ -90,6 +115,7 @@ def scatter_dataset(dataset, comm, root=0, shuffle=False, seed=None,
         DataSizeError: (a ``ValueError``) the dataset has fewer examples than ranks,
             raised on every rank.
     """
+    comm = _as_comm(comm)
     _check_root('scatter_dataset', root, comm)
     order = None
     if comm.rank == root:
