@@ -2,6 +2,7 @@
 import numpy
 
 from minichainer import function_node
+from minichainer.functions import _fast
 from minichainer import utils
 from minichainer.utils import type_check
 
@@ -23,6 +24,9 @@ class ReLU(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()
+        if not _fast.needs_graph():
+            gy = grad_outputs[0].array
+            return _fast.as_grad(gy * (y.array > 0)),
         return ReLUGrad2(y.array).apply(grad_outputs)
 
 

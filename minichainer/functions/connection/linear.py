@@ -2,6 +2,7 @@
 import numpy
 
 from minichainer import function_node
+from minichainer.functions import _fast
 from minichainer import utils
 from minichainer.utils import type_check
 
@@ -52,6 +53,8 @@ class LinearFunction(function_node.FunctionNode):
     def backward(self, indexes, grad_outputs):
         x, W = self.get_retained_inputs()
         gy, = grad_outputs
+        if not _fast.needs_graph():
+            return self._backward_arrays(indexes, x.array, W.array, gy.array)
         ret = []
         if 0 in indexes:
             gx, = LinearGradData().apply((W, gy))
@@ -62,6 +65,21 @@ class LinearFunction(function_node.FunctionNode):
         if 2 in indexes:
             from minichainer.functions.math.sum import sum as _sum
             ret.append(_sum(gy, axis=0))
+        return ret
+
+
+    @staticmethod
+    def _backward_arrays(indexes, x, W, gy):
+        # No double backprop: the three products, straight on the arrays.
+        ret = []
+        if 0 in indexes:
+            gx = gy.dot(W)
+            ret.append(_fast.as_grad(gx if gx.dtype == x.dtype else gx.astype(x.dtype)))
+        if 1 in indexes:
+            gW = gy.T.dot(x)
+            ret.append(_fast.as_grad(gW if gW.dtype == W.dtype else gW.astype(W.dtype)))
+        if 2 in indexes:
+            ret.append(_fast.as_grad(gy.sum(axis=0)))
         return ret
 
 

@@ -2,7 +2,7 @@
 from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
-from minichainer.functions.math import _fast
+from minichainer.functions import _fast
 from minichainer.utils import type_check
 
 

@@ -7,7 +7,7 @@ import math
 
 from minichainer import function_node
 from minichainer import utils
-from minichainer.functions.math import _fast
+from minichainer.functions import _fast
 from minichainer.functions.math import _special
 from minichainer.utils import type_check
 

@@ -4,7 +4,7 @@ import math
 from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
-from minichainer.functions.math import _fast
+from minichainer.functions import _fast
 from minichainer.utils import type_check
 
 _INV_LOG2 = 1.0 / math.log(2.0)

@@ -1,7 +1,7 @@
 """``linear_interpolate``: elementwise ``p * x + (1 - p) * y``."""
 from minichainer import function_node
 from minichainer import utils
-from minichainer.functions.math import _fast
+from minichainer.functions import _fast
 from minichainer.utils import type_check
 
 

@@ -1,7 +1,7 @@
 """``squared_difference``: elementwise ``(x1 - x2) ** 2``."""
 from minichainer import function_node
 from minichainer import utils
-from minichainer.functions.math import _fast
+from minichainer.functions import _fast
 from minichainer.utils import type_check
 
 

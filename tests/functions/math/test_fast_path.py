@@ -1,5 +1,5 @@
 """Gradients computed without double backprop (fused NumPy path, see
-``minichainer/functions/math/_fast.py``) equal those of the differentiable path."""
+``minichainer/functions/_fast.py``) equal those of the differentiable path."""
 import numpy
 import pytest
 

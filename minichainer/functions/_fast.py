@@ -1,4 +1,4 @@
-"""Fast gradient path shared by this package's ``backward`` methods.
+"""Fast gradient path shared by the functions' ``backward`` methods.
 
 When no double backprop is requested (``config.enable_backprop`` is False while
 ``backward`` runs), a gradient needs no graph: it is computed with plain NumPy
