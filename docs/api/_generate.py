@@ -1,12 +1,14 @@
-"""Regenerate the API reference pages (docs/api/*.md) from minichainer's public names.
+"""The API reference pages (docs/api/*.md) from minichainer's public names.
 
 minichainer's packages re-export their names dynamically, which a static reader such
 as mkdocstrings cannot follow, so each page lists every public object by the module
-that defines it: ``::: minichainer.functions.activation.relu.relu``. Run
+that defines it: ``::: minichainer.functions.activation.relu.relu``.
+
+This file is an MkDocs hook (``hooks:`` in mkdocs.yml): at build time the pages are
+rendered from the current code, so the reference never lags behind. The committed
+copies of the pages are for reading on the repository; refresh them with
 
     python docs/api/_generate.py
-
-after adding public names; tests/docs/test_api_pages.py fails while a page is stale.
 """
 import importlib
 import inspect
@@ -84,7 +86,7 @@ def public_objects(package):
     module = importlib.import_module(package)
     names = getattr(module, '__all__', None) or [n for n in dir(module) if not n.startswith('_')]
     found = []
-    for name in sorted(set(names), key=str.lower):
+    for name in sorted(set(names), key=lambda n: (n.lower(), n)):
         obj = getattr(module, name, None)
         if not (inspect.isclass(obj) or inspect.isfunction(obj)):
             continue
@@ -129,6 +131,16 @@ def render(title, intro, sections):
 def generate():
     """``{file name: text}`` of every page."""
     return {name: render(*spec) for name, spec in PAGES.items()}
+
+
+def on_page_read_source(page, config):
+    """MkDocs hook: serve the freshly generated text for the generated pages."""
+    src = page.file.src_uri
+    if src.startswith('api/') and src[4:] in PAGES:
+        if ROOT not in sys.path:
+            sys.path.insert(0, ROOT)
+        return render(*PAGES[src[4:]])
+    return None
 
 
 def main():
