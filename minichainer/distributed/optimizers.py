@@ -64,6 +64,8 @@ class _MultiNodeOptimizer:
         return self
 
     def __getattr__(self, name):
+        if name.startswith('__') or name in ('actual_optimizer', 'communicator'):
+            raise AttributeError(name)  # copy/pickle protocols, half-built objects
         return getattr(self.actual_optimizer, name)
 
     def __setattr__(self, name, value):
