@@ -115,3 +115,48 @@ def test_testing_get_device():
     assert str(mn.testing.get_device()) == '@numpy'
     with pytest.raises(Exception, match='cupy'):
         mn.testing.get_device(0)
+
+
+class _FakeComm:
+    """Records what the multi-node optimizer asks of its communicator."""
+
+    def __init__(self):
+        self.calls = []
+
+    def bcast_data(self, model):
+        self.calls.append('bcast')
+
+    def multi_node_mean_grad(self, model, zero_fill=False):
+        self.calls.append(('mean', zero_fill))
+
+
+def test_multi_node_optimizer_protocol(tmp_path):
+    import numpy
+    import minichainer
+    import minichainer.links as L
+
+    model = L.Classifier(L.Linear(None, 3))
+    comm = _FakeComm()
+    opt = mn.create_multi_node_optimizer(minichainer.optimizers.SGD(lr=0.1), comm)
+    assert opt.setup(model) is opt
+    x = numpy.ones((2, 4), numpy.float32)
+    t = numpy.array([0, 1], numpy.int32)
+    opt.update(model, x, t)  # lazily initialized parameters: broadcast only
+    assert comm.calls == ['bcast'] and opt.t == 0
+    opt.update(model, x, t)
+    assert comm.calls == ['bcast', ('mean', True)] and opt.t == 1
+    opt.lr = 0.5
+    assert opt.actual_optimizer.lr == 0.5 and opt.lr == 0.5
+    # Serializes as the wrapped optimizer.
+    minichainer.serializers.save_npz(str(tmp_path / 'o.npz'), opt)
+    with numpy.load(str(tmp_path / 'o.npz')) as f:
+        assert set(f.files) == {'t', 'epoch', 'predictor/W/t', 'predictor/b/t'}
+    # After a resume (checkpointer), the first update does not broadcast.
+    opt2 = mn.create_multi_node_optimizer(minichainer.optimizers.SGD(), comm,
+                                          zero_fill=False).setup(model)
+    opt2.needs_broadcast = False
+    opt2.update(model, x, t)
+    assert comm.calls[-1] == ('mean', False)
+    with pytest.raises(ValueError, match='double_buffering'):
+        mn.create_multi_node_optimizer(minichainer.optimizers.SGD(), comm,
+                                       double_buffering=True)
