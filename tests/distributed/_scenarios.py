@@ -442,10 +442,28 @@ def scenario_aggregation(comm):
         def aggregate(self, results):
             return sorted(results)
 
+    # Early stopping on the mean over the ranks: rank 0 keeps improving, rank 1 gets
+    # worse after iteration 3, so the mean stops improving there on both ranks.
+    stop = mn.extensions.MultiNodeEarlyStoppingTrigger(
+        comm, check_trigger=(1, 'iteration'), monitor='main/loss', patience=2,
+        max_trigger=(50, 'iteration'))
+    trainer2 = testing.get_trainer_with_mock_updater(stop_trigger=stop)
+
+    @training.make_extension(trigger=(1, 'iteration'),
+                             priority=training.PRIORITY_WRITER)
+    def observe2(tr):
+        it = tr.updater.iteration
+        loss = -it if comm.rank == 0 or it <= 3 else 2 * it
+        reporter.report({'main/loss': float(loss)})
+
+    trainer2.extend(observe2)
+    trainer2.run()
+    stopped_at = trainer2.updater.iteration
+
     x = numpy.arange(10 * (comm.rank + 1), dtype=numpy.float32).reshape(-1, 1)
     it = minichainer.iterators.SerialIterator(list(x), 4, repeat=False, shuffle=False)
     result = Sum(comm, it, None)()
-    dump('aggregation', comm, {'seen': seen, 'generic': result})
+    dump('aggregation', comm, {'seen': seen, 'generic': result, 'stopped_at': stopped_at})
 
 
 def scenario_chain_list(comm):

@@ -183,6 +183,8 @@ def test_observation_aggregator_and_generic_evaluator(results):
     # Batches of 4 of arange(10) on rank 0 and arange(20) on rank 1, sums at the root.
     expected = [6., 22., 17., 6., 22., 38., 54., 70.]
     assert r0['generic'] == sorted(expected) and r1['generic'] is None
+    # MultiNodeEarlyStoppingTrigger: both ranks stop at the same, early iteration.
+    assert r0['stopped_at'] == r1['stopped_at'] < 10
 
 
 def test_multi_node_chain_list_model_parallel(results):
