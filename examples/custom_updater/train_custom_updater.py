@@ -98,13 +98,14 @@ def main(argv=None):
         ['epoch', 'iteration', 'gen/loss', 'dis/loss', 'elapsed_time']),
         trigger=display_interval)
     trainer.extend(extensions.ProgressBar(update_interval=display_interval[0]))
-    trainer.extend(out_generated_image(gen, 10, 10, args.seed, 'preview'),
-                   trigger=snapshot_interval)
+    preview = out_generated_image(gen, 10, 10, args.seed, 'preview')
+    trainer.extend(preview, trigger=snapshot_interval)
 
     if args.resume:
         chainer.serializers.load_npz(args.resume, trainer)
 
     trainer.run()
+    preview(trainer)   # one more grid from the final generator
     print('final iteration {}'.format(updater.iteration))
 
 
