@@ -18,66 +18,75 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 
-# page file: (title, intro, [(section title, package whose public names to list
-#                              or a list of dotted names)])
+# page file: (title, intro, sections); sections is a package (listed by sub-package)
+# or a list of (section title, package whose public names to list, or dotted names).
+_CORE = [
+    ('Variables', ['minichainer.variable.Variable', 'minichainer.variable.Parameter',
+                   'minichainer.variable.VariableNode', 'minichainer.variable.as_variable',
+                   'minichainer.variable.as_array']),
+    ('Functions in the graph', ['minichainer.function_node.FunctionNode',
+                                'minichainer.function.Function',
+                                'minichainer.function.no_backprop_mode',
+                                'minichainer.function.force_backprop_mode']),
+    ('Links', ['minichainer.link.Link', 'minichainer.link.Chain',
+               'minichainer.link.ChainList', 'minichainer.sequential.Sequential']),
+    ('Configuration', ['minichainer.configuration.using_config',
+                       'minichainer.configuration.GlobalConfig',
+                       'minichainer.configuration.LocalConfig']),
+    ('Reporter', 'minichainer.reporter'),
+    ('Devices and backends', ['minichainer.backend.get_device',
+                              'minichainer.backend.get_array_module',
+                              'minichainer.backend.CpuDevice']),
+    ('Gradient checking', 'minichainer.gradient_check'),
+    ('Computational graph', ['minichainer.computational_graph.build_computational_graph']),
+]
+_LINKS = [
+    ('Links', 'minichainer.links'),
+    ('Initializers', 'minichainer.initializers'),
+]
+_OPTIMIZERS = [
+    ('Base classes', ['minichainer.optimizer.Optimizer', 'minichainer.optimizer.UpdateRule',
+                      'minichainer.optimizer.GradientMethod',
+                      'minichainer.optimizer.Hyperparameter']),
+    ('Optimizers', 'minichainer.optimizers'),
+    ('Optimizer hooks', 'minichainer.optimizer_hooks'),
+]
+_DATASETS = [
+    ('Dataset helpers and converters', 'minichainer.dataset'),
+    ('Datasets', 'minichainer.datasets'),
+    ('Iterators', 'minichainer.iterators'),
+]
+_TRAINING = [
+    ('Trainer and extension base', 'minichainer.training'),
+    ('Updaters', 'minichainer.training.updaters'),
+    ('Triggers', 'minichainer.training.triggers'),
+    ('Extensions', 'minichainer.training.extensions'),
+    ('Snapshot writers', 'minichainer.training.extensions.snapshot_writers'),
+]
+_COMPAT = [
+    ('Runner', ['minichainer.compat.main', 'minichainer.compat.install',
+                'minichainer.compat.uninstall']),
+]
 PAGES = {
-    'core.md': ('Core', 'Variables, function nodes, links, configuration, the reporter and '
-                'devices: what `import minichainer as chainer` gives at the top level.', [
-        ('Variables', ['minichainer.variable.Variable', 'minichainer.variable.Parameter',
-                       'minichainer.variable.VariableNode', 'minichainer.variable.as_variable',
-                       'minichainer.variable.as_array']),
-        ('Functions in the graph', ['minichainer.function_node.FunctionNode',
-                                    'minichainer.function.Function',
-                                    'minichainer.function.no_backprop_mode',
-                                    'minichainer.function.force_backprop_mode']),
-        ('Links', ['minichainer.link.Link', 'minichainer.link.Chain',
-                   'minichainer.link.ChainList', 'minichainer.sequential.Sequential']),
-        ('Configuration', ['minichainer.configuration.using_config',
-                           'minichainer.configuration.GlobalConfig',
-                           'minichainer.configuration.LocalConfig']),
-        ('Reporter', 'minichainer.reporter'),
-        ('Devices and backends', ['minichainer.backend.get_device',
-                                  'minichainer.backend.get_array_module',
-                                  'minichainer.backend.CpuDevice']),
-        ('Gradient checking', 'minichainer.gradient_check'),
-        ('Computational graph', ['minichainer.computational_graph.build_computational_graph']),
-    ]),
-    'functions.md': ('Functions', 'Every function of `minichainer.functions` (`F`), by family.',
-                     'minichainer.functions'),
+    'core.md': ('Core', 'Variables, function nodes, links, configuration, the reporter '
+                'and devices: what `import minichainer as chainer` gives at the top '
+                'level.', _CORE),
+    'functions.md': ('Functions', 'Every function of `minichainer.functions` (`F`), by '
+                     'family.', 'minichainer.functions'),
     'links.md': ('Links and initializers', 'Every link of `minichainer.links` (`L`) and '
-                 'every initializer.', [
-        ('Links', 'minichainer.links'),
-        ('Initializers', 'minichainer.initializers'),
-    ]),
-    'optimizers.md': ('Optimizers', 'Optimizers, their base classes and optimizer hooks.', [
-        ('Base classes', ['minichainer.optimizer.Optimizer', 'minichainer.optimizer.UpdateRule',
-                          'minichainer.optimizer.GradientMethod',
-                          'minichainer.optimizer.Hyperparameter']),
-        ('Optimizers', 'minichainer.optimizers'),
-        ('Optimizer hooks', 'minichainer.optimizer_hooks'),
-    ]),
+                 'every initializer.', _LINKS),
+    'optimizers.md': ('Optimizers', 'Optimizers, their base classes and optimizer '
+                      'hooks.', _OPTIMIZERS),
     'datasets.md': ('Datasets and iterators', 'Datasets, dataset helpers, iterators and '
-                    'converters.', [
-        ('Dataset helpers and converters', 'minichainer.dataset'),
-        ('Datasets', 'minichainer.datasets'),
-        ('Iterators', 'minichainer.iterators'),
-    ]),
-    'training.md': ('Training', 'The Trainer, updaters, triggers and extensions.', [
-        ('Trainer and extension base', 'minichainer.training'),
-        ('Updaters', 'minichainer.training.updaters'),
-        ('Triggers', 'minichainer.training.triggers'),
-        ('Extensions', 'minichainer.training.extensions'),
-        ('Snapshot writers', 'minichainer.training.extensions.snapshot_writers'),
-    ]),
+                    'converters.', _DATASETS),
+    'training.md': ('Training', 'The Trainer, updaters, triggers and extensions.',
+                    _TRAINING),
     'serializers.md': ('Serializers', 'Saving and loading npz (and HDF5) files.',
                        'minichainer.serializers'),
     'testing.md': ('Testing helpers', 'Chainer\'s public testing helpers, for your own '
                    'test suites.', 'minichainer.testing'),
     'compat.md': ('Compat runner', 'Run unmodified Chainer programs: '
-                  '`python -m minichainer.compat SCRIPT ARGS...`.', [
-        ('Runner', ['minichainer.compat.main', 'minichainer.compat.install',
-                    'minichainer.compat.uninstall']),
-    ]),
+                  '`python -m minichainer.compat SCRIPT ARGS...`.', _COMPAT),
 }
 
 

@@ -16,7 +16,6 @@ import os
 import re
 
 import minichainer as chainer
-import minichainer.links as L
 
 from train_mnist import load_dataset
 from train_mnist import MLP
