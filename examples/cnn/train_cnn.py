@@ -83,7 +83,7 @@ def main(argv=None):
                         help='ExponentialShift: halve the learning rate every N epochs')
     parser.add_argument('--width', type=int, default=32, help='Channels of the first stage')
     parser.add_argument('--device', '-d', type=str, default='-1')
-    parser.add_argument('--out', '-o', default='result_cnn')
+    parser.add_argument('--out', '-o', default='result/cnn')
     parser.add_argument('--resume', '-r', type=str, default=None)
     parser.add_argument('--autoload', action='store_true')
     parser.add_argument('--noplot', dest='plot', action='store_false')

@@ -8,7 +8,7 @@ digits is written to ``<out>/preview/`` every ``--snapshot_interval`` iterations
 
     python examples/custom_updater/train_custom_updater.py            # digits, offline
     python examples/custom_updater/train_custom_updater.py --dataset mnist
-    python examples/custom_updater/train_custom_updater.py --resume result_gan/snapshot_iter_1000
+    python examples/custom_updater/train_custom_updater.py --resume result/gan/snapshot_iter_1000
 """
 import argparse
 
@@ -50,7 +50,7 @@ def main(argv=None):
     parser.add_argument('--iterations', type=int, default=None,
                         help='Stop after this many iterations instead of --epoch')
     parser.add_argument('--device', '-d', type=str, default='-1')
-    parser.add_argument('--out', '-o', default='result_gan')
+    parser.add_argument('--out', '-o', default='result/gan')
     parser.add_argument('--resume', '-r', type=str, default=None)
     parser.add_argument('--n_hidden', '-n', type=int, default=16,
                         help='Size of the noise vector')

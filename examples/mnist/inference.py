@@ -1,13 +1,13 @@
 #!/usr/bin/env python
 """Load a trained MLP from a trainer snapshot and classify test images.
 
-    python examples/mnist/train_mnist.py              # writes result/snapshot_iter_288
-    python examples/mnist/inference.py                # newest snapshot in result/
-    python examples/mnist/inference.py --snapshot result/snapshot_iter_288 --number 5
+    python examples/mnist/train_mnist.py              # writes result/mnist/snapshot_iter_288
+    python examples/mnist/inference.py                # newest snapshot in result/mnist/
+    python examples/mnist/inference.py --snapshot result/mnist/snapshot_iter_288 --number 5
 
 A trainer snapshot stores every object of the run under paths such as
 ``updater/model:main/predictor/l1/W``; ``load_npz(..., path=...)`` picks out the
-predictor's part. ``--model result/mlp.model`` loads the file written by the custom
+predictor's part. ``--model result/mnist/mlp.model`` loads the file written by the custom
 loop instead (keys ``predictor/...``).
 """
 import argparse
@@ -43,7 +43,7 @@ def main(argv=None):
                         help='Trainer snapshot (default: newest in --out)')
     parser.add_argument('--model', '-m', default=None,
                         help='A model file saved by save_npz(model) instead of a snapshot')
-    parser.add_argument('--out', '-o', default='result',
+    parser.add_argument('--out', '-o', default='result/mnist',
                         help='Where to look for snapshots')
     parser.add_argument('--unit', '-u', type=int, default=100)
     parser.add_argument('--number', '-n', type=int, default=10,

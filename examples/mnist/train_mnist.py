@@ -7,8 +7,8 @@ trains on the full 28x28 set, downloaded once into the dataset cache.
 
     python examples/mnist/train_mnist.py                 # digits, ~10 s
     python examples/mnist/train_mnist.py --dataset mnist --unit 1000 --epoch 20
-    python examples/mnist/train_mnist.py --autoload      # continue from result/
-    python examples/mnist/train_mnist.py --resume result/snapshot_iter_300
+    python examples/mnist/train_mnist.py --autoload      # continue from result/mnist/
+    python examples/mnist/train_mnist.py --resume result/mnist/snapshot_iter_300
 """
 import argparse
 
@@ -61,7 +61,7 @@ def parse_args(argv=None):
                         help='Snapshot every this many epochs (default: at the end)')
     parser.add_argument('--device', '-d', type=str, default='-1',
                         help='Device specifier: -1 or @numpy (the CPU; the only one)')
-    parser.add_argument('--out', '-o', default='result',
+    parser.add_argument('--out', '-o', default='result/mnist',
                         help='Directory to output the result')
     parser.add_argument('--resume', '-r', type=str,
                         help='Resume the training from this snapshot file')

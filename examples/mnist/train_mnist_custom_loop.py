@@ -8,7 +8,7 @@ test iterator under ``train=False``, and save the model and the optimizer state.
 
     python examples/mnist/train_mnist_custom_loop.py              # digits, offline
     python examples/mnist/train_mnist_custom_loop.py --dataset mnist --unit 1000
-    python examples/mnist/train_mnist_custom_loop.py --resume result/mlp.state
+    python examples/mnist/train_mnist_custom_loop.py --resume result/mnist/mlp.state
 """
 import argparse
 import copy
@@ -31,7 +31,7 @@ def parse_args(argv=None):
     parser.add_argument('--epoch', '-e', type=int, default=20)
     parser.add_argument('--device', '-d', type=str, default='-1',
                         help='Device specifier: -1 or @numpy')
-    parser.add_argument('--out', '-o', default='result',
+    parser.add_argument('--out', '-o', default='result/mnist',
                         help='Directory for mlp.model and mlp.state')
     parser.add_argument('--resume', '-r', type=str,
                         help='Resume from this optimizer state file (mlp.state)')

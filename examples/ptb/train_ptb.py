@@ -158,7 +158,7 @@ def main(argv=None):
     parser.add_argument('--device', '-d', type=str, default='-1')
     parser.add_argument('--gradclip', '-c', type=float, default=5,
                         help='Gradient norm threshold to clip')
-    parser.add_argument('--out', '-o', default='result_ptb')
+    parser.add_argument('--out', '-o', default='result/ptb')
     parser.add_argument('--resume', '-r', type=str, default=None)
     parser.add_argument('--test', action='store_true',
                         help='Quick check: 100-word datasets, 2 epochs, small sizes')

@@ -59,7 +59,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description='minichainer example: VAE')
     parser.add_argument('--dataset', default='digits', choices=('digits', 'mnist'))
     parser.add_argument('--device', '-d', type=str, default='-1')
-    parser.add_argument('--out', '-o', default='result_vae')
+    parser.add_argument('--out', '-o', default='result/vae')
     parser.add_argument('--resume', '-r', type=str, default=None)
     parser.add_argument('--epoch', '-e', type=int, default=50)
     parser.add_argument('--dim-z', '-z', dest='dim_z', type=int, default=8,
