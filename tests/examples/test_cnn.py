@@ -1,8 +1,6 @@
 """Smoke test of examples/cnn: conv/BN/pooling/dropout and learning-rate shifts."""
 import pytest
 
-from tests.examples._run import read_log
-from tests.examples._run import run_example
 
 pytest.importorskip('sklearn')
 
@@ -13,7 +11,7 @@ TINY = ('--batchsize', 200, '--width', 4, '--shift-every', 1, '--noplot')
     ('exponential', [0.05, 0.025]),   # halved after epoch 1 (--shift-every 1)
     ('multistep', [0.05, 0.0005]),    # tenfold drops at iterations 8 and 12 of 16
 ])
-def test_cnn_lr_shift(tmp_path, shift, lrs):
+def test_cnn_lr_shift(tmp_path, shift, lrs, run_example, read_log):
     stdout = run_example('cnn/train_cnn.py', '--epoch', 2, '--shift', shift,
                          '--out', tmp_path, *TINY)
     log = read_log(tmp_path / 'log')

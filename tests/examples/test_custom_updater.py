@@ -3,13 +3,11 @@ import os
 
 import pytest
 
-from tests.examples._run import read_log
-from tests.examples._run import run_example
 
 pytest.importorskip('sklearn')
 
 
-def test_gan_trains_writes_previews_and_resumes(tmp_path):
+def test_gan_trains_writes_previews_and_resumes(tmp_path, run_example, read_log):
     out = tmp_path / 'gan'
     args = ('--out', out, '--batchsize', 20, '--snapshot_interval', 2,
             '--display_interval', 2)

@@ -4,8 +4,6 @@ import os
 
 import pytest
 
-from tests.examples._run import read_log
-from tests.examples._run import run_example
 
 pytest.importorskip('sklearn')  # the embedded digits come from scikit-learn
 
@@ -14,7 +12,7 @@ pytest.importorskip('sklearn')  # the embedded digits come from scikit-learn
 TINY = ('--batchsize', 180, '--unit', 16, '--noplot')
 
 
-def test_train_autoload_and_inference(tmp_path):
+def test_train_autoload_and_inference(tmp_path, run_example, read_log):
     out = tmp_path / 'result'
     stdout = run_example('mnist/train_mnist.py', '--epoch', 1, '--out', out, *TINY)
     assert 'Device: @numpy' in stdout
@@ -45,7 +43,7 @@ def test_train_autoload_and_inference(tmp_path):
     assert abs(accuracy - log[-1]['validation/main/accuracy']) < 1e-4  # printed to 4 places
 
 
-def test_custom_loop(tmp_path):
+def test_custom_loop(tmp_path, run_example, read_log):
     stdout = run_example('mnist/train_mnist_custom_loop.py', '--epoch', 2, '--out', tmp_path,
                          '--batchsize', 200, '--unit', 16)
     lines = [line for line in stdout.splitlines() if line.startswith('epoch')]

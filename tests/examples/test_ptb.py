@@ -2,11 +2,8 @@
 import math
 import os
 
-from tests.examples._run import read_log
-from tests.examples._run import run_example
 
-
-def test_ptb_test_mode_and_resume(tmp_path):
+def test_ptb_test_mode_and_resume(tmp_path, run_example, read_log):
     run_example('ptb/train_ptb.py', '--test', '--epoch', 1, '--out', tmp_path)
     assert [e['iteration'] for e in read_log(tmp_path / 'log')] == [1, 2, 3, 4]
     stdout = run_example('ptb/train_ptb.py', '--test', '--out', tmp_path,

@@ -3,13 +3,11 @@ import os
 
 import pytest
 
-from tests.examples._run import read_log
-from tests.examples._run import run_example
 
 pytest.importorskip('sklearn')
 
 
-def test_vae_test_mode(tmp_path):
+def test_vae_test_mode(tmp_path, run_example, read_log):
     stdout = run_example('vae/train_vae.py', '--test', '--out', tmp_path)
     log = read_log(tmp_path / 'log')
     assert [e['epoch'] for e in log] == [1, 2]

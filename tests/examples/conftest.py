@@ -1,14 +1,16 @@
-"""Run an example script in a subprocess, the way a user does."""
+"""Fixtures running an example script in a subprocess, the way a user does."""
 import json
 import os
 import subprocess
 import sys
 
+import pytest
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EXAMPLES = os.path.join(ROOT, 'examples')
 
 
-def run_example(relpath, *args, cwd=None, timeout=120):
+def _run_example(relpath, *args, cwd=None, timeout=120):
     """Run ``python examples/<relpath> ARGS`` with minichainer importable; return stdout.
 
     OpenBLAS is limited to one thread: on a busy 2-core machine its thread pool makes
@@ -26,6 +28,18 @@ def run_example(relpath, *args, cwd=None, timeout=120):
     return proc.stdout
 
 
-def read_log(path):
+def _read_log(path):
     with open(path) as f:
         return json.load(f)
+
+
+@pytest.fixture
+def run_example():
+    """``run_example('mnist/train_mnist.py', *args, cwd=None)`` → the script's stdout."""
+    return _run_example
+
+
+@pytest.fixture
+def read_log():
+    """``read_log(path)`` → the parsed JSON of a LogReport file."""
+    return _read_log
