@@ -10,13 +10,15 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 EXAMPLES = os.path.join(ROOT, 'examples')
 
 
-def _run_example(relpath, *args, cwd=None, timeout=120):
+def _run_example(relpath, *args, cwd=None, env=None, timeout=120):
     """Run ``python examples/<relpath> ARGS`` with minichainer importable; return stdout.
 
     OpenBLAS is limited to one thread: on a busy 2-core machine its thread pool makes
     tiny matrix products orders of magnitude slower.
     """
+    extra = env or {}
     env = dict(os.environ)
+    env.update(extra)
     env['PYTHONPATH'] = ROOT + os.pathsep + env.get('PYTHONPATH', '')
     env['MPLBACKEND'] = 'Agg'
     env['OPENBLAS_NUM_THREADS'] = '1'
