@@ -28,3 +28,22 @@ def fake_mnist_env(tmp_path_factory):
 def test_mnist_flag(tmp_path, run_example, read_log, fake_mnist_env, script, args):
     run_example(script, '--dataset', 'mnist', '--out', tmp_path, *args, env=fake_mnist_env)
     assert read_log(tmp_path / 'log'), 'empty log'
+
+
+def test_ptb_flag(tmp_path, run_example, read_log):
+    """``--dataset ptb`` reads get_ptb_words' cache (Chainer's layout)."""
+    directory = tmp_path / 'root' / 'pfnet' / 'chainer' / 'ptb'
+    directory.mkdir(parents=True)
+    words = ['<eos>', 'the', 'cat', 'sat', 'on', 'mat']
+    (directory / 'vocab.txt').write_text(''.join(w + '\n' for w in words))
+    rng = numpy.random.RandomState(0)
+    for name in ('train.npz', 'valid.npz', 'test.npz'):
+        numpy.savez_compressed(str(directory / name),
+                               x=rng.randint(0, len(words), 300).astype(numpy.int32))
+    root = str(tmp_path / 'root')
+    stdout = run_example('ptb/train_ptb.py', '--dataset', 'ptb', '--test',
+                         '--out', tmp_path / 'out',
+                         env={'MINICHAINER_DATASET_ROOT': root, 'CHAINER_DATASET_ROOT': root})
+    assert '#vocab = 6' in stdout
+    assert 'test perplexity' in stdout
+    assert read_log(tmp_path / 'out' / 'log')
