@@ -17,6 +17,10 @@ from minichainer.variable import Variable, _check_grad_type
 
 def _initial_grad(var, loss_scale):
     data = var._data
+    if data.size == 0:
+        # Nothing to differentiate (ChainerMN's delegate variables are empty): proceed
+        # with an empty gradient, as Chainer does.
+        return Variable(numpy.ones_like(data), requires_grad=False)
     if data.size != 1:
         raise ValueError(
             'backward: the variable has shape {} and no gradient; set its grad (e.g. '

@@ -71,6 +71,12 @@ def test_non_scalar_without_grad_raises():
         y.backward()
 
 
+def test_empty_output_backward_is_a_no_op():
+    v = Variable(numpy.empty((0,), numpy.float32))
+    (v * 2).backward()
+    assert v.grad.shape == (0,)
+
+
 def test_size_one_output_gets_ones():
     x = Variable(numpy.ones((1, 1), numpy.float32))
     y = x * 3

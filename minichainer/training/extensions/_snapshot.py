@@ -86,11 +86,28 @@ def _find_stale_snapshots(fmt, path, n_retains, **kwargs):
         warnings.warn('Argument `num_retain` is deprecated. Please use `n_retains` '
                       'instead', DeprecationWarning)
         n_retains = kwargs.pop('num_retain')
-    files = _find_snapshot_files(fmt, path)
+    # Only complete snapshots count and only they are deleted: a truncated file left by
+    # a crash must neither push a good snapshot out nor vanish before it is looked at.
+    files = [name for _, name in _find_snapshot_files(fmt, path)
+             if _opens_as_complete(os.path.join(path, name))]
     num_remove = len(files) - n_retains
     if num_remove > 0:
-        for _, name in files[:num_remove]:
+        for name in files[:num_remove]:
             yield name
+
+
+def _opens_as_complete(path):
+    # Cheap completeness test for retention: a truncated zip has no central directory
+    # and fails to open.  (Autoload additionally checks every member's CRC.)
+    try:
+        with open(path, 'rb') as f:
+            head = f.read(4)
+        if head != b'PK\x03\x04':
+            return True
+        with zipfile.ZipFile(path):
+            return True
+    except (OSError, zipfile.BadZipFile, EOFError, ValueError):
+        return False
 
 
 def snapshot_object(target, filename, savefun=None, **kwargs):
