@@ -1,8 +1,11 @@
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
+# Small matrix products on a shared 2-core machine: one BLAS thread per process, or BLAS
+# threads spin against each other (and against the other pytest worker) and get far slower.
+ONE_BLAS_THREAD := OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1
 
-.PHONY: demo test bench docs clean
+.PHONY: demo test docs docs-test bench clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -13,19 +16,27 @@ $(VENV)/.demo-installed: $(PY) pyproject.toml
 	touch $@
 
 $(VENV)/.test-installed: $(PY) pyproject.toml
-	$(PY) -m pip install --quiet -e '.[test,examples,plot]'
+	$(PY) -m pip install --quiet -e '.[test,examples,plot,mpi]'
+	touch $@
+
+$(VENV)/.docs-installed: $(PY) pyproject.toml
+	$(PY) -m pip install --quiet -e '.[docs,test,examples,plot]'
 	touch $@
 
 demo: $(VENV)/.demo-installed
-	$(PY) examples/demo.py
+	$(ONE_BLAS_THREAD) $(PY) examples/demo.py
 
-# Two pytest workers on two cores: one BLAS thread each, or BLAS threads spin against
-# each other and small matrix products get a hundred times slower.
 test: $(VENV)/.test-installed
-	OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 $(PY) -m pytest -q -n 2 tests
+	$(ONE_BLAS_THREAD) $(PY) -m pytest -q -n 2 tests
+
+docs: $(VENV)/.docs-installed
+	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict
+
+docs-test: $(VENV)/.docs-installed
+	$(ONE_BLAS_THREAD) $(PY) -m pytest -q tests/docs
 
 bench: $(VENV)/.test-installed
-	$(PY) benchmarks/run.py
+	$(ONE_BLAS_THREAD) $(PY) benchmarks/run.py
 
 clean:
-	rm -rf $(VENV) result build *.egg-info
+	rm -rf $(VENV) result site build *.egg-info
