@@ -18,37 +18,14 @@ sys.path.insert(0, os.path.dirname(HERE))
 N_OPS = 1000
 
 
-def _best(fn, repeat):
-    best = float('inf')
-    for _ in range(repeat):
-        gc.collect()
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
-def op_overhead_minichainer(repeat=30):
+def _loops():
+    """The same scalar loop for each contender, as zero-argument callables."""
     import minichainer
-    x0 = numpy.array(1.0, numpy.float32)
-
-    def loop():
-        x = minichainer.Variable(x0)
-        y = x
-        for _ in range(N_OPS // 2):
-            y = y * 1.0001
-            y = y + 0.5
-        y.backward()
-    loop()
-    return _best(loop, repeat) / N_OPS * 1e6
-
-
-def op_overhead_numpy(repeat=30):
-    """The floor: the same numpy scalar arithmetic, forward and the backward products."""
     x0 = numpy.array(1.0, numpy.float32)
     c1, c2 = numpy.float32(1.0001), numpy.float32(0.5)
 
-    def loop():
+    def floor():
+        # The NumPy work alone: the forward arithmetic and the backward products.
         y = x0
         for _ in range(N_OPS // 2):
             y = numpy.asarray(y * c1)
@@ -56,11 +33,18 @@ def op_overhead_numpy(repeat=30):
         g = numpy.ones_like(y)
         for _ in range(N_OPS // 2):
             g = numpy.asarray(g * c1)
-    loop()
-    return _best(loop, repeat) / N_OPS * 1e6
+
+    def ours():
+        y = minichainer.Variable(x0)
+        for _ in range(N_OPS // 2):
+            y = y * 1.0001
+            y = y + 0.5
+        y.backward()
+
+    return {'numpy floor': floor, 'minichainer': ours}
 
 
-def op_overhead_torch(repeat=30):
+def _torch_loop():
     import torch
     torch.set_num_threads(1)
 
@@ -71,8 +55,25 @@ def op_overhead_torch(repeat=30):
             y = y * 1.0001
             y = y + 0.5
         y.backward()
-    loop()
-    return _best(loop, repeat) / N_OPS * 1e6
+    return loop
+
+
+def op_overhead(with_torch=False, rounds=30):
+    """Best time per op of each contender, measured in interleaved rounds (so that a
+    change of machine load affects all of them alike)."""
+    loops = _loops()
+    if with_torch:
+        loops['pytorch'] = _torch_loop()
+    best = {name: float('inf') for name in loops}
+    for fn in loops.values():
+        fn()
+    for _ in range(rounds):
+        for name, fn in loops.items():
+            gc.collect()
+            start = time.perf_counter()
+            fn()
+            best[name] = min(best[name], time.perf_counter() - start)
+    return {name: t / N_OPS * 1e6 for name, t in best.items()}
 
 
 _CHAINER_CHILD = r'''
@@ -150,17 +151,17 @@ def main():
     parser.add_argument('--chainer-python', metavar='PYTHON',
                         help='an interpreter with Chainer 7 installed, to time it too')
     args = parser.parse_args()
-    floor = op_overhead_numpy()
-    ours = op_overhead_minichainer()
-    print('per-op overhead (1000 scalar ops, forward + backward, best of 30)')
+    results = op_overhead(with_torch=args.torch)
+    floor = results['numpy floor']
+    print('per-op overhead (1000 scalar ops, forward + backward, best of 30 interleaved rounds)')
     print('  numpy floor      {:6.2f} us/op'.format(floor))
-    print('  minichainer      {:6.2f} us/op   ratio to floor {:.2f}x'.format(ours, ours / floor))
-    if args.torch:
-        try:
-            t = op_overhead_torch()
-            print('  pytorch          {:6.2f} us/op   ratio to floor {:.2f}x'.format(t, t / floor))
-        except ImportError:
-            print('  pytorch          not installed')
+    for name in ('minichainer', 'pytorch'):
+        if name in results:
+            t = results[name]
+            print('  {:<16} {:6.2f} us/op   ratio to floor {:.2f}x'.format(name, t, t / floor))
+    if 'pytorch' in results:
+        print('  minichainer / pytorch: {:.2f}'.format(
+            results['minichainer'] / results['pytorch']))
     if args.chainer_python:
         c = op_overhead_chainer(args.chainer_python)
         print('  chainer 7        {:6.2f} us/op   ratio to floor {:.2f}x'.format(c, c / floor))

@@ -109,6 +109,8 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         x, t = inputs
         if x.ndim == t.ndim and x.shape == t.shape:
             self.soft_target = True
+        elif self._simple_case(x, t):
+            return self._forward_simple(xp, x, t)
         if not self.soft_target:
             _check_input_values(x, t, self.ignore_label)
 
@@ -142,6 +144,30 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
             return y.reshape(()),
         return -log_p.reshape(t.shape),
 
+    _all_labels_valid = False
+
+    def _simple_case(self, x, t):
+        # The common case, done with fewer array operations: (N, C) scores, every label
+        # in [0, C) (so none is ignore_label), no class weight, mean over the batch.
+        if x.ndim != 2 or t.size == 0 or self.class_weight is not None or \
+                self.reduce != 'mean':
+            return False
+        n_class = x.shape[1]
+        if 0 <= self.ignore_label < n_class:
+            return False
+        return t.min() >= 0 and t.max() < n_class
+
+    def _forward_simple(self, xp, x, t):
+        self._all_labels_valid = True
+        log_y = _log_softmax(x)
+        if self.cache_score:
+            self.y = xp.exp(log_y)
+        n = len(x)
+        self._coeff = 1.0 / n
+        log_p = log_y[xp.arange(n), t]
+        y = log_p.sum(dtype=_reduction_dtype(x.dtype)) * (-self._coeff)
+        return xp.asarray(y, dtype=x.dtype),
+
     def _soft_target_loss(self, xp, x, t, log_y):
         if self.soft_target_loss == 'kl-divergence':
             ret = xp.sum(t * (xp.log(t + self.eps) - log_y), axis=1)
@@ -156,12 +182,15 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
     def backward(self, input_indexes, grad_outputs):
         func_grad = _SoftmaxCrossEntropyGrad_NoDoubleBackprop(
             self.ignore_label, self.class_weight, self.y, self._coeff, self.soft_target)
+        func_grad.all_labels_valid = self._all_labels_valid
         inputs = self.get_retained_inputs()
         return func_grad.apply(inputs + grad_outputs) + (None,)
 
 
 class _SoftmaxCrossEntropyGrad_NoDoubleBackprop(function_node.FunctionNode):
     """Gradient of the fused softmax cross entropy (not differentiable again)."""
+
+    all_labels_valid = False
 
     def __init__(self, ignore_label, class_weight, y, coeff, soft_target):
         self.ignore_label = ignore_label
@@ -182,6 +211,9 @@ class _SoftmaxCrossEntropyGrad_NoDoubleBackprop(function_node.FunctionNode):
             xp.exp(y, out=y)
         if self.soft_target:
             gx = y - t
+        elif self.all_labels_valid:
+            gx = y
+            gx[xp.arange(len(t)), t] -= 1
         else:
             t_valid = t != self.ignore_label
             t = t * t_valid
