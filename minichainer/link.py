@@ -220,12 +220,13 @@ class Link(device_resident.DeviceResident):
             self._within_init_scope = old
 
     def __setattr__(self, name, value):
-        if self.within_init_scope and isinstance(value, _parameter_class()):
+        attrs = self.__dict__
+        if attrs.get('_within_init_scope') and isinstance(value, _parameter_class()):
             value.name = name
             self._params.add(name)
             self._persistent.discard(name)
             _bump()
-        elif name in self.__dict__.get('_params', ()):
+        elif name in attrs.get('_params', ()):
             _bump()  # a registered parameter is replaced
         object.__setattr__(self, name, value)
 
@@ -531,7 +532,7 @@ class Chain(Link):
         return getattr(self, name)
 
     def __setattr__(self, name, value):
-        if self.within_init_scope and isinstance(value, Link):
+        if self.__dict__.get('_within_init_scope') and isinstance(value, Link):
             if hasattr(self, name):
                 raise AttributeError(
                     'cannot register a new link {}: attribute exists'.format(name))
@@ -660,7 +661,7 @@ class ChainList(Link, collections.abc.MutableSequence):
         return '{}({})'.format(type(self).__name__, '\n' + body if body else '')
 
     def __setattr__(self, name, value):
-        if self.within_init_scope and isinstance(value, Link):
+        if self.__dict__.get('_within_init_scope') and isinstance(value, Link):
             raise TypeError(
                 'cannot register a new link within a "with chainlist.init_scope():" block; '
                 'use ChainList.add_link or append')

@@ -8,15 +8,21 @@ differentiable path is used.
 """
 import numpy as _numpy
 
-from minichainer import variable as _variable
-from minichainer.configuration import config
+from minichainer.configuration import config as _config
+from minichainer.variable import Variable as _Variable
 
 _ndarray = _numpy.ndarray
+_new_variable = _Variable.__new__
+_local_config = _config._local
+_global_config = _config._global
 
 
 def needs_graph():
     """True when the gradient being computed must itself be differentiable."""
-    return config.enable_backprop
+    local = _local_config.__dict__
+    if 'enable_backprop' in local:
+        return local['enable_backprop']
+    return _global_config.enable_backprop
 
 
 def as_grad(array):
@@ -26,4 +32,10 @@ def as_grad(array):
     """
     if type(array) is not _ndarray:
         array = _numpy.asarray(array)
-    return _variable.Variable(array, requires_grad=False)
+    v = _new_variable(_Variable)
+    v._data = array
+    v._requires_grad = False
+    v._node = None
+    v._name = None
+    v._grad_var = None
+    return v
