@@ -191,9 +191,8 @@ def _run(start, retain_grad, loss_scale, targets=None):
         else:
             continue
 
-        hooks = hooks_local.get('function_hooks')
-        if hooks or func._local_function_hooks:
-            hooks = func._all_hooks(hooks)
+        if function_hook._n_hooks or func._local_function_hooks:
+            hooks = func._all_hooks(hooks_local.get('function_hooks'))
             in_data = tuple(x.data for x in in_nodes)
             out_data = tuple(None if g is None else g._data for g in gys)
             for hook in hooks:
@@ -217,7 +216,8 @@ def _run(start, retain_grad, loss_scale, targets=None):
                                     .format(func.label, type(gx).__name__))
                 gx = Variable(gx, requires_grad=False)
             g_data = gx._data
-            if g_data.shape != x.shape or g_data.dtype != x.dtype:
+            g_dtype = g_data.dtype
+            if g_data.shape != x.shape or (g_dtype is not x.dtype and g_dtype != x.dtype):
                 _check_grad_type(func, x, True, g_data)
             if is_debug and g_data.dtype.kind == 'f' and numpy.isnan(g_data).any():
                 raise RuntimeError('NaN is detected on backward computation of {}'.format(
