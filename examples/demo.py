@@ -53,8 +53,7 @@ def main(argv=None):
 
     updater = training.updaters.StandardUpdater(train_iter, optimizer, device=-1)
     trainer = training.Trainer(updater, (args.epoch, 'epoch'), out=args.out)
-    trainer.extend(extensions.Evaluator(test_iter, model, device=-1),
-                   call_before_training=True)
+    trainer.extend(extensions.Evaluator(test_iter, model, device=-1))
     trainer.extend(extensions.DumpGraph('main/loss'))
     trainer.extend(extensions.snapshot(), trigger=(args.epoch, 'epoch'))
     trainer.extend(extensions.LogReport())

@@ -18,7 +18,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 DOCS = os.path.join(ROOT, 'docs')
 
 PAGES = ['index.md', 'getting-started.md', 'tutorial.md', 'concepts.md',
-         'custom-updater.md', 'extensions.md', 'custom-iterator.md', 'reliability.md']
+         'custom-updater.md', 'extensions.md', 'custom-iterator.md', 'reliability.md',
+         'autodiff.md', '../README.md']
 
 _FENCE = re.compile(r'^```python[ \t]*\n(.*?)^```[ \t]*$', re.M | re.S)
 
