@@ -1,8 +1,12 @@
 """Shared fixtures for the minichainer test suite."""
+import http.server
+import threading
+
 import numpy
 import pytest
 
 import minichainer
+from minichainer.dataset import download
 
 
 @pytest.fixture(autouse=True)
@@ -19,3 +23,52 @@ def _isolate_global_state():
     minichainer.global_config.__dict__.clear()
     minichainer.global_config.__dict__.update(config_before)
     minichainer.config._local.__dict__.clear()
+
+class _Server:
+    """A local HTTP server on 127.0.0.1 serving in-memory files."""
+
+    def __init__(self):
+        self.files = {}      # path -> bytes
+        self.truncated = {}  # path -> advertised length larger than the body
+        self.requests = []
+        server = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                server.requests.append(self.path)
+                body = server.files.get(self.path)
+                if body is None:
+                    self.send_error(404)
+                    return
+                self.send_response(200)
+                self.send_header('Content-Length',
+                                 str(server.truncated.get(self.path, len(body))))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self.httpd = http.server.ThreadingHTTPServer(('127.0.0.1', 0), Handler)
+        self.url = 'http://127.0.0.1:{}'.format(self.httpd.server_address[1])
+        self.thread = threading.Thread(target=self.httpd.serve_forever, args=(0.02,),
+                                       daemon=True)
+        self.thread.start()
+
+    def close(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@pytest.fixture
+def http_server():
+    server = _Server()
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def dataset_root(tmp_path, monkeypatch):
+    root = tmp_path / 'dataset_root'
+    monkeypatch.setattr(download, '_dataset_root', str(root))
+    return root
