@@ -16,6 +16,8 @@ snapshots, which every rank loads on ``--autoload`` / ``--resume``.
 import argparse
 import sys
 
+import numpy
+
 import minichainer as chainer
 import minichainer.distributed as chainermn
 import minichainer.functions as F
@@ -56,6 +58,8 @@ def main(argv=None):
     parser.add_argument('--communicator', default='naive',
                         help="Communicator: 'naive', 'flat' or 'non_cuda_aware'")
     parser.add_argument('--epoch', '-e', type=int, default=20)
+    parser.add_argument('--seed', type=int, default=0,
+                        help='seed of numpy\'s global RNG (offset by the rank)')
     parser.add_argument('--unit', '-u', type=int, default=100)
     parser.add_argument('--out', '-o', default='result/distributed')
     parser.add_argument('--resume', '-r', default=None,
@@ -67,6 +71,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
 
     comm = chainermn.create_communicator(args.communicator)
+    numpy.random.seed(args.seed + comm.rank)
     if comm.rank == 0:
         print('==========================================')
         print('Num processes (COMM_WORLD): {}'.format(comm.size))
