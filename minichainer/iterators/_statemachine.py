@@ -95,6 +95,48 @@ def initial_order(order_sampler, n):
     return order_sampler(numpy.arange(n), 0)
 
 
+def initial_state(order_sampler, n):
+    """The state at the start of iteration (drawing the first order, if any)."""
+    return IteratorState(0, 0, False, initial_order(order_sampler, n))
+
+
+class EpochBookkeepingMixin:
+    """Chainer's epoch properties for an iterator keeping an :class:`IteratorState`.
+
+    The iterator sets ``self._state`` (an IteratorState), ``self.dataset`` and
+    ``self._previous_epoch_detail`` (``-1`` while there is no previous batch).
+    """
+
+    __slots__ = ()
+
+    @property
+    def current_position(self):
+        return self._state.current_position
+
+    @property
+    def epoch(self):
+        return self._state.epoch
+
+    @property
+    def is_new_epoch(self):
+        return self._state.is_new_epoch
+
+    @property
+    def epoch_detail(self):
+        return self._state.epoch + self._state.current_position / self._epoch_size
+
+    @property
+    def previous_epoch_detail(self):
+        if self._previous_epoch_detail < 0:
+            return None
+        return self._previous_epoch_detail
+
+    @property
+    def _epoch_size(self):
+        order = self._state.order
+        return len(self.dataset) if order is None else len(order)
+
+
 def serialize_state(iterator, serializer, order_keys=('order', '_order')):
     """Serialize a state-machine iterator with Chainer's keys; return the new state.
 

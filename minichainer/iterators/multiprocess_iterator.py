@@ -133,7 +133,7 @@ class _Pending:
         self.chunks = {}
 
 
-class MultiprocessIterator(iterator.Iterator):
+class MultiprocessIterator(_statemachine.EpochBookkeepingMixin, iterator.Iterator):
     """Dataset iterator that loads examples in worker processes.
 
     Gives the same batches and epoch bookkeeping as
@@ -211,41 +211,13 @@ class MultiprocessIterator(iterator.Iterator):
         if self._finalized:
             raise NotImplementedError(
                 'MultiprocessIterator: reset() after finalize() is not supported')
-        order = _statemachine.initial_order(self.order_sampler, len(self.dataset))
-        self._set_state(_statemachine.IteratorState(0, 0, False, order))
+        self._set_state(_statemachine.initial_state(self.order_sampler, len(self.dataset)))
         self._previous_epoch_detail = -1.
 
     def _set_state(self, state):
         self._state = state
         self._dispatch_state = state
         self._pending.clear()  # results of discarded batches are dropped on arrival
-
-    @property
-    def current_position(self):
-        return self._state.current_position
-
-    @property
-    def epoch(self):
-        return self._state.epoch
-
-    @property
-    def is_new_epoch(self):
-        return self._state.is_new_epoch
-
-    @property
-    def epoch_detail(self):
-        return self._state.epoch + self._state.current_position / self._epoch_size
-
-    @property
-    def previous_epoch_detail(self):
-        if self._previous_epoch_detail < 0:
-            return None
-        return self._previous_epoch_detail
-
-    @property
-    def _epoch_size(self):
-        order = self._state.order
-        return len(self.dataset) if order is None else len(order)
 
     def serialize(self, serializer):
         """Save/restore the state with Chainer's keys (see SerialIterator)."""

@@ -9,7 +9,7 @@ def _read_chunk(dataset, indices):
     return [dataset[i] for i in indices]
 
 
-class MultithreadIterator(iterator.Iterator):
+class MultithreadIterator(_statemachine.EpochBookkeepingMixin, iterator.Iterator):
     """Dataset iterator that loads the examples of the next batch in worker threads.
 
     Gives the same batches and epoch bookkeeping as
@@ -44,8 +44,7 @@ class MultithreadIterator(iterator.Iterator):
 
     def reset(self):
         """Rewind to the beginning (drawing a new order when shuffling)."""
-        order = _statemachine.initial_order(self.order_sampler, len(self.dataset))
-        self._state = _statemachine.IteratorState(0, 0, False, order)
+        self._state = _statemachine.initial_state(self.order_sampler, len(self.dataset))
         self._previous_epoch_detail = -1.
         self._next = None
         self._next_state = None
@@ -96,35 +95,8 @@ class MultithreadIterator(iterator.Iterator):
         return batch
 
     @property
-    def current_position(self):
-        return self._state.current_position
-
-    @property
-    def epoch(self):
-        return self._state.epoch
-
-    @property
-    def is_new_epoch(self):
-        return self._state.is_new_epoch
-
-    @property
-    def epoch_detail(self):
-        return self._state.epoch + self._state.current_position / self._epoch_size
-
-    @property
-    def previous_epoch_detail(self):
-        if self._previous_epoch_detail < 0:
-            return None
-        return self._previous_epoch_detail
-
-    @property
     def repeat(self):
         return self._repeat
-
-    @property
-    def _epoch_size(self):
-        order = self._state.order
-        return len(self.dataset) if order is None else len(order)
 
     def serialize(self, serializer):
         """Save/restore the state with Chainer's keys (the order under ``_order``).

@@ -24,7 +24,7 @@ def gather_batch(dataset, indices):
     return [dataset[index] for index in indices]
 
 
-class SerialIterator(iterator.Iterator):
+class SerialIterator(_statemachine.EpochBookkeepingMixin, iterator.Iterator):
     """Dataset iterator reading the examples serially, in index or shuffled order.
 
     Args:
@@ -72,35 +72,8 @@ class SerialIterator(iterator.Iterator):
     next = __next__
 
     @property
-    def current_position(self):
-        return self._state.current_position
-
-    @property
-    def epoch(self):
-        return self._state.epoch
-
-    @property
-    def is_new_epoch(self):
-        return self._state.is_new_epoch
-
-    @property
-    def epoch_detail(self):
-        return self._state.epoch + self._state.current_position / self._epoch_size
-
-    @property
-    def previous_epoch_detail(self):
-        if self._previous_epoch_detail < 0:
-            return None
-        return self._previous_epoch_detail
-
-    @property
     def repeat(self):
         return self._repeat
-
-    @property
-    def _epoch_size(self):
-        order = self._state.order
-        return len(self.dataset) if order is None else len(order)
 
     def serialize(self, serializer):
         """Save/restore position, epoch, is_new_epoch, order and previous_epoch_detail."""
@@ -108,6 +81,5 @@ class SerialIterator(iterator.Iterator):
 
     def reset(self):
         """Rewind to the beginning (drawing a new order when shuffling)."""
-        order = _statemachine.initial_order(self.order_sampler, len(self.dataset))
-        self._state = _statemachine.IteratorState(0, 0, False, order)
+        self._state = _statemachine.initial_state(self.order_sampler, len(self.dataset))
         self._previous_epoch_detail = -1.
