@@ -1,6 +1,7 @@
 """Zeiler's ADADELTA."""
 from minichainer import backend
 from minichainer import optimizer
+from minichainer.optimizers import _util
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.rho = 0.95
@@ -23,10 +24,7 @@ class AdaDeltaRule(optimizer.UpdateRule):
 
     def __init__(self, parent_hyperparam=None, rho=None, eps=None):
         super().__init__(parent_hyperparam or _default_hyperparam)
-        if rho is not None:
-            self.hyperparam.rho = rho
-        if eps is not None:
-            self.hyperparam.eps = eps
+        _util.set_given_hyperparams(self.hyperparam, rho=rho, eps=eps)
 
     def init_state(self, param):
         xp = backend.get_array_module(param.array)
@@ -72,8 +70,7 @@ class AdaDelta(optimizer.GradientMethod):
 
     def __init__(self, rho=_default_hyperparam.rho, eps=_default_hyperparam.eps):
         super().__init__()
-        self.hyperparam.rho = rho
-        self.hyperparam.eps = eps
+        _util.set_hyperparams(self.hyperparam, rho=rho, eps=eps)
 
     rho = optimizer.HyperparameterProxy('rho')
     eps = optimizer.HyperparameterProxy('eps')

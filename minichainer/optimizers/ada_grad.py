@@ -1,6 +1,7 @@
 """AdaGrad."""
 from minichainer import backend
 from minichainer import optimizer
+from minichainer.optimizers import _util
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.lr = 0.001
@@ -20,10 +21,7 @@ class AdaGradRule(optimizer.UpdateRule):
 
     def __init__(self, parent_hyperparam=None, lr=None, eps=None):
         super().__init__(parent_hyperparam or _default_hyperparam)
-        if lr is not None:
-            self.hyperparam.lr = lr
-        if eps is not None:
-            self.hyperparam.eps = eps
+        _util.set_given_hyperparams(self.hyperparam, lr=lr, eps=eps)
 
     def init_state(self, param):
         xp = backend.get_array_module(param.array)
@@ -59,8 +57,7 @@ class AdaGrad(optimizer.GradientMethod):
 
     def __init__(self, lr=_default_hyperparam.lr, eps=_default_hyperparam.eps):
         super().__init__()
-        self.hyperparam.lr = lr
-        self.hyperparam.eps = eps
+        _util.set_hyperparams(self.hyperparam, lr=lr, eps=eps)
 
     lr = optimizer.HyperparameterProxy('lr')
     eps = optimizer.HyperparameterProxy('eps')

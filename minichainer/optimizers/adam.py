@@ -6,6 +6,7 @@ import numpy
 
 from minichainer import backend
 from minichainer import optimizer
+from minichainer.optimizers import _util
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.alpha = 0.001
@@ -72,26 +73,10 @@ class AdamRule(optimizer.UpdateRule):
                  adabound=None, final_lr=None, gamma=None):
         super().__init__(parent_hyperparam or _default_hyperparam)
         hp = self.hyperparam
-        if alpha is not None:
-            hp.alpha = alpha
-        if beta1 is not None:
-            hp.beta1 = beta1
-        if beta2 is not None:
-            hp.beta2 = beta2
-        if eps is not None:
-            hp.eps = eps
-        if eta is not None:
-            hp.eta = eta
-        if weight_decay_rate is not None:
-            hp.weight_decay_rate = weight_decay_rate
-        if amsgrad is not None:
-            hp.amsgrad = amsgrad
-        if adabound is not None:
-            hp.adabound = adabound
-        if final_lr is not None:
-            hp.final_lr = final_lr
-        if gamma is not None:
-            hp.gamma = gamma
+        _util.set_given_hyperparams(
+            hp, alpha=alpha, beta1=beta1, beta2=beta2, eps=eps, eta=eta,
+            weight_decay_rate=weight_decay_rate, amsgrad=amsgrad, adabound=adabound,
+            final_lr=final_lr, gamma=gamma)
         if hp.adabound:
             self.initial_alpha = hp.alpha
 
@@ -249,17 +234,10 @@ class Adam(optimizer.GradientMethod):
                  final_lr=_default_hyperparam.final_lr,
                  gamma=_default_hyperparam.gamma):
         super().__init__()
-        hp = self.hyperparam
-        hp.alpha = alpha
-        hp.beta1 = beta1
-        hp.beta2 = beta2
-        hp.eps = eps
-        hp.eta = eta
-        hp.weight_decay_rate = weight_decay_rate
-        hp.amsgrad = amsgrad
-        hp.adabound = adabound
-        hp.final_lr = final_lr
-        hp.gamma = gamma
+        _util.set_hyperparams(
+            self.hyperparam, alpha=alpha, beta1=beta1, beta2=beta2, eps=eps, eta=eta,
+            weight_decay_rate=weight_decay_rate, amsgrad=amsgrad, adabound=adabound,
+            final_lr=final_lr, gamma=gamma)
 
     alpha = optimizer.HyperparameterProxy('alpha')
     beta1 = optimizer.HyperparameterProxy('beta1')

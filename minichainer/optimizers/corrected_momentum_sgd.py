@@ -1,6 +1,7 @@
 """Momentum SGD with momentum correction (Goyal et al., eq. 9)."""
 from minichainer import backend
 from minichainer import optimizer
+from minichainer.optimizers import _util
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.lr = 0.01
@@ -20,10 +21,7 @@ class CorrectedMomentumSGDRule(optimizer.UpdateRule):
 
     def __init__(self, parent_hyperparam=None, lr=None, momentum=None):
         super().__init__(parent_hyperparam or _default_hyperparam)
-        if lr is not None:
-            self.hyperparam.lr = lr
-        if momentum is not None:
-            self.hyperparam.momentum = momentum
+        _util.set_given_hyperparams(self.hyperparam, lr=lr, momentum=momentum)
 
     def init_state(self, param):
         xp = backend.get_array_module(param.array)
@@ -60,8 +58,7 @@ class CorrectedMomentumSGD(optimizer.GradientMethod):
 
     def __init__(self, lr=_default_hyperparam.lr, momentum=_default_hyperparam.momentum):
         super().__init__()
-        self.hyperparam.lr = lr
-        self.hyperparam.momentum = momentum
+        _util.set_hyperparams(self.hyperparam, lr=lr, momentum=momentum)
 
     lr = optimizer.HyperparameterProxy('lr')
     momentum = optimizer.HyperparameterProxy('momentum')

@@ -1,6 +1,7 @@
 """M-SVAG optimizer."""
 from minichainer import backend
 from minichainer import optimizer
+from minichainer.optimizers import _util
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.lr = 0.1
@@ -27,14 +28,9 @@ class MSVAGRule(optimizer.UpdateRule):
     def __init__(self, parent_hyperparam=None, lr=None, beta=None, eta=None,
                  weight_decay_rate=None):
         super().__init__(parent_hyperparam or _default_hyperparam)
-        if lr is not None:
-            self.hyperparam.lr = lr
-        if beta is not None:
-            self.hyperparam.beta = beta
-        if eta is not None:
-            self.hyperparam.eta = eta
-        if weight_decay_rate is not None:
-            self.hyperparam.weight_decay_rate = weight_decay_rate
+        _util.set_given_hyperparams(
+            self.hyperparam, lr=lr, beta=beta, eta=eta,
+            weight_decay_rate=weight_decay_rate)
         self.beta_power = self.hyperparam.beta
 
     def init_state(self, param):
@@ -87,10 +83,9 @@ class MSVAG(optimizer.GradientMethod):
                  eta=_default_hyperparam.eta,
                  weight_decay_rate=_default_hyperparam.weight_decay_rate):
         super().__init__()
-        self.hyperparam.lr = lr
-        self.hyperparam.beta = beta
-        self.hyperparam.eta = eta
-        self.hyperparam.weight_decay_rate = weight_decay_rate
+        _util.set_hyperparams(
+            self.hyperparam, lr=lr, beta=beta, eta=eta,
+            weight_decay_rate=weight_decay_rate)
 
     lr = optimizer.HyperparameterProxy('lr')
     beta = optimizer.HyperparameterProxy('beta')

@@ -1,6 +1,7 @@
 """Nesterov's accelerated gradient."""
 from minichainer import backend
 from minichainer import optimizer
+from minichainer.optimizers import _util
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.lr = 0.01
@@ -21,10 +22,7 @@ class NesterovAGRule(optimizer.UpdateRule):
 
     def __init__(self, parent_hyperparam=None, lr=None, momentum=None):
         super().__init__(parent_hyperparam or _default_hyperparam)
-        if lr is not None:
-            self.hyperparam.lr = lr
-        if momentum is not None:
-            self.hyperparam.momentum = momentum
+        _util.set_given_hyperparams(self.hyperparam, lr=lr, momentum=momentum)
 
     def init_state(self, param):
         xp = backend.get_array_module(param.array)
@@ -60,8 +58,7 @@ class NesterovAG(optimizer.GradientMethod):
 
     def __init__(self, lr=_default_hyperparam.lr, momentum=_default_hyperparam.momentum):
         super().__init__()
-        self.hyperparam.lr = lr
-        self.hyperparam.momentum = momentum
+        _util.set_hyperparams(self.hyperparam, lr=lr, momentum=momentum)
 
     lr = optimizer.HyperparameterProxy('lr')
     momentum = optimizer.HyperparameterProxy('momentum')

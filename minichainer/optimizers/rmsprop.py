@@ -1,6 +1,7 @@
 """RMSprop."""
 from minichainer import backend
 from minichainer import optimizer
+from minichainer.optimizers import _util
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.lr = 0.01
@@ -32,14 +33,8 @@ class RMSpropRule(optimizer.UpdateRule):
     def __init__(self, parent_hyperparam=None, lr=None, alpha=None, eps=None,
                  eps_inside_sqrt=None):
         super().__init__(parent_hyperparam or _default_hyperparam)
-        if lr is not None:
-            self.hyperparam.lr = lr
-        if alpha is not None:
-            self.hyperparam.alpha = alpha
-        if eps is not None:
-            self.hyperparam.eps = eps
-        if eps_inside_sqrt is not None:
-            self.hyperparam.eps_inside_sqrt = eps_inside_sqrt
+        _util.set_given_hyperparams(
+            self.hyperparam, lr=lr, alpha=alpha, eps=eps, eps_inside_sqrt=eps_inside_sqrt)
 
     def init_state(self, param):
         xp = backend.get_array_module(param.array)
@@ -92,10 +87,8 @@ class RMSprop(optimizer.GradientMethod):
                  eps=_default_hyperparam.eps,
                  eps_inside_sqrt=_default_hyperparam.eps_inside_sqrt):
         super().__init__()
-        self.hyperparam.lr = lr
-        self.hyperparam.alpha = alpha
-        self.hyperparam.eps = eps
-        self.hyperparam.eps_inside_sqrt = eps_inside_sqrt
+        _util.set_hyperparams(
+            self.hyperparam, lr=lr, alpha=alpha, eps=eps, eps_inside_sqrt=eps_inside_sqrt)
 
     lr = optimizer.HyperparameterProxy('lr')
     alpha = optimizer.HyperparameterProxy('alpha')

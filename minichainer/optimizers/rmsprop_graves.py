@@ -1,6 +1,7 @@
 """Alex Graves's RMSprop."""
 from minichainer import backend
 from minichainer import optimizer
+from minichainer.optimizers import _util
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.lr = 1e-4
@@ -27,14 +28,8 @@ class RMSpropGravesRule(optimizer.UpdateRule):
     def __init__(self, parent_hyperparam=None, lr=None, alpha=None, momentum=None,
                  eps=None):
         super().__init__(parent_hyperparam or _default_hyperparam)
-        if lr is not None:
-            self.hyperparam.lr = lr
-        if alpha is not None:
-            self.hyperparam.alpha = alpha
-        if momentum is not None:
-            self.hyperparam.momentum = momentum
-        if eps is not None:
-            self.hyperparam.eps = eps
+        _util.set_given_hyperparams(
+            self.hyperparam, lr=lr, alpha=alpha, momentum=momentum, eps=eps)
 
     def init_state(self, param):
         xp = backend.get_array_module(param.array)
@@ -85,10 +80,8 @@ class RMSpropGraves(optimizer.GradientMethod):
     def __init__(self, lr=_default_hyperparam.lr, alpha=_default_hyperparam.alpha,
                  momentum=_default_hyperparam.momentum, eps=_default_hyperparam.eps):
         super().__init__()
-        self.hyperparam.lr = lr
-        self.hyperparam.alpha = alpha
-        self.hyperparam.momentum = momentum
-        self.hyperparam.eps = eps
+        _util.set_hyperparams(
+            self.hyperparam, lr=lr, alpha=alpha, momentum=momentum, eps=eps)
 
     lr = optimizer.HyperparameterProxy('lr')
     alpha = optimizer.HyperparameterProxy('alpha')

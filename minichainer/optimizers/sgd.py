@@ -1,6 +1,7 @@
 """Vanilla stochastic gradient descent."""
 from minichainer import backend
 from minichainer import optimizer
+from minichainer.optimizers import _util
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.lr = 0.01
@@ -16,8 +17,7 @@ class SGDRule(optimizer.UpdateRule):
 
     def __init__(self, parent_hyperparam=None, lr=None):
         super().__init__(parent_hyperparam or _default_hyperparam)
-        if lr is not None:
-            self.hyperparam.lr = lr
+        _util.set_given_hyperparams(self.hyperparam, lr=lr)
 
     def update_core_cpu(self, param):
         grad = param.grad

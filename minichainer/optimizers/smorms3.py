@@ -1,6 +1,7 @@
 """Simon Funk's SMORMS3."""
 from minichainer import backend
 from minichainer import optimizer
+from minichainer.optimizers import _util
 
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.lr = 0.001
@@ -23,10 +24,7 @@ class SMORMS3Rule(optimizer.UpdateRule):
 
     def __init__(self, parent_hyperparam=None, lr=None, eps=None):
         super().__init__(parent_hyperparam or _default_hyperparam)
-        if lr is not None:
-            self.hyperparam.lr = lr
-        if eps is not None:
-            self.hyperparam.eps = eps
+        _util.set_given_hyperparams(self.hyperparam, lr=lr, eps=eps)
 
     def init_state(self, param):
         xp = backend.get_array_module(param.array)
@@ -79,8 +77,7 @@ class SMORMS3(optimizer.GradientMethod):
 
     def __init__(self, lr=_default_hyperparam.lr, eps=_default_hyperparam.eps):
         super().__init__()
-        self.hyperparam.lr = lr
-        self.hyperparam.eps = eps
+        _util.set_hyperparams(self.hyperparam, lr=lr, eps=eps)
 
     lr = optimizer.HyperparameterProxy('lr')
     eps = optimizer.HyperparameterProxy('eps')
