@@ -1,14 +1,11 @@
 """Momentum SGD with momentum correction (Goyal et al., eq. 9)."""
 from minichainer import backend
-from minichainer import optimizer
-from minichainer.optimizers import _util
+from minichainer.optimizers import _momentum_base
 
-_default_hyperparam = optimizer.Hyperparameter()
-_default_hyperparam.lr = 0.01
-_default_hyperparam.momentum = 0.9
+_default_hyperparam = _momentum_base.default_hyperparam()
 
 
-class CorrectedMomentumSGDRule(optimizer.UpdateRule):
+class CorrectedMomentumSGDRule(_momentum_base.MomentumRuleBase):
     """Update rule: ``v = momentum * v - grad; param += lr * v``.
 
     State: ``v``.
@@ -19,13 +16,7 @@ class CorrectedMomentumSGDRule(optimizer.UpdateRule):
         momentum (float): Exponential decay rate of the first order moment.
     """
 
-    def __init__(self, parent_hyperparam=None, lr=None, momentum=None):
-        super().__init__(parent_hyperparam or _default_hyperparam)
-        _util.set_given_hyperparams(self.hyperparam, lr=lr, momentum=momentum)
-
-    def init_state(self, param):
-        xp = backend.get_array_module(param.array)
-        self.state['v'] = xp.zeros_like(param.array)
+    _default_hyperparam = _default_hyperparam
 
     def update_core_cpu(self, param):
         grad = param.grad
@@ -44,7 +35,7 @@ class CorrectedMomentumSGDRule(optimizer.UpdateRule):
     update_core_gpu = update_core_cpu
 
 
-class CorrectedMomentumSGD(optimizer.GradientMethod):
+class CorrectedMomentumSGD(_momentum_base.MomentumMethodBase):
     """Momentum SGD with momentum correction.
 
     Implements equation (9) of `Accurate, Large Minibatch SGD: Training ImageNet in 1 Hour
@@ -56,12 +47,4 @@ class CorrectedMomentumSGD(optimizer.GradientMethod):
         momentum (float): Exponential decay rate of the first order moment.
     """
 
-    def __init__(self, lr=_default_hyperparam.lr, momentum=_default_hyperparam.momentum):
-        super().__init__()
-        _util.set_hyperparams(self.hyperparam, lr=lr, momentum=momentum)
-
-    lr = optimizer.HyperparameterProxy('lr')
-    momentum = optimizer.HyperparameterProxy('momentum')
-
-    def create_update_rule(self):
-        return CorrectedMomentumSGDRule(self.hyperparam)
+    _rule_class = CorrectedMomentumSGDRule

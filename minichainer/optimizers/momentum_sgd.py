@@ -1,14 +1,11 @@
 """Classical momentum SGD."""
 from minichainer import backend
-from minichainer import optimizer
-from minichainer.optimizers import _util
+from minichainer.optimizers import _momentum_base
 
-_default_hyperparam = optimizer.Hyperparameter()
-_default_hyperparam.lr = 0.01
-_default_hyperparam.momentum = 0.9
+_default_hyperparam = _momentum_base.default_hyperparam()
 
 
-class MomentumSGDRule(optimizer.UpdateRule):
+class MomentumSGDRule(_momentum_base.MomentumRuleBase):
     """Update rule of momentum SGD: ``v = momentum * v - lr * grad; param += v``.
 
     State: ``v``.
@@ -19,13 +16,7 @@ class MomentumSGDRule(optimizer.UpdateRule):
         momentum (float): Exponential decay rate of the first order moment.
     """
 
-    def __init__(self, parent_hyperparam=None, lr=None, momentum=None):
-        super().__init__(parent_hyperparam or _default_hyperparam)
-        _util.set_given_hyperparams(self.hyperparam, lr=lr, momentum=momentum)
-
-    def init_state(self, param):
-        xp = backend.get_array_module(param.array)
-        self.state['v'] = xp.zeros_like(param.array)
+    _default_hyperparam = _default_hyperparam
 
     def update_core_cpu(self, param):
         grad = param.grad
@@ -44,7 +35,7 @@ class MomentumSGDRule(optimizer.UpdateRule):
     update_core_gpu = update_core_cpu
 
 
-class MomentumSGD(optimizer.GradientMethod):
+class MomentumSGD(_momentum_base.MomentumMethodBase):
     """Momentum SGD optimizer.
 
     Args:
@@ -52,12 +43,4 @@ class MomentumSGD(optimizer.GradientMethod):
         momentum (float): Exponential decay rate of the first order moment.
     """
 
-    def __init__(self, lr=_default_hyperparam.lr, momentum=_default_hyperparam.momentum):
-        super().__init__()
-        _util.set_hyperparams(self.hyperparam, lr=lr, momentum=momentum)
-
-    lr = optimizer.HyperparameterProxy('lr')
-    momentum = optimizer.HyperparameterProxy('momentum')
-
-    def create_update_rule(self):
-        return MomentumSGDRule(self.hyperparam)
+    _rule_class = MomentumSGDRule

@@ -1,0 +1,64 @@
+"""The shared part of the momentum family (MomentumSGD, CorrectedMomentumSGD, NesterovAG).
+
+The three differ only in their update formula; their hyperparameters (``lr``,
+``momentum``), defaults and state (a velocity ``v``) are the same.
+"""
+from minichainer import backend
+from minichainer import optimizer
+from minichainer.optimizers import _util
+
+DEFAULT_LR = 0.01
+DEFAULT_MOMENTUM = 0.9
+
+
+def default_hyperparam():
+    """Return a new Hyperparameter holding the family's defaults (a module's own copy)."""
+    hyperparam = optimizer.Hyperparameter()
+    hyperparam.lr = DEFAULT_LR
+    hyperparam.momentum = DEFAULT_MOMENTUM
+    return hyperparam
+
+
+class MomentumRuleBase(optimizer.UpdateRule):
+    """Update rule with hyperparameters ``lr`` and ``momentum`` and state ``v``.
+
+    Subclasses set ``_default_hyperparam`` and implement ``update_core_cpu``.
+
+    Args:
+        parent_hyperparam (~minichainer.optimizer.Hyperparameter): Default values.
+        lr (float): Learning rate.
+        momentum (float): Exponential decay rate of the first order moment.
+    """
+
+    _default_hyperparam = None
+
+    def __init__(self, parent_hyperparam=None, lr=None, momentum=None):
+        super().__init__(parent_hyperparam or self._default_hyperparam)
+        _util.set_given_hyperparams(self.hyperparam, lr=lr, momentum=momentum)
+
+    def init_state(self, param):
+        xp = backend.get_array_module(param.array)
+        self.state['v'] = xp.zeros_like(param.array)
+
+
+class MomentumMethodBase(optimizer.GradientMethod):
+    """Gradient method with hyperparameters ``lr`` and ``momentum``.
+
+    Subclasses set ``_rule_class`` (a :class:`MomentumRuleBase` subclass).
+
+    Args:
+        lr (float): Learning rate.
+        momentum (float): Exponential decay rate of the first order moment.
+    """
+
+    _rule_class = None
+
+    def __init__(self, lr=DEFAULT_LR, momentum=DEFAULT_MOMENTUM):
+        super().__init__()
+        _util.set_hyperparams(self.hyperparam, lr=lr, momentum=momentum)
+
+    lr = optimizer.HyperparameterProxy('lr')
+    momentum = optimizer.HyperparameterProxy('momentum')
+
+    def create_update_rule(self):
+        return self._rule_class(self.hyperparam)
