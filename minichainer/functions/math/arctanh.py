@@ -1,21 +1,14 @@
 """``arctanh``: elementwise inverse hyperbolic tangent."""
 from minichainer import backend
-from minichainer import function_node
 from minichainer import utils
 from minichainer.functions import _fast
-from minichainer.utils import type_check
+from minichainer.functions.math import _elementwise
 
 
-class Arctanh(function_node.FunctionNode):
+class Arctanh(_elementwise.UnaryFloat):
     """Elementwise inverse hyperbolic tangent."""
 
-    @property
-    def label(self):
-        return 'arctanh'
-
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
+    _label = 'arctanh'
 
     def forward(self, inputs):
         self.retain_inputs((0,))

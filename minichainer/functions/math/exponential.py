@@ -1,36 +1,17 @@
 """Exponential and logarithms: ``exp``, ``log``, ``log2``, ``log10``."""
 import math
 
-from minichainer import backend
-from minichainer import function_node
-from minichainer import utils
 from minichainer.functions import _fast
-from minichainer.utils import type_check
+from minichainer.functions.math import _elementwise
 
 _INV_LOG2 = 1.0 / math.log(2.0)
 _INV_LOG10 = 1.0 / math.log(10.0)
 
 
-def _check_float_x(in_types):
-    type_check._argname(in_types, ('x',))
-    type_check.expect(in_types[0].dtype.kind == 'f')
-
-
-class Exp(function_node.FunctionNode):
+class Exp(_elementwise.UnaryFloatKeepsOutput):
     """Elementwise exponential."""
 
-    @property
-    def label(self):
-        return 'exp'
-
-    def check_type_forward(self, in_types):
-        _check_float_x(in_types)
-
-    def forward(self, inputs):
-        self.retain_outputs((0,))
-        x, = inputs
-        xp = backend.get_array_module(x)
-        return utils.force_array(xp.exp(x)),
+    _label = 'exp'
 
     def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()
@@ -45,21 +26,10 @@ def exp(x):
     return Exp().apply((x,))[0]
 
 
-class Log(function_node.FunctionNode):
+class Log(_elementwise.UnaryFloat):
     """Elementwise natural logarithm."""
 
-    @property
-    def label(self):
-        return 'log'
-
-    def check_type_forward(self, in_types):
-        _check_float_x(in_types)
-
-    def forward(self, inputs):
-        self.retain_inputs((0,))
-        x, = inputs
-        xp = backend.get_array_module(x)
-        return utils.force_array(xp.log(x)),
+    _label = 'log'
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
@@ -74,21 +44,10 @@ def log(x):
     return Log().apply((x,))[0]
 
 
-class Log2(function_node.FunctionNode):
+class Log2(_elementwise.UnaryFloat):
     """Elementwise base-2 logarithm."""
 
-    @property
-    def label(self):
-        return 'log2'
-
-    def check_type_forward(self, in_types):
-        _check_float_x(in_types)
-
-    def forward(self, inputs):
-        self.retain_inputs((0,))
-        x, = inputs
-        xp = backend.get_array_module(x)
-        return utils.force_array(xp.log2(x)),
+    _label = 'log2'
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
@@ -105,21 +64,10 @@ def log2(x):
     return Log2().apply((x,))[0]
 
 
-class Log10(function_node.FunctionNode):
+class Log10(_elementwise.UnaryFloat):
     """Elementwise base-10 logarithm."""
 
-    @property
-    def label(self):
-        return 'log10'
-
-    def check_type_forward(self, in_types):
-        _check_float_x(in_types)
-
-    def forward(self, inputs):
-        self.retain_inputs((0,))
-        x, = inputs
-        xp = backend.get_array_module(x)
-        return utils.force_array(xp.log10(x)),
+    _label = 'log10'
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()

@@ -1,27 +1,12 @@
 """``expm1``: elementwise ``exp(x) - 1``, accurate near zero."""
-from minichainer import backend
-from minichainer import function_node
-from minichainer import utils
 from minichainer.functions import _fast
-from minichainer.utils import type_check
+from minichainer.functions.math import _elementwise
 
 
-class Expm1(function_node.FunctionNode):
+class Expm1(_elementwise.UnaryFloatKeepsOutput):
     """Elementwise ``exp(x) - 1``."""
 
-    @property
-    def label(self):
-        return 'expm1'
-
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
-
-    def forward(self, inputs):
-        self.retain_outputs((0,))
-        x, = inputs
-        xp = backend.get_array_module(x)
-        return utils.force_array(xp.expm1(x)),
+    _label = 'expm1'
 
     def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()

@@ -1,27 +1,14 @@
 """Hyperbolic functions ``sinh`` and ``cosh``."""
 from minichainer import backend
-from minichainer import function_node
 from minichainer import utils
 from minichainer.functions import _fast
-from minichainer.utils import type_check
+from minichainer.functions.math import _elementwise
 
 
-class Cosh(function_node.FunctionNode):
+class Cosh(_elementwise.UnaryFloat):
     """Elementwise hyperbolic cosine."""
 
-    @property
-    def label(self):
-        return 'cosh'
-
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
-
-    def forward(self, inputs):
-        self.retain_inputs((0,))
-        x, = inputs
-        xp = backend.get_array_module(x)
-        return utils.force_array(xp.cosh(x)),
+    _label = 'cosh'
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
@@ -38,22 +25,10 @@ def cosh(x):
     return Cosh().apply((x,))[0]
 
 
-class Sinh(function_node.FunctionNode):
+class Sinh(_elementwise.UnaryFloat):
     """Elementwise hyperbolic sine."""
 
-    @property
-    def label(self):
-        return 'sinh'
-
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
-
-    def forward(self, inputs):
-        self.retain_inputs((0,))
-        x, = inputs
-        xp = backend.get_array_module(x)
-        return utils.force_array(xp.sinh(x)),
+    _label = 'sinh'
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()

@@ -1,27 +1,12 @@
 """``log1p``: elementwise ``log(1 + x)``, accurate near zero."""
-from minichainer import backend
-from minichainer import function_node
-from minichainer import utils
 from minichainer.functions import _fast
-from minichainer.utils import type_check
+from minichainer.functions.math import _elementwise
 
 
-class Log1p(function_node.FunctionNode):
+class Log1p(_elementwise.UnaryFloat):
     """Elementwise ``log(1 + x)``."""
 
-    @property
-    def label(self):
-        return 'log1p'
-
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
-
-    def forward(self, inputs):
-        self.retain_inputs((0,))
-        x, = inputs
-        xp = backend.get_array_module(x)
-        return utils.force_array(xp.log1p(x)),
+    _label = 'log1p'
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()

@@ -1,21 +1,14 @@
 """``sqrt`` and ``rsqrt``."""
 from minichainer import backend
-from minichainer import function_node
 from minichainer import utils
 from minichainer.functions import _fast
-from minichainer.utils import type_check
+from minichainer.functions.math import _elementwise
 
 
-class Sqrt(function_node.FunctionNode):
+class Sqrt(_elementwise.UnaryFloatKeepsOutput):
     """Elementwise square root."""
 
-    @property
-    def label(self):
-        return 'sqrt'
-
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
+    _label = 'sqrt'
 
     def forward(self, inputs):
         self.retain_outputs((0,))

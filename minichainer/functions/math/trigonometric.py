@@ -4,35 +4,8 @@ from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
 from minichainer.functions import _fast
+from minichainer.functions.math import _elementwise
 from minichainer.utils import type_check
-
-
-def _check_float_x(in_types):
-    type_check._argname(in_types, ('x',))
-    type_check.expect(in_types[0].dtype.kind == 'f')
-
-
-class Sin(function_node.FunctionNode):
-    """Elementwise sine."""
-
-    @property
-    def label(self):
-        return 'sin'
-
-    def check_type_forward(self, in_types):
-        _check_float_x(in_types)
-
-    def forward(self, inputs):
-        self.retain_inputs((0,))
-        x, = inputs
-        xp = backend.get_array_module(x)
-        return utils.force_array(xp.sin(x)),
-
-    def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        if not _fast.needs_graph():
-            return _fast.as_grad(SinGrad().forward((x.array, grad_outputs[0].array))[0]),
-        return SinGrad().apply((x, grad_outputs[0]))
 
 
 class SinGrad(function_node.FunctionNode):
@@ -57,32 +30,16 @@ class SinGrad(function_node.FunctionNode):
         return ret
 
 
+class Sin(_elementwise.UnaryFloat):
+    """Elementwise sine."""
+
+    _label = 'sin'
+    _grad_class = SinGrad
+
+
 def sin(x):
     """Elementwise sin function."""
     return Sin().apply((x,))[0]
-
-
-class Cos(function_node.FunctionNode):
-    """Elementwise cosine."""
-
-    @property
-    def label(self):
-        return 'cos'
-
-    def check_type_forward(self, in_types):
-        _check_float_x(in_types)
-
-    def forward(self, inputs):
-        self.retain_inputs((0,))
-        x, = inputs
-        xp = backend.get_array_module(x)
-        return utils.force_array(xp.cos(x)),
-
-    def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        if not _fast.needs_graph():
-            return _fast.as_grad(CosGrad().forward((x.array, grad_outputs[0].array))[0]),
-        return CosGrad().apply((x, grad_outputs[0]))
 
 
 class CosGrad(function_node.FunctionNode):
@@ -108,26 +65,22 @@ class CosGrad(function_node.FunctionNode):
         return ret
 
 
+class Cos(_elementwise.UnaryFloat):
+    """Elementwise cosine."""
+
+    _label = 'cos'
+    _grad_class = CosGrad
+
+
 def cos(x):
     """Elementwise cos function."""
     return Cos().apply((x,))[0]
 
 
-class Tan(function_node.FunctionNode):
+class Tan(_elementwise.UnaryFloat):
     """Elementwise tangent."""
 
-    @property
-    def label(self):
-        return 'tan'
-
-    def check_type_forward(self, in_types):
-        _check_float_x(in_types)
-
-    def forward(self, inputs):
-        self.retain_inputs((0,))
-        x, = inputs
-        xp = backend.get_array_module(x)
-        return utils.force_array(xp.tan(x)),
+    _label = 'tan'
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
@@ -143,30 +96,6 @@ class Tan(function_node.FunctionNode):
 def tan(x):
     """Elementwise tan function."""
     return Tan().apply((x,))[0]
-
-
-class Arcsin(function_node.FunctionNode):
-    """Elementwise inverse sine."""
-
-    @property
-    def label(self):
-        return 'arcsin'
-
-    def check_type_forward(self, in_types):
-        _check_float_x(in_types)
-
-    def forward(self, inputs):
-        self.retain_inputs((0,))
-        x, = inputs
-        xp = backend.get_array_module(x)
-        return utils.force_array(xp.arcsin(x)),
-
-    def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        if not _fast.needs_graph():
-            return _fast.as_grad(
-                ArcsinGrad().forward((x.array, grad_outputs[0].array))[0]),
-        return ArcsinGrad().apply((x, grad_outputs[0]))
 
 
 class ArcsinGrad(function_node.FunctionNode):
@@ -194,33 +123,16 @@ class ArcsinGrad(function_node.FunctionNode):
         return ret
 
 
+class Arcsin(_elementwise.UnaryFloat):
+    """Elementwise inverse sine."""
+
+    _label = 'arcsin'
+    _grad_class = ArcsinGrad
+
+
 def arcsin(x):
     """Elementwise arcsine function ``y = arcsin(x)``."""
     return Arcsin().apply((x,))[0]
-
-
-class Arccos(function_node.FunctionNode):
-    """Elementwise inverse cosine."""
-
-    @property
-    def label(self):
-        return 'arccos'
-
-    def check_type_forward(self, in_types):
-        _check_float_x(in_types)
-
-    def forward(self, inputs):
-        self.retain_inputs((0,))
-        x, = inputs
-        xp = backend.get_array_module(x)
-        return utils.force_array(xp.arccos(x)),
-
-    def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        if not _fast.needs_graph():
-            return _fast.as_grad(
-                ArccosGrad().forward((x.array, grad_outputs[0].array))[0]),
-        return ArccosGrad().apply((x, grad_outputs[0]))
 
 
 class ArccosGrad(function_node.FunctionNode):
@@ -249,33 +161,16 @@ class ArccosGrad(function_node.FunctionNode):
         return ret
 
 
+class Arccos(_elementwise.UnaryFloat):
+    """Elementwise inverse cosine."""
+
+    _label = 'arccos'
+    _grad_class = ArccosGrad
+
+
 def arccos(x):
     """Elementwise arccosine function ``y = arccos(x)``."""
     return Arccos().apply((x,))[0]
-
-
-class Arctan(function_node.FunctionNode):
-    """Elementwise inverse tangent."""
-
-    @property
-    def label(self):
-        return 'arctan'
-
-    def check_type_forward(self, in_types):
-        _check_float_x(in_types)
-
-    def forward(self, inputs):
-        self.retain_inputs((0,))
-        x, = inputs
-        xp = backend.get_array_module(x)
-        return utils.force_array(xp.arctan(x)),
-
-    def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        if not _fast.needs_graph():
-            return _fast.as_grad(
-                ArctanGrad().forward((x.array, grad_outputs[0].array))[0]),
-        return ArctanGrad().apply((x, grad_outputs[0]))
 
 
 class ArctanGrad(function_node.FunctionNode):
@@ -300,6 +195,13 @@ class ArctanGrad(function_node.FunctionNode):
         if 1 in indexes:
             ret.append(ggx / x_sq1)
         return ret
+
+
+class Arctan(_elementwise.UnaryFloat):
+    """Elementwise inverse tangent."""
+
+    _label = 'arctan'
+    _grad_class = ArctanGrad
 
 
 def arctan(x):
