@@ -32,6 +32,26 @@ class _ShiftBase(extension.Extension):
         self._last_value = _to_python(serializer('_last_value', self._last_value))
 
 
+class _ShiftFromInitBase(_ShiftBase):
+    """A shift starting at ``init`` (the attribute's value at start when None) and
+    optionally stopping at ``target``; ``initialize`` restores the last value on resume.
+    """
+
+    def __init__(self, attr, init, target, optimizer=None):
+        super().__init__(attr, optimizer)
+        self._init = init
+        self._target = target
+
+    def initialize(self, trainer):
+        optimizer = self._get_optimizer(trainer)
+        if self._init is None:
+            self._init = getattr(optimizer, self._attr)
+        if self._last_value is not None:
+            self._update_value(optimizer, self._last_value)
+        else:
+            self._update_value(optimizer, self._init)
+
+
 def _clip_to_target(value, target, growing):
     # Stop at ``target`` (written as a ratio so that negative values work, as Chainer).
     if target is not None:

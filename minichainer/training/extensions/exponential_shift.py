@@ -2,7 +2,7 @@
 from minichainer.training.extensions import _shift_base
 
 
-class ExponentialShift(_shift_base._ShiftBase):
+class ExponentialShift(_shift_base._ShiftFromInitBase):
     """Sets ``optimizer.<attr> = init * rate ** t`` at the ``t``-th call.
 
     Args:
@@ -17,19 +17,8 @@ class ExponentialShift(_shift_base._ShiftBase):
         if rate < 0:
             raise ValueError('ExponentialShift does not support negative rate, got '
                              '{!r}'.format(rate))
-        super().__init__(attr, optimizer)
+        super().__init__(attr, init, target, optimizer)
         self._rate = rate
-        self._init = init
-        self._target = target
-
-    def initialize(self, trainer):
-        optimizer = self._get_optimizer(trainer)
-        if self._init is None:
-            self._init = getattr(optimizer, self._attr)
-        if self._last_value is not None:
-            self._update_value(optimizer, self._last_value)
-        else:
-            self._update_value(optimizer, self._init)
 
     def __call__(self, trainer):
         self._t += 1

@@ -2,7 +2,7 @@
 from minichainer.training.extensions import _shift_base
 
 
-class InverseShift(_shift_base._ShiftBase):
+class InverseShift(_shift_base._ShiftFromInitBase):
     """Sets ``optimizer.<attr> = init * (1 + gamma * t) ** (-power)``.
 
     Args:
@@ -18,20 +18,9 @@ class InverseShift(_shift_base._ShiftBase):
         if gamma < 0:
             raise ValueError('InverseShift does not support negative gamma, got '
                              '{!r}'.format(gamma))
-        super().__init__(attr, optimizer)
+        super().__init__(attr, init, target, optimizer)
         self._gamma = gamma
         self._power = power
-        self._init = init
-        self._target = target
-
-    def initialize(self, trainer):
-        optimizer = self._get_optimizer(trainer)
-        if self._init is None:
-            self._init = getattr(optimizer, self._attr)
-        if self._last_value is not None:
-            self._update_value(optimizer, self._last_value)
-        else:
-            self._update_value(optimizer, self._init)
 
     def __call__(self, trainer):
         self._t += 1

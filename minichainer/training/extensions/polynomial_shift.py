@@ -2,7 +2,7 @@
 from minichainer.training.extensions import _shift_base
 
 
-class PolynomialShift(_shift_base._ShiftBase):
+class PolynomialShift(_shift_base._ShiftFromInitBase):
     """Sets ``optimizer.<attr> = init * max(1 - t / max_count, 0) ** rate`` at the
     ``t``-th call.
 
@@ -16,20 +16,9 @@ class PolynomialShift(_shift_base._ShiftBase):
     """
 
     def __init__(self, attr, rate, max_count, init=None, target=None, optimizer=None):
-        super().__init__(attr, optimizer)
+        super().__init__(attr, init, target, optimizer)
         self._rate = rate
         self._max_count = max_count
-        self._init = init
-        self._target = target
-
-    def initialize(self, trainer):
-        optimizer = self._get_optimizer(trainer)
-        if self._init is None:
-            self._init = getattr(optimizer, self._attr)
-        if self._last_value is not None:
-            self._update_value(optimizer, self._last_value)
-        else:
-            self._update_value(optimizer, self._init)
 
     def __call__(self, trainer):
         self._t += 1

@@ -4,7 +4,7 @@ import numpy
 from minichainer.training.extensions import _shift_base
 
 
-class StepShift(_shift_base._ShiftBase):
+class StepShift(_shift_base._ShiftFromInitBase):
     """Sets ``optimizer.<attr> = init * gamma ** floor(t / step)``.
 
     Args:
@@ -17,20 +17,9 @@ class StepShift(_shift_base._ShiftBase):
     """
 
     def __init__(self, attr, gamma, step, init=None, target=None, optimizer=None):
-        super().__init__(attr, optimizer)
+        super().__init__(attr, init, target, optimizer)
         self._gamma = gamma
         self._step = step
-        self._init = init
-        self._target = target
-
-    def initialize(self, trainer):
-        optimizer = self._get_optimizer(trainer)
-        if self._init is None:
-            self._init = getattr(optimizer, self._attr)
-        if self._last_value is not None:
-            self._update_value(optimizer, self._last_value)
-        else:
-            self._update_value(optimizer, self._init)
 
     def __call__(self, trainer):
         self._t += 1
