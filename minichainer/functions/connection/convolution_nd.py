@@ -11,6 +11,14 @@ def _conv2d_module():
     return sys.modules['minichainer.functions.connection.convolution_2d']
 
 
+def _check_spatial_ndim(x, ndim):
+    """Raise ValueError unless ``x`` has exactly ``ndim`` axes after (batch, channel)."""
+    if len(x.shape[2:]) != ndim:
+        raise ValueError(
+            'The number of dimensions under channel dimension of the input '
+            "'x' should be {}. But the actual ndim was {}.".format(ndim, len(x.shape[2:])))
+
+
 def _conv_nd_forward(x, W, b, stride, pad, dilate, cover_all, groups):
     n, c = x.shape[:2]
     out_c = W.shape[0]
@@ -202,10 +210,7 @@ def convolution_1d(x, W, b=None, stride=1, pad=0, cover_all=False, dilate=1, gro
     Raises:
         ValueError: if ``x`` is not 3-dimensional.
     """
-    if len(x.shape[2:]) != 1:
-        raise ValueError(
-            'The number of dimensions under channel dimension of the input '
-            "'x' should be 1. But the actual ndim was {}.".format(len(x.shape[2:])))
+    _check_spatial_ndim(x, 1)
     return convolution_nd(x, W, b, stride, pad, cover_all, dilate, groups)
 
 
@@ -215,8 +220,5 @@ def convolution_3d(x, W, b=None, stride=1, pad=0, cover_all=False, dilate=1, gro
     Raises:
         ValueError: if ``x`` is not 5-dimensional.
     """
-    if len(x.shape[2:]) != 3:
-        raise ValueError(
-            'The number of dimensions under channel dimension of the input '
-            "'x' should be 3. But the actual ndim was {}.".format(len(x.shape[2:])))
+    _check_spatial_ndim(x, 3)
     return convolution_nd(x, W, b, stride, pad, cover_all, dilate, groups)

@@ -1,5 +1,6 @@
 """N-dimensional deconvolution (transposed convolution)."""
 from minichainer import function_node
+from minichainer.functions.connection.convolution_nd import _check_spatial_ndim
 from minichainer.functions.connection.convolution_nd import _deconv_nd_forward
 from minichainer.functions.connection.convolution_nd import convolution_nd
 from minichainer.functions.connection.convolution_nd import ConvolutionNDGradW
@@ -112,10 +113,7 @@ def deconvolution_1d(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1, grou
     Raises:
         ValueError: if ``x`` is not 3-dimensional.
     """
-    if len(x.shape[2:]) != 1:
-        raise ValueError(
-            'The number of dimensions under channel dimension of the input '
-            "'x' should be 1. But the actual ndim was {}.".format(len(x.shape[2:])))
+    _check_spatial_ndim(x, 1)
     return deconvolution_nd(x, W, b, stride, pad, outsize, dilate, groups)
 
 
@@ -125,8 +123,5 @@ def deconvolution_3d(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1, grou
     Raises:
         ValueError: if ``x`` is not 5-dimensional.
     """
-    if len(x.shape[2:]) != 3:
-        raise ValueError(
-            'The number of dimensions under channel dimension of the input '
-            "'x' should be 3. But the actual ndim was {}.".format(len(x.shape[2:])))
+    _check_spatial_ndim(x, 3)
     return deconvolution_nd(x, W, b, stride, pad, outsize, dilate, groups)

@@ -107,10 +107,7 @@ def max_pooling_1d(x, ksize, stride=None, pad=0, cover_all=True, return_indices=
     Raises:
         ValueError: if ``x`` is not 3-dimensional.
     """
-    if len(x.shape[2:]) != 1:
-        raise ValueError(
-            'The number of dimensions under channel dimension of the input '
-            "'x' should be 1. But the actual ndim was {}.".format(len(x.shape[2:])))
+    pooling_nd._check_spatial_ndim(x, 1)
     return max_pooling_nd(x, ksize, stride, pad, cover_all, return_indices)
 
 
@@ -120,8 +117,5 @@ def max_pooling_3d(x, ksize, stride=None, pad=0, cover_all=True, return_indices=
     Raises:
         ValueError: if ``x`` is not 5-dimensional.
     """
-    if len(x.shape[2:]) != 3:
-        raise ValueError(
-            'The number of dimensions under channel dimension of the input '
-            "'x' should be 3. But the actual ndim was {}.".format(len(x.shape[2:])))
+    pooling_nd._check_spatial_ndim(x, 3)
     return max_pooling_nd(x, ksize, stride, pad, cover_all, return_indices)

@@ -28,3 +28,11 @@ class _PoolingND(function_node.FunctionNode):
             x_type.dtype.kind == 'f',
             x_type.ndim == 2 + self.ndim,
         )
+
+
+def _check_spatial_ndim(x, ndim):
+    """Raise ValueError unless ``x`` has exactly ``ndim`` axes after (batch, channel)."""
+    if len(x.shape[2:]) != ndim:
+        raise ValueError(
+            'The number of dimensions under channel dimension of the input '
+            "'x' should be {}. But the actual ndim was {}.".format(ndim, len(x.shape[2:])))

@@ -78,10 +78,7 @@ def unpooling_1d(x, ksize, stride=None, pad=0, outsize=None, cover_all=True):
     Raises:
         ValueError: if ``x`` is not 3-dimensional.
     """
-    if len(x.shape[2:]) != 1:
-        raise ValueError(
-            'The number of dimensions under channel dimension of the input '
-            "'x' should be 1. But the actual ndim was {}.".format(len(x.shape[2:])))
+    pooling_nd._check_spatial_ndim(x, 1)
     return unpooling_nd(x, ksize, stride, pad, outsize, cover_all)
 
 
@@ -91,8 +88,5 @@ def unpooling_3d(x, ksize, stride=None, pad=0, outsize=None, cover_all=True):
     Raises:
         ValueError: if ``x`` is not 5-dimensional.
     """
-    if len(x.shape[2:]) != 3:
-        raise ValueError(
-            'The number of dimensions under channel dimension of the input '
-            "'x' should be 3. But the actual ndim was {}.".format(len(x.shape[2:])))
+    pooling_nd._check_spatial_ndim(x, 3)
     return unpooling_nd(x, ksize, stride, pad, outsize, cover_all)
