@@ -1,8 +1,8 @@
 """The 2-D convolution layer ``Convolution2D``."""
 import importlib
 
-from minichainer import initializers
 from minichainer import link
+from minichainer.links.connection import _params
 from minichainer.links._check import check_size
 from minichainer import variable
 
@@ -57,17 +57,8 @@ class Convolution2D(link.Link):
         self.out_channels = out_channels
         self.groups = int(groups)
         self.nobias = nobias
-        with self.init_scope():
-            self.W = variable.Parameter(initializers._get_initializer(initialW))
-            if in_channels is not None:
-                self._initialize_params(in_channels)
-            if nobias:
-                self.b = None
-            else:
-                if initial_bias is None:
-                    initial_bias = 0
-                self.b = variable.Parameter(
-                    initializers._get_initializer(initial_bias), out_channels)
+        _params.init_weight_and_bias(self, initialW, in_channels, nobias, initial_bias,
+                                     out_channels)
 
     @property
     def printable_specs(self):
@@ -88,25 +79,14 @@ class Convolution2D(link.Link):
         dilate, groups = _parse_kwargs(kwargs, 'Convolution2D.from_params')
         W = variable.as_array(W)
         out_channels, in_per_group, kh, kw = W.shape
-        if b is not None:
-            b = variable.as_array(b)
-            if b.size != out_channels:
-                raise ValueError(
-                    'Convolution2D.from_params: b must have {} elements (out_channels), '
-                    'got {}'.format(out_channels, b.size))
+        b = _params.bias_from_params('Convolution2D.from_params', b, out_channels)
         return cls(in_per_group * groups, out_channels, (kh, kw), stride, pad, nobias,
                    initialW=W, initial_bias=b, dilate=dilate, groups=groups)
 
     def _initialize_params(self, in_channels):
         kh, kw = _pair(self.ksize)
-        if self.out_channels % self.groups != 0:
-            raise ValueError(
-                'Convolution2D: out_channels ({}) must be divisible by groups ({})'.format(
-                    self.out_channels, self.groups))
-        if in_channels % self.groups != 0:
-            raise ValueError(
-                'Convolution2D: in_channels ({}) must be divisible by groups ({})'.format(
-                    in_channels, self.groups))
+        _params.check_groups('Convolution2D', 'out_channels', self.out_channels, self.groups)
+        _params.check_groups('Convolution2D', 'in_channels', in_channels, self.groups)
         self.W.initialize((self.out_channels, int(in_channels / self.groups), kh, kw))
 
     def forward(self, x):

@@ -1,8 +1,8 @@
 """N-dimensional convolution layers: ``ConvolutionND``, ``Convolution1D``, ``Convolution3D``."""
 import importlib
 
-from minichainer import initializers
 from minichainer import link
+from minichainer.links.connection import _params
 from minichainer import variable
 
 _conv_nd = importlib.import_module('minichainer.functions.connection.convolution_nd')
@@ -14,6 +14,16 @@ def _as_tuple(x, n):
             raise ValueError('expected a tuple of length {}, got {!r}'.format(n, x))
         return tuple(x)
     return (x,) * n
+
+
+def _from_params_kwargs(cls, kwargs):
+    """``(dilate, groups)`` from the keywords of an N-d ``from_params``; no others allowed."""
+    dilate = kwargs.pop('dilate', 1)
+    groups = kwargs.pop('groups', 1)
+    if kwargs:
+        raise TypeError('{}.from_params() got unexpected keyword argument(s): {}'.format(
+            cls.__name__, ', '.join(sorted(kwargs))))
+    return dilate, groups
 
 
 class ConvolutionND(link.Link):
@@ -43,17 +53,8 @@ class ConvolutionND(link.Link):
         self.cover_all = cover_all
         self.dilate = _as_tuple(dilate, ndim)
         self.groups = int(groups)
-        with self.init_scope():
-            self.W = variable.Parameter(initializers._get_initializer(initialW))
-            if in_channels is not None:
-                self._initialize_params(in_channels)
-            if nobias:
-                self.b = None
-            else:
-                if initial_bias is None:
-                    initial_bias = 0
-                self.b = variable.Parameter(
-                    initializers._get_initializer(initial_bias), out_channels)
+        _params.init_weight_and_bias(self, initialW, in_channels, nobias, initial_bias,
+                                     out_channels)
 
     @classmethod
     def from_params(cls, W, b=None, stride=1, pad=0, nobias=False, **kwargs):
@@ -64,19 +65,11 @@ class ConvolutionND(link.Link):
         Raises:
             ValueError: ``b`` does not have ``out_channels`` elements.
         """
-        dilate = kwargs.pop('dilate', 1)
-        groups = kwargs.pop('groups', 1)
-        if kwargs:
-            raise TypeError('{}.from_params() got unexpected keyword argument(s): {}'.format(
-                cls.__name__, ', '.join(sorted(kwargs))))
+        dilate, groups = _from_params_kwargs(cls, kwargs)
         W = variable.as_array(W)
         out_channels, in_per_group = W.shape[:2]
         ksize = W.shape[2:]
-        if b is not None:
-            b = variable.as_array(b)
-            if b.size != out_channels:
-                raise ValueError('{}.from_params: b must have {} elements (out_channels), '
-                                 'got {}'.format(cls.__name__, out_channels, b.size))
+        b = _params.bias_from_params(cls.__name__ + '.from_params', b, out_channels)
         args = (in_per_group * groups, out_channels, ksize, stride, pad, nobias, W, b, False,
                 dilate, groups)
         if cls.__init__ is ConvolutionND.__init__:
@@ -85,12 +78,8 @@ class ConvolutionND(link.Link):
 
     def _initialize_params(self, in_channels):
         name = type(self).__name__
-        if self.out_channels % self.groups != 0:
-            raise ValueError('{}: out_channels ({}) must be divisible by groups ({})'.format(
-                name, self.out_channels, self.groups))
-        if in_channels % self.groups != 0:
-            raise ValueError('{}: in_channels ({}) must be divisible by groups ({})'.format(
-                name, in_channels, self.groups))
+        _params.check_groups(name, 'out_channels', self.out_channels, self.groups)
+        _params.check_groups(name, 'in_channels', in_channels, self.groups)
         self.W.initialize((self.out_channels, int(in_channels / self.groups)) + self.ksize)
 
     def forward(self, x):

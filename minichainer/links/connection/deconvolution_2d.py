@@ -5,6 +5,7 @@ import numpy
 
 from minichainer import initializers
 from minichainer import link
+from minichainer.links.connection import _params
 from minichainer.links._check import check_size
 from minichainer.links.connection.convolution_2d import _pair
 from minichainer.links.connection.convolution_2d import _parse_kwargs
@@ -79,25 +80,14 @@ class Deconvolution2D(link.Link):
         W = variable.as_array(W)
         in_channels, out_per_group, kh, kw = W.shape
         out_channels = out_per_group * groups
-        if b is not None:
-            b = variable.as_array(b)
-            if b.size != out_channels:
-                raise ValueError(
-                    'Deconvolution2D.from_params: b must have {} elements (out_channels), '
-                    'got {}'.format(out_channels, b.size))
+        b = _params.bias_from_params('Deconvolution2D.from_params', b, out_channels)
         return cls(in_channels, out_channels, (kh, kw), stride, pad, nobias, outsize,
                    initialW=W, initial_bias=b, dilate=dilate, groups=groups)
 
     def _initialize_params(self, in_channels):
         kh, kw = _pair(self.ksize)
-        if in_channels % self.groups != 0:
-            raise ValueError(
-                'Deconvolution2D: in_channels ({}) must be divisible by groups ({})'.format(
-                    in_channels, self.groups))
-        if self.out_channels % self.groups != 0:
-            raise ValueError(
-                'Deconvolution2D: out_channels ({}) must be divisible by groups ({})'.format(
-                    self.out_channels, self.groups))
+        _params.check_groups('Deconvolution2D', 'in_channels', in_channels, self.groups)
+        _params.check_groups('Deconvolution2D', 'out_channels', self.out_channels, self.groups)
         self.W.initialize((in_channels, int(self.out_channels / self.groups), kh, kw))
 
     def forward(self, x):

@@ -2,9 +2,10 @@
 ``Deconvolution3D``."""
 import importlib
 
-from minichainer import initializers
 from minichainer import link
+from minichainer.links.connection import _params
 from minichainer.links.connection.convolution_nd import _as_tuple
+from minichainer.links.connection.convolution_nd import _from_params_kwargs
 from minichainer import variable
 
 _deconv_nd = importlib.import_module('minichainer.functions.connection.deconvolution_nd')
@@ -35,17 +36,8 @@ class DeconvolutionND(link.Link):
         self.outsize = outsize
         self.dilate = _as_tuple(dilate, ndim)
         self.groups = int(groups)
-        with self.init_scope():
-            self.W = variable.Parameter(initializers._get_initializer(initialW))
-            if in_channels is not None:
-                self._initialize_params(in_channels)
-            if nobias:
-                self.b = None
-            else:
-                if initial_bias is None:
-                    initial_bias = 0
-                self.b = variable.Parameter(
-                    initializers._get_initializer(initial_bias), out_channels)
+        _params.init_weight_and_bias(self, initialW, in_channels, nobias, initial_bias,
+                                     out_channels)
 
     @classmethod
     def from_params(cls, W, b=None, stride=1, pad=0, nobias=False, outsize=None, **kwargs):
@@ -55,20 +47,12 @@ class DeconvolutionND(link.Link):
         Raises:
             ValueError: ``b`` does not have ``out_channels`` elements.
         """
-        dilate = kwargs.pop('dilate', 1)
-        groups = kwargs.pop('groups', 1)
-        if kwargs:
-            raise TypeError('{}.from_params() got unexpected keyword argument(s): {}'.format(
-                cls.__name__, ', '.join(sorted(kwargs))))
+        dilate, groups = _from_params_kwargs(cls, kwargs)
         W = variable.as_array(W)
         in_channels, out_per_group = W.shape[:2]
         ksize = W.shape[2:]
         out_channels = out_per_group * groups
-        if b is not None:
-            b = variable.as_array(b)
-            if b.size != out_channels:
-                raise ValueError('{}.from_params: b must have {} elements (out_channels), '
-                                 'got {}'.format(cls.__name__, out_channels, b.size))
+        b = _params.bias_from_params(cls.__name__ + '.from_params', b, out_channels)
         args = (in_channels, out_channels, ksize, stride, pad, nobias, outsize, W, b, dilate,
                 groups)
         if cls.__init__ is DeconvolutionND.__init__:
@@ -77,12 +61,8 @@ class DeconvolutionND(link.Link):
 
     def _initialize_params(self, in_channels):
         name = type(self).__name__
-        if self.out_channels % self.groups != 0:
-            raise ValueError('{}: out_channels ({}) must be divisible by groups ({})'.format(
-                name, self.out_channels, self.groups))
-        if in_channels % self.groups != 0:
-            raise ValueError('{}: in_channels ({}) must be divisible by groups ({})'.format(
-                name, in_channels, self.groups))
+        _params.check_groups(name, 'out_channels', self.out_channels, self.groups)
+        _params.check_groups(name, 'in_channels', in_channels, self.groups)
         self.W.initialize((in_channels, int(self.out_channels / self.groups)) + self.ksize)
 
     def forward(self, x):

@@ -1,10 +1,9 @@
 """The dilated 2-D convolution layer ``DilatedConvolution2D``."""
 import importlib
 
-from minichainer import initializers
 from minichainer import link
+from minichainer.links.connection import _params
 from minichainer.links.connection.convolution_2d import _pair
-from minichainer import variable
 
 _dilconv = importlib.import_module('minichainer.functions.connection.dilated_convolution_2d')
 
@@ -27,17 +26,8 @@ class DilatedConvolution2D(link.Link):
         self.pad = _pair(pad)
         self.dilate = _pair(dilate)
         self.out_channels = out_channels
-        with self.init_scope():
-            self.W = variable.Parameter(initializers._get_initializer(initialW))
-            if in_channels is not None:
-                self._initialize_params(in_channels)
-            if nobias:
-                self.b = None
-            else:
-                if initial_bias is None:
-                    initial_bias = 0
-                self.b = variable.Parameter(
-                    initializers._get_initializer(initial_bias), out_channels)
+        _params.init_weight_and_bias(self, initialW, in_channels, nobias, initial_bias,
+                                     out_channels)
 
     def _initialize_params(self, in_channels):
         kh, kw = _pair(self.ksize)

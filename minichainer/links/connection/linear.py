@@ -1,8 +1,8 @@
 """The fully-connected layer ``Linear``."""
 import importlib
 
-from minichainer import initializers
 from minichainer import link
+from minichainer.links.connection import _params
 from minichainer.links._check import check_size
 from minichainer import variable
 
@@ -36,17 +36,7 @@ class Linear(link.Link):
         self.in_size = in_size
         self.out_size = out_size
         self.nobias = nobias
-        with self.init_scope():
-            self.W = variable.Parameter(initializers._get_initializer(initialW))
-            if in_size is not None:
-                self._initialize_params(in_size)
-            if nobias:
-                self.b = None
-            else:
-                if initial_bias is None:
-                    initial_bias = 0
-                self.b = variable.Parameter(
-                    initializers._get_initializer(initial_bias), out_size)
+        _params.init_weight_and_bias(self, initialW, in_size, nobias, initial_bias, out_size)
 
     @property
     def printable_specs(self):
