@@ -80,7 +80,61 @@ def _cpu_device():
     return backend.CpuDevice()
 
 
-class FunctionTestBase:
+class _DeclarativeTestMixin:
+    """The parts shared by the function and link test bases.
+
+    Subclasses set ``_test_error`` (the error class raised on a failed check) and
+    ``_nondifferentiable_message`` (raised when no differentiable point is found).
+    """
+
+    contiguous = None
+
+    def check_forward_outputs(self, outputs, expected_outputs):
+        assert isinstance(outputs, tuple)
+        assert isinstance(expected_outputs, tuple)
+        assert all(isinstance(a, _array_types()) for a in outputs)
+        assert all(isinstance(a, _array_types()) for a in expected_outputs)
+        _check_arrays_equal(outputs, expected_outputs, self._test_error,
+                            **self.check_forward_options)
+
+    def _to_noncontiguous_as_needed(self, contig_arrays):
+        if self.contiguous is None:
+            return array_module._as_noncontiguous_array(contig_arrays)
+        if self.contiguous == 'C':
+            return contig_arrays
+        raise ValueError('Invalid value of `contiguous`: {!r} (expected None or \'C\')'
+                         .format(self.contiguous))
+
+    def _to_test_device(self, cpu_arrays, backend_config):
+        """Send ``cpu_arrays`` to the tested device, non-contiguous unless ``'C'``."""
+        return self._to_noncontiguous_as_needed(backend_config.get_array(cpu_arrays))
+
+    def _generate_inputs(self):
+        inputs = self.generate_inputs()
+        _check_array_types(inputs, _cpu_device(), 'generate_inputs')
+        return inputs
+
+    def _generate_grad_outputs(self, outputs_template):
+        grad_outputs = self.generate_grad_outputs(outputs_template)
+        _check_array_types(grad_outputs, _cpu_device(), 'generate_grad_outputs')
+        return grad_outputs
+
+    def _repeat_if_nondifferentiable(self, do_check):
+        """Run ``do_check``; with ``dodge_nondifferentiable``, retry on new inputs."""
+        from minichainer import gradient_check
+        if not self.dodge_nondifferentiable:
+            do_check()
+            return
+        for _ in range(1000):
+            try:
+                do_check()
+            except gradient_check.NondifferentiableError:
+                continue
+            return
+        raise self._test_error(self._nondifferentiable_message)
+
+
+class FunctionTestBase(_DeclarativeTestMixin):
     """Test logic of :class:`FunctionTestCase` (without the ``unittest`` base)."""
 
     backend_config = None
@@ -92,7 +146,8 @@ class FunctionTestBase:
     skip_double_backward_test = False
     dodge_nondifferentiable = False
     numerical_grad_dtype = numpy.float64
-    contiguous = None
+    _test_error = FunctionTestError
+    _nondifferentiable_message = 'could not sample differentiable inputs in 1000 trials'
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -120,32 +175,6 @@ class FunctionTestBase:
         return tuple(numpy.random.uniform(-1, 1, a.shape).astype(a.dtype)
                      for a in inputs_template)
 
-    def check_forward_outputs(self, outputs, expected_outputs):
-        assert isinstance(outputs, tuple)
-        assert isinstance(expected_outputs, tuple)
-        assert all(isinstance(a, _array_types()) for a in outputs)
-        assert all(isinstance(a, _array_types()) for a in expected_outputs)
-        _check_arrays_equal(outputs, expected_outputs, FunctionTestError,
-                            **self.check_forward_options)
-
-    def _to_noncontiguous_as_needed(self, contig_arrays):
-        if self.contiguous is None:
-            return array_module._as_noncontiguous_array(contig_arrays)
-        if self.contiguous == 'C':
-            return contig_arrays
-        raise ValueError('Invalid value of `contiguous`: {!r} (expected None or \'C\')'
-                         .format(self.contiguous))
-
-    def _generate_inputs(self):
-        inputs = self.generate_inputs()
-        _check_array_types(inputs, _cpu_device(), 'generate_inputs')
-        return inputs
-
-    def _generate_grad_outputs(self, outputs_template):
-        grad_outputs = self.generate_grad_outputs(outputs_template)
-        _check_array_types(grad_outputs, _cpu_device(), 'generate_grad_outputs')
-        return grad_outputs
-
     def _generate_grad_grad_inputs(self, inputs_template):
         grad_grad_inputs = self.generate_grad_grad_inputs(inputs_template)
         _check_array_types(grad_grad_inputs, _cpu_device(), 'generate_grad_grad_inputs')
@@ -164,22 +193,27 @@ class FunctionTestBase:
         _check_variable_types(outputs, backend_config.device, 'forward', FunctionTestError)
         return outputs
 
+    def _start_test(self, kind, backend_config):
+        """Skip when ``skip_<kind>_test`` is set; else record the test and call
+        ``before_test('test_<kind>')``."""
+        skip_attr = 'skip_{}_test'.format(kind)
+        if getattr(self, skip_attr):
+            raise unittest.SkipTest('{} is set'.format(skip_attr))
+        self.backend_config = backend_config
+        self.test_name = 'test_' + kind
+        self.before_test(self.test_name)
+
     def run_test_forward(self, backend_config):
         """Check the outputs of ``forward`` against ``forward_expected``; inputs unchanged."""
         from minichainer.variable import Variable
-        if self.skip_forward_test:
-            raise unittest.SkipTest('skip_forward_test is set')
-        self.backend_config = backend_config
-        self.test_name = 'test_forward'
-        self.before_test(self.test_name)
+        self._start_test('forward', backend_config)
 
         cpu_inputs = self._generate_inputs()
         cpu_inputs = self._to_noncontiguous_as_needed(cpu_inputs)
         inputs_copied = [a.copy() for a in cpu_inputs]
         cpu_expected = self._forward_expected(cpu_inputs)
 
-        inputs = backend_config.get_array(cpu_inputs)
-        inputs = self._to_noncontiguous_as_needed(inputs)
+        inputs = self._to_test_device(cpu_inputs, backend_config)
         outputs = self._forward(
             tuple(Variable(a, requires_grad=a.dtype.kind == 'f') for a in inputs),
             backend_config)
@@ -203,27 +237,10 @@ class FunctionTestBase:
 
         self.check_forward_outputs(tuple(var.array for var in outputs), cpu_expected)
 
-    def _repeat_if_nondifferentiable(self, do_check):
-        from minichainer import gradient_check
-        if not self.dodge_nondifferentiable:
-            do_check()
-            return
-        for _ in range(1000):
-            try:
-                do_check()
-            except gradient_check.NondifferentiableError:
-                continue
-            return
-        raise FunctionTestError('could not sample differentiable inputs in 1000 trials')
-
     def run_test_backward(self, backend_config):
         """Check the gradients of ``forward`` numerically (``check_backward``)."""
         from minichainer import gradient_check
-        if self.skip_backward_test:
-            raise unittest.SkipTest('skip_backward_test is set')
-        self.backend_config = backend_config
-        self.test_name = 'test_backward'
-        self.before_test(self.test_name)
+        self._start_test('backward', backend_config)
 
         def f(*args):
             return self._forward(args, backend_config)
@@ -232,9 +249,8 @@ class FunctionTestBase:
             inputs = self._generate_inputs()
             outputs = self._forward_expected(inputs)
             grad_outputs = self._generate_grad_outputs(outputs)
-            inputs = self._to_noncontiguous_as_needed(backend_config.get_array(inputs))
-            grad_outputs = self._to_noncontiguous_as_needed(
-                backend_config.get_array(grad_outputs))
+            inputs = self._to_test_device(inputs, backend_config)
+            grad_outputs = self._to_test_device(grad_outputs, backend_config)
             with FunctionTestError.raise_if_fail('backward is not implemented correctly'):
                 gradient_check.check_backward(
                     f, inputs, grad_outputs, dtype=self.numerical_grad_dtype,
@@ -246,11 +262,7 @@ class FunctionTestBase:
     def run_test_double_backward(self, backend_config):
         """Check second-order gradients numerically (``check_double_backward``)."""
         from minichainer import gradient_check
-        if self.skip_double_backward_test:
-            raise unittest.SkipTest('skip_double_backward_test is set')
-        self.backend_config = backend_config
-        self.test_name = 'test_double_backward'
-        self.before_test(self.test_name)
+        self._start_test('double_backward', backend_config)
 
         def f(*args):
             return self._forward(args, backend_config)
@@ -263,11 +275,9 @@ class FunctionTestBase:
             # second-order gradients of non-float inputs do not exist
             grad_grad_inputs = [g for g in grad_grad_inputs
                                 if g is None or g.dtype.kind == 'f']
-            inputs = self._to_noncontiguous_as_needed(backend_config.get_array(inputs))
-            grad_outputs = self._to_noncontiguous_as_needed(
-                backend_config.get_array(grad_outputs))
-            grad_grad_inputs = self._to_noncontiguous_as_needed(
-                backend_config.get_array(grad_grad_inputs))
+            inputs = self._to_test_device(inputs, backend_config)
+            grad_outputs = self._to_test_device(grad_outputs, backend_config)
+            grad_grad_inputs = self._to_test_device(grad_grad_inputs, backend_config)
             with backend_config:
                 with FunctionTestError.raise_if_fail(
                         'double backward is not implemented correctly'):
@@ -306,11 +316,12 @@ class FunctionTestCase(FunctionTestBase, unittest.TestCase):
         self.run_test_double_backward(backend_config)
 
 
-class _LinkTestBase:
+class _LinkTestBase(_DeclarativeTestMixin):
 
     backend_config = None
-    contiguous = None
     param_names = ()
+    _test_error = LinkTestError
+    _nondifferentiable_message = 'could not sample a differentiable point in 1000 trials'
 
     def before_test(self, test_name):
         pass
@@ -330,14 +341,6 @@ class _LinkTestBase:
             outputs = outputs,
         return outputs
 
-    def check_forward_outputs(self, outputs, expected_outputs):
-        assert isinstance(outputs, tuple)
-        assert isinstance(expected_outputs, tuple)
-        assert all(isinstance(a, _array_types()) for a in outputs)
-        assert all(isinstance(a, _array_types()) for a in expected_outputs)
-        _check_arrays_equal(outputs, expected_outputs, LinkTestError,
-                            **self.check_forward_options)
-
     def _generate_params(self):
         params_init = self.generate_params()
         if not isinstance(params_init, (tuple, list)):
@@ -345,11 +348,6 @@ class _LinkTestBase:
         for init in params_init:
             _check_generated_initializer(init)
         return params_init
-
-    def _generate_inputs(self):
-        inputs = self.generate_inputs()
-        _check_array_types(inputs, _cpu_device(), 'generate_inputs')
-        return inputs
 
     def _create_link(self, initializers, backend_config):
         from minichainer.link import Link
@@ -364,7 +362,7 @@ class _LinkTestBase:
         inits = [_get_initializer_argument_value(i) for i in inits]
         link = self._create_link(inits, backend_config)
         inputs_np = self._generate_inputs()
-        inputs_xp = self._to_noncontiguous_as_needed(backend_config.get_array(inputs_np))
+        inputs_xp = self._to_test_device(inputs_np, backend_config)
         output_vars = self._forward(link, [Variable(i) for i in inputs_xp], backend_config)
         outputs_xp = [v.array for v in output_vars]
         link.cleargrads()
@@ -377,14 +375,6 @@ class _LinkTestBase:
             outputs = self.forward(link, inputs, backend_config.device)
         _check_variable_types(outputs, backend_config.device, 'forward', LinkTestError)
         return outputs
-
-    def _to_noncontiguous_as_needed(self, contig_arrays):
-        if self.contiguous is None:
-            return array_module._as_noncontiguous_array(contig_arrays)
-        if self.contiguous == 'C':
-            return contig_arrays
-        raise ValueError('Invalid value of `contiguous`: {!r} (expected None or \'C\')'
-                         .format(self.contiguous))
 
 
 class LinkTestCase(_LinkTestBase, unittest.TestCase):
@@ -427,7 +417,7 @@ class LinkTestCase(_LinkTestBase, unittest.TestCase):
         inits = self._generate_params()
         link = self._create_link(inits, backend_config)
         inputs_np = self._generate_inputs()
-        inputs_xp = self._to_noncontiguous_as_needed(backend_config.get_array(inputs_np))
+        inputs_xp = self._to_test_device(inputs_np, backend_config)
         output_vars = self._forward(link, tuple(Variable(i) for i in inputs_xp),
                                     backend_config)
         outputs_xp = [v.array for v in output_vars]
@@ -450,8 +440,7 @@ class LinkTestCase(_LinkTestBase, unittest.TestCase):
             cpu = _cpu_device()
             outputs = [cpu.send(output) for output in outputs]
             grad_outputs = self._generate_grad_outputs(tuple(outputs))
-            grad_outputs = self._to_noncontiguous_as_needed(
-                backend_config.get_array(grad_outputs))
+            grad_outputs = self._to_test_device(grad_outputs, backend_config)
             inputs = self._to_noncontiguous_as_needed(inputs)
 
             forward_link, _, _ = self._create_initialized_link(inits, backend_config)
@@ -469,27 +458,13 @@ class LinkTestCase(_LinkTestBase, unittest.TestCase):
                     detect_nondifferentiable=self.dodge_nondifferentiable,
                     **self.check_backward_options)
 
-        if not self.dodge_nondifferentiable:
-            do_check()
-            return
-        for _ in range(1000):
-            try:
-                do_check()
-            except gradient_check.NondifferentiableError:
-                continue
-            return
-        raise LinkTestError('could not sample a differentiable point in 1000 trials')
+        self._repeat_if_nondifferentiable(do_check)
 
     def _forward_expected(self, link, inputs):
         assert all(isinstance(x, numpy.ndarray) for x in inputs)
         outputs = self.forward_expected(link, inputs)
         _check_array_types(outputs, _cpu_device(), 'forward_expected')
         return outputs
-
-    def _generate_grad_outputs(self, outputs_template):
-        grad_outputs = self.generate_grad_outputs(outputs_template)
-        _check_array_types(grad_outputs, _cpu_device(), 'generate_grad_outputs')
-        return grad_outputs
 
 
 class LinkInitializersTestCase(_LinkTestBase, unittest.TestCase):
