@@ -37,6 +37,38 @@ _requires_x_grad_msg = (
     "during backpropagation.")
 
 
+def _check_x_W_types(in_types, ndim):
+    """Type check shared by the (de)convolutions: 2 or 3 inputs, ``x`` and ``W`` of a
+    float dtype with ``ndim`` axes.
+
+    Returns:
+        tuple: ``(n_in, x_type, w_type)`` for the function's own checks.
+    """
+    n_in = in_types.size()
+    type_check.expect(2 <= n_in, n_in <= 3)
+    x_type, w_type = in_types[:2]
+    type_check._argname((x_type, w_type), ('x', 'W'))
+    type_check.expect(
+        x_type.dtype.kind == 'f',
+        w_type.dtype.kind == 'f',
+        x_type.ndim == ndim,
+        w_type.ndim == ndim,
+    )
+    return n_in, x_type, w_type
+
+
+def _check_b_type(in_types, n_in, x_type, out_channels):
+    """Type check of the optional bias: ``x``'s dtype, 1-D, ``out_channels`` elements."""
+    if type_check.eval(n_in) == 3:
+        b_type = in_types[2]
+        type_check._argname((b_type,), ('b',))
+        type_check.expect(
+            b_type.dtype == x_type.dtype,
+            b_type.ndim == 1,
+            b_type.shape[0] == out_channels,
+        )
+
+
 def _conv_forward(x, W, b, sy, sx, ph, pw, dy, dx, cover_all, groups):
     """Return (y, col) for a grouped convolution; col has layout (c, kh, kw, n, oh, ow)."""
     n, c, h, w = x.shape
@@ -130,26 +162,9 @@ class Convolution2DFunction(function_node.FunctionNode):
         self.groups = groups
 
     def check_type_forward(self, in_types):
-        n_in = in_types.size()
-        type_check.expect(2 <= n_in, n_in <= 3)
-        x_type = in_types[0]
-        w_type = in_types[1]
-        type_check._argname((x_type, w_type), ('x', 'W'))
-        type_check.expect(
-            x_type.dtype.kind == 'f',
-            w_type.dtype.kind == 'f',
-            x_type.ndim == 4,
-            w_type.ndim == 4,
-            x_type.shape[1] == w_type.shape[1] * self.groups,
-        )
-        if type_check.eval(n_in) == 3:
-            b_type = in_types[2]
-            type_check._argname((b_type,), ('b',))
-            type_check.expect(
-                b_type.dtype == x_type.dtype,
-                b_type.ndim == 1,
-                b_type.shape[0] == w_type.shape[0],
-            )
+        n_in, x_type, w_type = _check_x_W_types(in_types, 4)
+        type_check.expect(x_type.shape[1] == w_type.shape[1] * self.groups)
+        _check_b_type(in_types, n_in, x_type, w_type.shape[0])
 
     def forward(self, inputs):
         self.retain_inputs((0, 1))

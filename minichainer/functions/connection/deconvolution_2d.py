@@ -4,6 +4,8 @@ from minichainer.functions.connection.convolution_2d import _pair  # noqa: F401
 from minichainer.functions.connection.convolution_2d import convolution_2d
 from minichainer.functions.connection.convolution_2d import Convolution2DGradW
 from minichainer.functions.connection.convolution_2d import _deconv_forward
+from minichainer.functions.connection.convolution_2d import _check_b_type
+from minichainer.functions.connection.convolution_2d import _check_x_W_types
 from minichainer.functions.connection.convolution_2d import _deterministic_msg
 from minichainer.functions.connection.convolution_2d import _requires_x_grad_msg
 from minichainer.utils import argument
@@ -29,17 +31,8 @@ class Deconvolution2DFunction(function_node.FunctionNode):
         self.groups = groups
 
     def check_type_forward(self, in_types):
-        n_in = in_types.size()
-        type_check.expect(2 <= n_in, n_in <= 3)
-        x_type, w_type = in_types[:2]
-        type_check._argname((x_type, w_type), ('x', 'W'))
-        type_check.expect(
-            x_type.dtype.kind == 'f',
-            w_type.dtype.kind == 'f',
-            x_type.ndim == 4,
-            w_type.ndim == 4,
-            x_type.shape[1] == w_type.shape[0],
-        )
+        n_in, x_type, w_type = _check_x_W_types(in_types, 4)
+        type_check.expect(x_type.shape[1] == w_type.shape[0])
         if self.outh is not None:
             lower = conv.get_conv_outsize(self.outh, w_type.shape[2], self.sy, self.ph,
                                           d=self.dy)
@@ -52,14 +45,7 @@ class Deconvolution2DFunction(function_node.FunctionNode):
             upper = conv.get_conv_outsize(self.outw, w_type.shape[3], self.sx, self.pw,
                                           cover_all=True, d=self.dx)
             type_check.expect(lower <= x_type.shape[3], x_type.shape[3] <= upper)
-        if type_check.eval(n_in) == 3:
-            b_type = in_types[2]
-            type_check._argname((b_type,), ('b',))
-            type_check.expect(
-                b_type.dtype == x_type.dtype,
-                b_type.ndim == 1,
-                b_type.shape[0] == w_type.shape[1] * self.groups,
-            )
+        _check_b_type(in_types, n_in, x_type, w_type.shape[1] * self.groups)
 
     def _calc_out_size(self, x, W):
         kh, kw = W.shape[2:]

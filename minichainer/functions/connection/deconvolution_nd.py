@@ -1,5 +1,7 @@
 """N-dimensional deconvolution (transposed convolution)."""
 from minichainer import function_node
+from minichainer.functions.connection.convolution_2d import _check_b_type
+from minichainer.functions.connection.convolution_2d import _check_x_W_types
 from minichainer.functions.connection.convolution_nd import _check_spatial_ndim
 from minichainer.functions.connection.convolution_nd import _deconv_nd_forward
 from minichainer.functions.connection.convolution_nd import convolution_nd
@@ -26,17 +28,8 @@ class DeconvolutionND(function_node.FunctionNode):
         self.groups = groups
 
     def check_type_forward(self, in_types):
-        n_in = in_types.size()
-        type_check.expect(2 <= n_in, n_in <= 3)
-        x_type, w_type = in_types[:2]
-        type_check._argname((x_type, w_type), ('x', 'W'))
-        type_check.expect(
-            x_type.dtype.kind == 'f',
-            w_type.dtype.kind == 'f',
-            x_type.ndim == self.ndim + 2,
-            w_type.ndim == self.ndim + 2,
-            x_type.shape[1] == w_type.shape[0],
-        )
+        n_in, x_type, w_type = _check_x_W_types(in_types, self.ndim + 2)
+        type_check.expect(x_type.shape[1] == w_type.shape[0])
         if self.outs is not None:
             for i, (out, s, p, di) in enumerate(zip(
                     self.outs, self.stride, self.pad, self.dilate)):
@@ -45,14 +38,7 @@ class DeconvolutionND(function_node.FunctionNode):
                                               cover_all=True, d=di)
                 type_check.expect(lower <= x_type.shape[i + 2],
                                   x_type.shape[i + 2] <= upper)
-        if type_check.eval(n_in) == 3:
-            b_type = in_types[2]
-            type_check._argname((b_type,), ('b',))
-            type_check.expect(
-                b_type.dtype == x_type.dtype,
-                b_type.ndim == 1,
-                b_type.shape[0] == w_type.shape[1] * self.groups,
-            )
+        _check_b_type(in_types, n_in, x_type, w_type.shape[1] * self.groups)
 
     def forward(self, inputs):
         self.retain_inputs((0, 1))
