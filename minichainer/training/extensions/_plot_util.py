@@ -37,17 +37,11 @@ def save_figure(fig, path, **kwargs):
     import os
     from minichainer.training.extensions import _util
     directory, name = os.path.split(path)
-    directory = directory or '.'
-    os.makedirs(directory, exist_ok=True)
     root, ext = os.path.splitext(name)
-    fd, tmp = _util.mkstemp(directory, root, suffix='.tmp' + ext)
-    os.close(fd)
-    try:
+
+    def write(fd, tmp):
+        os.close(fd)
         fig.savefig(tmp, format=ext[1:] or None, **kwargs)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.remove(tmp)
-        except OSError:
-            pass
-        raise
+
+    _util.write_atomically(directory or '.', name, write, prefix=root,
+                           suffix='.tmp' + ext)

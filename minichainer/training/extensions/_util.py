@@ -27,23 +27,36 @@ def mkstemp(directory, name, suffix='.tmp'):
     return fd, tmp
 
 
-def atomic_write_text(path, text):
-    """Write ``text`` to ``path`` through a temporary file in the same directory and
-    ``os.replace``, so readers never see a partial file."""
-    directory, name = os.path.split(path)
-    directory = directory or '.'
+def write_atomically(directory, name, write, prefix=None, suffix='.tmp'):
+    """Create ``directory/name`` so that readers never see a partial file.
+
+    ``write(fd, tmp_path)`` fills a hidden temporary file in ``directory`` (created if
+    missing) and must close ``fd``; the file then replaces ``directory/name`` with
+    ``os.replace``. On any error the temporary file is removed and the error re-raised.
+    ``prefix`` (default ``name``) and ``suffix`` name the temporary file.
+    """
     os.makedirs(directory, exist_ok=True)
-    fd, tmp = mkstemp(directory, name)
+    fd, tmp = mkstemp(directory, name if prefix is None else prefix, suffix=suffix)
     try:
-        with os.fdopen(fd, 'w') as f:
-            f.write(text)
-        os.replace(tmp, path)
+        write(fd, tmp)
+        os.replace(tmp, os.path.join(directory, name))
     except BaseException:
         try:
             os.remove(tmp)
         except OSError:
             pass
         raise
+
+
+def atomic_write_text(path, text):
+    """Write ``text`` to ``path`` through a temporary file in the same directory and
+    ``os.replace``, so readers never see a partial file."""
+    def write(fd, tmp):
+        with os.fdopen(fd, 'w') as f:
+            f.write(text)
+
+    directory, name = os.path.split(path)
+    write_atomically(directory or '.', name, write)
 
 
 def is_serializer(serializer):

@@ -59,18 +59,11 @@ class Writer:
     def save(self, filename, outdir, target, savefun, **kwds):
         """Write ``target`` with ``savefun(path, target, **kwds)`` to
         ``outdir/filename`` atomically, then run the post-save hooks."""
-        os.makedirs(outdir, exist_ok=True)
-        fd, tmppath = _util.mkstemp(outdir, filename)
-        os.close(fd)
-        try:
+        def write(fd, tmppath):
+            os.close(fd)
             savefun(tmppath, target, **kwds)
-            os.replace(tmppath, os.path.join(outdir, filename))
-        except BaseException:
-            try:
-                os.remove(tmppath)
-            except OSError:
-                pass
-            raise
+
+        _util.write_atomically(outdir, filename, write)
         self._post_save()
 
     def _post_save(self):
