@@ -56,19 +56,24 @@ def _find_snapshot_files(fmt, path):
     return found
 
 
-def _is_complete(path):
-    # An npz snapshot is a zip file: one that starts like a zip but fails the
-    # central-directory or CRC checks is a truncated copy.  Files in other formats
-    # cannot be checked and count as complete.
+def _zip_looks_complete(path, check_crc):
+    # An npz snapshot is a zip file: one that starts like a zip but has no readable
+    # central directory (or, with ``check_crc``, a member failing its CRC) is a
+    # truncated copy.  Files in other formats cannot be checked and count as complete.
     try:
         with open(path, 'rb') as f:
             head = f.read(4)
         if head != b'PK\x03\x04':
             return True
         with zipfile.ZipFile(path) as z:
-            return z.testzip() is None
+            return z.testzip() is None if check_crc else True
     except (OSError, zipfile.BadZipFile, EOFError, ValueError):
         return False
+
+
+def _is_complete(path):
+    """Full check used by autoload: the zip opens and every member's CRC matches."""
+    return _zip_looks_complete(path, check_crc=True)
 
 
 def _find_latest_snapshot(fmt, path):
@@ -97,17 +102,8 @@ def _find_stale_snapshots(fmt, path, n_retains, **kwargs):
 
 
 def _opens_as_complete(path):
-    # Cheap completeness test for retention: a truncated zip has no central directory
-    # and fails to open.  (Autoload additionally checks every member's CRC.)
-    try:
-        with open(path, 'rb') as f:
-            head = f.read(4)
-        if head != b'PK\x03\x04':
-            return True
-        with zipfile.ZipFile(path):
-            return True
-    except (OSError, zipfile.BadZipFile, EOFError, ValueError):
-        return False
+    """Cheap check used for retention: the zip's central directory can be read."""
+    return _zip_looks_complete(path, check_crc=False)
 
 
 def snapshot_object(target, filename, savefun=None, **kwargs):
