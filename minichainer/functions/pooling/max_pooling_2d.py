@@ -5,17 +5,22 @@ from minichainer.functions.pooling import pooling_2d
 from minichainer.utils import conv
 
 
+def _max_pool_windows(node, x):
+    """The pooling windows of ``x`` padded with -inf: shape (n, c, kh * kw, out_h, out_w)."""
+    col = conv.im2col_cpu(
+        x, node.kh, node.kw, node.sy, node.sx, node.ph, node.pw,
+        pval=-float('inf'), cover_all=node.cover_all)
+    n, c, kh, kw, out_h, out_w = col.shape
+    return col.reshape(n, c, kh * kw, out_h, out_w)
+
+
 class MaxPooling2D(pooling_2d.Pooling2D):
     """Max pooling over a set of 2d planes; ``indexes`` holds the argmax in each window."""
 
     def forward(self, x):
         self._in_shape = x[0].shape
         self._in_dtype = x[0].dtype
-        col = conv.im2col_cpu(
-            x[0], self.kh, self.kw, self.sy, self.sx, self.ph, self.pw,
-            pval=-float('inf'), cover_all=self.cover_all)
-        n, c, kh, kw, out_h, out_w = col.shape
-        col = col.reshape(n, c, kh * kw, out_h, out_w)
+        col = _max_pool_windows(self, x[0])
         self.indexes = col.argmax(axis=2)
         y = col.max(axis=2)
         return y,
@@ -74,12 +79,9 @@ class MaxPooling2DWithIndexes(function_node.FunctionNode):
 
     def forward(self, x):
         xp = backend.get_array_module(*x)
-        col = conv.im2col_cpu(
-            x[0], self.kh, self.kw, self.sy, self.sx, self.ph, self.pw,
-            pval=-float('inf'), cover_all=self.cover_all)
-        n, c, kh, kw, out_h, out_w = col.shape
-        col = col.reshape(n, c, kh * kw, out_h, out_w)
-        col = col.transpose(0, 1, 3, 4, 2).reshape(-1, kh * kw)
+        col = _max_pool_windows(self, x[0])
+        n, c, kk, out_h, out_w = col.shape
+        col = col.transpose(0, 1, 3, 4, 2).reshape(-1, kk)
         indexes = self.indexes.ravel()
         col = col[xp.arange(len(indexes)), indexes]
         return col.reshape(n, c, out_h, out_w),

@@ -12,17 +12,22 @@ def _prod(xs):
     return out
 
 
+def _max_pool_windows(node, x):
+    """The pooling windows of ``x`` padded with -inf: shape (n, c, prod(ksize)) + outs."""
+    col = conv_nd.im2col_nd_cpu(x, node.ksize, node.stride, node.pad,
+                                cover_all=node.cover_all, pval=-float('inf'))
+    n, c = col.shape[:2]
+    outs = col.shape[2 + node.ndim:]
+    return col.reshape((n, c, -1) + outs)
+
+
 class MaxPoolingND(pooling_nd._PoolingND):
     """Max pooling over a set of N-dimensional planes."""
 
     def forward(self, x):
         self._in_shape = x[0].shape
         self._in_dtype = x[0].dtype
-        col = conv_nd.im2col_nd_cpu(x[0], self.ksize, self.stride, self.pad,
-                                    cover_all=self.cover_all, pval=-float('inf'))
-        n, c = col.shape[:2]
-        outs = col.shape[2 + self.ndim:]
-        col = col.reshape((n, c, -1) + outs)
+        col = _max_pool_windows(self, x[0])
         self.indexes = col.argmax(axis=2)
         return col.max(axis=2),
 
@@ -78,11 +83,9 @@ class MaxPoolingNDWithIndexes(function_node.FunctionNode):
 
     def forward(self, x):
         xp = backend.get_array_module(*x)
-        col = conv_nd.im2col_nd_cpu(x[0], self.ksize, self.stride, self.pad,
-                                    cover_all=self.cover_all, pval=-float('inf'))
+        col = _max_pool_windows(self, x[0])
         n, c = col.shape[:2]
-        outs = col.shape[2 + self.ndim:]
-        col = col.reshape((n, c, -1) + outs)
+        outs = col.shape[3:]
         col = xp.moveaxis(col, 2, -1).reshape(-1, col.shape[2])
         idx = self.indexes.ravel()
         return col[xp.arange(len(idx)), idx].reshape((n, c) + outs),

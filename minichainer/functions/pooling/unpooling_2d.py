@@ -6,6 +6,28 @@ from minichainer.utils import conv
 from minichainer.utils import type_check
 
 
+def _check_outsize_type(node, x_type):
+    """Type check of the input of an unpooling-like node against its ``(outh, outw)``."""
+    if node.outh is not None:
+        expected_h = conv.get_conv_outsize(
+            node.outh, node.kh, node.sy, node.ph, cover_all=node.cover_all)
+        type_check.expect(x_type.shape[2] == expected_h)
+    if node.outw is not None:
+        expected_w = conv.get_conv_outsize(
+            node.outw, node.kw, node.sx, node.pw, cover_all=node.cover_all)
+        type_check.expect(x_type.shape[3] == expected_w)
+
+
+def _infer_outsize(node, h, w):
+    """Fill in ``outh``/``outw`` not given, from the input's (h, w) (inverse of pooling)."""
+    if node.outh is None:
+        node.outh = conv.get_deconv_outsize(
+            h, node.kh, node.sy, node.ph, cover_all=node.cover_all)
+    if node.outw is None:
+        node.outw = conv.get_deconv_outsize(
+            w, node.kw, node.sx, node.pw, cover_all=node.cover_all)
+
+
 class Unpooling2D(pooling_2d.Pooling2D):
     """Unpooling over a set of 2d planes."""
 
@@ -21,23 +43,11 @@ class Unpooling2D(pooling_2d.Pooling2D):
             x_type.dtype.kind == 'f',
             x_type.ndim == 4,
         )
-        if self.outh is not None:
-            expected_h = conv.get_conv_outsize(
-                self.outh, self.kh, self.sy, self.ph, cover_all=self.cover_all)
-            type_check.expect(x_type.shape[2] == expected_h)
-        if self.outw is not None:
-            expected_w = conv.get_conv_outsize(
-                self.outw, self.kw, self.sx, self.pw, cover_all=self.cover_all)
-            type_check.expect(x_type.shape[3] == expected_w)
+        _check_outsize_type(self, x_type)
 
     def forward(self, x):
         h, w = x[0].shape[2:]
-        if self.outh is None:
-            self.outh = conv.get_deconv_outsize(
-                h, self.kh, self.sy, self.ph, cover_all=self.cover_all)
-        if self.outw is None:
-            self.outw = conv.get_deconv_outsize(
-                w, self.kw, self.sx, self.pw, cover_all=self.cover_all)
+        _infer_outsize(self, h, w)
         xp = backend.get_array_module(*x)
         col = xp.broadcast_to(x[0][:, :, None, None],
                               x[0].shape[:2] + (self.kh, self.kw) + x[0].shape[2:])

@@ -2,6 +2,7 @@
 from minichainer import backend
 from minichainer import function_node
 from minichainer.functions.pooling import pooling_2d
+from minichainer.functions.pooling import unpooling_2d
 from minichainer.utils import conv
 from minichainer.utils import type_check
 
@@ -23,25 +24,13 @@ class Upsampling2D(pooling_2d.Pooling2D):
             x_type.ndim == 4,
             x_type.shape == self.indexes.shape,
         )
-        if self.outh is not None:
-            expected_h = conv.get_conv_outsize(
-                self.outh, self.kh, self.sy, self.ph, cover_all=self.cover_all)
-            type_check.expect(x_type.shape[2] == expected_h)
-        if self.outw is not None:
-            expected_w = conv.get_conv_outsize(
-                self.outw, self.kw, self.sx, self.pw, cover_all=self.cover_all)
-            type_check.expect(x_type.shape[3] == expected_w)
+        unpooling_2d._check_outsize_type(self, x_type)
 
     def forward(self, x):
         xp = backend.get_array_module(*x)
         self._in_dtype = x[0].dtype
         n, c, h, w = x[0].shape
-        if self.outh is None:
-            self.outh = conv.get_deconv_outsize(
-                h, self.kh, self.sy, self.ph, cover_all=self.cover_all)
-        if self.outw is None:
-            self.outw = conv.get_deconv_outsize(
-                w, self.kw, self.sx, self.pw, cover_all=self.cover_all)
+        unpooling_2d._infer_outsize(self, h, w)
         kk = self.kh * self.kw
         up = xp.zeros((n, c, h, w, kk), dtype=self._in_dtype)
         up.reshape(-1, kk)[xp.arange(n * c * h * w), self.indexes.ravel()] = x[0].ravel()
