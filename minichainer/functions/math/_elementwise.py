@@ -20,6 +20,16 @@ def check_float_x(in_types):
     type_check.expect(in_types[0].dtype.kind == 'f')
 
 
+def rounded(x, name):
+    """``xp.<name>(x)`` (``ceil``, ``floor``, ``fix``) in ``x``'s dtype, as a new
+    Variable without a creator: rounding has no gradient, so it cuts the graph."""
+    from minichainer import variable
+    if isinstance(x, variable.Variable):
+        x = x.array
+    xp = backend.get_array_module(x)
+    return variable.as_variable(utils.force_array(getattr(xp, name)(x), x.dtype))
+
+
 class UnaryFloat(function_node.FunctionNode):
     """Elementwise function of one float input ``x``, retained for ``backward``.
 

@@ -1,6 +1,5 @@
 """``floor``: elementwise floor (not differentiable)."""
-from minichainer import backend
-from minichainer import utils
+from minichainer.functions.math import _elementwise
 
 
 def floor(x):
@@ -12,8 +11,4 @@ def floor(x):
     Returns:
         ~chainer.Variable: Output variable.
     """
-    from minichainer import variable
-    if isinstance(x, variable.Variable):
-        x = x.array
-    xp = backend.get_array_module(x)
-    return variable.as_variable(utils.force_array(xp.floor(x), x.dtype))
+    return _elementwise.rounded(x, 'floor')

@@ -7,16 +7,22 @@ from minichainer.utils import array as array_utils
 from minichainer.utils import type_check
 
 
+def _check_float_pair(in_types):
+    """Type check of ``maximum``/``minimum``: float ``x1`` and ``x2`` of one dtype,
+    broadcastable shapes."""
+    type_check._argname(in_types, ('x1', 'x2'))
+    type_check.expect(
+        in_types[0].dtype.kind == 'f',
+        in_types[0].dtype == in_types[1].dtype,
+    )
+    type_check.expect_broadcast_shapes(in_types[0].shape, in_types[1].shape)
+
+
 class Maximum(function_node.FunctionNode):
     """Element-wise maximum of input variables."""
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x1', 'x2'))
-        type_check.expect(
-            in_types[0].dtype.kind == 'f',
-            in_types[0].dtype == in_types[1].dtype,
-        )
-        type_check.expect_broadcast_shapes(in_types[0].shape, in_types[1].shape)
+        _check_float_pair(in_types)
 
     def forward(self, inputs):
         self.retain_inputs((0, 1))

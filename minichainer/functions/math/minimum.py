@@ -2,20 +2,15 @@
 from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
+from minichainer.functions.math.maximum import _check_float_pair
 from minichainer.functions.math.maximum import _SelectGrad
-from minichainer.utils import type_check
 
 
 class Minimum(function_node.FunctionNode):
     """Element-wise minimum of input variables."""
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x1', 'x2'))
-        type_check.expect(
-            in_types[0].dtype.kind == 'f',
-            in_types[0].dtype == in_types[1].dtype,
-        )
-        type_check.expect_broadcast_shapes(in_types[0].shape, in_types[1].shape)
+        _check_float_pair(in_types)
 
     def forward(self, inputs):
         self.retain_inputs((0, 1))
