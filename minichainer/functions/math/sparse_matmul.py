@@ -83,20 +83,26 @@ def _check_pattern(sp_row, sp_col, sp_shape):
             sp_shape))
 
 
-class CooMatMul(function_node.FunctionNode):
-    """``op(sparse) @ op(dense)`` (optionally transposed result)."""
+class _CooPatternNode(function_node.FunctionNode):
+    """Holds the COO sparsity pattern and the transpose flags of the sparse matmuls."""
 
     def __init__(self, sp_row, sp_col, sp_shape, sp_order='other',
                  transa=False, transb=False, transc=False, dtype=None):
         _check_pattern(sp_row, sp_col, sp_shape)
         self.sp_row = sp_row  # ((nb,) ldnz)
         self.sp_col = sp_col  # ((nb,) ldnz)
-        self.sp_shape = sp_shape  # (_m, _k) when transa is False
+        # (_m, _k) for CooMatMul when transa is False; (_m, _n) for CooMatMulGradSP
+        # when transc is False
+        self.sp_shape = sp_shape
         self.sp_order = sp_order
         self.transa = transa
         self.transb = transb
         self.transc = transc
         self.dtype = dtype
+
+
+class CooMatMul(_CooPatternNode):
+    """``op(sparse) @ op(dense)`` (optionally transposed result)."""
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('sp', 'dn'))
@@ -142,20 +148,8 @@ class CooMatMul(function_node.FunctionNode):
         return ret
 
 
-class CooMatMulGradSP(function_node.FunctionNode):
+class CooMatMulGradSP(_CooPatternNode):
     """``op(a) @ op(b)`` evaluated at a sparsity pattern only (returns its data)."""
-
-    def __init__(self, sp_row, sp_col, sp_shape, sp_order='other',
-                 transa=False, transb=False, transc=False, dtype=None):
-        _check_pattern(sp_row, sp_col, sp_shape)
-        self.sp_row = sp_row
-        self.sp_col = sp_col
-        self.sp_shape = sp_shape  # (_m, _n) when transc is False
-        self.sp_order = sp_order
-        self.transa = transa
-        self.transb = transb
-        self.transc = transc
-        self.dtype = dtype
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('a', 'b'))

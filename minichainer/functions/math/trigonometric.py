@@ -98,19 +98,23 @@ def tan(x):
     return Tan().apply((x,))[0]
 
 
+def _gy_over_sqrt_one_minus_x2(xp, x, gy):
+    """``gy / sqrt(1 - x^2)`` in one new array (the derivative of arcsin times gy)."""
+    gx = utils.force_array(xp.square(x))
+    xp.negative(gx, out=gx)
+    gx += 1
+    xp.sqrt(gx, out=gx)
+    xp.divide(gy, gx, out=gx)
+    return gx
+
+
 class ArcsinGrad(function_node.FunctionNode):
     """``gx = gy / sqrt(1 - x^2)``, fused (the gradient of :class:`Arcsin`)."""
 
     def forward(self, inputs):
         self.retain_inputs((0, 1))
         x, gy = inputs
-        xp = backend.get_array_module(x)
-        gx = utils.force_array(xp.square(x))
-        xp.negative(gx, out=gx)
-        gx += 1
-        xp.sqrt(gx, out=gx)
-        xp.divide(gy, gx, out=gx)
-        return gx,
+        return _gy_over_sqrt_one_minus_x2(backend.get_array_module(x), x, gy),
 
     def backward(self, indexes, grad_outputs):
         x, gy = self.get_retained_inputs()
@@ -142,11 +146,7 @@ class ArccosGrad(function_node.FunctionNode):
         self.retain_inputs((0, 1))
         x, gy = inputs
         xp = backend.get_array_module(x)
-        gx = utils.force_array(xp.square(x))
-        xp.negative(gx, out=gx)
-        gx += 1
-        xp.sqrt(gx, out=gx)
-        xp.divide(gy, gx, out=gx)
+        gx = _gy_over_sqrt_one_minus_x2(xp, x, gy)
         xp.negative(gx, out=gx)
         return gx,
 
