@@ -30,17 +30,8 @@ def _inverse_grad(invx, gy):
     return gx
 
 
-class Inv(function_node.FunctionNode):
-    """Inverse of a square matrix."""
-
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('a',))
-        a_type, = in_types
-        type_check.expect(a_type.dtype.kind == 'f')
-        # Only 2D array shapes allowed
-        type_check.expect(a_type.ndim == 2)
-        # Matrix inversion only allowed for square matrices
-        type_check.expect(a_type.shape[0] == a_type.shape[1])
+class _Inverse(function_node.FunctionNode):
+    """Forward and backward shared by :class:`Inv` and :class:`BatchInv`."""
 
     def forward(self, inputs):
         self.retain_outputs((0,))
@@ -56,7 +47,20 @@ class Inv(function_node.FunctionNode):
         return gx,
 
 
-class BatchInv(function_node.FunctionNode):
+class Inv(_Inverse):
+    """Inverse of a square matrix."""
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('a',))
+        a_type, = in_types
+        type_check.expect(a_type.dtype.kind == 'f')
+        # Only 2D array shapes allowed
+        type_check.expect(a_type.ndim == 2)
+        # Matrix inversion only allowed for square matrices
+        type_check.expect(a_type.shape[0] == a_type.shape[1])
+
+
+class BatchInv(_Inverse):
     """Inverse of every matrix of a batch ``(m, n, n)``."""
 
     def check_type_forward(self, in_types):
@@ -67,18 +71,6 @@ class BatchInv(function_node.FunctionNode):
         type_check.expect(a_type.ndim == 3)
         # Matrix inversion only allowed for square matrices
         type_check.expect(a_type.shape[-1] == a_type.shape[-2])
-
-    def forward(self, inputs):
-        self.retain_outputs((0,))
-        return _inverse(inputs[0]),
-
-    def backward(self, indexes, grad_outputs):
-        from minichainer.functions.math.matmul import matmul
-        invx, = self.get_retained_outputs()
-        if not _fast.needs_graph():
-            return _fast.as_grad(_inverse_grad(invx.array, grad_outputs[0].array)),
-        ret = matmul(-invx, grad_outputs[0], transa=True)
-        return matmul(ret, invx, transb=True),
 
 
 def inv(a):
