@@ -361,6 +361,8 @@ def argname(in_types, names):
         raise InvalidType('{} argument(s)'.format(len(names)),
                           '{} argument(s)'.format(len(in_types)),
                           'Invalid number of arguments')
+    if in_light_mode():
+        return  # the types are plain arrays here: there is nothing to name
     for in_type, name in zip(in_types, names):
         if isinstance(in_type, Variable):
             in_type.name = name

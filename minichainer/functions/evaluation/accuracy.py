@@ -40,6 +40,11 @@ class Accuracy(function_node.FunctionNode):
                 acc = xp.asarray(0.0, dtype=y.dtype)
             else:
                 acc = xp.asarray(float(count) / total, dtype=y.dtype)
+        elif y.dtype.kind == 'f' and y.dtype.itemsize >= 4 and t.size:
+            # The same float division ``mean`` does (the count is exact in float32
+            # below 2**24), without numpy's Python-level ``mean``.
+            dtype = y.dtype.type
+            acc = xp.asarray(dtype(xp.count_nonzero(pred == t)) / dtype(t.size))
         else:
             acc = xp.asarray((pred == t).mean(dtype=y.dtype))
         return acc,
