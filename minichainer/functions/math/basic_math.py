@@ -56,6 +56,32 @@ def _as_const_or_var(x, value):
     return _preprocess_const(x, value)
 
 
+class _BinaryOp(FunctionNode):
+    """An arithmetic operation between two Variables of one dtype (shapes broadcast)."""
+
+    _label = None
+
+    @property
+    def label(self):
+        return self._label
+
+    def check_type_forward(self, in_types):
+        _check_binary(in_types)
+
+
+class _ConstantOp(FunctionNode):
+    """An arithmetic operation between a Variable and a constant ``value``."""
+
+    _label_format = None
+
+    def __init__(self, value):
+        self.value = value
+
+    @property
+    def label(self):
+        return self._label_format % _convert_value_to_string(self.value)
+
+
 class Neg(FunctionNode):
 
     @property
@@ -111,14 +137,9 @@ def absolute(self):
     return Absolute().apply((self,))[0]
 
 
-class Add(FunctionNode):
+class Add(_BinaryOp):
 
-    @property
-    def label(self):
-        return '_ + _'
-
-    def check_type_forward(self, in_types):
-        _check_binary(in_types)
+    _label = '_ + _'
 
     def forward(self, inputs):
         x0, x1 = inputs
@@ -130,14 +151,9 @@ class Add(FunctionNode):
         return tuple(_sum_to_shape(gy, inputs[i].shape) for i in indexes)
 
 
-class AddConstant(FunctionNode):
+class AddConstant(_ConstantOp):
 
-    def __init__(self, value):
-        self.value = value
-
-    @property
-    def label(self):
-        return '_ + %s' % _convert_value_to_string(self.value)
+    _label_format = '_ + %s'
 
     def forward(self, inputs):
         return _force_array(inputs[0] + self.value),
@@ -177,14 +193,9 @@ def _radd(self, lhs):
     return AddConstant(_preprocess_const(self, lhs)).apply((self,))[0]
 
 
-class Sub(FunctionNode):
+class Sub(_BinaryOp):
 
-    @property
-    def label(self):
-        return '_ - _'
-
-    def check_type_forward(self, in_types):
-        _check_binary(in_types)
+    _label = '_ - _'
 
     def forward(self, inputs):
         x0, x1 = inputs
@@ -206,14 +217,9 @@ def sub(self, rhs):
     return AddConstant(-_preprocess_const(self, rhs)).apply((self,))[0]
 
 
-class SubFromConstant(FunctionNode):
+class SubFromConstant(_ConstantOp):
 
-    def __init__(self, value):
-        self.value = value
-
-    @property
-    def label(self):
-        return '%s - _' % _convert_value_to_string(self.value)
+    _label_format = '%s - _'
 
     def forward(self, inputs):
         return _force_array(self.value - inputs[0]),
@@ -228,14 +234,9 @@ def rsub(self, lhs):
     return SubFromConstant(_preprocess_const(self, lhs)).apply((self,))[0]
 
 
-class Mul(FunctionNode):
+class Mul(_BinaryOp):
 
-    @property
-    def label(self):
-        return '_ * _'
-
-    def check_type_forward(self, in_types):
-        _check_binary(in_types)
+    _label = '_ * _'
 
     def forward(self, inputs):
         self.retain_inputs((0, 1))
@@ -253,14 +254,9 @@ class Mul(FunctionNode):
         return tuple(ret)
 
 
-class MulConstant(FunctionNode):
+class MulConstant(_ConstantOp):
 
-    def __init__(self, value):
-        self.value = value
-
-    @property
-    def label(self):
-        return '_ * %s' % _convert_value_to_string(self.value)
+    _label_format = '_ * %s'
 
     def forward(self, inputs):
         return _force_array(inputs[0] * self.value),
@@ -276,14 +272,9 @@ def mul(self, rhs):
     return MulConstant(_preprocess_const(self, rhs)).apply((self,))[0]
 
 
-class Div(FunctionNode):
+class Div(_BinaryOp):
 
-    @property
-    def label(self):
-        return '_ / _'
-
-    def check_type_forward(self, in_types):
-        _check_binary(in_types)
+    _label = '_ / _'
 
     def forward(self, inputs):
         self.retain_inputs((0, 1))
@@ -309,14 +300,9 @@ def div(self, rhs):
     return MulConstant(1. / _preprocess_const(self, rhs)).apply((self,))[0]
 
 
-class DivFromConstant(FunctionNode):
+class DivFromConstant(_ConstantOp):
 
-    def __init__(self, value):
-        self.value = value
-
-    @property
-    def label(self):
-        return '%s / _' % _convert_value_to_string(self.value)
+    _label_format = '%s / _'
 
     def check_type_forward(self, in_types):
         type_check.expect(in_types.size() == 1)
@@ -349,11 +335,9 @@ def rfloordiv(self, lhs):
     return Variable(_force_array(lhs_array // self.array), requires_grad=False)
 
 
-class PowVarVar(FunctionNode):
+class PowVarVar(_BinaryOp):
 
-    @property
-    def label(self):
-        return '_ ** _'
+    _label = '_ ** _'
 
     def check_type_forward(self, in_types):
         _check_binary(in_types)
@@ -380,14 +364,9 @@ class PowVarVar(FunctionNode):
         return tuple(ret)
 
 
-class PowVarConst(FunctionNode):
+class PowVarConst(_ConstantOp):
 
-    def __init__(self, value):
-        self.value = value
-
-    @property
-    def label(self):
-        return '_ ** %s' % _convert_value_to_string(self.value)
+    _label_format = '_ ** %s'
 
     def check_type_forward(self, in_types):
         type_check.expect(in_types.size() == 1)
@@ -409,14 +388,9 @@ class PowVarConst(FunctionNode):
         return _sum_to_shape(g, self.inputs[0].shape),
 
 
-class PowConstVar(FunctionNode):
+class PowConstVar(_ConstantOp):
 
-    def __init__(self, value):
-        self.value = value
-
-    @property
-    def label(self):
-        return '%s ** _' % _convert_value_to_string(self.value)
+    _label_format = '%s ** _'
 
     def check_type_forward(self, in_types):
         type_check.expect(in_types.size() == 1)
