@@ -108,23 +108,38 @@ def _gy_over_sqrt_one_minus_x2(xp, x, gy):
     return gx
 
 
-class ArcsinGrad(function_node.FunctionNode):
-    """``gx = gy / sqrt(1 - x^2)``, fused (the gradient of :class:`Arcsin`)."""
+class _InverseSineGrad(function_node.FunctionNode):
+    """``gx = sign * gy / sqrt(1 - x^2)``, fused; ``sign`` is +1 for arcsin, -1 for arccos.
+
+    Its own gradient: ``d/dx = sign * gy * x / (1 - x^2)^1.5`` and ``d/dgy`` is the same
+    function applied to ``ggx``.
+    """
+
+    _sign = 1
 
     def forward(self, inputs):
         self.retain_inputs((0, 1))
         x, gy = inputs
-        return _gy_over_sqrt_one_minus_x2(backend.get_array_module(x), x, gy),
+        xp = backend.get_array_module(x)
+        gx = _gy_over_sqrt_one_minus_x2(xp, x, gy)
+        if self._sign < 0:
+            xp.negative(gx, out=gx)
+        return gx,
 
     def backward(self, indexes, grad_outputs):
         x, gy = self.get_retained_inputs()
         ggx, = grad_outputs
         ret = []
         if 0 in indexes:
-            ret.append(ggx * gy * x / ((1 - x * x) ** 1.5))
+            g = ggx * gy * x / ((1 - x * x) ** 1.5)
+            ret.append(g if self._sign > 0 else -g)
         if 1 in indexes:
-            ret.append(ArcsinGrad().apply((x, ggx))[0])
+            ret.append(type(self)().apply((x, ggx))[0])
         return ret
+
+
+class ArcsinGrad(_InverseSineGrad):
+    """``gx = gy / sqrt(1 - x^2)``, fused (the gradient of :class:`Arcsin`)."""
 
 
 class Arcsin(_elementwise.UnaryFloat):
@@ -139,26 +154,10 @@ def arcsin(x):
     return Arcsin().apply((x,))[0]
 
 
-class ArccosGrad(function_node.FunctionNode):
+class ArccosGrad(_InverseSineGrad):
     """``gx = -gy / sqrt(1 - x^2)``, fused (the gradient of :class:`Arccos`)."""
 
-    def forward(self, inputs):
-        self.retain_inputs((0, 1))
-        x, gy = inputs
-        xp = backend.get_array_module(x)
-        gx = _gy_over_sqrt_one_minus_x2(xp, x, gy)
-        xp.negative(gx, out=gx)
-        return gx,
-
-    def backward(self, indexes, grad_outputs):
-        x, gy = self.get_retained_inputs()
-        ggx, = grad_outputs
-        ret = []
-        if 0 in indexes:
-            ret.append(-ggx * gy * x / ((1 - x * x) ** 1.5))
-        if 1 in indexes:
-            ret.append(ArccosGrad().apply((x, ggx))[0])
-        return ret
+    _sign = -1
 
 
 class Arccos(_elementwise.UnaryFloat):
