@@ -95,6 +95,9 @@ def _equivalence(comm, make_opt, bn, n_steps=5):
 def scenario_equivalence(comm):
     out = {}
     out['sgd'] = _equivalence(comm, lambda: optimizers.SGD(lr=0.1), bn=False)
+    out['sgd_allreduce'] = _equivalence(
+        mn.create_communicator('naive', shared_memory=False),
+        lambda: optimizers.SGD(lr=0.1), bn=False)
     out['adam'] = _equivalence(comm, optimizers.Adam, bn=False)
     out['momentum_bn'] = _equivalence(
         comm, lambda: optimizers.MomentumSGD(lr=0.05), bn=True)
@@ -121,13 +124,14 @@ class _CountingComm:
 
 
 def scenario_packed(comm):
-    """One Allreduce per step for the whole model, reused buffer; buckets bound size."""
+    """Without shared memory: one Allreduce per step for the whole model, reused
+    buffer; buckets bound size."""
     numpy.random.seed(0)
     model = L.Classifier(MLP(n_in=64, n_hidden=100, n_out=10))
     x = numpy.random.standard_normal((8, 64)).astype(numpy.float32) + comm.rank
     t = numpy.arange(8, dtype=numpy.int32)
     counting = _CountingComm(comm.mpi_comm)
-    c = mn.create_communicator('flat')
+    c = mn.create_communicator('flat', shared_memory=False)
     c.mpi_comm = counting
     opt = mn.create_multi_node_optimizer(optimizers.SGD(), c).setup(model)
     opt.update(model, x, t)
@@ -145,7 +149,7 @@ def scenario_packed(comm):
     model.cleargrads()
     model(x, t).backward()
     grads = {n: p.grad.copy() for n, p in model.namedparams()}
-    small = mn.create_communicator('naive', bucket_bytes=4096)
+    small = mn.create_communicator('naive', bucket_bytes=4096, shared_memory=False)
     small_counting = _CountingComm(comm.mpi_comm)
     small.mpi_comm = small_counting
     small.multi_node_mean_grad(model)
@@ -190,6 +194,145 @@ def scenario_packed(comm):
     comm.broadcast_data(h)
     assert numpy.all(h.b.array == 0)
     dump('packed', comm, {'ok': True})
+
+
+def _set_rank_grads(model, comm, seed):
+    """Give every parameter a rank-dependent gradient; return the expected mean."""
+    expected = {}
+    for name, p in sorted(model.namedparams()):
+        rs = numpy.random.RandomState([seed, comm.rank, p.size])
+        p.grad = rs.standard_normal(p.shape).astype(p.dtype)
+        everyone = comm.mpi_comm.allgather(p.grad)
+        expected[name] = sum(g.astype(numpy.float64) for g in everyone) / comm.size
+    return expected
+
+
+def _check_mean(model, expected, what):
+    for name, p in sorted(model.namedparams()):
+        numpy.testing.assert_allclose(p.grad, expected[name], rtol=1e-5, atol=1e-6,
+                                      err_msg='{}: {}'.format(what, name))
+
+
+def scenario_shared_memory(comm):
+    """Two ranks on one host: gradients are summed in an MPI shared-memory window."""
+    from minichainer.distributed.communicators import _node_shared
+    numpy.random.seed(0)
+    model = MLP(n_in=64, n_hidden=100, n_out=10)
+    c = mn.create_communicator('naive')
+    counting = _CountingComm(c.mpi_comm)
+    c.mpi_comm = counting
+    expected = _set_rank_grads(model, comm, 1)
+    c.multi_node_mean_grad(model)
+    group = c._grad_layout.groups[0]
+    assert group.shared is not None and c._topology.inter is None
+    assert counting.calls.get('Allreduce', 0) == 0, counting.calls
+    _check_mean(model, expected, 'first sum')
+    flat = group.flat
+    for p in model.params():
+        assert numpy.shares_memory(p.grad, flat)
+    first = {n: p.grad.tolist() for n, p in sorted(model.namedparams())}
+
+    # A rank may modify its averaged gradients in place (optimizer hooks do): the
+    # other rank's gradients do not change.
+    comm.mpi_comm.Barrier()
+    if comm.rank == 0:
+        for p in model.params():
+            p.grad *= 100
+    comm.mpi_comm.Barrier()
+    if comm.rank == 1:
+        _check_mean(model, expected, 'after rank 0 scaled its own')
+
+    # The next step reuses the same window.
+    expected = _set_rank_grads(model, comm, 2)
+    c.multi_node_mean_grad(model)
+    assert c._grad_layout.groups[0].flat is flat
+    _check_mean(model, expected, 'second sum')
+
+    # More parameter sets than the cache holds: evicted windows are freed, and the
+    # gradients that were views of them get their own copies first.
+    links = [L.Linear(3, 2 + i) for i in range(10)]
+    sums = []
+    for i, link in enumerate(links):
+        exp = _set_rank_grads(link, comm, 10 + i)
+        c.multi_node_mean_grad(link)
+        sums.append(exp)
+    assert len(c._grad_layouts) == 8
+    for link, exp in zip(links, sums):
+        _check_mean(link, exp, 'after eviction')
+
+    # finalize() gives the model private copies of its gradients.
+    c.finalize()
+    _check_mean(model, expected, 'after finalize')
+    for link, exp in zip(links, sums):
+        _check_mean(link, exp, 'after finalize')
+
+    # An MPI that cannot allocate the window: every rank falls back to Allreduce.
+    class Refused(_node_shared.SharedSum):
+        def __init__(self, *args):
+            raise NotImplementedError('no shared windows here')
+    saved = _node_shared.SharedSum
+    _node_shared.SharedSum = Refused
+    try:
+        c2 = mn.create_communicator('naive')
+        expected = _set_rank_grads(model, comm, 3)
+        c2.multi_node_mean_grad(model)
+        assert c2._topology is None and c2._grad_layout.groups[0].shared is None
+        _check_mean(model, expected, 'fallback')
+    finally:
+        _node_shared.SharedSum = saved
+
+    # No room in /dev/shm on one rank: every rank uses private buffers and Allreduce.
+    saved = _node_shared.has_room
+    _node_shared.has_room = lambda nbytes: comm.rank == 0
+    try:
+        c3 = mn.create_communicator('naive')
+        expected = _set_rank_grads(model, comm, 5)
+        c3.multi_node_mean_grad(model)
+        assert c3._grad_layout.groups[0].shared is None
+        _check_mean(model, expected, 'no room')
+    finally:
+        _node_shared.has_room = saved
+    dump('shared_memory', comm, {'first': first})
+
+
+def scenario_small_shm(comm):
+    """Run with a small /dev/shm: a model that does not fit falls back to Allreduce
+    instead of dying of SIGBUS; a small one still uses the window."""
+    c = mn.create_communicator('naive')
+    small = L.Linear(10, 10)
+    expected = _set_rank_grads(small, comm, 6)
+    c.multi_node_mean_grad(small)
+    assert c._grad_layout.groups[0].shared is not None
+    _check_mean(small, expected, 'small model')
+    big = L.Linear(3000, 3000)  # 2 x 36 MB of windows: more than /dev/shm holds
+    expected = _set_rank_grads(big, comm, 7)
+    c.multi_node_mean_grad(big)
+    assert c._grad_layout.groups[0].shared is None
+    _check_mean(big, expected, 'big model')
+    dump('small_shm', comm, {'ok': True})
+
+
+def scenario_fake_hosts(comm):
+    """Run with 4 processes: ranks {0, 1} and {2, 3} act as two hosts."""
+    assert comm.size == 4, comm.size
+    base = mn.communicators.MpiCommunicatorBase
+    base._split_host = staticmethod(lambda mpi_comm, MPI: mpi_comm.Split(
+        mpi_comm.rank // 2, mpi_comm.rank))
+    try:
+        c = mn.create_communicator('naive')
+        model = MLP()
+        expected = _set_rank_grads(model, comm, 4)
+        c.multi_node_mean_grad(model)
+        topo = c._topology
+        assert topo.node.size == 2 and topo.inter.size == 2, topo
+        assert c._grad_layout.groups[0].shared is not None
+        _check_mean(model, expected, 'four ranks')
+        result = {'topology': 'hierarchical',
+                  'equivalence': _equivalence(
+                      c, lambda: optimizers.MomentumSGD(lr=0.1), bn=False)}
+    finally:
+        base._split_host = None
+    dump('fake_hosts', comm, result)
 
 
 def scenario_objects(comm):

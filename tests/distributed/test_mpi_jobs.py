@@ -6,13 +6,16 @@ what each rank wrote; the failure and checkpoint tests launch their own jobs.
 import fcntl
 import json
 import os
+import shutil
+import subprocess
+import sys
 
 import numpy
 import pytest
 
 from . import _launch
 
-SCENARIOS = ['equivalence', 'packed', 'objects', 'scatter', 'evaluator', 'mismatch',
+SCENARIOS = ['equivalence', 'packed', 'shared_memory', 'objects', 'scatter', 'evaluator', 'mismatch',
              'functions', 'mnbn_gradcheck', 'iterators', 'persistent', 'aggregation',
              'chain_list', 'gpu_names']
 SCRIPT = os.path.join(_launch.HERE, '_scenarios.py')
@@ -68,7 +71,7 @@ def test_data_parallel_equals_single_process_full_batch(results):
     # Each scenario asserted, on every rank and after every update, that the
     # parameters equal those of one process trained on the whole batch of 100.
     r0, r1 = _load(results, 'equivalence')
-    for key in ('sgd', 'adam', 'momentum_bn'):
+    for key in ('sgd', 'sgd_allreduce', 'adam', 'momentum_bn'):
         assert r0[key]['params'] == r1[key]['params']  # bit-identical across ranks
         assert r0[key]['max_err'] < 1e-5
 
@@ -76,6 +79,50 @@ def test_data_parallel_equals_single_process_full_batch(results):
 def test_gradients_packed_into_one_reused_buffer(results):
     r0, r1 = _load(results, 'packed')
     assert r0 == r1 == {'ok': True}
+
+
+def test_gradients_summed_in_host_shared_memory(results):
+    # Asserted in the job: no Allreduce, the mean of both ranks' gradients, gradients
+    # that are views of the window, in-place changes that stay on their rank, window
+    # reuse, eviction and finalize leaving valid copies, fallback to Allreduce.
+    r0, r1 = _load(results, 'shared_memory')
+    assert r0['first'] == r1['first']  # bit-identical on both ranks
+
+
+def test_several_hosts_sum_through_shared_memory_and_allreduce(tmp_path):
+    # 4 processes pretending to be 2 hosts of 2: each host sums in its window, process
+    # i of each host Allreduces slice i with its peer; training equals one process on
+    # the whole batch and the parameters are identical everywhere.
+    rc, stdout, stderr, _ = _launch.run_mpi(
+        [SCRIPT, str(tmp_path), 'fake_hosts'], n=4, timeout=120)
+    assert rc == 0, stderr[-4000:]
+    assert 'OK fake_hosts' in stdout
+    values = []
+    for rank in range(4):
+        with open(tmp_path / 'fake_hosts.{}.json'.format(rank)) as f:
+            values.append(json.load(f))
+    for v in values:
+        assert v['topology'] == 'hierarchical'
+        assert v['equivalence']['max_err'] < 1e-5
+        assert v['equivalence']['params'] == values[0]['equivalence']['params']
+
+
+def test_small_dev_shm_falls_back_to_allreduce(tmp_path):
+    # A 48 MiB /dev/shm (as in containers) in a private mount namespace: writing past a
+    # full tmpfs would kill the job with SIGBUS, so the window is not made for a model
+    # that does not fit.
+    exe = _launch.require_mpi()
+    unshare = shutil.which('unshare')
+    if unshare is None or subprocess.run(
+            [unshare, '-m', 'sh', '-c', 'mount -t tmpfs -o size=1m tmpfs /dev/shm'],
+            capture_output=True).returncode != 0:
+        pytest.skip('needs unshare -m and mount (root)')
+    cmd = '{} -m sh -c "mount -t tmpfs -o size=48m tmpfs /dev/shm && exec {} -n 2 {} {} ' \
+          '{} small_shm"'.format(unshare, exe, sys.executable, SCRIPT, tmp_path)
+    out = subprocess.run(cmd, shell=True, capture_output=True, text=True, timeout=120,
+                         env=_launch.mpi_env())
+    assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-4000:]
+    assert 'OK small_shm' in out.stdout
 
 
 def test_object_and_array_collectives(results):

@@ -15,8 +15,9 @@ _GPU_ONLY = ('pure_nccl', 'hierarchical', 'two_dimensional', 'single_node')
 def create_communicator(communicator_name='naive', mpi_comm=None, **kwargs):
     """Create a communicator over MPI.
 
-    ``naive``, ``flat`` and ``non_cuda_aware`` all average gradients on host arrays with
-    MPI Allreduce over one packed buffer. The GPU-only communicators of ChainerMN
+    ``naive``, ``flat`` and ``non_cuda_aware`` all average gradients on host arrays
+    packed in one buffer, summed through MPI shared memory between the processes of a
+    host and with ``Allreduce`` between hosts. The GPU-only communicators of ChainerMN
     (``pure_nccl``, ``hierarchical``, ``two_dimensional``, ``single_node``) need
     CuPy/NCCL and raise a ``ValueError`` saying so.
 
@@ -30,6 +31,9 @@ def create_communicator(communicator_name='naive', mpi_comm=None, **kwargs):
         batched_copy (bool): Accepted for compatibility (no effect).
         bucket_bytes (int): minichainer addition: the largest single gradient Allreduce
             in bytes (64 MiB by default).
+        shared_memory (bool): minichainer addition: when several processes share a
+            host, average gradients through an MPI shared-memory window (default True);
+            False uses ``Allreduce`` only.
 
     Returns:
         A :class:`~minichainer.distributed.communicators.MpiCommunicatorBase`.
@@ -38,9 +42,10 @@ def create_communicator(communicator_name='naive', mpi_comm=None, **kwargs):
         ImportError: mpi4py / MPI is not installed (``pip install minichainer[mpi]``).
         ValueError: unknown or GPU-only name, or ``allreduce_grad_dtype`` given.
     """
-    allreduce_grad_dtype, batched_copy, bucket_bytes = argument.parse_kwargs(
-        kwargs, ('allreduce_grad_dtype', None), ('batched_copy', True),
-        ('bucket_bytes', None))
+    allreduce_grad_dtype, batched_copy, bucket_bytes, shared_memory = \
+        argument.parse_kwargs(
+            kwargs, ('allreduce_grad_dtype', None), ('batched_copy', True),
+            ('bucket_bytes', None), ('shared_memory', True))
     if communicator_name in _GPU_ONLY:
         raise ValueError(
             'create_communicator: the {!r} communicator needs GPUs (CuPy and NCCL), which '
@@ -57,7 +62,9 @@ def create_communicator(communicator_name='naive', mpi_comm=None, **kwargs):
                 allreduce_grad_dtype, communicator_name))
     cls = {'naive': NaiveCommunicator, 'flat': FlatCommunicator,
            'non_cuda_aware': NonCudaAwareCommunicator}[communicator_name]
-    extra = {} if bucket_bytes is None else {'bucket_bytes': bucket_bytes}
+    extra = {'shared_memory': shared_memory}
+    if bucket_bytes is not None:
+        extra['bucket_bytes'] = bucket_bytes
     comm = cls(mpi_comm=mpi_comm, **extra)
     comm.set_config('batched_copy', batched_copy)
     return comm

@@ -23,15 +23,30 @@ def comm_dtype(dtype, caller):
     return _FLOAT32 if dtype == _FLOAT16 else dtype
 
 
-class _Group:
-    __slots__ = ('dtype', 'flat', 'entries', 'ranges')
+def packed_sizes(params):
+    """``[(dtype, n), ...]``: the buffers a :class:`PackedLayout` of ``params`` has."""
+    sizes = {}
+    for param in params:
+        array = param.array
+        dt = comm_dtype(array.dtype, 'multi-node communication of ' + str(param.name))
+        sizes[dt] = sizes.get(dt, 0) + array.size
+    return sorted(sizes.items(), key=lambda item: item[0].str)
 
-    def __init__(self, dtype, params, shapes, bucket_elems):
+
+class _Group:
+    __slots__ = ('dtype', 'flat', 'entries', 'ranges', 'shared')
+
+    def __init__(self, dtype, params, shapes, bucket_elems, make_shared):
         n = 0
         for shape in shapes:
             n += int(numpy.prod(shape, dtype=numpy.int64))
         self.dtype = dtype
-        self.flat = numpy.empty(n, dtype=dtype)
+        if make_shared is None:
+            self.shared = None
+            self.flat = numpy.empty(n, dtype=dtype)
+        else:
+            self.shared = make_shared(dtype, n, bucket_elems)
+            self.flat = self.shared.segment
         entries = []
         offset = 0
         for param, shape in zip(params, shapes):
@@ -50,11 +65,14 @@ class PackedLayout:
         attr (str): ``'grad'`` or ``'array'``: which array of each parameter is packed
             (only its shape and dtype are read here).
         bucket_bytes (int): Upper bound of the bytes moved by one MPI call.
+        make_shared: None (private buffers), or ``make_shared(dtype, n, bucket_elems)``
+            returning a :class:`~._node_shared.SharedSum` whose ``segment`` becomes the
+            buffer of that dtype.
     """
 
     __slots__ = ('groups',)
 
-    def __init__(self, params, bucket_bytes):
+    def __init__(self, params, bucket_bytes, make_shared=None):
         by_dtype = {}
         for param in params:
             array = param.array
@@ -66,7 +84,7 @@ class PackedLayout:
         for dt in sorted(by_dtype, key=lambda d: d.str):
             ps, shapes = by_dtype[dt]
             bucket_elems = max(1, bucket_bytes // dt.itemsize)
-            groups.append(_Group(dt, ps, shapes, bucket_elems))
+            groups.append(_Group(dt, ps, shapes, bucket_elems, make_shared))
         self.groups = groups
 
     def pack_grads(self, scale):
@@ -99,6 +117,21 @@ class PackedLayout:
                     param.grad = view.astype(param.array.dtype)
                 else:
                     copyto(g, view, casting='same_kind')
+
+    def release(self):
+        """Give every gradient that is still a view of a shared buffer its own copy, then
+        free the shared buffers (collective on each host)."""
+        for group in self.groups:
+            shared = group.shared
+            if shared is None:
+                continue
+            for param, view in group.entries:
+                if param.grad is view:
+                    param.grad = view.copy()
+            group.shared = None
+            group.flat = None
+            group.entries = ()
+            shared.free()
 
     def pack_data(self):
         """Copy every parameter's array into the buffer."""
