@@ -230,9 +230,12 @@ def test_enable_disable_update():
 
 def test_count_params_warns_on_uninitialized():
     net = Net()
-    with pytest.warns(UserWarning, match='/l1/u'):
+    with pytest.warns(UserWarning) as record:
         n = net.count_params()
     assert n == 4 + 2 * (6 + 2)
+    messages = sorted(str(w.message) for w in record)
+    assert len(messages) == 2
+    assert "'/l1/u'" in messages[0] and "'/l2/u'" in messages[1]
 
 
 # ---------------------------------------------------------------------- copy / repeat
