@@ -166,7 +166,7 @@ def main():
     parser.add_argument('--iters', type=int, default=10)
     parser.add_argument('--chunks', type=int, default=5)
     parser.add_argument('--warmup', type=int, default=3)
-    parser.add_argument('--rounds', type=int, default=3)
+    parser.add_argument('--rounds', type=int, default=5)
     args = parser.parse_args()
     if args.worker:
         worker(args)
@@ -205,6 +205,13 @@ def main():
           'independent-processes ceiling'.format(
               r2['throughput'] / r1['throughput'],
               100 * r2['throughput'] / r2i['throughput']))
+    # The same ratio within each round (launches minutes apart see different load).
+    for key, how in (('2', 'host shared memory'), ('2a', 'Allreduce only')):
+        ratios = sorted(b['throughput'] / a['throughput']
+                        for a, b in zip(runs['1'], runs[key]))
+        print('  per-round ratios, {}: {} (median {:.2f}x)'.format(
+            how, ' '.join('{:.2f}'.format(r) for r in ratios),
+            ratios[len(ratios) // 2]))
     print('  communication share with 2 processes: bare sum {:.1f}% of the step, '
           'multi_node_mean_grad (pack + sum + waiting) {:.1f}% (target <= 10%)'.format(
               100 * r2['sum_median'] / r2['step_best'],
