@@ -82,12 +82,12 @@ from minichainer.functions.connection.dilated_convolution_2d import dilated_conv
 from minichainer.functions.connection.embed_id import embed_id
 from minichainer.functions.connection.linear import linear
 from minichainer.functions.connection.local_convolution_2d import local_convolution_2d
-from minichainer.functions.connection.n_step_gru import n_step_bigru
-from minichainer.functions.connection.n_step_gru import n_step_gru
-from minichainer.functions.connection.n_step_lstm import n_step_bilstm
-from minichainer.functions.connection.n_step_lstm import n_step_lstm
-from minichainer.functions.connection.n_step_rnn import n_step_birnn
-from minichainer.functions.connection.n_step_rnn import n_step_rnn
+from minichainer.functions.rnn.n_step_gru import n_step_bigru
+from minichainer.functions.rnn.n_step_gru import n_step_gru
+from minichainer.functions.rnn.n_step_lstm import n_step_bilstm
+from minichainer.functions.rnn.n_step_lstm import n_step_lstm
+from minichainer.functions.rnn.n_step_rnn import n_step_birnn
+from minichainer.functions.rnn.n_step_rnn import n_step_rnn
 
 # evaluation
 from minichainer.functions.evaluation.accuracy import accuracy

@@ -1,7 +1,7 @@
 """Stacked (bi-directional) LSTM functions over variable-length sequences."""
-from minichainer.functions.connection.n_step_rnn import _check_kwargs
-from minichainer.functions.connection.n_step_rnn import _stack_weight
-from minichainer.functions.connection.n_step_rnn import n_step_rnn_impl
+from minichainer.functions.rnn.n_step_rnn import _check_kwargs
+from minichainer.functions.rnn.n_step_rnn import _stack_weight
+from minichainer.functions.rnn.n_step_rnn import n_step_rnn_impl
 
 
 def _lstm_cell(x, h, c, w, b):

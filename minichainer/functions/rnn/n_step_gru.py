@@ -1,6 +1,6 @@
 """Stacked (bi-directional) GRU functions over variable-length sequences."""
-from minichainer.functions.connection.n_step_rnn import _check_kwargs
-from minichainer.functions.connection.n_step_rnn import n_step_rnn_impl
+from minichainer.functions.rnn.n_step_rnn import _check_kwargs
+from minichainer.functions.rnn.n_step_rnn import n_step_rnn_impl
 
 
 def _gru_cell(x, h, c, w, b):
