@@ -43,6 +43,8 @@ from minichainer.links.rnn.n_step_rnn import NStepRNNReLU  # noqa: F401
 from minichainer.links.rnn.n_step_rnn import NStepRNNTanh  # noqa: F401
 from minichainer.links.rnn.mgu import StatelessMGU  # noqa: F401
 from minichainer.links.rnn.peephole import StatefulPeepholeLSTM  # noqa: F401
+from minichainer.links.rnn.tree_lstm import ChildSumTreeLSTM  # noqa: F401
+from minichainer.links.rnn.tree_lstm import NaryTreeLSTM  # noqa: F401
 from minichainer.links.rnn.zoneoutlstm import StatefulZoneoutLSTM  # noqa: F401
 
 # Short aliases.
@@ -52,8 +54,8 @@ Deconvolution = Deconvolution2D
 # Chainer 7 links that minichainer does not provide (yet): a clear error names them.
 _NOT_PROVIDED = frozenset([
     'BatchRenormalization', 'BinaryHierarchicalSoftmax', 'BlackOut', 'CRF1d',
-    'ChildSumTreeLSTM', 'DecorrelatedBatchNormalization', 'DeformableConvolution2D',
-    'GoogLeNet', 'LocalConvolution2D', 'NaryTreeLSTM', 'NegativeSampling', 'ResNet101Layers',
+    'DecorrelatedBatchNormalization', 'DeformableConvolution2D',
+    'GoogLeNet', 'LocalConvolution2D', 'NegativeSampling', 'ResNet101Layers',
     'ResNet152Layers', 'ResNet50Layers', 'TheanoFunction', 'VGG16Layers', 'VGG19Layers',
 ])
 
