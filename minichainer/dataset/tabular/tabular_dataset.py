@@ -1,24 +1,21 @@
-"""Minimal ``chainer.dataset.TabularDataset``: column-oriented datasets.
+"""``chainer.dataset.TabularDataset``: datasets of rows that all have the same columns.
 
-Only the core is provided (``fetch``, ``slice``, ``as_tuple``/``as_dict``,
-``convert``/``with_converter``, per-example access); Chainer's ``concat``, ``join``
-and ``transform`` operations are not implemented. Iterators treat a TabularDataset
-like any other dataset (a batch is a list of examples).
+The operations (``slice``, ``concat``, ``join``, ``transform``, ...) return lazy views;
+they live in the private modules of this package, as in Chainer.
 """
-import numbers
-
 import numpy
 
 from minichainer.dataset.dataset_mixin import DatasetMixin
 
 
 class TabularDataset(DatasetMixin):
-    """Abstract dataset of rows with the same columns.
+    """Abstract dataset whose examples all have the same columns (``keys``).
 
-    Subclasses implement ``__len__``, ``keys`` (column names), ``mode`` (``tuple``
-    or ``dict``: how an example is represented) and
-    ``get_examples(indices, key_indices)`` returning a tuple of column lists/arrays
-    (``None`` means all rows / all columns).
+    An example is a tuple, a dict (key -> value) or, for a single column, a bare
+    value, according to :attr:`mode` (``tuple``, ``dict`` or ``None``).
+
+    Subclasses implement ``__len__``, :attr:`keys`, :attr:`mode` and
+    :meth:`get_examples`.
     """
 
     def __len__(self):
@@ -26,152 +23,149 @@ class TabularDataset(DatasetMixin):
 
     @property
     def keys(self):
+        """Column names: a tuple of strings."""
         raise NotImplementedError
 
     @property
     def mode(self):
+        """How examples are represented: ``tuple``, ``dict`` or ``None`` (bare value)."""
         raise NotImplementedError
 
     def get_examples(self, indices, key_indices):
+        """Return the requested part of the data, column-major.
+
+        Args:
+            indices (list of ints or slice): Rows; ``None`` means all rows.
+            key_indices (tuple of ints): Columns; ``None`` means all columns.
+
+        Returns:
+            A tuple with one list/array per requested column.
+        """
         raise NotImplementedError
 
     @property
     def slice(self):
-        """``dataset.slice[indices]`` or ``dataset.slice[indices, keys]`` gives a view."""
-        return _SliceHelper(self)
+        """Indexer for views: ``dataset.slice[indices]`` or
+        ``dataset.slice[indices, keys]`` (rows: ints, bools or a slice; keys: a tuple
+        of ints/strs, or a single int/str which makes the view's mode ``None``)."""
+        from minichainer.dataset.tabular import _slice
+        return _slice._SliceHelper(self)
 
     def fetch(self):
-        """Return all the data column-major: a tuple (or dict) of lists/arrays."""
-        examples = self.get_examples(None, None)
-        if self.mode is tuple:
-            return examples
-        return dict(zip(self.keys, examples))
+        """All the data, column-major: a tuple or dict of lists/arrays, or a single
+        list/array when :attr:`mode` is ``None``."""
+        return self._pack_columns(self.get_examples(None, None))
 
     def convert(self, data):
-        """Convert fetched data (default: every column to an ndarray)."""
+        """Turn fetched data into arrays (each column becomes an ndarray).
+
+        :meth:`with_converter` replaces this; a concatenated or joined dataset uses
+        the converter of its first dataset.
+        """
         if isinstance(data, tuple):
-            return tuple(numpy.asarray(d) for d in data)
+            return tuple(_as_array(column) for column in data)
         if isinstance(data, dict):
-            return {k: numpy.asarray(v) for k, v in data.items()}
-        return numpy.asarray(data)
+            return {key: _as_array(column) for key, column in data.items()}
+        return _as_array(data)
 
-    def with_converter(self, converter):
-        """Return a view whose :meth:`convert` is ``converter``."""
-        return _View(self, None, None, converter=converter)
+    def astuple(self):
+        """A view whose :attr:`mode` is ``tuple``."""
+        from minichainer.dataset.tabular import _asmode
+        return _asmode._Astuple(self)
 
-    def as_tuple(self):
-        """Return a view whose mode is ``tuple``."""
-        return _View(self, None, None, mode=tuple)
+    def asdict(self):
+        """A view whose :attr:`mode` is ``dict``."""
+        from minichainer.dataset.tabular import _asmode
+        return _asmode._Asdict(self)
 
-    def as_dict(self):
-        """Return a view whose mode is ``dict``."""
-        return _View(self, None, None, mode=dict)
+    # minichainer's earlier spellings
+    as_tuple = astuple
+    as_dict = asdict
 
     def concat(self, *datasets):
-        raise NotImplementedError('TabularDataset.concat is not implemented in minichainer')
+        """Stack this dataset and ``datasets`` (same :attr:`keys`) along rows."""
+        from minichainer.dataset.tabular import _concat
+        return _concat._Concat(self, *datasets)
 
     def join(self, *datasets):
-        raise NotImplementedError('TabularDataset.join is not implemented in minichainer')
+        """Put this dataset and ``datasets`` (same length, distinct keys) side by
+        side: the result has the columns of all of them."""
+        from minichainer.dataset.tabular import _join
+        return _join._Join(self, *datasets)
+
+    def transform(self, keys, transform):
+        """Apply ``transform`` to each example.
+
+        Args:
+            keys (tuple of strs or str): Keys of the transformed examples.
+            transform (callable): Called with an example (unpacked as positional
+                arguments in tuple mode, keyword arguments in dict mode); returns
+                a tuple, a dict or a single value, which sets the new mode.
+        """
+        from minichainer.dataset.tabular import _transform
+        return _transform._Transform(self, keys, transform)
+
+    def transform_batch(self, keys, transform_batch):
+        """Like :meth:`transform`, but ``transform_batch`` receives whole columns
+        and returns columns of the same length."""
+        from minichainer.dataset.tabular import _transform
+        return _transform._TransformBatch(self, keys, transform_batch)
+
+    def with_converter(self, converter):
+        """A view whose :meth:`convert` calls ``converter`` (with the columns as
+        positional arguments in tuple mode, keyword arguments in dict mode)."""
+        from minichainer.dataset.tabular import _with_converter
+        return _with_converter._WithConverter(self, converter)
 
     def get_example(self, i):
-        example = tuple(col[0] for col in self.get_examples([i], None))
-        if self.mode is tuple:
-            return example
-        return dict(zip(self.keys, example))
+        return self._pack_example(self.get_examples([i], None))
+
+    def __iter__(self):
+        for i in range(len(self)):
+            yield self.get_example(i)
+
+    def _pack_columns(self, columns):
+        mode = self.mode
+        if mode is tuple:
+            return columns
+        if mode is dict:
+            return dict(zip(self.keys, columns))
+        if mode is None:
+            return columns[0]
+        raise ValueError('{}: mode must be tuple, dict or None, got {!r}'.format(
+            type(self).__name__, mode))
+
+    def _pack_example(self, columns):
+        return self._pack_columns(tuple(column[0] for column in columns))
 
 
-def _resolve_rows(indices, n):
-    if indices is None:
-        return None
-    if isinstance(indices, slice):
-        return numpy.arange(n)[indices]
-    indices = numpy.asarray(indices)
-    if indices.dtype == bool:
-        if len(indices) != n:
-            raise ValueError('TabularDataset.slice: boolean mask of length {} for {} '
-                             'rows'.format(len(indices), n))
-        return numpy.nonzero(indices)[0]
-    indices = indices.astype(numpy.intp)
-    if len(indices) and (indices.max() >= n or indices.min() < -n):
-        raise IndexError('TabularDataset.slice: index out of range for {} rows'.format(n))
-    return numpy.where(indices < 0, indices + n, indices)
+class _Wrapper(TabularDataset):
+    """A view that forwards everything to ``self._dataset`` (subclasses override)."""
 
-
-def _resolve_keys(keys, base_keys):
-    if keys is None:
-        return None
-    if isinstance(keys, (str, numbers.Integral)):
-        keys = (keys,)
-    resolved = []
-    for key in keys:
-        if isinstance(key, numbers.Integral):
-            if not -len(base_keys) <= key < len(base_keys):
-                raise IndexError('TabularDataset.slice: key index {} out of range'.format(
-                    key))
-            resolved.append(int(key) % len(base_keys))
-        else:
-            try:
-                resolved.append(base_keys.index(key))
-            except ValueError:
-                raise KeyError('TabularDataset.slice: unknown key {!r}'.format(key)) from None
-    return tuple(resolved)
-
-
-class _View(TabularDataset):
-    """Rows/columns of a base TabularDataset, with optional mode or converter."""
-
-    def __init__(self, base, rows, key_indices, mode=None, converter=None):
-        self._base = base
-        self._rows = rows
-        self._key_indices = key_indices
-        self._mode = mode
-        self._converter = converter
-
-    def __len__(self):
-        return len(self._base) if self._rows is None else len(self._rows)
-
-    @property
-    def keys(self):
-        keys = self._base.keys
-        if self._key_indices is None:
-            return keys
-        return tuple(keys[k] for k in self._key_indices)
-
-    @property
-    def mode(self):
-        return self._base.mode if self._mode is None else self._mode
-
-    def convert(self, data):
-        if self._converter is not None:
-            if isinstance(data, tuple):
-                return self._converter(*data)
-            if isinstance(data, dict):
-                return self._converter(**data)
-            return self._converter(data)
-        return self._base.convert(data)
-
-    def get_examples(self, indices, key_indices):
-        rows = self._rows
-        if indices is not None:
-            local = numpy.arange(len(self))[indices] if isinstance(indices, slice) \
-                else numpy.asarray(indices, dtype=numpy.intp)
-            rows = local if rows is None else rows[local]
-        if key_indices is not None and self._key_indices is not None:
-            key_indices = tuple(self._key_indices[k] for k in key_indices)
-        elif key_indices is None:
-            key_indices = self._key_indices
-        return self._base.get_examples(None if rows is None else list(rows), key_indices)
-
-
-class _SliceHelper:
     def __init__(self, dataset):
         self._dataset = dataset
 
-    def __getitem__(self, args):
-        if isinstance(args, tuple):
-            indices, keys = args
-        else:
-            indices, keys = args, None
-        dataset = self._dataset
-        return _View(dataset, _resolve_rows(indices, len(dataset)),
-                     _resolve_keys(keys, tuple(dataset.keys)))
+    def __len__(self):
+        return len(self._dataset)
+
+    @property
+    def keys(self):
+        return self._dataset.keys
+
+    @property
+    def mode(self):
+        return self._dataset.mode
+
+    def get_examples(self, indices, key_indices):
+        return self._dataset.get_examples(indices, key_indices)
+
+    def convert(self, data):
+        return self._dataset.convert(data)
+
+
+def _as_array(column):
+    from minichainer import backend
+    if isinstance(column, backend.get_array_types()):
+        return column
+    xp = backend.get_array_module(column[0]) if len(column) else numpy
+    return xp.asarray(column)
