@@ -24,7 +24,13 @@ from minichainer.links.connection.mlp_convolution_2d import MLPConvolution2D  # 
 from minichainer.links.connection.parameter import Parameter  # noqa: F401
 from minichainer.links.connection.scale import Scale  # noqa: F401
 from minichainer.links.model.classifier import Classifier  # noqa: F401
+from minichainer.links.loss.black_out import BlackOut  # noqa: F401
+from minichainer.links.loss.crf1d import CRF1d  # noqa: F401
+from minichainer.links.loss.hierarchical_softmax import BinaryHierarchicalSoftmax  # noqa: F401,E501
+from minichainer.links.loss.negative_sampling import NegativeSampling  # noqa: F401
 from minichainer.links.normalization.batch_normalization import BatchNormalization  # noqa: F401,E501
+from minichainer.links.normalization.batch_renormalization import BatchRenormalization  # noqa: F401,E501
+from minichainer.links.normalization.decorrelated_batch_normalization import DecorrelatedBatchNormalization  # noqa: F401,E501
 from minichainer.links.normalization.group_normalization import GroupNormalization  # noqa: F401,E501
 from minichainer.links.normalization.layer_normalization import LayerNormalization  # noqa: F401,E501
 from minichainer.links.rnn.gru import GRU  # noqa: F401
@@ -46,6 +52,8 @@ from minichainer.links.rnn.peephole import StatefulPeepholeLSTM  # noqa: F401
 from minichainer.links.rnn.tree_lstm import ChildSumTreeLSTM  # noqa: F401
 from minichainer.links.rnn.tree_lstm import NaryTreeLSTM  # noqa: F401
 from minichainer.links.rnn.zoneoutlstm import StatefulZoneoutLSTM  # noqa: F401
+from minichainer.links.connection.deformable_convolution_2d import DeformableConvolution2D  # noqa: F401,E501
+from minichainer.links.connection.local_convolution_2d import LocalConvolution2D  # noqa: F401,E501
 
 # Short aliases.
 Convolution = Convolution2D
@@ -53,9 +61,7 @@ Deconvolution = Deconvolution2D
 
 # Chainer 7 links that minichainer does not provide (yet): a clear error names them.
 _NOT_PROVIDED = frozenset([
-    'BatchRenormalization', 'BinaryHierarchicalSoftmax', 'BlackOut', 'CRF1d',
-    'DecorrelatedBatchNormalization', 'DeformableConvolution2D',
-    'GoogLeNet', 'LocalConvolution2D', 'NegativeSampling', 'ResNet101Layers',
+    'GoogLeNet', 'ResNet101Layers',
     'ResNet152Layers', 'ResNet50Layers', 'TheanoFunction', 'VGG16Layers', 'VGG19Layers',
 ])
 
