@@ -39,17 +39,16 @@ def _raise_from(exc_type, message, orig_exc):
         from orig_exc
 
 
-def experimental(api_name):
-    """Warn that ``api_name`` is experimental (as ``chainer.utils.experimental``)."""
-    import warnings
-    warnings.warn('{} is experimental. The interface can change in the future.'.format(
-        api_name), FutureWarning)
-
-
 def get_array_module(*args):
     from minichainer import backend
     return backend.get_array_module(*args)
 
 
 from minichainer.utils.sparse import CooMatrix, get_order, to_coo  # noqa: E402,F401
+from minichainer.utils.array import sum_to  # noqa: E402,F401
+from minichainer.utils.conv import get_conv_outsize, get_deconv_outsize  # noqa: E402,F401
+from minichainer.utils.error import _format_array_props  # noqa: E402,F401
+from minichainer.utils.experimental import experimental  # noqa: E402,F401
+from minichainer.utils.meta import enable_final, final  # noqa: E402,F401
+from minichainer.utils.nondeterministic import nondeterministic  # noqa: E402,F401
 from minichainer.utils.walker_alias import WalkerAlias  # noqa: E402,F401

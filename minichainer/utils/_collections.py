@@ -1,0 +1,4 @@
+"""``chainer.utils._collections``: on Python 3 the built-in ordered dict suffices."""
+import collections
+
+OrderedDict = collections.OrderedDict

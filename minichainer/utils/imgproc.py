@@ -1,0 +1,32 @@
+"""``chainer.utils.imgproc``: image helpers."""
+
+
+def oversample(images, crop_dims):
+    """Ten crops per image: the four corners and the center, then the same five
+    flipped horizontally.
+
+    Args:
+        images: Sequence of ``(channels, height, width)`` arrays of one shape.
+        crop_dims (tuple of ints): ``(crop_height, crop_width)``.
+
+    Returns:
+        An array of shape ``(10 * len(images), channels, crop_height, crop_width)``
+        and the dtype of the images.
+    """
+    from minichainer import backend
+    channels, height, width = images[0].shape
+    crop_h, crop_w = crop_dims
+    if not (0 < crop_h <= height and 0 < crop_w <= width):
+        raise ValueError('oversample: crop_dims must be positive and fit in the images '
+                         '({}x{}), got {}'.format(height, width, tuple(crop_dims)))
+    bottom, right = height - crop_h, width - crop_w
+    center = (int(height / 2.0 - crop_h / 2.0), int(width / 2.0 - crop_w / 2.0))
+    corners = [(0, 0), (0, right), (bottom, 0), (bottom, right), center]
+    xp = backend.get_array_module(images[0])
+    crops = xp.empty((10 * len(images), channels, crop_h, crop_w), dtype=images[0].dtype)
+    for n, image in enumerate(images):
+        first = 10 * n
+        for k, (top, left) in enumerate(corners):
+            crops[first + k] = image[:, top:top + crop_h, left:left + crop_w]
+        crops[first + 5:first + 10] = crops[first:first + 5, :, :, ::-1]
+    return crops
