@@ -117,7 +117,7 @@ _LAZY_MODULES = frozenset([
     'reporter', 'serializers', 'testing', 'training', 'utils', 'variable', 'function_node',
     'function', 'link', 'optimizer', 'initializer', 'serializer', 'sequential', 'backend',
     'gradient_check', 'compat', 'device_resident', 'function_hook', 'link_hook', 'warnings',
-    'computational_graph',
+    'computational_graph', 'distributions', 'distribution',
 ])
 
 _LAZY_ATTRS = {
@@ -166,6 +166,11 @@ _LAZY_ATTRS = {
     'should_use_cudnn_tensor_core': ('backends.cuda', 'should_use_cudnn_tensor_core'),
     'using_device': ('backend', 'using_device'),
     'cuda': ('backends.cuda', None),
+    # probability distributions
+    'Distribution': ('distribution', 'Distribution'),
+    'kl_divergence': ('distribution', 'kl_divergence'),
+    'register_kl': ('distribution', 'register_kl'),
+    'cross_entropy': ('distribution', 'cross_entropy'),
 }
 
 

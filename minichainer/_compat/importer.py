@@ -19,7 +19,6 @@ _UNSUPPORTED = {
                                   'not provided',
     'chainer.graph_optimizations': 'static graph optimizations are not supported',
     'chainer.backends.intel64.ideep': 'iDeep is not supported',
-    'chainer.distributions': 'chainer.distributions is not provided',
 }
 
 

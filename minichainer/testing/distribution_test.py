@@ -1,14 +1,205 @@
-"""``distribution_unittest`` stand-in: ``chainer.distributions`` is not provided."""
+"""``distribution_unittest``: a test-case base class checking a distribution against SciPy.
+
+A concrete test case subclasses :class:`distribution_unittest` and defines
+``setUp_configure(self)``, which sets
+
+* ``self.dist``: the distribution class; ``self.params``: its constructor arguments
+  (ndarrays; wrapped in Variables when ``self.is_variable``); ``self.options``: extra
+  non-array constructor arguments (optional);
+* ``self.scipy_dist`` (e.g. ``scipy.stats.norm``) and ``self.scipy_params``: the same
+  distribution in SciPy;
+* ``self.test_targets``: the set of checks to run (see ``_TARGETS``);
+* ``self.shape`` (batch shape), ``self.sample_shape``, and optionally
+  ``self.event_shape``, ``self.support``, ``self.continuous`` (False uses
+  ``logpmf``/``pmf``) and ``self.scipy_onebyone`` (call SciPy once per batch element,
+  for multivariate SciPy distributions);
+
+and a method ``sample_for_test()`` returning points of shape
+``sample_shape + shape + event_shape`` at which densities are compared.
+Every check is a ``test_<target>_cpu`` method; checks not in ``test_targets`` are
+skipped.  The test module needs SciPy; this module itself does not import it.
+"""
+import functools
 import unittest
 
-_REASON = 'chainer.distributions is not provided by minichainer'
+import numpy
+
+import minichainer
+from minichainer.testing import array as array_module
+from minichainer.utils import size_of_shape
+
+_TARGETS = frozenset([
+    'batch_shape', 'cdf', 'entropy', 'event_shape', 'icdf', 'log_cdf', 'log_prob',
+    'log_survival', 'mean', 'prob', 'sample', 'stddev', 'support', 'survival',
+    'variance'])
+
+_N_SAMPLES = 100000
 
 
-def distribution_unittest(*args, **kwargs):
-    """Class decorator that skips the decorated test case (no ``chainer.distributions``).
-
-    Keeps test modules that use Chainer's distribution test helper importable.
-    """
-    def decorate(klass):
-        return unittest.skip(_REASON)(klass)
+def _only_if_target(target):
+    def decorate(check):
+        @functools.wraps(check)
+        def test(self):
+            if target not in self.test_targets:
+                self.skipTest('{!r} is not in test_targets'.format(target))
+            check(self)
+        return test
     return decorate
+
+
+def _data(x):
+    return x.array if isinstance(x, minichainer.Variable) else x
+
+
+class distribution_unittest(unittest.TestCase):  # noqa: N801 (Chainer's name)
+    """Base test case comparing a minichainer distribution with a ``scipy.stats`` one."""
+
+    scipy_onebyone = False
+
+    def setUp(self):
+        self.support = 'real'
+        if not hasattr(self, 'event_shape'):
+            self.event_shape = ()
+        self.continuous = True
+        self.test_targets = set()
+        self.options = {}
+        self.setUp_configure()
+        unknown = set(self.test_targets) - _TARGETS
+        if unknown:
+            raise ValueError('invalid target(s): {}'.format(sorted(unknown)))
+        if self.is_variable:
+            self.params = {name: minichainer.Variable(value)
+                           for name, value in self.params.items()}
+
+    # construction -------------------------------------------------------------------
+    @property
+    def cpu_dist(self):
+        kwargs = dict(self.params)
+        kwargs.update(self.options)
+        return self.dist(**kwargs)
+
+    def scipy_onebyone_params_iter(self):
+        """SciPy parameters of each batch element, in row-major order."""
+        for index in numpy.ndindex(*self.shape):
+            yield {name: value[index] for name, value in self.scipy_params.items()}
+
+    def _scipy_per_element(self, method, result_shape):
+        values = [method(**params) for params in self.scipy_onebyone_params_iter()]
+        return numpy.asarray(values).reshape(result_shape)
+
+    def _scipy_stat(self, name, result_shape):
+        method = getattr(self.scipy_dist, name)
+        if self.scipy_onebyone:
+            return self._scipy_per_element(method, result_shape)
+        return method(**self.scipy_params)
+
+    def _compare_at_sample(self, ours, scipy_name):
+        points = self.sample_for_test()
+        actual = _data(ours(self.cpu_dist)(points))
+        expected = getattr(self.scipy_dist, scipy_name)(points, **self.scipy_params)
+        array_module.assert_allclose(actual, expected)
+
+    # shapes and support -------------------------------------------------------------
+    @_only_if_target('batch_shape')
+    def test_batch_shape_cpu(self):
+        self.assertEqual(self.cpu_dist.batch_shape, self.shape)
+
+    @_only_if_target('event_shape')
+    def test_event_shape_cpu(self):
+        self.assertEqual(self.cpu_dist.event_shape, self.event_shape)
+
+    @_only_if_target('support')
+    def test_support_cpu(self):
+        self.assertEqual(self.cpu_dist.support, self.support)
+
+    # statistics ---------------------------------------------------------------------
+    @_only_if_target('entropy')
+    def test_entropy_cpu(self):
+        expected = self._scipy_stat('entropy', self.shape)
+        array_module.assert_allclose(self.cpu_dist.entropy.array, expected)
+
+    @_only_if_target('mean')
+    def test_mean_cpu(self):
+        dist = self.cpu_dist
+        expected = self._scipy_stat('mean', self.shape + dist.event_shape)
+        array_module.assert_allclose(dist.mean.array, expected)
+
+    @_only_if_target('variance')
+    def test_variance_cpu(self):
+        dist = self.cpu_dist
+        expected = self._scipy_stat('var', self.shape + dist.event_shape)
+        array_module.assert_allclose(dist.variance.array, expected)
+
+    @_only_if_target('stddev')
+    def test_stddev_cpu(self):
+        expected = self.scipy_dist.std(**self.scipy_params)
+        array_module.assert_allclose(self.cpu_dist.stddev.array, expected)
+
+    # functions of a sample ----------------------------------------------------------
+    @_only_if_target('cdf')
+    def test_cdf_cpu(self):
+        self._compare_at_sample(lambda d: d.cdf, 'cdf')
+
+    @_only_if_target('log_cdf')
+    def test_log_cdf_cpu(self):
+        self._compare_at_sample(lambda d: d.log_cdf, 'logcdf')
+
+    @_only_if_target('survival')
+    def test_survival_cpu(self):
+        self._compare_at_sample(lambda d: d.survival_function, 'sf')
+
+    @_only_if_target('log_survival')
+    def test_log_survival_cpu(self):
+        self._compare_at_sample(lambda d: d.log_survival_function, 'logsf')
+
+    @_only_if_target('prob')
+    def test_prob_cpu(self):
+        self._compare_at_sample(lambda d: d.prob, 'pdf' if self.continuous else 'pmf')
+
+    @_only_if_target('icdf')
+    def test_icdf_cpu(self):
+        q = numpy.random.uniform(1e-5, 1 - 1e-5, self.sample_shape + self.shape)
+        q = q.astype(numpy.float32)
+        actual = self.cpu_dist.icdf(q).array
+        array_module.assert_allclose(actual, self.scipy_dist.ppf(q, **self.scipy_params))
+
+    @_only_if_target('log_prob')
+    def test_log_prob_cpu(self):
+        points = self.sample_for_test()
+        actual = self.cpu_dist.log_prob(points).array
+        logp = self.scipy_dist.logpdf if self.continuous else self.scipy_dist.logpmf
+        if not self.scipy_onebyone:
+            expected = logp(points, **self.scipy_params)
+        else:
+            # Regroup the points per batch element: (batch, sample..., event...).
+            n_sample = size_of_shape(self.sample_shape)
+            n_batch = size_of_shape(self.shape)
+            per_elem = points.reshape((n_sample, n_batch) + tuple(self.event_shape))
+            per_elem = numpy.swapaxes(per_elem, 0, 1).reshape(
+                (n_batch,) + self.sample_shape + tuple(self.event_shape))
+            values = [logp(pts, **params) for params, pts in
+                      zip(self.scipy_onebyone_params_iter(), per_elem)]
+            expected = numpy.asarray(values).reshape(n_batch, n_sample).T.reshape(
+                self.sample_shape + self.shape)
+        array_module.assert_allclose(actual, expected)
+
+    @_only_if_target('sample')
+    def test_sample_cpu(self):
+        dist = self.cpu_dist
+        leading = (_N_SAMPLES,) + self.sample_shape
+        ours = _data(dist.sample(sample_shape=leading))
+        event = dist.event_shape
+        if self.scipy_onebyone:
+            per_elem = [self.scipy_dist.rvs(size=leading, **params)
+                        for params in self.scipy_onebyone_params_iter()]
+            # (batch, leading..., event...) -> (leading..., batch..., event...)
+            theirs = numpy.asarray(per_elem).reshape(
+                (size_of_shape(self.shape),) + leading + event)
+            theirs = numpy.moveaxis(theirs, 0, len(leading))
+            theirs = theirs.reshape(leading + self.shape + event)
+        else:
+            theirs = self.scipy_dist.rvs(size=leading + self.shape, **self.scipy_params)
+        array_module.assert_allclose(ours.mean(axis=0), theirs.mean(axis=0),
+                                     atol=3e-2, rtol=3e-2)
+        array_module.assert_allclose(ours.std(axis=0), theirs.std(axis=0),
+                                     atol=3e-2, rtol=3e-2)

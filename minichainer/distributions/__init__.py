@@ -1,0 +1,20 @@
+"""Probability distributions (``chainer.distributions``)."""
+from minichainer.distributions.bernoulli import Bernoulli  # noqa: F401
+from minichainer.distributions.beta import Beta  # noqa: F401
+from minichainer.distributions.categorical import Categorical  # noqa: F401
+from minichainer.distributions.cauchy import Cauchy  # noqa: F401
+from minichainer.distributions.chisquare import Chisquare  # noqa: F401
+from minichainer.distributions.dirichlet import Dirichlet  # noqa: F401
+from minichainer.distributions.exponential import Exponential  # noqa: F401
+from minichainer.distributions.gamma import Gamma  # noqa: F401
+from minichainer.distributions.geometric import Geometric  # noqa: F401
+from minichainer.distributions.gumbel import Gumbel  # noqa: F401
+from minichainer.distributions.independent import Independent  # noqa: F401
+from minichainer.distributions.laplace import Laplace  # noqa: F401
+from minichainer.distributions.log_normal import LogNormal  # noqa: F401
+from minichainer.distributions.multivariate_normal import MultivariateNormal  # noqa: F401
+from minichainer.distributions.normal import Normal  # noqa: F401
+from minichainer.distributions.one_hot_categorical import OneHotCategorical  # noqa: F401
+from minichainer.distributions.pareto import Pareto  # noqa: F401
+from minichainer.distributions.poisson import Poisson  # noqa: F401
+from minichainer.distributions.uniform import Uniform  # noqa: F401

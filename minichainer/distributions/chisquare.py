@@ -1,0 +1,64 @@
+"""Chi-square distribution (``chainer.distributions.Chisquare``)."""
+import math
+
+import numpy
+
+from minichainer import distribution
+from minichainer import functions as F
+from minichainer import variable
+from minichainer.distributions import utils as dutils
+
+_LOG2 = math.log(2.0)
+
+
+class Chisquare(distribution.Distribution):
+    """Chi-square distribution with ``k`` degrees of freedom."""
+
+    def __init__(self, k):
+        self._k_in = dutils.check_param('Chisquare', 'k', k)
+
+    @dutils.cached_property
+    def k(self):
+        return variable.as_variable(self._k_in)
+
+    @dutils.cached_property
+    def _half_k(self):
+        return 0.5 * self.k
+
+    @property
+    def batch_shape(self):
+        return self.k.shape
+
+    @property
+    def event_shape(self):
+        return ()
+
+    @property
+    def params(self):
+        return {'k': self.k}
+
+    @property
+    def support(self):
+        return 'positive'
+
+    @dutils.cached_property
+    def mean(self):
+        return self.k
+
+    @dutils.cached_property
+    def variance(self):
+        return 2 * self.k
+
+    @dutils.cached_property
+    def entropy(self):
+        h = self._half_k
+        return h + _LOG2 + F.lgamma(h) + (1 - h) * F.digamma(h)
+
+    def log_prob(self, x):
+        h = self._half_k
+        return -F.lgamma(h) - h * _LOG2 + (h - 1) * F.log(x) - 0.5 * x
+
+    def sample_n(self, n):
+        k = self.k
+        eps = dutils.draw(numpy.random.chisquare, (n,) + k.shape, k.dtype, k.array)
+        return variable.Variable(eps)

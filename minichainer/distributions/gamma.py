@@ -1,0 +1,75 @@
+"""Gamma distribution (``chainer.distributions.Gamma``)."""
+import numpy
+
+from minichainer import distribution
+from minichainer import functions as F
+from minichainer import variable
+from minichainer.distributions import utils as dutils
+
+
+class Gamma(distribution.Distribution):
+    """Gamma distribution with shape ``k`` and scale ``theta``.
+
+    Density ``x^(k-1) exp(-x/theta) / (Gamma(k) theta^k)`` for ``x >= 0``.  Samples
+    are scaled by ``theta`` differentiably; they do not carry gradients to ``k``.
+    """
+
+    def __init__(self, k, theta):
+        self._k_in = dutils.check_param('Gamma', 'k', k)
+        self._theta_in = dutils.check_param('Gamma', 'theta', theta)
+
+    @dutils.cached_property
+    def k(self):
+        return variable.as_variable(self._k_in)
+
+    @dutils.cached_property
+    def theta(self):
+        return variable.as_variable(self._theta_in)
+
+    @property
+    def batch_shape(self):
+        return self.k.shape
+
+    @property
+    def event_shape(self):
+        return ()
+
+    @property
+    def params(self):
+        return {'k': self.k, 'theta': self.theta}
+
+    @property
+    def support(self):
+        return 'positive'
+
+    @dutils.cached_property
+    def mean(self):
+        return self.k * self.theta
+
+    @dutils.cached_property
+    def variance(self):
+        return self.mean * self.theta
+
+    @dutils.cached_property
+    def entropy(self):
+        k = self.k
+        return k + F.log(self.theta) + F.lgamma(k) + (1 - k) * F.digamma(k)
+
+    def log_prob(self, x):
+        k = self.k
+        log_density = (-F.lgamma(k) - k * F.log(self.theta) + (k - 1) * F.log(x)
+                       - x / self.theta)
+        return dutils.where_else(dutils.array_of(x) >= 0, log_density, -numpy.inf)
+
+    def sample_n(self, n):
+        k = self.k
+        eps = dutils.draw(numpy.random.gamma, (n,) + k.shape, k.dtype, k.array)
+        return F.broadcast_to(self.theta, eps.shape) * eps
+
+
+@distribution.register_kl(Gamma, Gamma)
+def _kl_gamma_gamma(dist1, dist2):
+    k1, k2 = dist1.k, dist2.k
+    return ((k1 - k2) * F.digamma(k1) - (F.lgamma(k1) - F.lgamma(k2))
+            + k2 * (F.log(dist2.theta) - F.log(dist1.theta))
+            + k1 * (dist1.theta / dist2.theta - 1))

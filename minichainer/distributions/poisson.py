@@ -1,0 +1,62 @@
+"""Poisson distribution (``chainer.distributions.Poisson``)."""
+import numpy
+
+from minichainer import distribution
+from minichainer import functions as F
+from minichainer import utils
+from minichainer import variable
+from minichainer.distributions import utils as dutils
+
+
+class Poisson(distribution.Distribution):
+    """Poisson distribution with rate ``lam`` over the non-negative integers."""
+
+    def __init__(self, lam):
+        self._lam_in = dutils.check_param('Poisson', 'lam', lam)
+
+    @dutils.cached_property
+    def lam(self):
+        return variable.as_variable(self._lam_in)
+
+    @dutils.cached_property
+    def _log_lam(self):
+        return F.log(self.lam)
+
+    @property
+    def batch_shape(self):
+        return self.lam.shape
+
+    @property
+    def event_shape(self):
+        return ()
+
+    @property
+    def params(self):
+        return {'lam': self.lam}
+
+    @property
+    def support(self):
+        return 'non negative integer'
+
+    @dutils.cached_property
+    def mean(self):
+        return self.lam
+
+    @dutils.cached_property
+    def variance(self):
+        return self.lam
+
+    def log_prob(self, x):
+        dtype = self.lam.dtype
+        x = utils.force_array(dutils.array_of(x), dtype)
+        return x * self._log_lam - F.lgamma(utils.force_array(x + 1, dtype)) - self.lam
+
+    def sample_n(self, n):
+        lam = self.lam
+        eps = dutils.draw(numpy.random.poisson, (n,) + lam.shape, numpy.float32, lam.array)
+        return variable.Variable(eps)
+
+
+@distribution.register_kl(Poisson, Poisson)
+def _kl_poisson_poisson(dist1, dist2):
+    return dist1.lam * (dist1._log_lam - dist2._log_lam) - dist1.lam + dist2.lam

@@ -1,0 +1,111 @@
+"""Helpers shared by the distributions (``chainer.distributions.utils``)."""
+import warnings
+
+import numpy
+
+from minichainer import backend
+from minichainer import function_node
+from minichainer import utils
+from minichainer import variable
+from minichainer.utils.cache import cached_property  # noqa: F401 (used as dutils.cached_property)
+
+
+def check_param(owner, name, value, optional=False):
+    """Check that parameter ``name`` of distribution ``owner`` is a Variable or ndarray."""
+    if value is None and optional:
+        return None
+    if isinstance(value, variable.Variable) or \
+            isinstance(value, backend.get_array_types()):
+        return value
+    raise TypeError('{}: {} must be a chainer.Variable or an ndarray, got {}'.format(
+        owner, name, type(value).__name__))
+
+
+def exclusive(owner, **pairs):
+    """Raise ``ValueError`` unless exactly one of the keyword values is given."""
+    given = [name for name, value in pairs.items() if value is not None]
+    if len(given) != 1:
+        names = sorted(pairs)
+        raise ValueError('{}: either `{}` or `{}` (not both) must have a value, got {}'.format(
+            owner, names[0], names[1], 'both' if given else 'neither'))
+
+
+def draw(sampler, shape, dtype, *args):
+    """Draw ``sampler(*args, size=shape)`` from NumPy's global RNG, cast to ``dtype``."""
+    return sampler(*args, size=shape).astype(dtype, copy=False)
+
+
+def array_of(x):
+    """The ndarray behind ``x`` (a Variable or an ndarray)."""
+    return x.array if isinstance(x, variable.Variable) else x
+
+
+class ModifiedXLogX(function_node.FunctionNode):
+    """``x * log(x)`` with the value 0 at ``x == 0`` (``log(x)`` is given as a Variable)."""
+
+    def __init__(self, logx):
+        self._logx = logx
+
+    @property
+    def label(self):
+        return 'modified_xlogx'
+
+    def forward(self, inputs):
+        x, = inputs
+        self._at_zero = utils.force_array(x == 0)
+        y = utils.force_array(x * self._logx.array)
+        y[self._at_zero] = 0
+        return y,
+
+    def backward(self, indexes, grad_outputs):
+        if self._at_zero.any():
+            warnings.warn('cannot calculate gradient for zero input.', RuntimeWarning)
+        gy, = grad_outputs
+        keep = (~self._at_zero).astype(gy.dtype)
+        return gy * ((1 + self._logx) * keep),
+
+
+def _modified_xlogx(x):
+    """Differentiable ``x log x`` that is 0 (not NaN) where ``x == 0``."""
+    from minichainer.functions.array.where import where
+    from minichainer.functions.math.exponential import log
+    x = variable.as_variable(x)
+    xp = backend.get_array_module(x.array)
+    positive = utils.force_array(x.array > 0)
+    logx = log(where(positive, x, xp.ones_like(x.array)))
+    return ModifiedXLogX(logx).apply((x,))[0]
+
+
+def random_choice(xp, k, n, p):
+    """``n`` draws of ``xp.random.choice(k, p=p)``; renormalizes a float32 ``p`` whose sum
+    is off by rounding (and only then; a clearly unnormalized ``p`` is an error)."""
+    try:
+        return xp.random.choice(k, n, p=p)
+    except ValueError:
+        p = p.astype(numpy.float64)
+        total = p.sum()
+        tol = numpy.finfo(numpy.float32).eps ** 0.5
+        if not abs(total - 1) <= tol:
+            raise ValueError('probabilities must sum to 1 along the last axis, got a sum '
+                             'of {}'.format(total)) from None
+        return xp.random.choice(k, n, p=p / total)
+
+
+def categorical_indices(p, n):
+    """Draw ``n`` category indices per row of ``p`` (last axis = categories).
+
+    Rows are drawn one after another (row-major over the batch), ``n`` each, as
+    Chainer does; returns an int array of shape ``(n,) + p.shape[:-1]``.
+    """
+    xp = backend.get_array_module(p)
+    rows = p.reshape(-1, p.shape[-1])
+    draws = [random_choice(xp, rows.shape[1], n, row) for row in rows]
+    return xp.stack(draws, axis=1).reshape((n,) + p.shape[:-1])
+
+
+def where_else(condition, value, fill):
+    """``value`` where ``condition`` holds (broadcast), the constant ``fill`` elsewhere."""
+    from minichainer.functions.array.where import where
+    xp = backend.get_array_module(value.array)
+    condition = xp.broadcast_to(utils.force_array(condition), value.shape)
+    return where(condition, value, xp.full(value.shape, fill, value.dtype))
