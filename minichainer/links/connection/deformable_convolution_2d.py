@@ -4,8 +4,8 @@ import importlib
 from minichainer import initializers
 from minichainer import link
 from minichainer.links._check import check_size
+from minichainer.links.connection import _params
 from minichainer.links.connection.convolution_2d import Convolution2D
-from minichainer import variable
 
 _sampler = importlib.import_module(
     'minichainer.functions.connection.deformable_convolution_2d_sampler')
@@ -82,13 +82,8 @@ class DeformableConvolution2DSampler(link.Link):
         self.initialW = initialW
         if initialW is None:
             initialW = initializers.Zero()
-        with self.init_scope():
-            self.W = variable.Parameter(initializers._get_initializer(initialW))
-            if nobias:
-                self.b = None
-            else:
-                self.b = variable.Parameter(initializers._get_initializer(
-                    0 if initial_bias is None else initial_bias))
+        # W and b get their shapes once in_channels is known
+        _params.init_weight_and_bias(self, initialW, None, nobias, initial_bias, None)
         if in_channels is not None:
             self._initialize_params(in_channels)
 

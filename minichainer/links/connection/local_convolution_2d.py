@@ -1,11 +1,10 @@
 """The locally-connected (unshared-weight) 2-D convolution layer ``LocalConvolution2D``."""
 import importlib
 
-from minichainer import initializers
 from minichainer import link
 from minichainer.links._check import check_size
+from minichainer.links.connection import _params
 from minichainer.utils import conv
-from minichainer import variable
 
 _local_conv = importlib.import_module(
     'minichainer.functions.connection.local_convolution_2d')
@@ -59,15 +58,10 @@ class LocalConvolution2D(link.Link):
         self.stride = _pair(stride)
         self.nobias = nobias
         self.out_channels = out_channels
-        with self.init_scope():
-            self.W = variable.Parameter(initializers._get_initializer(initialW))
-            if nobias:
-                self.b = None
-            else:
-                self.b = variable.Parameter(initializers._get_initializer(
-                    0 if initial_bias is None else initial_bias))
-            if in_channels is not None and in_size is not None:
-                self._initialize_params(in_channels, _pair(in_size))
+        # W and b get their shapes once in_channels and in_size are known
+        _params.init_weight_and_bias(self, initialW, None, nobias, initial_bias, None)
+        if in_channels is not None and in_size is not None:
+            self._initialize_params(in_channels, _pair(in_size))
 
     def _initialize_params(self, in_channels, in_size):
         kh, kw = _pair(self.ksize)
