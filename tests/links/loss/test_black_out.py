@@ -4,10 +4,9 @@ import pytest
 import minichainer
 import minichainer.links as L
 from minichainer import gradient_check
-from minichainer import serializers
 from minichainer.utils import WalkerAlias
 
-from .. import _util
+from . import _common
 
 COUNTS = [10, 5, 2, 5, 2]
 
@@ -98,12 +97,5 @@ def test_bad_arguments():
 
 
 def test_serialization_copy_and_device(tmp_path):
-    _util.check_npz_round_trip(lambda: _make(seed=np.random.randint(100)), tmp_path)
-    serializers.save_npz(str(tmp_path / 'bo.npz'), _make())
-    with np.load(str(tmp_path / 'bo.npz')) as f:
-        assert f.files == ['W']
-    _util.check_copy_modes(_make())
-    link = _make()
-    assert link.to_device('@numpy') is link
-    with pytest.raises(RuntimeError, match='GPU'):
-        link.to_gpu()
+    _common.check_npz_copy_and_device(lambda: _make(seed=np.random.randint(100)), ['W'],
+                                      tmp_path)

@@ -7,9 +7,8 @@ import minichainer
 import minichainer.links as L
 from minichainer import gradient_check
 from minichainer import initializers
-from minichainer import serializers
 
-from .. import _util
+from . import _common
 
 N_LABEL = 3
 
@@ -154,13 +153,5 @@ def test_bad_arguments():
 
 
 def test_serialization_copy_and_device(tmp_path):
-    _util.check_npz_round_trip(lambda: L.CRF1d(3, initial_cost=initializers.Normal()),
-                               tmp_path)
-    serializers.save_npz(str(tmp_path / 'crf.npz'), _make())
-    with np.load(str(tmp_path / 'crf.npz')) as f:
-        assert f.files == ['cost']
-    _util.check_copy_modes(_make())
-    link = _make()
-    assert link.to_device('@numpy') is link
-    with pytest.raises(RuntimeError, match='GPU'):
-        link.to_gpu()
+    _common.check_npz_copy_and_device(
+        lambda: L.CRF1d(3, initial_cost=initializers.Normal()), ['cost'], tmp_path)
