@@ -61,6 +61,9 @@ def local_convolution_2d(x, W, b=None, stride=1):
     col = transpose(reshape(col, (n, k, p)), (2, 0, 1))  # (p, n, k)
     w = transpose(reshape(W, (c_o, p, k)), (1, 2, 0))  # (p, k, c_O)
     y = matmul(col, w)  # (p, n, c_O)
+    if y.dtype != x.dtype:  # W wider than x: the output keeps x's dtype, as in Chainer
+        from minichainer.functions.array.cast import cast
+        y = cast(y, x.dtype)
     y = reshape(transpose(y, (1, 2, 0)), (n, c_o, h_o, w_o))
     if b is not None:
         y = y + reshape(b, (1, c_o, h_o, w_o))

@@ -194,3 +194,20 @@ def test_local_convolution_2d(stride):
     gradient_check.check_backward(f, (x, W, b), rng.randn(*y.shape), atol=1e-7, rtol=1e-6)
     with pytest.raises(type_check.InvalidType):
         F.local_convolution_2d(x, W[:, :, :, :2])
+
+
+def test_local_convolution_2d_output_keeps_the_input_dtype():
+    # W wider than x (float64 filters on float32 data): y and its gradients keep the
+    # dtypes of their sources, and the bias (x's dtype) can be added.
+    rng = numpy.random.RandomState(9)
+    x = rng.randn(2, 3, 4, 4).astype(numpy.float32)
+    W = rng.randn(2, 2, 2, 3, 3, 3)
+    b = rng.randn(2, 2, 2).astype(numpy.float32)
+    xv, Wv = minichainer.Variable(x), minichainer.Variable(W)
+    y = F.local_convolution_2d(xv, Wv, b)
+    assert y.dtype == numpy.float32
+    ref = F.local_convolution_2d(x.astype(numpy.float64), W, b.astype(numpy.float64))
+    numpy.testing.assert_allclose(y.array, ref.array, rtol=1e-5, atol=1e-5)
+    y.grad = numpy.ones_like(y.array)
+    y.backward()
+    assert xv.grad.dtype == numpy.float32 and Wv.grad.dtype == numpy.float64
