@@ -51,6 +51,8 @@ class SpatialTransformerGrid(function_node.FunctionNode):
         type_check.expect(
             theta_type.dtype.kind == 'f',
             theta_type.ndim == 3,
+        )
+        type_check.expect(
             theta_type.shape[1] == 2,
             theta_type.shape[2] == 3,
         )

@@ -86,7 +86,8 @@ def quantized_bins(start, size, out, limit, xp):
     lo = xp.clip(lo, 0, limit)
     hi = xp.clip(hi, 0, limit)
     count = xp.maximum(hi - lo, 0)
-    k = int(count.max()) if count.size else 0
+    # At least one (masked) slot, so that reductions over it are defined for empty bins.
+    k = max(int(count.max()) if count.size else 0, 1)
     rows = lo[:, :, None] + xp.arange(k)
     valid = rows < hi[:, :, None]
     rows = xp.minimum(rows, limit - 1)
@@ -134,7 +135,7 @@ def _sample_grid(start, size, out, ratio, xp):
     bin_size = size / out
     if ratio is None:
         grid = xp.ceil(size / out).astype(numpy.int64)
-        g = int(grid.max()) if grid.size else 0
+        g = max(int(grid.max()) if grid.size else 0, 1)
     else:
         grid = xp.full(size.shape, ratio, dtype=numpy.int64)
         g = ratio
@@ -296,9 +297,11 @@ class ROIFunctionBase(function_node.FunctionNode):
         type_check.expect(
             x_type.ndim == 4,
             roi_type.ndim == 2,
-            roi_type.shape[1] == 4,
             roi_index_type.dtype == numpy.int32,
             roi_index_type.ndim == 1,
+        )
+        type_check.expect(
+            roi_type.shape[1] == 4,
             roi_type.shape[0] == roi_index_type.shape[0],
         )
 
@@ -336,7 +339,7 @@ def max_over_windows(x, pixel, valid, empty_value):
     y, arg, nonempty = select_max(values, valid, xp)
     if empty_value != -numpy.inf:
         y = xp.where(nonempty[..., None], y, empty_value)
-    chosen = xp.take_along_axis(pixel, arg.reshape(arg.shape[:3] + (-1,)), axis=3)
+    chosen = xp.take_along_axis(pixel, arg, axis=3)
     weight = xp.broadcast_to(nonempty[..., None], chosen.shape).astype(x.dtype)
     smap = SampleMap(chosen[..., None], weight[..., None], x.shape, per_channel=True)
     y = xp.ascontiguousarray(y.transpose(0, 3, 1, 2)).astype(x.dtype, copy=False)

@@ -16,7 +16,7 @@ class ROIAverageAlign2D(_roi.ROIFunctionBase):
         pixel, weight, _, count = _roi.align_map(
             x.shape, rois, batch, self.spatial_scale, self.outh, self.outw,
             self.sampling_ratio)
-        shape = pixel.shape[:3] + (-1,)
+        shape = pixel.shape[:3] + (pixel.shape[3] * pixel.shape[4],)
         weight = weight / count[:, None, None, None, None]
         smap = _roi.SampleMap(pixel.reshape(shape), weight.reshape(shape), x.shape)
         return smap.gather(x)[0], smap

@@ -1,6 +1,4 @@
 """ROI max align (``chainer.functions.roi_max_align_2d``)."""
-import numpy
-
 from minichainer import backend
 from minichainer.functions.pooling import _roi
 

@@ -30,6 +30,8 @@ class ROIPooling2D(_roi.ROIFunctionBase):
             x_type.ndim == 4,
             x_type.dtype == roi_type.dtype,
             roi_type.ndim == 2,
+        )
+        type_check.expect(
             roi_type.shape[1] == 5,
         )
 
