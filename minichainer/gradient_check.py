@@ -52,7 +52,8 @@ def numerical_grad(f, inputs, grad_outputs, eps=1e-3, detect_nondifferentiable=F
             values = []
             for delta in ((-2, -1, 1, 2) if detect_nondifferentiable else (1, -1)):
                 flat_x[i] = orig + delta * eps
-                ys = _as_tuple(f())
+                with using_config('type_check', False):  # as in Chainer
+                    ys = _as_tuple(f())
                 values.append(_contract(ys, grad_outputs))
             flat_x[i] = orig
             if detect_nondifferentiable:
@@ -194,8 +195,11 @@ def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5, rtol=1e
                 # As Chainer does, the numerical estimate runs with the parameters cast to
                 # ``dtype`` too; the original arrays are put back afterwards.
                 p.array = moved.astype(work_dtype)
-        outs = _as_tuple(func(*[Variable(a, requires_grad=not ng)
-                                for a, ng in zip(new_xs, no_grads)]))
+        # As in Chainer, the numerical estimate runs without type checks (the inputs
+        # may have been cast to ``dtype``).
+        with using_config('type_check', False):
+            outs = _as_tuple(func(*[Variable(a, requires_grad=not ng)
+                                    for a, ng in zip(new_xs, no_grads)]))
         return _contract(outs, y_grad)
 
     try:

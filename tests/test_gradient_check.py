@@ -142,3 +142,33 @@ def test_check_backward_dtype_casts_params():
     gradient_check.check_backward(link, x, gy, params=(link.W, link.b), dtype=numpy.float64,
                                   atol=1e-2, rtol=1e-1)
     assert link.W.array is w_before and link.W.dtype == numpy.float16
+
+
+class _Float32Only(minichainer.FunctionNode):
+    """Doubles x; its type check accepts float32 only."""
+
+    def check_type_forward(self, in_types):
+        from minichainer.utils import type_check
+        type_check.expect(in_types[0].dtype == numpy.float32)
+
+    def forward(self, inputs):
+        return inputs[0] * 2,
+
+    def backward(self, indexes, grad_outputs):
+        return grad_outputs[0] * 2,
+
+
+def test_numerical_estimate_runs_without_type_checks():
+    # check_backward(dtype=float64) and numerical_grad evaluate the function on float64
+    # inputs; as in Chainer, type checks are off there (the analytic pass keeps them).
+    x = numpy.array([1., 2.], numpy.float32)
+    gy = numpy.array([1., -1.], numpy.float32)
+    gradient_check.check_backward(lambda x: _Float32Only().apply((x,))[0], x, gy,
+                                  dtype=numpy.float64)
+    x64 = x.astype(numpy.float64)
+    gx, = gradient_check.numerical_grad(
+        lambda: (_Float32Only().apply((x64,))[0].array,), (x64,), (gy,))
+    numpy.testing.assert_allclose(gx, [2., -2.])
+    from minichainer.utils import type_check
+    with pytest.raises(type_check.InvalidType):
+        _Float32Only().apply((x64,))
