@@ -47,14 +47,15 @@ def test_matches_chainer():
 def test_identity_theta_gives_the_normalised_pixel_grid():
     theta = numpy.array([[[1., 0., 0.], [0., 1., 0.]]], numpy.float32)
     grid = mod.SpatialTransformerGrid((3, 5))(theta)
-    numpy.testing.assert_allclose(grid.array[0, 0], numpy.tile(numpy.linspace(-1, 1, 5),
-                                                                (3, 1)))
-    numpy.testing.assert_allclose(grid.array[0, 1], numpy.tile(numpy.linspace(-1, 1, 3),
-                                                                (5, 1)).T)
+    xs = numpy.linspace(-1, 1, 5)
+    ys = numpy.linspace(-1, 1, 3)
+    numpy.testing.assert_allclose(grid.array[0, 0], numpy.tile(xs, (3, 1)))
+    numpy.testing.assert_allclose(grid.array[0, 1], numpy.tile(ys[:, None], (1, 5)))
 
 
-@pytest.mark.parametrize('shape, dtype', [((2, 3, 3), numpy.float32), ((2, 2, 2), numpy.float32),
-                                          ((2, 3), numpy.float32), ((1, 2, 3), numpy.int32)])
+@pytest.mark.parametrize('shape, dtype', [
+    ((2, 3, 3), numpy.float32), ((2, 2, 2), numpy.float32), ((2, 3), numpy.float32),
+    ((1, 2, 3), numpy.int32)])
 def test_invalid_theta(shape, dtype):
     with pytest.raises(type_check.InvalidType):
         F.spatial_transformer_grid(numpy.zeros(shape, dtype), (2, 2))
