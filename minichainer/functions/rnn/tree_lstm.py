@@ -9,6 +9,8 @@ Deliberate difference from Chainer: Chainer's ``TreeLSTM`` is an old-style
 ``Function`` (no double backprop); here it is a ``FunctionNode`` whose gradient is
 itself differentiable when ``enable_backprop`` is on during backward.
 """
+import copy
+
 from minichainer import backend
 from minichainer import function_node
 from minichainer.functions import _fast
@@ -35,6 +37,11 @@ class TreeLSTM(function_node.FunctionNode):
 
     ``x`` has shape ``(B, (3 + N) * U, ...)`` and every ``c_k`` has ``(B, U, ...)``.
     """
+
+    def __call__(self, *inputs):
+        """Old-style call as in Chainer (``TreeLSTM()(c1, ..., x)`` -> ``(c, h)``)."""
+        node = copy.copy(self) if self.inputs is not None else self
+        return node.apply(inputs)
 
     def check_type_forward(self, in_types):
         n_in = type_check.eval(in_types.size())

@@ -114,6 +114,19 @@ def test_type_errors(inputs, message):
     assert message in str(info.value)
 
 
+def test_old_style_call():
+    module = importlib.import_module('minichainer.functions.rnn.tree_lstm')
+    rng = numpy.random.RandomState(2)
+    cs, x = _inputs(rng, 2)
+    node = module.TreeLSTM()
+    first = node(*cs, x)
+    second = node(*cs, x)  # callable again, like Chainer's old-style Function
+    c_ref, h_ref = _reference(cs, x)
+    for out in (first, second):
+        numpy.testing.assert_allclose(out[0].array, c_ref)
+        numpy.testing.assert_allclose(out[1].array, h_ref)
+
+
 def test_module_layout():
     module = importlib.import_module('minichainer.functions.rnn.tree_lstm')
     assert module.tree_lstm is F.tree_lstm
