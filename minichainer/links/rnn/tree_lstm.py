@@ -7,6 +7,8 @@ with the node's input ``x`` and returns the node's ``(c, h)``, computed by
 import importlib
 import numbers
 
+import numpy
+
 from minichainer import link
 from minichainer.links.connection import linear
 
@@ -29,7 +31,7 @@ class _TreeLSTMBase(link.Chain):
                 'batch size'.format(type(self).__name__))
         return self.xp.zeros((given[0].shape[0], self.in_size), dtype=given[0].dtype)
 
-    def _pad_zero_nodes(self, vs, shape, dtype):
+    def _pad_zero_nodes(self, vs, shape, dtype=numpy.float32):
         """Replace the ``None`` entries of ``vs`` by zeros of ``shape``."""
         if all(v is not None for v in vs):
             return tuple(vs)
