@@ -135,15 +135,6 @@ class BinaryHierarchicalSoftmaxFunction(device_resident.DeviceResident, function
             [parser.parent2child[i] for i in range(n_node)], numpy.int32).reshape(n_node, 2)
         self.node2word = numpy.array(
             [parser.node2word[i] for i in range(n_node)], numpy.int32).reshape(n_node, 2)
-        # Padded (n_vocab, max path length) tables for a loop-free forward/backward: the
-        # padding (and absent words) have node 0, code 0 and mask 0.
-        width = max(int(lengths.max()), 1)
-        self._path_table = numpy.zeros((n_vocab, width), numpy.int32)
-        self._code_table = numpy.zeros((n_vocab, width), dtype)
-        for w in words:
-            self._path_table[w, :lengths[w]] = paths[w]
-            self._code_table[w, :lengths[w]] = codes[w]
-        self._mask_table = (self._code_table != 0).astype(dtype)
         # A tree that is a single leaf has no internal node: that word has probability 1.
         self._only_word = None if n_node else words[0]
 
@@ -164,43 +155,68 @@ class BinaryHierarchicalSoftmaxFunction(device_resident.DeviceResident, function
 
     def device_resident_accept(self, visitor):
         super().device_resident_accept(visitor)
-        for name in ('paths', 'codes', 'begins', 'parent2child', 'node2word',
-                     '_path_table', '_code_table', '_mask_table'):
+        for name in ('paths', 'codes', 'begins', 'parent2child', 'node2word'):
             setattr(self, name, visitor.visit_array(getattr(self, name)))
 
     def _gather(self, x, t, W):
+        # All the (example, internal node) pairs of the batch's paths, flattened: ``rows``
+        # (sorted) is the example, ``nodes``/``codes`` the node and direction; ``wxy`` is
+        # ``code * W[node] . x[row]``. ``counts`` is each example's path length.
         xp = backend.get_array_module(x)
         if t.size and (int(t.min()) < 0 or int(t.max()) >= self.n_vocab):
             raise ValueError(
                 'BinaryHierarchicalSoftmax: t must hold word ids in [0, {}), got values in '
                 '[{}, {}]'.format(self.n_vocab, int(t.min()), int(t.max())))
-        nodes = self._path_table[t]  # (B, L)
-        codes = self._code_table[t].astype(x.dtype, copy=False)
-        w = W[nodes]  # (B, L, D)
-        wxy = xp.matmul(w, x[:, :, None])[:, :, 0] * codes
-        return nodes, codes, w, wxy
+        begins = self.begins
+        counts = begins[t + 1] - begins[t]
+        ends = xp.cumsum(counts)
+        rows = xp.repeat(xp.arange(len(t)), counts)
+        pos = xp.arange(int(ends[-1]) if len(t) else 0) + xp.repeat(
+            begins[t] - (ends - counts), counts)
+        nodes = self.paths[pos]
+        codes = self.codes[pos].astype(x.dtype, copy=False)
+        w = W[nodes]
+        wxy = xp.einsum('nd,nd->n', w, x[rows]) * codes
+        return rows, nodes, codes, w, wxy, counts
 
     def forward(self, inputs):
         x, t, W = inputs
         xp = backend.get_array_module(x)
-        _, _, _, wxy = self._gather(x, t, W)
-        mask = self._mask_table[t].astype(x.dtype, copy=False)
-        # log(1 + exp(-wxy)) summed over each path and over the batch.
-        loss = (xp.logaddexp(x.dtype.type(0), -wxy) * mask).sum(dtype=x.dtype)
+        rows, nodes, codes, _, wxy, counts = self._gather(x, t, W)
+        # Kept for backward (without the large W[nodes], gathered again there).
+        self._saved = (x, t, W, rows, nodes, codes, wxy, counts)
+        # log(1 + exp(-wxy)) summed over every path of the batch.
+        loss = xp.logaddexp(x.dtype.type(0), -wxy).sum(dtype=x.dtype)
         return xp.asarray(loss, dtype=x.dtype),
 
     def backward(self, inputs, grad_outputs):
         x, t, W = inputs
         gloss, = grad_outputs
         xp = backend.get_array_module(x)
-        nodes, codes, w, wxy = self._gather(x, t, W)
-        half = x.dtype.type(0.5)
-        # d/d(wx) log(1 + exp(-wxy)) = -code * sigmoid(-wxy); padding has code 0.
-        g = (-gloss * half) * codes * (1 - xp.tanh(wxy * half))
-        gx = xp.matmul(g[:, None, :], w)[:, 0, :]
+        saved = self.__dict__.pop('_saved', None)
+        if saved is not None and all(a is b for a, b in zip(saved[:3], inputs)):
+            rows, nodes, codes, wxy, counts = saved[3:]
+            w = W[nodes]
+        else:
+            rows, nodes, codes, w, wxy, counts = self._gather(x, t, W)
+        gx = xp.zeros_like(x)
         gW = xp.zeros_like(W)
-        xp.add.at(gW, nodes.ravel(), (g[:, :, None] * x[:, None, :]).reshape(-1, W.shape[1]))
-        return gx.astype(x.dtype, copy=False), None, gW
+        if not len(nodes):
+            return gx, None, gW
+        half = x.dtype.type(0.5)
+        # d/d(wx) log(1 + exp(-wxy)) = -code * sigmoid(-wxy), written with tanh (no overflow).
+        g = ((-gloss * half) * codes * (1 - xp.tanh(wxy * half))).astype(x.dtype, copy=False)
+        # Segment sums: rows are sorted, so each example's entries are contiguous.
+        nonempty = counts > 0
+        starts = (xp.cumsum(counts) - counts)[nonempty]
+        gx[nonempty] = xp.add.reduceat(g[:, None] * w, starts, axis=0)
+        order = xp.argsort(nodes, kind='stable')
+        sorted_nodes = nodes[order]
+        firsts = xp.flatnonzero(xp.concatenate(
+            ([True], sorted_nodes[1:] != sorted_nodes[:-1])))
+        gW[sorted_nodes[firsts]] = xp.add.reduceat(
+            g[order, None] * x[rows[order]], firsts, axis=0)
+        return gx, None, gW
 
 
 class BinaryHierarchicalSoftmax(link.Link):

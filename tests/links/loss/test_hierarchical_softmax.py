@@ -123,6 +123,23 @@ def test_gradients():
     assert np.isfinite(link.W.grad).all() and (link.W.grad[2:] == 0).all()
 
 
+def test_backward_without_forward_state():
+    # backward recomputes what forward keeps when it is called on its own.
+    link = L.BinaryHierarchicalSoftmax(3, TREE)
+    x = np.random.uniform(-1, 1, (3, 3)).astype(np.float32)
+    t = np.array([1, 2, 1], np.int32)
+    gy = np.float32(0.7)
+    gx, gt, gW = copy.copy(link._func).backward((x, t, link.W.array), (gy,))
+    xv = minichainer.Variable(x)
+    link.cleargrads()
+    y = link(xv, t)
+    y.grad = np.array(gy)
+    y.backward()
+    assert gt is None
+    np.testing.assert_allclose(gx, xv.grad, rtol=1e-6)
+    np.testing.assert_allclose(gW, link.W.grad, rtol=1e-6)
+
+
 def test_each_call_uses_a_fresh_function():
     link = L.BinaryHierarchicalSoftmax(3, TREE)
     x = np.ones((1, 3), np.float32)
