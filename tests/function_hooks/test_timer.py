@@ -117,8 +117,8 @@ def test_print_report_of_real_calls_matches_chainer_layout():
     with hook:
         F.exp(_x())
         F.exp(_x())
-    assert re.match(r'\AFunctionName  ElapsedTime  Occurrence\n +Exp +[0-9.]+(sec|ms|us|ns) +2\n\Z',
-                    _report(hook))
+    pattern = r'\AFunctionName  ElapsedTime  Occurrence\n +Exp +[0-9.]+(sec|ms|us|ns) +2\n\Z'
+    assert re.match(pattern, _report(hook))
 
 
 def test_print_report_bad_unit_and_empty_history():
