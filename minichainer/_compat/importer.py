@@ -15,8 +15,6 @@ import types
 _UNSUPPORTED = {
     'chainer.links.caffe': 'Caffe model import/export is not supported',
     'chainer.exporters': 'Caffe/ONNX export is not supported',
-    'chainer.links.model.vision': 'pretrained vision models (ResNet, VGG, GoogLeNet) are '
-                                  'not provided',
     'chainer.graph_optimizations': 'static graph optimizations are not supported',
     'chainer.backends.intel64.ideep': 'iDeep is not supported',
 }

@@ -24,6 +24,12 @@ from minichainer.links.connection.mlp_convolution_2d import MLPConvolution2D  # 
 from minichainer.links.connection.parameter import Parameter  # noqa: F401
 from minichainer.links.connection.scale import Scale  # noqa: F401
 from minichainer.links.model.classifier import Classifier  # noqa: F401
+from minichainer.links.model.vision.googlenet import GoogLeNet  # noqa: F401
+from minichainer.links.model.vision.resnet import ResNet101Layers  # noqa: F401
+from minichainer.links.model.vision.resnet import ResNet152Layers  # noqa: F401
+from minichainer.links.model.vision.resnet import ResNet50Layers  # noqa: F401
+from minichainer.links.model.vision.vgg import VGG16Layers  # noqa: F401
+from minichainer.links.model.vision.vgg import VGG19Layers  # noqa: F401
 from minichainer.links.loss.black_out import BlackOut  # noqa: F401
 from minichainer.links.loss.crf1d import CRF1d  # noqa: F401
 from minichainer.links.loss.hierarchical_softmax import BinaryHierarchicalSoftmax  # noqa: F401,E501
@@ -61,8 +67,7 @@ Deconvolution = Deconvolution2D
 
 # Chainer 7 links that minichainer does not provide (yet): a clear error names them.
 _NOT_PROVIDED = frozenset([
-    'GoogLeNet', 'ResNet101Layers',
-    'ResNet152Layers', 'ResNet50Layers', 'TheanoFunction', 'VGG16Layers', 'VGG19Layers',
+    'TheanoFunction',
 ])
 
 
