@@ -49,7 +49,8 @@ class BernoulliLogProb(function_node.FunctionNode):
     def backward(self, indexes, grad_outputs):
         logit, x = self.get_retained_inputs()
         gy, = grad_outputs
-        glogit = x - F.sigmoid(logit)
+        # x is data (no gradient); it may differ from logit in dtype and shape.
+        glogit = -F.sigmoid(logit) + x.array.astype(logit.dtype, copy=False)
         bad = self._inf_logit
         if self.binary_check:
             bad = bad | self._invalid

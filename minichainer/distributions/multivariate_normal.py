@@ -45,7 +45,10 @@ class TriangularInv(function_node.FunctionNode):
         self.retain_outputs((0,))
         if x.shape[-1] == 0:
             return x.copy(),
-        inv = xp.linalg.inv(x) * self._mask(xp, x.shape[-1], x.dtype)
+        # Only the triangle is read (entries outside it are ignored, as a triangular
+        # solver does); the inverse of a triangular matrix is triangular.
+        mask = self._mask(xp, x.shape[-1], x.dtype)
+        inv = xp.linalg.inv(x * mask) * mask
         return inv.astype(x.dtype, copy=False),
 
     def backward(self, indexes, grad_outputs):

@@ -93,12 +93,6 @@ class distribution_unittest(unittest.TestCase):  # noqa: N801 (Chainer's name)
             return self._scipy_per_element(method, result_shape)
         return method(**self.scipy_params)
 
-    def _compare_at_sample(self, ours, scipy_name):
-        points = self.sample_for_test()
-        actual = _data(ours(self.cpu_dist)(points))
-        expected = getattr(self.scipy_dist, scipy_name)(points, **self.scipy_params)
-        array_module.assert_allclose(actual, expected)
-
     # shapes and support -------------------------------------------------------------
     @_only_if_target('batch_shape')
     def test_batch_shape_cpu(self):
@@ -112,61 +106,65 @@ class distribution_unittest(unittest.TestCase):  # noqa: N801 (Chainer's name)
     def test_support_cpu(self):
         self.assertEqual(self.cpu_dist.support, self.support)
 
-    # statistics ---------------------------------------------------------------------
-    @_only_if_target('entropy')
-    def test_entropy_cpu(self):
-        expected = self._scipy_stat('entropy', self.shape)
-        array_module.assert_allclose(self.cpu_dist.entropy.array, expected)
+    @property
+    def gpu_dist(self):
+        raise unittest.SkipTest('minichainer has no GPU backend')
 
-    @_only_if_target('mean')
-    def test_mean_cpu(self):
-        dist = self.cpu_dist
+    def _dist(self, is_gpu):
+        return self.gpu_dist if is_gpu else self.cpu_dist
+
+    # statistics ---------------------------------------------------------------------
+    # Each ``test_<target>_cpu`` calls ``check_<target>(is_gpu=False)``, which a test
+    # case may override (as Chainer's tests do).
+    def check_entropy(self, is_gpu):
+        expected = self._scipy_stat('entropy', self.shape)
+        array_module.assert_allclose(self._dist(is_gpu).entropy.array, expected)
+
+    def check_mean(self, is_gpu):
+        dist = self._dist(is_gpu)
         expected = self._scipy_stat('mean', self.shape + dist.event_shape)
         array_module.assert_allclose(dist.mean.array, expected)
 
-    @_only_if_target('variance')
-    def test_variance_cpu(self):
-        dist = self.cpu_dist
+    def check_variance(self, is_gpu):
+        dist = self._dist(is_gpu)
         expected = self._scipy_stat('var', self.shape + dist.event_shape)
         array_module.assert_allclose(dist.variance.array, expected)
 
-    @_only_if_target('stddev')
-    def test_stddev_cpu(self):
+    def check_stddev(self, is_gpu):
         expected = self.scipy_dist.std(**self.scipy_params)
-        array_module.assert_allclose(self.cpu_dist.stddev.array, expected)
+        array_module.assert_allclose(self._dist(is_gpu).stddev.array, expected)
 
     # functions of a sample ----------------------------------------------------------
-    @_only_if_target('cdf')
-    def test_cdf_cpu(self):
-        self._compare_at_sample(lambda d: d.cdf, 'cdf')
+    def _compare_at_sample(self, is_gpu, method, scipy_name):
+        points = self.sample_for_test()
+        actual = _data(getattr(self._dist(is_gpu), method)(points))
+        expected = getattr(self.scipy_dist, scipy_name)(points, **self.scipy_params)
+        array_module.assert_allclose(actual, expected)
 
-    @_only_if_target('log_cdf')
-    def test_log_cdf_cpu(self):
-        self._compare_at_sample(lambda d: d.log_cdf, 'logcdf')
+    def check_cdf(self, is_gpu):
+        self._compare_at_sample(is_gpu, 'cdf', 'cdf')
 
-    @_only_if_target('survival')
-    def test_survival_cpu(self):
-        self._compare_at_sample(lambda d: d.survival_function, 'sf')
+    def check_log_cdf(self, is_gpu):
+        self._compare_at_sample(is_gpu, 'log_cdf', 'logcdf')
 
-    @_only_if_target('log_survival')
-    def test_log_survival_cpu(self):
-        self._compare_at_sample(lambda d: d.log_survival_function, 'logsf')
+    def check_survival(self, is_gpu):
+        self._compare_at_sample(is_gpu, 'survival_function', 'sf')
 
-    @_only_if_target('prob')
-    def test_prob_cpu(self):
-        self._compare_at_sample(lambda d: d.prob, 'pdf' if self.continuous else 'pmf')
+    def check_log_survival(self, is_gpu):
+        self._compare_at_sample(is_gpu, 'log_survival_function', 'logsf')
 
-    @_only_if_target('icdf')
-    def test_icdf_cpu(self):
+    def check_prob(self, is_gpu):
+        self._compare_at_sample(is_gpu, 'prob', 'pdf' if self.continuous else 'pmf')
+
+    def check_icdf(self, is_gpu):
         q = numpy.random.uniform(1e-5, 1 - 1e-5, self.sample_shape + self.shape)
         q = q.astype(numpy.float32)
-        actual = self.cpu_dist.icdf(q).array
+        actual = self._dist(is_gpu).icdf(q).array
         array_module.assert_allclose(actual, self.scipy_dist.ppf(q, **self.scipy_params))
 
-    @_only_if_target('log_prob')
-    def test_log_prob_cpu(self):
+    def check_log_prob(self, is_gpu):
         points = self.sample_for_test()
-        actual = self.cpu_dist.log_prob(points).array
+        actual = self._dist(is_gpu).log_prob(points).array
         logp = self.scipy_dist.logpdf if self.continuous else self.scipy_dist.logpmf
         if not self.scipy_onebyone:
             expected = logp(points, **self.scipy_params)
@@ -183,9 +181,8 @@ class distribution_unittest(unittest.TestCase):  # noqa: N801 (Chainer's name)
                 self.sample_shape + self.shape)
         array_module.assert_allclose(actual, expected)
 
-    @_only_if_target('sample')
-    def test_sample_cpu(self):
-        dist = self.cpu_dist
+    def check_sample(self, is_gpu):
+        dist = self._dist(is_gpu)
         leading = (_N_SAMPLES,) + self.sample_shape
         ours = _data(dist.sample(sample_shape=leading))
         event = dist.event_shape
@@ -203,3 +200,16 @@ class distribution_unittest(unittest.TestCase):  # noqa: N801 (Chainer's name)
                                      atol=3e-2, rtol=3e-2)
         array_module.assert_allclose(ours.std(axis=0), theirs.std(axis=0),
                                      atol=3e-2, rtol=3e-2)
+
+
+def _add_cpu_tests():
+    for target in ('cdf', 'entropy', 'icdf', 'log_cdf', 'log_prob', 'log_survival', 'mean',
+                   'prob', 'sample', 'stddev', 'survival', 'variance'):
+        def test(self, _check='check_' + target):
+            getattr(self, _check)(False)
+        test.__name__ = 'test_{}_cpu'.format(target)
+        test.__qualname__ = 'distribution_unittest.' + test.__name__
+        setattr(distribution_unittest, test.__name__, _only_if_target(target)(test))
+
+
+_add_cpu_tests()
