@@ -26,10 +26,12 @@ class WalkerAlias:
         # right side") by the large entries coming later.
         filled, topped = 0, 0
         for p_i, i in sorted(zip(prob.tolist(), range(n))):
-            mass = numpy.float32(p_i) * n
+            # Float64 arithmetic on the float32 probabilities, as Chainer's table on
+            # NumPy 1.x (where float32 scalar * int promotes to float64).
+            mass = p_i * n
             while mass > 1 and topped < filled:
                 values[topped * 2 + 1] = i
-                mass -= 1.0 - threshold[topped]
+                mass -= 1.0 - float(threshold[topped])
                 topped += 1
             threshold[filled] = mass
             values[filled * 2] = i

@@ -67,3 +67,31 @@ def test_coo_bad_args():
                         numpy.zeros((1, 1, 1)), (1, 1))
     with pytest.raises(ValueError):
         utils.to_coo(numpy.zeros(3))
+
+
+# Tables built by Chainer 7.8.1 (on NumPy 1.26) for these weights.
+_CHAINER_TABLES = [
+    ([3.0, 2.0, 1.0], [0.5, 0.5, 1.0], [2, 1, 1, 0, 0, 0]),
+    ([1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0], [0, 0, 1, 0, 2, 0, 3, 0]),
+    ([36.0, 15.0, 48.0, 39.0, 17.0, 10.0, 9.0],
+     [0.3620689809322357, 0.40229883790016174, 0.6034482717514038, 0.6839080452919006,
+      0.8103448748588562, 0.9712643623352051, 1.0],
+     [6, 0, 5, 3, 1, 2, 4, 2, 0, 2, 3, 2, 2, 0]),
+    ([4.0, 7.0, 16.0, 16.0, 7.0, 12.0, 15.0, 17.0, 7.0],
+     [0.356435626745224, 0.6237623691558838, 0.6237623691558838, 0.6237623691558838,
+      0.42574256658554077, 0.9603960514068604, 0.6732673048973083, 0.8514851331710815,
+      0.9999999403953552],
+     [0, 5, 1, 6, 4, 2, 8, 2, 5, 3, 6, 7, 2, 7, 3, 7, 7, 0]),
+    ([0.1, 0.7, 0.2], [0.30000001192092896, 0.6000000238418579, 1.0], [0, 1, 2, 1, 1, 0]),
+]
+
+
+@pytest.mark.parametrize('weights,threshold,values', _CHAINER_TABLES)
+def test_walker_alias_table_equals_chainers(weights, threshold, values):
+    # Same table => same samples from the same seed as Chainer (NegativeSampling,
+    # BlackOut draws).
+    from minichainer.utils import WalkerAlias
+    sampler = WalkerAlias(weights)
+    assert sampler.threshold.dtype == numpy.float32
+    assert sampler.threshold.tolist() == threshold
+    assert sampler.values.tolist() == values
