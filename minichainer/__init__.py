@@ -16,6 +16,8 @@ from minichainer.configuration import config, global_config, using_config  # noq
 __version__ = '7.8.1'
 chainer_version = __version__
 minichainer_version = '0.1.0'
+# Set True to silence the FutureWarning of APIs marked experimental (utils.experimental).
+disable_experimental_feature_warning = False
 
 
 class _Mixed16:

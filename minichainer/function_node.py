@@ -75,6 +75,11 @@ class FunctionNode:
         return self.__class__.__name__
 
     @property
+    def _impl_name(self):
+        # The implementing class (FunctionAdapter reports the wrapped Function's).
+        return self.__class__.__name__
+
+    @property
     def output_data(self):
         """Retained output arrays, ``None`` for those not retained."""
         if self._output_indexes_to_retain is None or self.outputs is None:

@@ -293,3 +293,17 @@ def test_function_hooks():
     f.delete_hook('recorder')
     with pytest.raises(TypeError):
         f.add_hook(object())
+
+
+def test_impl_name_is_the_implementing_class():
+    import minichainer.functions as F
+    y = F.relu(minichainer.Variable(numpy.ones(2, numpy.float32)))
+    assert y.creator._impl_name == 'ReLU'
+
+    class Twice(minichainer.Function):
+        def forward(self, inputs):
+            return inputs[0] * 2,
+
+    z = Twice()(minichainer.Variable(numpy.ones(2, numpy.float32)))
+    assert z.creator_node._impl_name == 'Twice'
+    assert minichainer.disable_experimental_feature_warning is False
