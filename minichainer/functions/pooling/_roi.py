@@ -188,6 +188,8 @@ class SampleMap:
     or, when ``per_channel``, (R, outh, outw, C, K).
     """
 
+    _plan = None
+
     def __init__(self, pixel, weight, x_shape, per_channel=False):
         self.pixel = pixel
         self.weight = weight
@@ -212,20 +214,48 @@ class SampleMap:
             y = xp.matmul(w[..., None, :], g)[..., 0, :]
         return xp.ascontiguousarray(y.transpose(0, 3, 1, 2)).astype(x.dtype, copy=False),
 
+    def _scatter_plan(self):
+        """Non-zero taps sorted by target pixel (computed once, reused by every scatter).
+
+        Returns ``(source_row, weight, starts, targets)``: tap ``e`` adds
+        ``weight[e] * gy_row[source_row[e]]`` to pixel ``targets[i]`` for the run of taps
+        starting at ``starts[i]``.
+        """
+        plan = self._plan
+        if plan is None:
+            xp = backend.get_array_module(self.pixel)
+            k = self.pixel.shape[-1]
+            pixel = self.pixel.ravel()
+            weight = self.weight.ravel()
+            taps = xp.flatnonzero(weight)
+            taps = taps[xp.argsort(pixel[taps], kind='stable')]
+            sorted_pixel = pixel[taps]
+            new_run = xp.ones(sorted_pixel.shape, dtype=bool)
+            new_run[1:] = sorted_pixel[1:] != sorted_pixel[:-1]
+            starts = xp.flatnonzero(new_run)
+            plan = self._plan = (taps // k, weight[taps], starts, sorted_pixel[starts])
+        return plan
+
     def scatter(self, gy):
         xp = backend.get_array_module(gy)
         b, c, h, w = self.x_shape
         gyt = gy.transpose(0, 2, 3, 1)
-        channel = xp.arange(c)
         if self.per_channel:
+            # One tap set per channel: a flat bincount over (pixel, channel).
             vals = self.weight * gyt[..., None]
-            index = self.pixel * c + channel[:, None]
+            index = self.pixel * c + xp.arange(c)[:, None]
+            gx = xp.bincount(index.ravel(), weights=vals.ravel(), minlength=b * h * w * c)
+            gx = gx.reshape(b, h, w, c).astype(gy.dtype, copy=False)
         else:
-            vals = self.weight[..., None] * gyt[..., None, :]
-            index = self.pixel[..., None] * c + channel
-        gx = xp.bincount(index.ravel(), weights=vals.ravel(), minlength=b * h * w * c)
-        gx = gx.reshape(b, h, w, c).transpose(0, 3, 1, 2)
-        return xp.ascontiguousarray(gx).astype(gy.dtype, copy=False),
+            # Shared taps: sum whole channel rows per target pixel (sorted segments).
+            source, weight, starts, targets = self._scatter_plan()
+            gx = xp.zeros((b * h * w, c), dtype=gy.dtype)
+            if len(source):
+                rows = gyt.reshape(-1, c)[source]
+                rows *= weight.astype(rows.dtype, copy=False)[:, None]
+                gx[targets] = xp.add.reduceat(rows, starts, axis=0)
+            gx = gx.reshape(b, h, w, c)
+        return xp.ascontiguousarray(gx.transpose(0, 3, 1, 2)),
 
 
 class ROIScatter(function_node.FunctionNode):
@@ -254,16 +284,15 @@ class ROIGather(function_node.FunctionNode):
         return ROIScatter(self.sample_map).apply(grad_outputs)
 
 
-def select_max(values, valid, xp):
-    """Max over the last axis of ``values`` (R, oh, ow, K, C) among ``valid`` (R, oh, ow, K).
+def channel_major(x):
+    """``x`` (B, C, H, W) as (C, B * H * W), so gathers put the reduced axis last."""
+    return x.transpose(1, 0, 2, 3).reshape(x.shape[1], -1)
 
-    Returns ``(y, arg, any_valid)``: ``y`` (R, oh, ow, C) with -inf where nothing is
-    valid, the first arg-max ``arg`` (R, oh, ow, C) and ``any_valid`` (R, oh, ow).
-    """
-    values = xp.where(valid[..., None], values, -numpy.inf)
-    arg = values.argmax(axis=3)
-    y = xp.take_along_axis(values, arg[:, :, :, None, :], axis=3)[:, :, :, 0, :]
-    return y, arg, valid.any(axis=3)
+
+def first_max(values, xp):
+    """Max over the last axis and the index of its first occurrence (Chainer's tie rule)."""
+    arg = values.argmax(axis=-1)
+    return xp.take_along_axis(values, arg[..., None], axis=-1)[..., 0], arg
 
 
 class ROIFunctionBase(function_node.FunctionNode):
@@ -335,12 +364,18 @@ class QuantizedROIBase(ROIFunctionBase):
 def max_over_windows(x, pixel, valid, empty_value):
     """Max of ``x`` over each window; returns ``(y, SampleMap)`` routing to the winners."""
     xp = backend.get_array_module(x)
-    values = SampleMap.flat(x)[pixel]
-    y, arg, nonempty = select_max(values, valid, xp)
+    channels = x.shape[1]
+    # A trailing -inf column stands in for the padding slots of the windows.
+    xc = xp.concatenate((channel_major(x), xp.full((channels, 1), -numpy.inf, x.dtype)),
+                        axis=1)
+    values = xc[:, xp.where(valid, pixel, xc.shape[1] - 1)]  # (C, R, outh, outw, K)
+    y, arg = first_max(values, xp)
+    nonempty = valid.any(axis=-1)
     if empty_value != -numpy.inf:
-        y = xp.where(nonempty[..., None], y, empty_value)
-    chosen = xp.take_along_axis(pixel, arg, axis=3)
-    weight = xp.broadcast_to(nonempty[..., None], chosen.shape).astype(x.dtype)
-    smap = SampleMap(chosen[..., None], weight[..., None], x.shape, per_channel=True)
-    y = xp.ascontiguousarray(y.transpose(0, 3, 1, 2)).astype(x.dtype, copy=False)
+        y = xp.where(nonempty, y, empty_value)
+    chosen = xp.take_along_axis(pixel[None], arg[..., None], axis=-1)  # (C, R, oh, ow, 1)
+    weight = xp.broadcast_to(nonempty.astype(x.dtype)[None, ..., None], chosen.shape)
+    smap = SampleMap(chosen.transpose(1, 2, 3, 0, 4), weight.transpose(1, 2, 3, 0, 4),
+                     x.shape, per_channel=True)
+    y = xp.ascontiguousarray(y.transpose(1, 0, 2, 3)).astype(x.dtype, copy=False)
     return y, smap

@@ -1,4 +1,6 @@
 """ROI max align (``chainer.functions.roi_max_align_2d``)."""
+import numpy
+
 from minichainer import backend
 from minichainer.functions.pooling import _roi
 
@@ -18,18 +20,20 @@ class ROIMaxAlign2D(_roi.ROIFunctionBase):
         pixel, weight, valid, _ = _roi.align_map(
             x.shape, rois, batch, self.spatial_scale, self.outh, self.outw,
             self.sampling_ratio)
-        # Interpolated samples (R, outh, outw, G, C), in float64 as Chainer compares them.
-        values = (_roi.SampleMap.flat(x)[pixel] * weight[..., None]).sum(axis=4)
-        y, arg, nonempty = _roi.select_max(values, valid, xp)
-        # The four taps of each channel's winning sample: (R, outh, outw, C, 4).
-        pick = arg[..., None]
-        chosen = xp.take_along_axis(pixel[:, :, :, :, None, :], pick[:, :, :, None], axis=3)
-        chosen_w = xp.take_along_axis(weight[:, :, :, :, None, :], pick[:, :, :, None],
-                                      axis=3)
-        chosen_w = chosen_w[:, :, :, 0] * nonempty[..., None, None]
-        smap = _roi.SampleMap(chosen[:, :, :, 0], chosen_w.astype(x.dtype), x.shape,
+        # Interpolated samples (C, R, outh, outw, G); -inf where outside the map/grid.
+        taps = _roi.channel_major(x)[:, pixel]
+        values = (taps * weight.astype(x.dtype)).sum(axis=-1)
+        values = xp.where(valid, values, -numpy.inf)
+        y, arg = _roi.first_max(values, xp)
+        # The four taps of each channel's winning sample: (C, R, outh, outw, 4).
+        pick = arg[..., None, None]
+        chosen = xp.take_along_axis(pixel[None], pick, axis=-2)[..., 0, :]
+        chosen_w = xp.take_along_axis(weight[None], pick, axis=-2)[..., 0, :]
+        chosen_w = chosen_w * valid.any(axis=-1)[..., None]
+        smap = _roi.SampleMap(chosen.transpose(1, 2, 3, 0, 4),
+                              chosen_w.transpose(1, 2, 3, 0, 4).astype(x.dtype), x.shape,
                               per_channel=True)
-        y = xp.ascontiguousarray(y.transpose(0, 3, 1, 2)).astype(x.dtype)
+        y = xp.ascontiguousarray(y.transpose(1, 0, 2, 3))
         return y, smap
 
 
