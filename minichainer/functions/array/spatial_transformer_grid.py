@@ -11,6 +11,14 @@ _USE_CUDNN_MESSAGE = ('The argument "use_cudnn" is not supported anymore. Use '
                       '`always`, `never`, or `auto`.')
 
 
+def _reject_kwargs(fname, kwargs):
+    """Chainer's error for the removed ``use_cudnn`` keyword, TypeError for any other."""
+    if kwargs:
+        argument.check_unexpected_kwargs(kwargs, use_cudnn=_USE_CUDNN_MESSAGE)
+        raise TypeError('{}() got unexpected keyword argument(s) {}'.format(
+            fname, ', '.join(repr(k) for k in sorted(kwargs))))
+
+
 def _target_coordinates(output_shape, dtype, xp):
     """``(3, H * W)`` homogeneous target coordinates ``(x, y, 1)`` spanning [-1, 1]."""
     height, width = output_shape
@@ -103,8 +111,5 @@ def spatial_transformer_grid(theta, output_shape, **kwargs):
 
     See `Spatial Transformer Networks <https://arxiv.org/abs/1506.02025>`_.
     """
-    if kwargs:
-        argument.check_unexpected_kwargs(kwargs, use_cudnn=_USE_CUDNN_MESSAGE)
-        raise TypeError('spatial_transformer_grid() got unexpected keyword argument(s) '
-                        '{}'.format(', '.join(repr(k) for k in sorted(kwargs))))
+    _reject_kwargs('spatial_transformer_grid', kwargs)
     return SpatialTransformerGrid(output_shape)(theta)

@@ -3,8 +3,7 @@ import numpy
 
 from minichainer import backend
 from minichainer import function_node
-from minichainer.functions.array.spatial_transformer_grid import _USE_CUDNN_MESSAGE
-from minichainer.utils import argument
+from minichainer.functions.array.spatial_transformer_grid import _reject_kwargs
 from minichainer.utils import type_check
 
 
@@ -147,8 +146,5 @@ def spatial_transformer_sampler(x, grid, **kwargs):
 
     See `Spatial Transformer Networks <https://arxiv.org/abs/1506.02025>`_.
     """
-    if kwargs:
-        argument.check_unexpected_kwargs(kwargs, use_cudnn=_USE_CUDNN_MESSAGE)
-        raise TypeError('spatial_transformer_sampler() got unexpected keyword argument(s) '
-                        '{}'.format(', '.join(repr(k) for k in sorted(kwargs))))
+    _reject_kwargs('spatial_transformer_sampler', kwargs)
     return SpatialTransformerSampler()(x, grid)

@@ -12,6 +12,7 @@ variants pick one term per channel, so their map carries a channel axis before `
 gradient nodes :class:`ROIScatter` / :class:`ROIGather` are each other's backward, so
 the functions can be differentiated any number of times w.r.t. ``x``.
 """
+import collections.abc
 import numbers
 
 import numpy
@@ -22,11 +23,12 @@ from minichainer.utils import type_check
 
 
 def _pair(value, name, fname):
-    if isinstance(value, (tuple, list)):
+    if isinstance(value, collections.abc.Iterable) and not isinstance(value, str):
+        value = tuple(value)
         if len(value) != 2:
             raise ValueError('{}: {} must be an int or a pair of ints, got {!r}'.format(
                 fname, name, value))
-        return tuple(value)
+        return value
     return value, value
 
 

@@ -84,3 +84,11 @@ def test_float32_only():
     with pytest.raises(type_check.InvalidType):
         F.roi_average_align_2d(x.astype(numpy.float32), ref.ROIS[:1].astype(numpy.float16),
                                ref.ROI_INDICES[:1], 2, 1.)
+
+
+def test_numpy_scalars_and_sequences_as_arguments():
+    x = ref.distinct_x((2, 3, 7, 9))
+    y = F.roi_average_align_2d(x, ref.ROIS, ref.ROI_INDICES, numpy.array([2, 3]),
+                               numpy.float32(0.5), [numpy.int32(1), 2])
+    expected = F.roi_average_align_2d(x, ref.ROIS, ref.ROI_INDICES, (2, 3), 0.5, (1, 2))
+    numpy.testing.assert_array_equal(y.array, expected.array)
