@@ -308,7 +308,7 @@ class ROIFunctionBase(function_node.FunctionNode):
     _float32_only = False
     sample_map = None
 
-    def __init__(self, outsize, spatial_scale, sampling_ratio=None):
+    def __init__(self, outsize, spatial_scale):
         self.outh, self.outw = parse_outsize(outsize, self._name)
         self.spatial_scale = parse_spatial_scale(spatial_scale, self._name)
 
