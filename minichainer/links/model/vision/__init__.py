@@ -250,17 +250,23 @@ class VisionModel(link.Chain):
         return y
 
 
-def load_pretrained(model, pretrained_model, auto_npz_name, how):
-    """Load pre-trained weights into ``model`` as the constructors do.
+def pretrained_path(owner, pretrained_model, auto_npz_name=None, how=None):
+    """Where the constructors load pre-trained weights from (None: random weights).
 
-    ``pretrained_model == 'auto'`` (or a Caffe model name for ResNet, then
-    ``auto_npz_name`` names its converted file) loads ``auto_npz_name`` from
-    ``<dataset root>/pfnet/chainer/models/``; any other non-empty value is the path of
-    an ``.npz`` file. ``how`` tells how Chainer makes the converted file.
+    Called before the layers are built, so that a missing file fails at once.
+    ``auto_npz_name`` is given when ``pretrained_model`` asks for the converted Caffe
+    model (``'auto'``, or a ``.caffemodel`` name for ResNet): it names that file in
+    ``<dataset root>/pfnet/chainer/models/``, and ``how`` tells how Chainer makes it.
+    Otherwise a non-empty ``pretrained_model`` is the ``.npz`` file itself.
     """
+    if not pretrained_model:
+        return None
     if auto_npz_name is None:
-        npz.load_npz(pretrained_model, model)
-        return
+        if isinstance(pretrained_model, (str, os.PathLike)) and not os.path.exists(
+                pretrained_model):
+            raise FileNotFoundError('{}: pretrained_model {!r} does not exist'.format(
+                owner, os.fspath(pretrained_model)))
+        return pretrained_model
     root = download.get_dataset_directory('pfnet/chainer/models/')
     path = os.path.join(root, auto_npz_name)
     if not os.path.exists(path):
@@ -269,5 +275,11 @@ def load_pretrained(model, pretrained_model, auto_npz_name, how):
             'not exist. minichainer cannot convert Caffe models; create that file once '
             'with Chainer ({}; set CHAINER_DATASET_ROOT or MINICHAINER_DATASET_ROOT so '
             'that both use the same dataset root), or pass the path of an .npz file as '
-            'pretrained_model'.format(type(model).__name__, pretrained_model, path, how))
-    npz.load_npz(path, model)
+            'pretrained_model'.format(owner, pretrained_model, path, how))
+    return path
+
+
+def load_pretrained(model, path):
+    """Load the weights found by :func:`pretrained_path` (if any) into ``model``."""
+    if path is not None:
+        npz.load_npz(path, model)

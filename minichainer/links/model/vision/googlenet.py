@@ -69,6 +69,12 @@ class GoogLeNet(_vision.VisionModel):
 
     def __init__(self, pretrained_model='auto'):
         super().__init__()
+        if pretrained_model == 'auto':
+            path = _vision.pretrained_path(
+                type(self).__name__, pretrained_model, 'bvlc_googlenet.npz',
+                'chainer.links.GoogLeNet() downloads the caffemodel and writes it')
+        else:
+            path = _vision.pretrained_path(type(self).__name__, pretrained_model)
         if pretrained_model:
             # the weights are overwritten by the loaded ones: skip the random draws
             kwargs = {'initialW': constant.Zero()}
@@ -86,12 +92,7 @@ class GoogLeNet(_vision.VisionModel):
                 setattr(self, head + '_fc1', Linear(2048, 1024, **kwargs))
                 setattr(self, head + '_fc2', Linear(1024, 1000, **kwargs))
 
-        if pretrained_model == 'auto':
-            _vision.load_pretrained(
-                self, pretrained_model, 'bvlc_googlenet.npz',
-                'chainer.links.GoogLeNet() downloads the caffemodel and writes it')
-        elif pretrained_model:
-            _vision.load_pretrained(self, pretrained_model, None, None)
+        _vision.load_pretrained(self, path)
 
     @property
     def functions(self):

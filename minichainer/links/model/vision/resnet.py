@@ -62,14 +62,24 @@ class ResNetLayers(_vision.VisionModel):
 
     def __init__(self, pretrained_model, n_layers, downsample_fb=False):
         super().__init__()
+        if n_layers not in _DEPTHS:
+            raise ValueError('ResNetLayers: n_layers must be 50, 101 or 152, got {!r}'
+                             .format(n_layers))
+        if isinstance(pretrained_model, str) and pretrained_model.endswith('.caffemodel'):
+            path = _vision.pretrained_path(
+                type(self).__name__, pretrained_model,
+                'ResNet-{}-model.npz'.format(n_layers),
+                'chainer.links.ResNet{}Layers() converts {} found in that directory and '
+                'writes it; get the caffemodel from '
+                'https://github.com/KaimingHe/deep-residual-networks'.format(
+                    n_layers, pretrained_model))
+        else:
+            path = _vision.pretrained_path(type(self).__name__, pretrained_model)
         if pretrained_model:
             # the weights are overwritten by the loaded ones: skip the random draws
             initialW = constant.Zero()
         else:
             initialW = normal.HeNormal(scale=1.0)
-        if n_layers not in _DEPTHS:
-            raise ValueError('ResNetLayers: n_layers must be 50, 101 or 152, got {!r}'
-                             .format(n_layers))
         depths = _DEPTHS[n_layers]
         with self.init_scope():
             self.conv1 = Convolution2D(3, 64, 7, 2, 3, initialW=initialW)
@@ -83,15 +93,7 @@ class ResNetLayers(_vision.VisionModel):
                 in_channels = mid * 4
             self.fc6 = Linear(2048, 1000)
 
-        if isinstance(pretrained_model, str) and pretrained_model.endswith('.caffemodel'):
-            _vision.load_pretrained(
-                self, pretrained_model, 'ResNet-{}-model.npz'.format(n_layers),
-                'chainer.links.ResNet{}Layers() converts {} found in that directory and '
-                'writes it; get the caffemodel from '
-                'https://github.com/KaimingHe/deep-residual-networks'.format(
-                    n_layers, pretrained_model))
-        elif pretrained_model:
-            _vision.load_pretrained(self, pretrained_model, None, None)
+        _vision.load_pretrained(self, path)
 
     @property
     def functions(self):

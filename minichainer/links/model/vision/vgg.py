@@ -51,15 +51,23 @@ class VGGLayers(_vision.VisionModel):
 
     def __init__(self, pretrained_model='auto', n_layers=16):
         super().__init__()
+        if n_layers not in (16, 19):
+            raise ValueError('VGGLayers: n_layers must be 16 or 19, got {!r}'.format(
+                n_layers))
+        if pretrained_model == 'auto':
+            path = _vision.pretrained_path(
+                type(self).__name__, pretrained_model,
+                'VGG_ILSVRC_{}_layers.npz'.format(n_layers),
+                'chainer.links.VGG{}Layers() downloads the caffemodel and writes it'
+                .format(n_layers))
+        else:
+            path = _vision.pretrained_path(type(self).__name__, pretrained_model)
         if pretrained_model:
             # the weights are overwritten by the loaded ones: skip the random draws
             zero = constant.Zero()
             kwargs = {'initialW': zero, 'initial_bias': zero}
         else:
             kwargs = {'initialW': normal.Normal(0.01), 'initial_bias': constant.Zero()}
-        if n_layers not in (16, 19):
-            raise ValueError('VGGLayers: n_layers must be 16 or 19, got {!r}'.format(
-                n_layers))
         # The VGG16 layers are created (and drawn) in order, then VGG19's extra ones.
         with self.init_scope():
             in_channels = 3
@@ -76,14 +84,7 @@ class VGGLayers(_vision.VisionModel):
                 self.conv4_4 = Convolution2D(512, 512, 3, 1, 1, **kwargs)
                 self.conv5_4 = Convolution2D(512, 512, 3, 1, 1, **kwargs)
         self._n_layers = n_layers
-
-        if pretrained_model == 'auto':
-            _vision.load_pretrained(
-                self, pretrained_model, 'VGG_ILSVRC_{}_layers.npz'.format(n_layers),
-                'chainer.links.VGG{}Layers() downloads the caffemodel and writes it'
-                .format(n_layers))
-        elif pretrained_model:
-            _vision.load_pretrained(self, pretrained_model, None, None)
+        _vision.load_pretrained(self, path)
 
     @property
     def functions(self):

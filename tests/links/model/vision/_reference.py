@@ -53,3 +53,4 @@ def check_forward(model, name, key='forward'):
     assert sorted(out) == sorted(layers)
     for layer in layers:
         check_summary(out[layer].array, REF[name][key][layer], '{} {}'.format(name, layer))
+    return out
