@@ -23,13 +23,8 @@ class Beta(distribution.Distribution):
         self._a_in = dutils.check_param('Beta', 'a', a)
         self._b_in = dutils.check_param('Beta', 'b', b)
 
-    @dutils.cached_property
-    def a(self):
-        return variable.as_variable(self._a_in)
-
-    @dutils.cached_property
-    def b(self):
-        return variable.as_variable(self._b_in)
+    a = dutils.param('a')
+    b = dutils.param('b')
 
     @dutils.cached_property
     def _a_plus_b(self):

@@ -25,13 +25,8 @@ class Cauchy(distribution.Distribution):
         self._loc_in = dutils.check_param('Cauchy', 'loc', loc)
         self._scale_in = dutils.check_param('Cauchy', 'scale', scale)
 
-    @dutils.cached_property
-    def loc(self):
-        return variable.as_variable(self._loc_in)
-
-    @dutils.cached_property
-    def scale(self):
-        return variable.as_variable(self._scale_in)
+    loc = dutils.param('loc')
+    scale = dutils.param('scale')
 
     @property
     def batch_shape(self):

@@ -17,9 +17,7 @@ class Chisquare(distribution.Distribution):
     def __init__(self, k):
         self._k_in = dutils.check_param('Chisquare', 'k', k)
 
-    @dutils.cached_property
-    def k(self):
-        return variable.as_variable(self._k_in)
+    k = dutils.param('k')
 
     @dutils.cached_property
     def _half_k(self):

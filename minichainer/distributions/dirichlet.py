@@ -18,9 +18,7 @@ class Dirichlet(distribution.Distribution):
     def __init__(self, alpha):
         self._alpha_in = dutils.check_param('Dirichlet', 'alpha', alpha)
 
-    @dutils.cached_property
-    def alpha(self):
-        return variable.as_variable(self._alpha_in)
+    alpha = dutils.param('alpha')
 
     @dutils.cached_property
     def alpha0(self):

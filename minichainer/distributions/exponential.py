@@ -17,9 +17,7 @@ class Exponential(distribution.Distribution):
     def __init__(self, lam):
         self._lam_in = dutils.check_param('Exponential', 'lam', lam)
 
-    @dutils.cached_property
-    def lam(self):
-        return variable.as_variable(self._lam_in)
+    lam = dutils.param('lam')
 
     @dutils.cached_property
     def _log_lam(self):

@@ -3,7 +3,6 @@ import numpy
 
 from minichainer import distribution
 from minichainer import functions as F
-from minichainer import variable
 from minichainer.distributions import utils as dutils
 
 
@@ -18,13 +17,8 @@ class Gamma(distribution.Distribution):
         self._k_in = dutils.check_param('Gamma', 'k', k)
         self._theta_in = dutils.check_param('Gamma', 'theta', theta)
 
-    @dutils.cached_property
-    def k(self):
-        return variable.as_variable(self._k_in)
-
-    @dutils.cached_property
-    def theta(self):
-        return variable.as_variable(self._theta_in)
+    k = dutils.param('k')
+    theta = dutils.param('theta')
 
     @property
     def batch_shape(self):

@@ -13,9 +13,7 @@ class Geometric(distribution.Distribution):
     def __init__(self, p):
         self._p_in = dutils.check_param('Geometric', 'p', p)
 
-    @dutils.cached_property
-    def p(self):
-        return variable.as_variable(self._p_in)
+    p = dutils.param('p')
 
     @property
     def batch_shape(self):

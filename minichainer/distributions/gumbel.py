@@ -5,7 +5,6 @@ import numpy
 
 from minichainer import distribution
 from minichainer import functions as F
-from minichainer import variable
 from minichainer.distributions import utils as dutils
 
 EULER = 0.5772156649015329
@@ -18,13 +17,8 @@ class Gumbel(distribution.Distribution):
         self._loc_in = dutils.check_param('Gumbel', 'loc', loc)
         self._scale_in = dutils.check_param('Gumbel', 'scale', scale)
 
-    @dutils.cached_property
-    def loc(self):
-        return variable.as_variable(self._loc_in)
-
-    @dutils.cached_property
-    def scale(self):
-        return variable.as_variable(self._scale_in)
+    loc = dutils.param('loc')
+    scale = dutils.param('scale')
 
     @dutils.cached_property
     def _log_scale(self):

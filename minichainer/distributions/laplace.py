@@ -8,7 +8,6 @@ from minichainer import distribution
 from minichainer import function_node
 from minichainer import functions as F
 from minichainer import utils
-from minichainer import variable
 from minichainer.distributions import utils as dutils
 
 
@@ -72,13 +71,8 @@ class Laplace(distribution.Distribution):
         self._loc_in = dutils.check_param('Laplace', 'loc', loc)
         self._scale_in = dutils.check_param('Laplace', 'scale', scale)
 
-    @dutils.cached_property
-    def loc(self):
-        return variable.as_variable(self._loc_in)
-
-    @dutils.cached_property
-    def scale(self):
-        return variable.as_variable(self._scale_in)
+    loc = dutils.param('loc')
+    scale = dutils.param('scale')
 
     @property
     def batch_shape(self):

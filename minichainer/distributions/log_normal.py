@@ -5,7 +5,6 @@ import numpy
 
 from minichainer import distribution
 from minichainer import functions as F
-from minichainer import variable
 from minichainer.distributions import utils as dutils
 
 _HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
@@ -23,13 +22,8 @@ class LogNormal(distribution.Distribution):
         self._mu_in = dutils.check_param('LogNormal', 'mu', mu)
         self._sigma_in = dutils.check_param('LogNormal', 'sigma', sigma)
 
-    @dutils.cached_property
-    def mu(self):
-        return variable.as_variable(self._mu_in)
-
-    @dutils.cached_property
-    def sigma(self):
-        return variable.as_variable(self._sigma_in)
+    mu = dutils.param('mu')
+    sigma = dutils.param('sigma')
 
     @dutils.cached_property
     def _log_sigma(self):

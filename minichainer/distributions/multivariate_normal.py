@@ -7,7 +7,6 @@ from minichainer import backend
 from minichainer import distribution
 from minichainer import function_node
 from minichainer import functions as F
-from minichainer import variable
 from minichainer.distributions import utils as dutils
 from minichainer.utils import argument
 from minichainer.utils import type_check
@@ -100,13 +99,8 @@ class MultivariateNormal(distribution.Distribution):
     def __copy__(self):
         return self._copy_to(MultivariateNormal(self.loc, scale_tril=self.scale_tril))
 
-    @dutils.cached_property
-    def loc(self):
-        return variable.as_variable(self._loc_in)
-
-    @dutils.cached_property
-    def scale_tril(self):
-        return variable.as_variable(self._scale_tril_in)
+    loc = dutils.param('loc')
+    scale_tril = dutils.param('scale_tril')
 
     @dutils.cached_property
     def _logdet_scale(self):

@@ -37,9 +37,7 @@ class Normal(distribution.Distribution):
         self._log_scale_in = dutils.check_param(
             'Normal', 'log_scale', log_scale, optional=True)
 
-    @dutils.cached_property
-    def loc(self):
-        return variable.as_variable(self._loc_in)
+    loc = dutils.param('loc')
 
     @dutils.cached_property
     def scale(self):

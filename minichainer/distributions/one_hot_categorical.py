@@ -16,9 +16,7 @@ class OneHotCategorical(distribution.Distribution):
     def __init__(self, p):
         self._p_in = dutils.check_param('OneHotCategorical', 'p', p)
 
-    @dutils.cached_property
-    def p(self):
-        return variable.as_variable(self._p_in)
+    p = dutils.param('p')
 
     @dutils.cached_property
     def log_p(self):

@@ -14,13 +14,8 @@ class Pareto(distribution.Distribution):
         self._scale_in = dutils.check_param('Pareto', 'scale', scale)
         self._alpha_in = dutils.check_param('Pareto', 'alpha', alpha)
 
-    @dutils.cached_property
-    def scale(self):
-        return variable.as_variable(self._scale_in)
-
-    @dutils.cached_property
-    def alpha(self):
-        return variable.as_variable(self._alpha_in)
+    scale = dutils.param('scale')
+    alpha = dutils.param('alpha')
 
     @dutils.cached_property
     def _log_scale(self):

@@ -14,9 +14,7 @@ class Poisson(distribution.Distribution):
     def __init__(self, lam):
         self._lam_in = dutils.check_param('Poisson', 'lam', lam)
 
-    @dutils.cached_property
-    def lam(self):
-        return variable.as_variable(self._lam_in)
+    lam = dutils.param('lam')
 
     @dutils.cached_property
     def _log_lam(self):

@@ -7,7 +7,21 @@ from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
 from minichainer import variable
-from minichainer.utils.cache import cached_property  # noqa: F401 (used as dutils.cached_property)
+from minichainer.utils.cache import cached_property
+
+
+def param(name):
+    """Cached read-only property exposing constructor argument ``name`` as a Variable.
+
+    The argument is stored by the constructor as ``self._<name>_in``.
+    """
+    storage = '_{}_in'.format(name)
+
+    def get(self):
+        return variable.as_variable(getattr(self, storage))
+    get.__name__ = name
+    get.__doc__ = '~chainer.Variable: the ``{}`` parameter.'.format(name)
+    return cached_property(get)
 
 
 def check_param(owner, name, value, optional=False):
