@@ -7,7 +7,8 @@ from minichainer import distribution
 from minichainer import functions as F
 from minichainer.distributions import utils as dutils
 
-_HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
+# Normalizing constants, named as in Chainer.
+LOGPROBC = -0.5 * math.log(2 * math.pi)
 
 
 class LogNormal(distribution.Distribution):
@@ -55,11 +56,11 @@ class LogNormal(distribution.Distribution):
 
     @dutils.cached_property
     def entropy(self):
-        return 0.5 + _HALF_LOG_2PI + self._log_sigma + self.mu
+        return 0.5 - LOGPROBC + self._log_sigma + self.mu
 
     def log_prob(self, x):
         log_x = F.log(x)
-        return (-_HALF_LOG_2PI - self._log_sigma - log_x
+        return (LOGPROBC - self._log_sigma - log_x
                 - 0.5 * (log_x - self.mu) ** 2 / self.sigma ** 2)
 
     def sample_n(self, n):

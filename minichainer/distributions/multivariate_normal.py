@@ -11,8 +11,9 @@ from minichainer.distributions import utils as dutils
 from minichainer.utils import argument
 from minichainer.utils import type_check
 
-_HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
-_ENTROPY_CONST = 0.5 * math.log(2 * math.pi * math.e)
+# Normalizing constants, named as in Chainer.
+LOGPROBC = -0.5 * math.log(2 * math.pi)
+ENTROPYC = 0.5 * math.log(2 * math.pi * math.e)
 
 
 class TriangularInv(function_node.FunctionNode):
@@ -140,14 +141,14 @@ class MultivariateNormal(distribution.Distribution):
 
     @dutils.cached_property
     def entropy(self):
-        return self._logdet_scale + _ENTROPY_CONST * self.d
+        return self._logdet_scale + ENTROPYC * self.d
 
     def log_prob(self, x):
         diff = x - F.broadcast_to(self.loc, x.shape)
         inv = F.broadcast_to(self._scale_tril_inv, x.shape + (self.d,))
         z = F.matmul(inv, F.expand_dims(diff, axis=-1))
         mahalanobis = F.sum(z * z, axis=(-2, -1))
-        log_z = -_HALF_LOG_2PI * self.d - self._logdet_scale
+        log_z = LOGPROBC * self.d - self._logdet_scale
         return F.broadcast_to(log_z, mahalanobis.shape) - 0.5 * mahalanobis
 
     def sample_n(self, n):

@@ -9,9 +9,10 @@ from minichainer import variable
 from minichainer.distributions import utils as dutils
 from minichainer.utils import argument
 
-_HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
-_ENTROPY_CONST = 0.5 * math.log(2 * math.pi * math.e)
-_INV_SQRT_2PI = 1.0 / math.sqrt(2 * math.pi)
+# Normalizing constants, named as in Chainer.
+LOGPROBC = -0.5 * math.log(2 * math.pi)
+ENTROPYC = 0.5 * math.log(2 * math.pi * math.e)
+PROBC = 1.0 / math.sqrt(2 * math.pi)
 
 
 class Normal(distribution.Distribution):
@@ -81,16 +82,16 @@ class Normal(distribution.Distribution):
 
     @dutils.cached_property
     def entropy(self):
-        return self.log_scale + _ENTROPY_CONST
+        return self.log_scale + ENTROPYC
 
     def _standardize(self, x):
         return (x - self.loc) / self.scale
 
     def log_prob(self, x):
-        return -_HALF_LOG_2PI - self.log_scale - 0.5 * (x - self.loc) ** 2 / self.variance
+        return LOGPROBC - self.log_scale - 0.5 * (x - self.loc) ** 2 / self.variance
 
     def prob(self, x):
-        return (_INV_SQRT_2PI / self.scale) * F.exp(-0.5 * (x - self.loc) ** 2 / self.variance)
+        return (PROBC / self.scale) * F.exp(-0.5 * (x - self.loc) ** 2 / self.variance)
 
     def cdf(self, x):
         return F.ndtr(self._standardize(x))
