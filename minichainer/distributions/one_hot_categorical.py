@@ -48,7 +48,7 @@ class OneHotCategorical(distribution.Distribution):
     def sample_n(self, n):
         p = self.p.array
         xp = backend.get_array_module(p)
-        indices = dutils.categorical_indices(p, n)
+        indices = dutils.categorical_indices(p, n, 'OneHotCategorical')
         return variable.Variable(xp.eye(p.shape[-1], dtype=p.dtype)[indices])
 
 

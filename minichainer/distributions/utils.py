@@ -90,7 +90,7 @@ def _modified_xlogx(x):
     return ModifiedXLogX(logx).apply((x,))[0]
 
 
-def random_choice(xp, k, n, p):
+def random_choice(xp, k, n, p, owner='Categorical'):
     """``n`` draws of ``xp.random.choice(k, p=p)``; renormalizes a float32 ``p`` whose sum
     is off by rounding (and only then; a clearly unnormalized ``p`` is an error)."""
     try:
@@ -100,12 +100,12 @@ def random_choice(xp, k, n, p):
         total = p.sum()
         tol = numpy.finfo(numpy.float32).eps ** 0.5
         if not abs(total - 1) <= tol:
-            raise ValueError('probabilities must sum to 1 along the last axis, got a sum '
-                             'of {}'.format(total)) from None
+            raise ValueError('{}: p must sum to 1 along the last axis, got a sum of {}'
+                             .format(owner, total)) from None
         return xp.random.choice(k, n, p=p / total)
 
 
-def categorical_indices(p, n):
+def categorical_indices(p, n, owner='Categorical'):
     """Draw ``n`` category indices per row of ``p`` (last axis = categories).
 
     Rows are drawn one after another (row-major over the batch), ``n`` each, as
@@ -113,7 +113,7 @@ def categorical_indices(p, n):
     """
     xp = backend.get_array_module(p)
     rows = p.reshape(-1, p.shape[-1])
-    draws = [random_choice(xp, rows.shape[1], n, row) for row in rows]
+    draws = [random_choice(xp, rows.shape[1], n, row, owner) for row in rows]
     return xp.stack(draws, axis=1).reshape((n,) + p.shape[:-1])
 
 

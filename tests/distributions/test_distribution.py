@@ -143,3 +143,19 @@ def test_copy_of_multivariate_normal():
     clone = copy.copy(dist)
     assert clone is not dist
     assert clone.loc is dist.loc and clone.scale_tril is dist.scale_tril
+
+
+def test_categorical_sampling_needs_normalized_p():
+    bad = np.array([[0.2, 0.5], [0.5, 0.5]], f)
+    with pytest.raises(ValueError, match='Categorical: p must sum to 1 .* got a sum of 0.7'):
+        D.Categorical(bad).sample(2)
+    with pytest.raises(ValueError, match='OneHotCategorical: p must sum to 1'):
+        D.OneHotCategorical(bad).sample(2)
+    # float32 rounding of a normalized p is accepted (renormalized in float64)
+    p = np.array([[0.1, 0.2, 0.7]], f) * np.float32(1 + 1e-7)
+    assert D.Categorical(p).sample(4).shape == (4, 1)
+
+
+def test_categorical_log_prob_rejects_out_of_range_class():
+    with pytest.raises(ValueError, match='label'):
+        D.Categorical(np.array([0.2, 0.8], f)).log_prob(np.array([2]))
