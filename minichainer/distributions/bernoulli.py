@@ -8,6 +8,7 @@ from minichainer import functions as F
 from minichainer import utils
 from minichainer import variable
 from minichainer.distributions import utils as dutils
+from minichainer.utils import type_check
 
 
 class BernoulliLogProb(function_node.FunctionNode):
@@ -24,6 +25,10 @@ class BernoulliLogProb(function_node.FunctionNode):
     @property
     def label(self):
         return 'bernoulli_log_prob'
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('logit', 'x'))
+        type_check.expect(in_types[0].dtype.kind == 'f')
 
     def forward(self, inputs):
         self.retain_inputs((0, 1))

@@ -9,6 +9,7 @@ from minichainer import function_node
 from minichainer import functions as F
 from minichainer import utils
 from minichainer.distributions import utils as dutils
+from minichainer.utils import type_check
 
 
 class LaplaceCDF(function_node.FunctionNode):
@@ -17,6 +18,10 @@ class LaplaceCDF(function_node.FunctionNode):
     @property
     def label(self):
         return 'laplace_cdf'
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
 
     def forward(self, inputs):
         x, = inputs
@@ -37,6 +42,10 @@ class LaplaceICDF(function_node.FunctionNode):
     @property
     def label(self):
         return 'laplace_icdf'
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
 
     def forward(self, inputs):
         self.retain_inputs((0,))

@@ -7,6 +7,7 @@ from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
 from minichainer import variable
+from minichainer.utils import type_check
 from minichainer.utils.cache import cached_property
 
 
@@ -63,6 +64,10 @@ class ModifiedXLogX(function_node.FunctionNode):
     @property
     def label(self):
         return 'modified_xlogx'
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('x',))
+        type_check.expect(in_types[0].dtype.kind == 'f')
 
     def forward(self, inputs):
         x, = inputs

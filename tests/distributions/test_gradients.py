@@ -163,3 +163,14 @@ def test_triangular_inv_backward_is_triangular():
         gradient_check.check_double_backward(
             lambda a: _triangular_inv(a, lower=lower), x, np.random.normal(size=(2, 2)),
             np.random.normal(size=(2, 2)), dtype=d, atol=1e-3, rtol=1e-3)
+
+
+def test_function_nodes_check_float_inputs():
+    from minichainer.distributions import bernoulli, laplace, utils
+    from minichainer.utils.type_check import InvalidType
+    ints = np.array([0, 1])
+    with pytest.raises(InvalidType, match='logit.dtype.kind == f'):
+        bernoulli._bernoulli_log_prob(ints, np.array([0., 1.]))
+    for fn in (laplace._laplace_cdf, laplace._laplace_icdf, utils._modified_xlogx):
+        with pytest.raises(InvalidType, match='x.dtype.kind == f'):
+            fn(ints)
