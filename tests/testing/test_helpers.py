@@ -416,11 +416,3 @@ def test_pairwise_product_dict_covers_every_pair():
     assert parameterized._pairwise_product_dict(*lists[:2]) == \
         parameterized._product_dict_orig(*lists[:2])
 
-
-def test_distribution_unittest_skips():
-    @testing.distribution_unittest(object, object, {})
-    class Case(unittest.TestCase):
-        def test_x(self):
-            raise AssertionError('must not run')
-    result = _outcome(Case)
-    assert len(result.skipped) == 1 and 'distributions' in result.skipped[0][1]
