@@ -183,20 +183,29 @@ def align_map(x_shape, rois, batch, spatial_scale, outh, outw, sampling_ratio):
 
 # --------------------------------------------------------------------------- the map
 
+# Largest temporary (in elements) one chunk of ROIs may gather: about 64 MB of float32.
+_CHUNK_ELEMENTS = 1 << 24
+
+
+def roi_chunks(n_rois, per_roi):
+    """Slices over the ROIs so that a chunk touches at most ``_CHUNK_ELEMENTS`` values."""
+    step = max(1, _CHUNK_ELEMENTS // max(per_roi, 1))
+    return [slice(i, min(i + step, n_rois)) for i in range(0, n_rois, step)]
+
+
 class SampleMap:
     """A fixed sparse linear map from ``x`` (B, C, H, W) to ``y`` (R, C, outh, outw).
 
-    ``pixel``/``weight`` have shape (R, outh, outw, K) (the same taps for every channel)
-    or, when ``per_channel``, (R, outh, outw, C, K).
+    Every channel uses the same taps: ``pixel`` and ``weight`` have shape
+    (R, outh, outw, K).
     """
 
     _plan = None
 
-    def __init__(self, pixel, weight, x_shape, per_channel=False):
+    def __init__(self, pixel, weight, x_shape):
         self.pixel = pixel
         self.weight = weight
         self.x_shape = x_shape
-        self.per_channel = per_channel
 
     @staticmethod
     def flat(x):
@@ -207,13 +216,11 @@ class SampleMap:
         xp = backend.get_array_module(x)
         xf = self.flat(x)
         channels = xf.shape[1]
+        pixel = self.pixel
         w = self.weight.astype(numpy.promote_types(x.dtype, numpy.float32), copy=False)
-        if self.per_channel:
-            g = xf[self.pixel, xp.arange(channels)[:, None]]
-            y = (g * w).sum(axis=-1)
-        else:
-            g = xf[self.pixel]
-            y = xp.matmul(w[..., None, :], g)[..., 0, :]
+        y = xp.empty(pixel.shape[:3] + (channels,), dtype=w.dtype)
+        for sl in roi_chunks(len(pixel), int(numpy.prod(pixel.shape[1:])) * channels):
+            y[sl] = xp.matmul(w[sl][..., None, :], xf[pixel[sl]])[..., 0, :]
         return xp.ascontiguousarray(y.transpose(0, 3, 1, 2)).astype(x.dtype, copy=False),
 
     def _scatter_plan(self):
@@ -239,25 +246,77 @@ class SampleMap:
         return plan
 
     def scatter(self, gy):
+        # Sum whole channel rows per target pixel (sorted segments), a chunk of whole
+        # segments at a time.
         xp = backend.get_array_module(gy)
         b, c, h, w = self.x_shape
-        gyt = gy.transpose(0, 2, 3, 1)
-        if self.per_channel:
-            # One tap set per channel: a flat bincount over (pixel, channel).
-            vals = self.weight * gyt[..., None]
-            index = self.pixel * c + xp.arange(c)[:, None]
-            gx = xp.bincount(index.ravel(), weights=vals.ravel(), minlength=b * h * w * c)
-            gx = gx.reshape(b, h, w, c).astype(gy.dtype, copy=False)
-        else:
-            # Shared taps: sum whole channel rows per target pixel (sorted segments).
-            source, weight, starts, targets = self._scatter_plan()
-            gx = xp.zeros((b * h * w, c), dtype=gy.dtype)
-            if len(source):
-                rows = gyt.reshape(-1, c)[source]
-                rows *= weight.astype(rows.dtype, copy=False)[:, None]
-                gx[targets] = xp.add.reduceat(rows, starts, axis=0)
-            gx = gx.reshape(b, h, w, c)
-        return xp.ascontiguousarray(gx.transpose(0, 3, 1, 2)),
+        source, weight, starts, targets = self._scatter_plan()
+        gy_rows = gy.transpose(0, 2, 3, 1).reshape(-1, c)
+        gx = xp.zeros((b * h * w, c), dtype=gy.dtype)
+        n_taps = len(source)
+        step = max(1, _CHUNK_ELEMENTS // max(c, 1))
+        first = 0
+        while first < len(starts):
+            lo = int(starts[first])
+            last = max(int(xp.searchsorted(starts, lo + step)), first + 1)
+            hi = int(starts[last]) if last < len(starts) else n_taps
+            rows = gy_rows[source[lo:hi]]
+            rows *= weight[lo:hi].astype(rows.dtype, copy=False)[:, None]
+            gx[targets[first:last]] = xp.add.reduceat(rows, starts[first:last] - lo, axis=0)
+            first = last
+        gx = gx.reshape(b, h, w, c).transpose(0, 3, 1, 2)
+        return xp.ascontiguousarray(gx),
+
+
+class WinnerMap:
+    """The linear map of a max ROI function once its winners are known.
+
+    Output ``(r, c, i, j)`` is candidate ``arg[c, r, i, j]`` of its bin, a candidate
+    being a weighted sum of ``T`` taps ``pixel/weight[r, i, j, k, :]`` (T = 1 for a
+    window pixel, 4 for a bilinear sample).  Bins without any candidate (``nonempty``
+    false) map to 0.  Only the arg-max is stored per channel; the taps are looked up a
+    chunk of ROIs at a time.
+    """
+
+    def __init__(self, pixel, weight, arg, nonempty, x_shape):
+        self.pixel = pixel
+        self.weight = weight * nonempty[..., None, None]
+        self.arg = arg
+        self.x_shape = x_shape
+
+    def _chunks(self):
+        """Per chunk: ROI slice and the winning taps' pixels/weights (C, r, oh, ow, T)."""
+        xp = backend.get_array_module(self.pixel)
+        n_rois, outh, outw, k, t = self.pixel.shape
+        channels = self.x_shape[1]
+        for sl in roi_chunks(n_rois, channels * outh * outw * t):
+            arg = self.arg[:, sl]
+            first = sl.start * outh * outw
+            sample = xp.arange(first, first + arg[0].size).reshape(arg.shape[1:]) * k + arg
+            yield (sl, self.pixel.reshape(-1, t)[sample],
+                   self.weight.reshape(-1, t)[sample])
+
+    def gather(self, x):
+        xp = backend.get_array_module(x)
+        xc = channel_major(x)
+        channel = xp.arange(x.shape[1])[:, None, None, None, None]
+        y = xp.empty(self.arg.shape, dtype=x.dtype)
+        for sl, pixel, weight in self._chunks():
+            y[:, sl] = (xc[channel, pixel] * weight.astype(x.dtype)).sum(axis=-1)
+        return xp.ascontiguousarray(y.transpose(1, 0, 2, 3)),
+
+    def scatter(self, gy):
+        xp = backend.get_array_module(gy)
+        b, c, h, w = self.x_shape
+        channel = xp.arange(c)[:, None, None, None, None] * (b * h * w)
+        gyc = gy.transpose(1, 0, 2, 3)
+        gx = xp.zeros(c * b * h * w)
+        for sl, pixel, weight in self._chunks():
+            vals = weight * gyc[:, sl, :, :, None]
+            gx += xp.bincount((pixel + channel).ravel(), weights=vals.ravel(),
+                              minlength=gx.size)
+        gx = gx.reshape(c, b, h, w).transpose(1, 0, 2, 3)
+        return xp.ascontiguousarray(gx).astype(gy.dtype, copy=False),
 
 
 class ROIScatter(function_node.FunctionNode):
@@ -294,7 +353,9 @@ def channel_major(x):
 def first_max(values, xp):
     """Max over the last axis and the index of its first occurrence (Chainer's tie rule)."""
     arg = values.argmax(axis=-1)
-    return xp.take_along_axis(values, arg[..., None], axis=-1)[..., 0], arg
+    k = values.shape[-1]
+    flat = xp.arange(arg.size) * k + arg.ravel()
+    return values.reshape(-1)[flat].reshape(arg.shape), arg
 
 
 class ROIFunctionBase(function_node.FunctionNode):
@@ -364,20 +425,22 @@ class QuantizedROIBase(ROIFunctionBase):
 
 
 def max_over_windows(x, pixel, valid, empty_value):
-    """Max of ``x`` over each window; returns ``(y, SampleMap)`` routing to the winners."""
+    """Max of ``x`` over each window; returns ``(y, WinnerMap)`` routing to the winners."""
     xp = backend.get_array_module(x)
     channels = x.shape[1]
     # A trailing -inf column stands in for the padding slots of the windows.
     xc = xp.concatenate((channel_major(x), xp.full((channels, 1), -numpy.inf, x.dtype)),
                         axis=1)
-    values = xc[:, xp.where(valid, pixel, xc.shape[1] - 1)]  # (C, R, outh, outw, K)
-    y, arg = first_max(values, xp)
+    index = xp.where(valid, pixel, xc.shape[1] - 1)
+    y = xp.empty((channels,) + pixel.shape[:3], dtype=x.dtype)
+    arg = xp.empty(y.shape, dtype=numpy.intp)
+    for sl in roi_chunks(len(pixel), channels * int(numpy.prod(pixel.shape[1:]))):
+        # over (C, r, outh, outw, K)
+        y[:, sl], arg[:, sl] = first_max(xp.take(xc, index[sl], axis=1), xp)
     nonempty = valid.any(axis=-1)
     if empty_value != -numpy.inf:
         y = xp.where(nonempty, y, empty_value)
-    chosen = xp.take_along_axis(pixel[None], arg[..., None], axis=-1)  # (C, R, oh, ow, 1)
-    weight = xp.broadcast_to(nonempty.astype(x.dtype)[None, ..., None], chosen.shape)
-    smap = SampleMap(chosen.transpose(1, 2, 3, 0, 4), weight.transpose(1, 2, 3, 0, 4),
-                     x.shape, per_channel=True)
+    winners = WinnerMap(pixel[..., None], valid[..., None].astype(x.dtype), arg, nonempty,
+                        x.shape)
     y = xp.ascontiguousarray(y.transpose(1, 0, 2, 3)).astype(x.dtype, copy=False)
-    return y, smap
+    return y, winners

@@ -20,21 +20,23 @@ class ROIMaxAlign2D(_roi.ROIFunctionBase):
         pixel, weight, valid, _ = _roi.align_map(
             x.shape, rois, batch, self.spatial_scale, self.outh, self.outw,
             self.sampling_ratio)
-        # Interpolated samples (C, R, outh, outw, G); -inf where outside the map/grid.
-        taps = _roi.channel_major(x)[:, pixel]
-        values = (taps * weight.astype(x.dtype)).sum(axis=-1)
-        values = xp.where(valid, values, -numpy.inf)
-        y, arg = _roi.first_max(values, xp)
-        # The four taps of each channel's winning sample: (C, R, outh, outw, 4).
-        pick = arg[..., None, None]
-        chosen = xp.take_along_axis(pixel[None], pick, axis=-2)[..., 0, :]
-        chosen_w = xp.take_along_axis(weight[None], pick, axis=-2)[..., 0, :]
-        chosen_w = chosen_w * valid.any(axis=-1)[..., None]
-        smap = _roi.SampleMap(chosen.transpose(1, 2, 3, 0, 4),
-                              chosen_w.transpose(1, 2, 3, 0, 4).astype(x.dtype), x.shape,
-                              per_channel=True)
+        # Interpolated samples (C, r, outh, outw, G), -inf where outside the map/grid,
+        # and their per-channel maximum, a chunk of ROIs at a time.
+        xc = _roi.channel_major(x)
+        w = weight.astype(x.dtype)
+        channels = x.shape[1]
+        y = xp.empty((channels,) + pixel.shape[:3], dtype=x.dtype)
+        arg = xp.empty(y.shape, dtype=numpy.intp)
+        for sl in _roi.roi_chunks(len(pixel), channels * int(numpy.prod(pixel.shape[1:]))):
+            values = xp.take(xc, pixel[sl, ..., 0], axis=1) * w[sl, ..., 0]
+            for t in range(1, 4):
+                values += xp.take(xc, pixel[sl, ..., t], axis=1) * w[sl, ..., t]
+            values[:, ~valid[sl]] = -numpy.inf
+            y[:, sl], arg[:, sl] = _roi.first_max(values, xp)
+        winners = _roi.WinnerMap(pixel, weight.astype(x.dtype), arg, valid.any(axis=-1),
+                                 x.shape)
         y = xp.ascontiguousarray(y.transpose(1, 0, 2, 3))
-        return y, smap
+        return y, winners
 
 
 def roi_max_align_2d(x, rois, roi_indices, outsize, spatial_scale, sampling_ratio=None):
