@@ -5,12 +5,14 @@ known, a fixed sparse linear map from the input feature map to the output::
 
     y[r, c, i, j] = sum_k weight[r, i, j, k] * x_flat[pixel[r, i, j, k], c]
 
-where ``x_flat`` is ``x`` laid out as ``(batch * height * width, channels)``.  The max
-variants pick one term per channel, so their map carries a channel axis before ``k``.
-:class:`SampleMap` holds such a map; its gather is the forward pass and its scatter (a
-``bincount``) the backward pass.  Because the map does not depend on ``x``, the
-gradient nodes :class:`ROIScatter` / :class:`ROIGather` are each other's backward, so
-the functions can be differentiated any number of times w.r.t. ``x``.
+where ``x_flat`` is ``x`` laid out as ``(batch * height * width, channels)``.
+:class:`SampleMap` holds such a map for the average variants (the same taps for every
+channel); :class:`WinnerMap` holds the map of the max variants (one winning window
+pixel or bilinear sample per channel, kept as an arg-max).  Their ``gather`` is the
+forward pass and their ``scatter`` the backward pass.  Because a map does not depend
+on ``x``, the gradient nodes :class:`ROIScatter` / :class:`ROIGather` are each other's
+backward, so the functions can be differentiated any number of times w.r.t. ``x``.
+Work is done a chunk of ROIs at a time so that temporaries stay bounded.
 """
 import collections.abc
 import numbers
