@@ -44,18 +44,9 @@ def roi_max_align_2d(x, rois, roi_indices, outsize, spatial_scale, sampling_rati
 
     Like :func:`roi_max_pooling_2d` but without rounding: each bin of a ROI is sampled
     on a regular ``sampling_ratio`` grid by bilinear interpolation and the largest sample
-    is kept per channel.  As in Chainer, a bin with no sample inside ``x`` gives ``-inf``.
-
-    Args:
-        x (~minichainer.Variable or ndarray): ``(n, c, h, w)`` float32 input.
-        rois (~minichainer.Variable or ndarray): ``(R, 4)`` float32 boxes
-            ``(y_min, x_min, y_max, x_max)``.
-        roi_indices (~minichainer.Variable or ndarray): ``(R,)`` int32 batch index of
-            each ROI.
-        outsize (int or (int, int)): output height and width.
-        spatial_scale (float): factor from ROI coordinates to ``x``'s pixels.
-        sampling_ratio (None, int or (int, int)): samples per bin along height and
-            width; ``None`` takes ``ceil(roi_size / outsize)`` for each ROI.
+    is kept per channel.  As in Chainer, a bin with no sample inside ``x`` gives ``-inf``
+    (and no gradient).  The arguments are those of :func:`roi_average_align_2d`
+    (float32 ``x`` and ``rois``; ``sampling_ratio`` None, an int >= 1 or a pair).
 
     Returns:
         ~minichainer.Variable: ``(R, c, outh, outw)``.

@@ -22,16 +22,10 @@ def roi_max_pooling_2d(x, rois, roi_indices, outsize, spatial_scale):
 
     Each ROI is rounded to integer pixels after scaling by ``spatial_scale``, split into
     ``outsize`` bins, and the maximum of every bin is taken per channel.  As in Chainer,
-    a bin that falls outside ``x`` gives ``-inf`` (and no gradient).
-
-    Args:
-        x (~minichainer.Variable or ndarray): ``(n, c, h, w)`` float input.
-        rois (~minichainer.Variable or ndarray): ``(R, 4)`` boxes
-            ``(y_min, x_min, y_max, x_max)``, same dtype as ``x``.
-        roi_indices (~minichainer.Variable or ndarray): ``(R,)`` int32 batch index of
-            each ROI.
-        outsize (int or (int, int)): output height and width.
-        spatial_scale (float): factor from ROI coordinates to ``x``'s pixels.
+    a bin that falls outside ``x`` gives ``-inf`` (and no gradient).  The arguments are
+    those of :func:`roi_average_pooling_2d`: ``x`` ``(n, c, h, w)``, ``rois`` ``(R, 4)``
+    rows ``(y_min, x_min, y_max, x_max)`` of ``x``'s dtype, int32 ``roi_indices``
+    ``(R,)``, ``outsize`` an int or a pair, ``spatial_scale`` a positive float.
 
     Returns:
         ~minichainer.Variable: ``(R, c, outh, outw)``.

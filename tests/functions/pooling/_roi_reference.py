@@ -1,4 +1,5 @@
 """Loop-per-bin NumPy references of the ROI functions and shared test inputs."""
+import itertools
 import math
 
 import numpy
@@ -19,6 +20,10 @@ def distinct_x(shape, seed=0, dtype=numpy.float32):
 ROIS = numpy.array([[1, 1, 6, 6], [0.6, 2.2, 5.3, 8.4], [3, 3, 3, 3],
                     [-4, -3, 2.5, 3.7], [5, 7, 14, 17], [12, 13, 20, 20]], numpy.float32)
 ROI_INDICES = numpy.array([0, 1, 1, 0, 1, 0], numpy.int32)
+
+# (outsize, spatial_scale, dtype) cases of the quantized pooling functions.
+POOLING_CASES = list(itertools.product([(3, 4), (2, 2), (5, 7)], [0.6, 1.0, 0.5],
+                                       [numpy.float16, numpy.float32, numpy.float64]))
 
 
 def _quantized_bins(start, size, out, limit):

@@ -9,9 +9,7 @@ from minichainer.utils import type_check
 from . import _roi_reference as ref
 
 
-@pytest.mark.parametrize('outsize', [(3, 4), 2, (5, 7)])
-@pytest.mark.parametrize('scale', [0.6, 1.0, 0.5])
-@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32, numpy.float64])
+@pytest.mark.parametrize('outsize, scale, dtype', ref.POOLING_CASES)
 def test_forward_matches_reference(outsize, scale, dtype):
     x = ref.distinct_x((2, 3, 7, 9), dtype=dtype)
     rois = ref.ROIS.astype(dtype)
