@@ -25,8 +25,9 @@ class _Taps:
         self.v = (g[:, 1] + 1) * (height - 1) / 2 + 1
         u = self.u.clip(0, width + 1)
         v = self.v.clip(0, height + 1)
-        u0 = xp.floor(u).clip(0, width)
-        v0 = xp.floor(v).clip(0, height)
+        # fmin/fmax keep the tap indices finite for NaN points (whose output is NaN).
+        u0 = xp.fmax(xp.fmin(xp.floor(u), width), 0)
+        v0 = xp.fmax(xp.fmin(xp.floor(v), height), 0)
         self.wu0 = u - u0
         self.wu1 = (u0 + 1) - u
         self.wv0 = v - v0

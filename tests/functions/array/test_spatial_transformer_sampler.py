@@ -69,6 +69,18 @@ def test_matches_chainer():
                    [[1., -2., 0.5, -0.525], [-0.43875, 0.4, -1., 0.]]]], rtol=1e-5, atol=1e-6)
 
 
+def test_nan_point_gives_nan_without_touching_other_outputs():
+    x = numpy.ones((1, 2, 3, 3), numpy.float32)
+    grid = numpy.array([[[[numpy.nan, 0.]], [[0., 0.]]]], numpy.float32)
+    xv = minichainer.Variable(x)
+    y = F.spatial_transformer_sampler(xv, grid)
+    assert numpy.isnan(y.array[0, :, 0, 0]).all()
+    numpy.testing.assert_allclose(y.array[0, :, 0, 1], [1., 1.])
+    y.grad = numpy.array([[[[0., 1.]], [[0., 1.]]]], numpy.float32)
+    y.backward()
+    numpy.testing.assert_allclose(xv.grad[0, :, 1, 1], [1., 1.])
+
+
 def test_identity_transform_reproduces_the_input():
     x = numpy.random.RandomState(1).uniform(-1, 1, (2, 3, 4, 5)).astype(numpy.float32)
     theta = numpy.tile(numpy.array([[1., 0., 0.], [0., 1., 0.]], numpy.float32), (2, 1, 1))
