@@ -57,6 +57,8 @@ from minichainer.functions.array.scatter_add import scatter_add
 from minichainer.functions.array.select_item import select_item
 from minichainer.functions.array.separate import separate
 from minichainer.functions.array.space2depth import space2depth
+from minichainer.functions.array.spatial_transformer_grid import spatial_transformer_grid
+from minichainer.functions.array.spatial_transformer_sampler import spatial_transformer_sampler
 from minichainer.functions.array.split_axis import split_axis
 from minichainer.functions.array.squeeze import squeeze
 from minichainer.functions.array.stack import stack
@@ -77,17 +79,20 @@ from minichainer.functions.connection.deconvolution_2d import deconvolution_2d
 from minichainer.functions.connection.deconvolution_nd import deconvolution_1d
 from minichainer.functions.connection.deconvolution_nd import deconvolution_3d
 from minichainer.functions.connection.deconvolution_nd import deconvolution_nd
+from minichainer.functions.connection.deformable_convolution_2d_sampler import deformable_convolution_2d_sampler
 from minichainer.functions.connection.depthwise_convolution_2d import depthwise_convolution_2d
 from minichainer.functions.connection.dilated_convolution_2d import dilated_convolution_2d
 from minichainer.functions.connection.embed_id import embed_id
 from minichainer.functions.connection.linear import linear
 from minichainer.functions.connection.local_convolution_2d import local_convolution_2d
+from minichainer.functions.connection.shift import shift
 from minichainer.functions.rnn.n_step_gru import n_step_bigru
 from minichainer.functions.rnn.n_step_gru import n_step_gru
 from minichainer.functions.rnn.n_step_lstm import n_step_bilstm
 from minichainer.functions.rnn.n_step_lstm import n_step_lstm
 from minichainer.functions.rnn.n_step_rnn import n_step_birnn
 from minichainer.functions.rnn.n_step_rnn import n_step_rnn
+from minichainer.functions.rnn.tree_lstm import tree_lstm
 
 # evaluation
 from minichainer.functions.evaluation.accuracy import accuracy
@@ -107,6 +112,7 @@ from minichainer.functions.loss.crf1d import crf1d
 from minichainer.functions.loss.cross_covariance import cross_covariance
 from minichainer.functions.loss.ctc import connectionist_temporal_classification
 from minichainer.functions.loss.decov import decov
+from minichainer.functions.loss.discriminative_loss import discriminative_margin_based_clustering_loss
 from minichainer.functions.loss.hinge import hinge
 from minichainer.functions.loss.huber_loss import huber_loss
 from minichainer.functions.loss.mean_absolute_error import mean_absolute_error
@@ -205,6 +211,8 @@ from minichainer.functions.normalization.batch_normalization import batch_normal
 from minichainer.functions.normalization.batch_normalization import fixed_batch_normalization
 from minichainer.functions.normalization.batch_renormalization import batch_renormalization
 from minichainer.functions.normalization.batch_renormalization import fixed_batch_renormalization
+from minichainer.functions.normalization.decorrelated_batch_normalization import decorrelated_batch_normalization  # noqa: E501
+from minichainer.functions.normalization.decorrelated_batch_normalization import fixed_decorrelated_batch_normalization  # noqa: E501
 from minichainer.functions.normalization.group_normalization import group_normalization
 from minichainer.functions.normalization.l2_normalization import normalize
 from minichainer.functions.normalization.layer_normalization import layer_normalization
@@ -219,6 +227,11 @@ from minichainer.functions.pooling.max_pooling_2d import max_pooling_2d
 from minichainer.functions.pooling.max_pooling_nd import max_pooling_1d
 from minichainer.functions.pooling.max_pooling_nd import max_pooling_3d
 from minichainer.functions.pooling.max_pooling_nd import max_pooling_nd
+from minichainer.functions.pooling.roi_average_align_2d import roi_average_align_2d
+from minichainer.functions.pooling.roi_average_pooling_2d import roi_average_pooling_2d
+from minichainer.functions.pooling.roi_max_align_2d import roi_max_align_2d
+from minichainer.functions.pooling.roi_max_pooling_2d import roi_max_pooling_2d
+from minichainer.functions.pooling.roi_pooling_2d import roi_pooling_2d
 from minichainer.functions.pooling.spatial_pyramid_pooling_2d import spatial_pyramid_pooling_2d
 from minichainer.functions.pooling.unpooling_2d import unpooling_2d
 from minichainer.functions.pooling.unpooling_nd import unpooling_1d

@@ -1,4 +1,6 @@
 """Utilities (``chainer.utils``)."""
+import collections.abc as collections_abc  # noqa: F401 (chainer.utils.collections_abc)
+
 import numpy
 
 from minichainer.utils import argument  # noqa: F401

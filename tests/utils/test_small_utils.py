@@ -81,3 +81,7 @@ def test_chainer_utils_exports():
     assert utils.get_conv_outsize is conv.get_conv_outsize
     assert utils.get_deconv_outsize is conv.get_deconv_outsize
     assert callable(utils.experimental) and callable(utils.enable_final)
+
+def test_collections_abc_alias():
+    import collections.abc
+    assert utils.collections_abc is collections.abc
