@@ -22,11 +22,11 @@ class BatchRenormalization(BatchNormalization):
         size (int or tuple): Shape of the statistics (channels).
         rmax (float): Largest allowed correction ``r`` of the standard deviation.
         dmax (float): Largest allowed correction ``d`` of the mean.
-        decay, eps, dtype, use_gamma, use_beta, initial_gamma, initial_beta,
-        initial_avg_mean, initial_avg_var: As in :class:`BatchNormalization`.
 
-    Attributes:
-        r, d: Always None (kept as in Chainer, which never sets them).
+    ``decay``, ``eps``, ``dtype``, ``use_gamma``, ``use_beta``, ``initial_gamma``,
+    ``initial_beta``, ``initial_avg_mean`` and ``initial_avg_var`` are as in
+    :class:`BatchNormalization`. The attributes ``r`` and ``d`` are always None (kept as
+    in Chainer, which never sets them).
     """
 
     def __init__(self, size, rmax=1, dmax=0, decay=0.9, eps=2e-5, dtype=None,
