@@ -38,6 +38,7 @@ _CORE = [
                               'minichainer.backend.get_array_module',
                               'minichainer.backend.CpuDevice']),
     ('Gradient checking', 'minichainer.gradient_check'),
+    ('Function hooks', 'minichainer.function_hooks'),
     ('Computational graph', ['minichainer.computational_graph.build_computational_graph']),
 ]
 _LINKS = [
@@ -73,6 +74,14 @@ PAGES = {
                 'level.', _CORE),
     'functions.md': ('Functions', 'Every function of `minichainer.functions` (`F`), by '
                      'family.', 'minichainer.functions'),
+    'distributions.md': ('Distributions', 'Probability distributions '
+                         '(`minichainer.distributions`) and their KL divergences.',
+                         [('Base class and KL divergence',
+                           ['minichainer.distribution.Distribution',
+                            'minichainer.distribution.register_kl',
+                            'minichainer.distribution.kl_divergence',
+                            'minichainer.distribution.cross_entropy']),
+                          ('Distributions', 'minichainer.distributions')]),
     'links.md': ('Links and initializers', 'Every link of `minichainer.links` (`L`) and '
                  'every initializer.', _LINKS),
     'optimizers.md': ('Optimizers', 'Optimizers, their base classes and optimizer '
