@@ -49,7 +49,7 @@ class LocalConfig:
 def _print_attrs(obj, keys, file):
     width = max((len(k) for k in keys), default=0)
     for key in keys:
-        file.write('{}   {}\n'.format(key.ljust(width), getattr(obj, key)))
+        file.write('{} {}\n'.format(key.ljust(width), getattr(obj, key)))
 
 
 global_config = GlobalConfig()
