@@ -42,12 +42,26 @@ def _preprocess_const(x, value):
     if value_type is float or value_type is int:
         return x.dtype.type(value)
     if isinstance(value, _ndarray):
+        _check_const_shape(x, value)
         return value.astype(x.dtype, copy=False)
     if numpy.isscalar(value) and not isinstance(value, (str, bytes)):
         return x.dtype.type(value)
     raise TypeError(
         'Value must be a scalar, `numpy.ndarray` or a `Variable`.\nActual: {}'.format(
             type(value)))
+
+
+def _check_const_shape(x, value):
+    # An array constant must broadcast with the Variable, as the two-input op would check.
+    shape, vshape = x.shape, value.shape
+    if shape == vshape:
+        return
+    try:
+        numpy.broadcast_shapes(shape, vshape)
+    except ValueError:
+        raise type_check.InvalidType(
+            'broadcastable shapes of the Variable and the constant array',
+            '{} and {}'.format(shape, vshape)) from None
 
 
 def _as_const_or_var(x, value):
@@ -163,20 +177,29 @@ class AddConstant(_ConstantOp):
 
 
 class MultiAdd(FunctionNode):
-    """Sum of several Variables of one shape."""
+    """Sum of several Variables of one dtype; shapes broadcast as in NumPy."""
 
     def check_type_forward(self, in_types):
         for i, t in enumerate(in_types):
-            type_check.expect(t.dtype == in_types[0].dtype, t.shape == in_types[0].shape)
+            type_check.argname((t,), ('x{}'.format(i),))
+            type_check.expect(t.dtype == in_types[0].dtype)
+        type_check.expect_broadcast_shapes(*[t.shape for t in in_types])
 
     def forward(self, xs):
-        y = xs[0].copy()
-        for x in xs[1:]:
-            y += x
-        return y,
+        if len(xs) == 1:
+            return xs[0].copy(),
+        y = xs[0] + xs[1]
+        for x in xs[2:]:
+            if x.shape == y.shape:
+                y += x
+            else:
+                y = y + x
+        return _force_array(y),
 
     def backward(self, indexes, grad_outputs):
-        return (grad_outputs[0],) * len(indexes)
+        gy = grad_outputs[0]
+        inputs = self.inputs
+        return tuple(_sum_to_shape(gy, inputs[i].shape) for i in indexes)
 
 
 def add(*xs):
@@ -190,6 +213,8 @@ def add(*xs):
 
 
 def _radd(self, lhs):
+    if isinstance(lhs, Variable):
+        return Add().apply((lhs, self))[0]
     return AddConstant(_preprocess_const(self, lhs)).apply((self,))[0]
 
 

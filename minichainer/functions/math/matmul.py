@@ -90,8 +90,9 @@ def matmul(a, b, transa=False, transb=False):
     from minichainer.functions.array.reshape import reshape
     a_ndim, b_ndim = a.ndim, b.ndim
     if a_ndim == 0 or b_ndim == 0:
-        raise ValueError('matmul: operands must have at least one dimension, got shapes '
-                         '{} and {}'.format(a.shape, b.shape))
+        raise type_check.InvalidType(
+            'a.ndim >= 1 and b.ndim >= 1 (matmul operands)',
+            'a.shape = {}, b.shape = {}'.format(a.shape, b.shape))
     if a_ndim == 1:
         a = reshape(a, (1,) + a.shape)
         transa = False
