@@ -2,6 +2,7 @@
 import numpy
 
 from minichainer import backend
+from minichainer.configuration import config as _config
 from minichainer import utils
 from minichainer.function_node import FunctionNode
 from minichainer.utils import type_check
@@ -25,6 +26,8 @@ class GetItem(FunctionNode):
 
     def __init__(self, slices):
         self.slices = _normalize_slices(slices)
+        if _config.debug and sum(1 for s in self.slices if s is Ellipsis) > 1:
+            raise ValueError('get_item: only one Ellipsis is allowed in slices')
         self._basic = all(isinstance(s, _BASIC) and not isinstance(s, bool)
                           for s in self.slices)
 
