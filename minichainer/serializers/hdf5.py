@@ -69,6 +69,9 @@ class HDF5Serializer(serializer.Serializer):
     def __call__(self, key, value):
         h5py = self._h5py
         if value is None:
+            # None is stored as an empty dataset (h5py.Empty, new in h5py 2.7)
+            if h5py.version.version_tuple < (2, 7, 0):
+                raise RuntimeError('h5py>=2.7.0 is required to serialize None.')
             arr = h5py.Empty('f')
             compression = None
         else:
