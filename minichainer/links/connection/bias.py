@@ -1,10 +1,19 @@
 """The broadcasted bias layer ``Bias``."""
 import importlib
 
+from minichainer import configuration
 from minichainer import link
 from minichainer import variable
 
 _bias = importlib.import_module('minichainer.functions.math.bias')
+
+
+def _bad_argc(msg):
+    # Chainer asserts the argument count in debug mode (AssertionError);
+    # otherwise a clear TypeError.
+    if configuration.config.debug:
+        raise AssertionError(msg)
+    raise TypeError(msg)
 
 
 class Bias(link.Link):
@@ -25,9 +34,8 @@ class Bias(link.Link):
         """``x + b`` with ``b`` broadcast from ``axis``."""
         if hasattr(self, 'b'):
             if len(xs) != 1:
-                raise TypeError('Bias with a learnt b takes 1 input, got {}'.format(len(xs)))
+                _bad_argc('Bias with a learnt b takes 1 input (x), got {}'.format(len(xs)))
             return _bias.bias(xs[0], self.b, self.axis)
         if len(xs) != 2:
-            raise TypeError('Bias without a learnt b takes 2 inputs (x, b), got {}'.format(
-                len(xs)))
+            _bad_argc('Bias without a learnt b takes 2 inputs (x, b), got {}'.format(len(xs)))
         return _bias.bias(xs[0], xs[1], self.axis)

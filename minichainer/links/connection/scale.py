@@ -1,11 +1,20 @@
 """The broadcasted scaling layer ``Scale``."""
 import importlib
 
+from minichainer import configuration
 from minichainer import link
 from minichainer.links.connection import bias as bias_module
 from minichainer import variable
 
 _scale = importlib.import_module('minichainer.functions.math.scale')
+
+
+def _bad_argc(msg):
+    # Chainer asserts the argument count in debug mode (AssertionError);
+    # otherwise a clear TypeError.
+    if configuration.config.debug:
+        raise AssertionError(msg)
+    raise TypeError(msg)
 
 
 class Scale(link.Chain):
@@ -41,12 +50,12 @@ class Scale(link.Chain):
         """``x * W`` (or ``x * y`` for two inputs), plus the bias if any."""
         if hasattr(self, 'W'):
             if len(xs) != 1:
-                raise TypeError('Scale with a learnt W takes 1 input, got {}'.format(len(xs)))
+                _bad_argc('Scale with a learnt W takes 1 input (x), got {}'.format(len(xs)))
             z = _scale.scale(xs[0], self.W, self.axis)
         else:
             if len(xs) != 2:
-                raise TypeError('Scale without a learnt W takes 2 inputs (x, y), got {}'
-                                .format(len(xs)))
+                _bad_argc('Scale without a learnt W takes 2 inputs (x, y), got {}'
+                          .format(len(xs)))
             z = _scale.scale(xs[0], xs[1], self.axis)
         if hasattr(self, 'bias'):
             return self.bias(z)
