@@ -20,3 +20,57 @@ class MultiprocessParallelUpdater(standard_updater.StandardUpdater):
     def available():
         """Always False: no GPU/NCCL backend exists in minichainer."""
         return False
+
+
+def size_num_grads(link):
+    """Return ``(total size, count)`` of the non-empty parameters of ``link``."""
+    size = 0
+    num = 0
+    for param in link.params():
+        if param.size == 0:
+            continue
+        size += param.size
+        num += 1
+    return size, num
+
+
+def _gpu_only(name, link):
+    raise RuntimeError(
+        '{} works only on GPU, but minichainer has no GPU backend (the link {!r} '
+        'lives on the CPU).'.format(name, type(link).__name__))
+
+
+def gather_grads(link):
+    """Pack all gradient arrays of ``link`` into one GPU array (GPU only).
+
+    Raises:
+        RuntimeError: always, as minichainer has only the CPU device.
+    """
+    _gpu_only('gather_grads', link)
+
+
+def gather_params(link):
+    """Pack all parameter arrays of ``link`` into one GPU array (GPU only).
+
+    Raises:
+        RuntimeError: always, as minichainer has only the CPU device.
+    """
+    _gpu_only('gather_params', link)
+
+
+def scatter_grads(link, array):
+    """Inverse of :func:`gather_grads` (GPU only).
+
+    Raises:
+        RuntimeError: always, as minichainer has only the CPU device.
+    """
+    _gpu_only('scatter_grads', link)
+
+
+def scatter_params(link, array):
+    """Inverse of :func:`gather_params` (GPU only).
+
+    Raises:
+        RuntimeError: always, as minichainer has only the CPU device.
+    """
+    _gpu_only('scatter_params', link)
