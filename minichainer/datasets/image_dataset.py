@@ -4,8 +4,10 @@ Reading images needs Pillow (``pip install minichainer[examples]``); it is impor
 when a dataset is created.
 """
 import bisect
+import importlib.util
 import io
 import os
+import sys
 import threading
 import zipfile
 
@@ -13,6 +15,25 @@ import numpy
 
 import minichainer
 from minichainer.dataset import dataset_mixin
+
+
+def _pillow_available():
+    # checked without importing Pillow; sys.modules['PIL'] = None means "absent"
+    if 'PIL' in sys.modules:
+        return sys.modules['PIL'] is not None
+    try:
+        return importlib.util.find_spec('PIL') is not None
+    except (ImportError, ValueError):
+        return False
+
+
+#: Whether Pillow is installed (Chainer's ``image_dataset.available``).
+available = _pillow_available()
+
+
+def _check_pillow_availability():
+    """Raise ImportError naming Pillow when it cannot be imported."""
+    _import_pil_image()
 
 
 def _import_pil_image():
