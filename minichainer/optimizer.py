@@ -129,7 +129,11 @@ class UpdateRule:
         hyperparam (Hyperparameter): The rule's own hyperparameter (its parent is the
             optimizer's).
         t (int): Number of updates made by this rule.
+        is_elementwise (bool): True when the rule updates each element from that
+            element alone (class attribute; False here, True for the built-in rules).
     """
+
+    is_elementwise = False
 
     def __init__(self, parent_hyperparam=None):
         self._pre_update_hooks = collections.OrderedDict()
@@ -167,9 +171,9 @@ class UpdateRule:
                 'UpdateRule.add_hook: hook must be callable, got {!r}'.format(hook))
         _check_timing('UpdateRule', timing)
         if timing == 'auto':
+            # as in Chainer, a hook without a timing attribute runs before the
+            # update, and one whose attribute is neither 'pre' nor 'post' after it
             timing = getattr(hook, 'timing', 'pre')
-            if timing not in ('pre', 'post'):
-                timing = 'pre'
         name = _resolve_hook_name(hook, name)
         if name in self._pre_update_hooks or name in self._post_update_hooks:
             raise _DuplicateHookError(
@@ -456,17 +460,34 @@ class Optimizer:
         else:
             self._post_update_hooks[name] = hook
 
+    def _check_set_up(self):
+        if self._pre_update_hooks is None:
+            raise RuntimeError(
+                '{} is not set up. Call `setup` method.'.format(type(self).__name__))
+
     def remove_hook(self, name):
-        """Unregister the hook registered as ``name`` (KeyError when there is none)."""
+        """Unregister the hook registered as ``name``.
+
+        Raises:
+            RuntimeError: :meth:`setup` has not been called.
+            KeyError: no hook is registered as ``name``.
+        """
+        self._check_set_up()
         try:
             del self._pre_update_hooks[name]
         except KeyError:
             del self._post_update_hooks[name]
 
     def call_hooks(self, timing='pre'):
-        """Invoke the hooks of ``timing`` (``'pre'`` or ``'post'``) in registration order."""
+        """Invoke the hooks of ``timing`` (``'pre'`` or ``'post'``) in registration
+        order, each through :meth:`call_hook`.
+
+        Raises:
+            RuntimeError: :meth:`setup` has not been called.
+        """
+        self._check_set_up()
         for hook in self._hooks_of(timing).values():
-            self._call_hook(hook)
+            self.call_hook(hook)
 
     def _hooks_of(self, timing):
         if timing == 'pre':
@@ -476,7 +497,9 @@ class Optimizer:
         raise ValueError(
             "call_hooks: timing must be either 'pre' or 'post', got {!r}".format(timing))
 
-    def _call_hook(self, hook):
+    def call_hook(self, hook):
+        """Invoke one hook: ``hook(param.update_rule, param)`` for every parameter when
+        ``hook.call_for_each_param`` is true, ``hook(self)`` otherwise."""
         if getattr(hook, 'call_for_each_param', False):
             for param in self.target.params():
                 hook(param.update_rule, param)
@@ -594,12 +617,11 @@ class GradientMethod(Optimizer):
             if param.grad is None:
                 param.grad = _array_module(param.array).zeros_like(param.array)
 
-    def call_hooks(self, timing='pre'):
-        """Invoke the hooks of ``timing`` in registration order, reallocating cleared
-        gradients after each."""
-        for hook in self._hooks_of(timing).values():
-            self._call_hook(hook)
-            self.reallocate_cleared_grads()
+    def call_hook(self, hook):
+        """Invoke one hook (see :meth:`Optimizer.call_hook`), then reallocate the
+        gradients it cleared."""
+        Optimizer.call_hook(self, hook)
+        self.reallocate_cleared_grads()
 
     def update(self, lossfun=None, *args, **kwds):
         """Update the parameters from ``lossfun(*args, **kwds)`` or the current gradients.

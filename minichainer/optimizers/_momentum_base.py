@@ -32,6 +32,8 @@ class MomentumRuleBase(optimizer.UpdateRule):
 
     _default_hyperparam = None
 
+    is_elementwise = True
+
     def __init__(self, parent_hyperparam=None, lr=None, momentum=None):
         super().__init__(parent_hyperparam or self._default_hyperparam)
         _util.set_given_hyperparams(self.hyperparam, lr=lr, momentum=momentum)

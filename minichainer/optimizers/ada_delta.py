@@ -22,6 +22,8 @@ class AdaDeltaRule(optimizer.UpdateRule):
         eps (float): Small value for numerical stability.
     """
 
+    is_elementwise = True
+
     def __init__(self, parent_hyperparam=None, rho=None, eps=None):
         super().__init__(parent_hyperparam or _default_hyperparam)
         _util.set_given_hyperparams(self.hyperparam, rho=rho, eps=eps)

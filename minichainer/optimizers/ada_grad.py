@@ -19,6 +19,8 @@ class AdaGradRule(optimizer.UpdateRule):
         eps (float): Small value for numerical stability.
     """
 
+    is_elementwise = True
+
     def __init__(self, parent_hyperparam=None, lr=None, eps=None):
         super().__init__(parent_hyperparam or _default_hyperparam)
         _util.set_given_hyperparams(self.hyperparam, lr=lr, eps=eps)

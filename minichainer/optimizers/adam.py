@@ -68,6 +68,8 @@ class AdamRule(optimizer.UpdateRule):
 
     _checked_eps = None
 
+    is_elementwise = True
+
     def __init__(self, parent_hyperparam=None, alpha=None, beta1=None, beta2=None,
                  eps=None, eta=None, weight_decay_rate=None, amsgrad=None,
                  adabound=None, final_lr=None, gamma=None):

@@ -25,6 +25,8 @@ class MSVAGRule(optimizer.UpdateRule):
         weight_decay_rate (float): Weight decay rate.
     """
 
+    is_elementwise = True
+
     def __init__(self, parent_hyperparam=None, lr=None, beta=None, eta=None,
                  weight_decay_rate=None):
         super().__init__(parent_hyperparam or _default_hyperparam)

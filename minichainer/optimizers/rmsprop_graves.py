@@ -25,6 +25,8 @@ class RMSpropGravesRule(optimizer.UpdateRule):
         eps (float): Small value for numerical stability.
     """
 
+    is_elementwise = True
+
     def __init__(self, parent_hyperparam=None, lr=None, alpha=None, momentum=None,
                  eps=None):
         super().__init__(parent_hyperparam or _default_hyperparam)

@@ -15,6 +15,8 @@ class SGDRule(optimizer.UpdateRule):
         lr (float): Learning rate.
     """
 
+    is_elementwise = True
+
     def __init__(self, parent_hyperparam=None, lr=None):
         super().__init__(parent_hyperparam or _default_hyperparam)
         _util.set_given_hyperparams(self.hyperparam, lr=lr)
