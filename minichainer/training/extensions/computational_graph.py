@@ -1,10 +1,28 @@
 """DumpGraph: write the computational graph of a reported variable as a dot file."""
 import os
+import subprocess
 
 from minichainer import computational_graph
 from minichainer import configuration
 from minichainer.training import extension
 from minichainer.training.extensions import _util
+
+def is_return_code_zero(args):
+    """Return True when running the command ``args`` (a list of str) exits with 0.
+
+    Its output is discarded; a missing command or a non-zero exit gives False.
+    """
+    try:
+        subprocess.check_call(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    except (subprocess.CalledProcessError, OSError):
+        return False
+    return True
+
+
+def is_graphviz_available():
+    """Return True when Graphviz's ``dot`` command can be run."""
+    return is_return_code_zero(['dot', '-V'])
+
 
 _var_style = {'shape': 'octagon', 'fillcolor': '#E0E0E0', 'style': 'filled'}
 _func_style = {'shape': 'record', 'fillcolor': '#6495ED', 'style': 'filled'}
@@ -12,7 +30,9 @@ _func_style = {'shape': 'record', 'fillcolor': '#6495ED', 'style': 'filled'}
 
 class DumpGraph(extension.Extension):
     """Trainer extension that dumps the graph of ``observation[root_name]`` once, at the
-    first iteration, to ``<out>/<filename>`` (``cg.dot``) in the dot language.
+    first iteration, to ``<out>/<filename>`` (``cg.dot``) in the dot language. When
+    Graphviz's ``dot`` command is available, the graph is also rendered to a PNG image
+    next to it (same name, ``.png`` extension).
 
     ``initialize`` turns ``config.keep_graph_on_report`` on so that the reported
     variable keeps its graph; the flag is restored after the dump.
@@ -65,7 +85,12 @@ class DumpGraph(extension.Extension):
             cg = computational_graph.build_computational_graph(
                 [var], variable_style=self._variable_style,
                 function_style=self._function_style).dump()
-            _util.atomic_write_text(os.path.join(trainer.out, self._filename), cg)
+            filename = os.path.join(trainer.out, self._filename)
+            _util.atomic_write_text(filename, cg)
+            if is_graphviz_available():
+                image = os.path.join(
+                    trainer.out, os.path.splitext(self._filename)[0] + '.png')
+                subprocess.check_call(['dot', '-Tpng', filename, '-o', image])
         finally:
             configuration.config.keep_graph_on_report = bool(self._original_flag)
             self._flag_set = False
