@@ -17,6 +17,11 @@ def _linear_filter(size, ndim, upsampling=True):
     return filt
 
 
+class _ChannelShapeError(ValueError, AssertionError):
+    # Chainer asserts on the channel shape; catchable as either
+    pass
+
+
 class _SamplingFilter(initializer.Initializer):
 
     def __init__(self, upsampling, interpolation='linear', dtype=None):
@@ -33,8 +38,9 @@ class _SamplingFilter(initializer.Initializer):
         name = type(self).__name__
         in_c, out_c = array.shape[:2]
         if not (in_c == out_c or out_c == 1):
-            raise ValueError('{}: the array must have shape (c, c, k, ...) or (c, 1, k, ...), '
-                             'got {}'.format(name, array.shape))
+            raise _ChannelShapeError(
+                '{}: the array must have shape (c, c, k, ...) or (c, 1, k, ...), '
+                'got {}'.format(name, array.shape))
         ksizes = set(array.shape[2:])
         if len(ksizes) != 1:
             raise ValueError('{}: all kernel sizes must be equal, got {}'.format(
