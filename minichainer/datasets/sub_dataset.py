@@ -1,5 +1,6 @@
 """Subsets and splits of datasets (``chainer.datasets.SubDataset`` and split functions)."""
 import numbers
+import warnings
 
 import numpy
 
@@ -140,27 +141,25 @@ def split_dataset_n_random(dataset, n, seed=None):
             for i in range(n)]
 
 
-def get_cross_validation_datasets(dataset, n_fold, order=None):
-    """Make ``n_fold`` (train, test) splits for cross validation.
+def get_cross_validation_datasets(dataset, n_folds=None, order=None, **kwargs):
+    """Make ``n_folds`` (train, test) splits for cross validation.
 
     The test parts do not overlap and together cover the dataset; their sizes
-    differ by at most one.
+    differ by at most one. ``n_fold=`` (Chainer's old name) is accepted with a
+    DeprecationWarning.
 
     Returns:
         list of tuples: ``[(train, test), ...]``, each a pair of SubDatasets.
     """
-    _check_int('get_cross_validation_datasets', 'n_fold', n_fold)
-    if n_fold <= 0:
-        raise ValueError('get_cross_validation_datasets: n_fold must be positive, got '
-                         '{}'.format(n_fold))
+    n_folds = _n_folds_argument('get_cross_validation_datasets', n_folds, kwargs)
     if order is None:
         order = numpy.arange(len(dataset))
     else:
         order = numpy.array(order)  # copy
 
     whole_size = len(dataset)
-    borders = [whole_size * i // n_fold for i in range(n_fold + 1)]
-    test_sizes = [borders[i + 1] - borders[i] for i in range(n_fold)]
+    borders = [whole_size * i // n_folds for i in range(n_folds + 1)]
+    test_sizes = [borders[i + 1] - borders[i] for i in range(n_folds)]
 
     splits = []
     for test_size in reversed(test_sizes):
@@ -173,7 +172,24 @@ def get_cross_validation_datasets(dataset, n_fold, order=None):
     return splits
 
 
-def get_cross_validation_datasets_random(dataset, n_fold, seed=None):
+def get_cross_validation_datasets_random(dataset, n_folds=None, seed=None, **kwargs):
     """Like :func:`get_cross_validation_datasets` with a random order from ``seed``."""
+    n_folds = _n_folds_argument('get_cross_validation_datasets_random', n_folds, kwargs)
     order = numpy.random.RandomState(seed).permutation(len(dataset))
-    return get_cross_validation_datasets(dataset, n_fold, order)
+    return get_cross_validation_datasets(dataset, n_folds, order)
+
+
+def _n_folds_argument(func, n_folds, kwargs):
+    if 'n_fold' in kwargs:
+        warnings.warn('{}: argument `n_fold` is deprecated; use `n_folds` '
+                      'instead'.format(func), DeprecationWarning, stacklevel=3)
+        n_folds = kwargs.pop('n_fold')
+    if kwargs:
+        raise TypeError('{}() got an unexpected keyword argument {!r}'.format(
+            func, next(iter(kwargs))))
+    if n_folds is None:
+        raise TypeError('{}() missing required argument: n_folds'.format(func))
+    _check_int(func, 'n_folds', n_folds)
+    if n_folds <= 0:
+        raise ValueError('{}: n_folds must be positive, got {}'.format(func, n_folds))
+    return n_folds

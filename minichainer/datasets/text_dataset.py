@@ -103,12 +103,21 @@ class TextDataset(dataset_mixin.DatasetMixin):
                 pass
         self._fps = None
 
+    def close(self):
+        """Close the text files now (they are also closed when the dataset is freed).
+
+        A later access reopens them.
+        """
+        self._close()
+
     def get_example(self, idx):
         if idx < 0 or len(self._lines) <= idx:
             raise IndexError('TextDataset: index {} out of range for length {}'.format(
                 idx, len(self._lines)))
         linenum = self._lines[idx]
         with self._lock:
+            if self._fps is None:  # closed with close()
+                self._open()
             for k, fp in enumerate(self._fps):
                 fp.seek(self._bounds[k][linenum])
             lines = [fp.readline() for fp in self._fps]
