@@ -10,9 +10,17 @@ from minichainer import variable
 _bilinear = importlib.import_module('minichainer.functions.connection.bilinear')
 
 
+class BilinearShapeError(ValueError, AssertionError):
+    """A given initial array has the wrong shape.
+
+    Chainer asserts the shapes (``AssertionError``); this is also a
+    ``ValueError`` for code written against earlier minichainer releases.
+    """
+
+
 def _check_shape(name, value, shape):
     if isinstance(value, numpy.ndarray) and value.shape != shape:
-        raise ValueError('Bilinear: {} must have shape {}, got {}'.format(
+        raise BilinearShapeError('Bilinear: {} must have shape {}, got {}'.format(
             name, shape, value.shape))
 
 
@@ -29,7 +37,9 @@ class Bilinear(link.Link):
             ``(initialV1, initialV2, initialb)``.
 
     Raises:
-        ValueError: a given array has the wrong shape or ``initial_bias`` is neither
+        BilinearShapeError: (a ``ValueError`` and ``AssertionError``) a given
+            array has the wrong shape.
+        ValueError: ``initial_bias`` is neither
             a tuple nor None.
     """
 
