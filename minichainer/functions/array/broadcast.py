@@ -66,7 +66,10 @@ class Broadcast(FunctionNode):
 def broadcast(*args):
     """Broadcast the given variables together; returns a tuple (one Variable for one arg)."""
     if len(args) == 0:
-        raise ValueError('broadcast: at least one argument is required')
+        # Chainer reports this through its type check (in_types.size() > 0).
+        raise type_check.InvalidType('in_types.size() > 0', 'in_types.size() == 0',
+                                     'broadcast: at least one argument is required\n'
+                                     'Expect: in_types.size() > 0\nActual: 0 inputs')
     ret = Broadcast().apply(args)
     if len(ret) == 1:
         return ret[0]
