@@ -22,6 +22,7 @@ from minichainer.functions.array.reshape import reshape
 from minichainer.functions.math.sum import sum as sum_
 from minichainer import link
 from minichainer.utils import argument
+from minichainer.utils import imgproc
 from minichainer import variable
 
 _PIL_HINT = ('install Pillow (pip install Pillow, or pip install minichainer[examples])')
@@ -92,22 +93,8 @@ def prepare_image(image, size, mean_bgr, label):
     return out.transpose(2, 0, 1)
 
 
-def oversample_images(images, crop_dims):
-    """Ten crops per image: the four corners and the centre, then their mirror images.
-
-    ``images`` is an ``(N, C, H, W)`` array; the result is ``(10 N, C, h, w)`` with the
-    ten crops of each image next to each other (as ``chainer.utils.imgproc.oversample``).
-    """
-    xp = backend.get_array_module(images)
-    n, c, height, width = images.shape
-    crop_h, crop_w = crop_dims
-    corners = ((0, 0), (0, width - crop_w), (height - crop_h, 0),
-               (height - crop_h, width - crop_w),
-               (int(height / 2.0 - crop_h / 2.0), int(width / 2.0 - crop_w / 2.0)))
-    crops = xp.stack([images[:, :, top:top + crop_h, left:left + crop_w]
-                      for top, left in corners], axis=1)
-    crops = xp.concatenate((crops, crops[..., ::-1]), axis=1)
-    return crops.reshape(n * 10, c, crop_h, crop_w)
+# Ten crops per image (corners, centre, mirrored): ``chainer.utils.imgproc.oversample``.
+oversample_images = imgproc.oversample
 
 
 def _unexpected_kwargs(method, kwargs, **removed):
