@@ -1,4 +1,4 @@
-"""Updater base class (``chainer.training.Updater``)."""
+"""Updater base class (``chainer.training.Updater``, defined in ``chainer.training._updater``)."""
 
 
 class Updater:

@@ -1,5 +1,5 @@
 """StandardUpdater: one optimizer step per mini-batch from one iterator."""
-from minichainer.training import updater as _updater
+from minichainer.training import _updater
 
 
 def _get_device(spec):

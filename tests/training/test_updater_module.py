@@ -1,0 +1,12 @@
+"""``training.updater`` re-exports the updaters as in Chainer 7; ``_updater`` holds
+the base class."""
+from minichainer import training
+from minichainer.training import _updater
+from minichainer.training import updater
+
+
+def test_updater_module_reexports_standard_and_parallel_updaters():
+    assert updater.StandardUpdater is training.StandardUpdater
+    assert updater.ParallelUpdater is training.ParallelUpdater
+    assert updater.Updater is training.Updater is _updater.Updater
+    assert issubclass(updater.StandardUpdater, _updater.Updater)
