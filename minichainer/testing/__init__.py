@@ -16,6 +16,7 @@ from minichainer.testing.helper import assert_warns  # noqa: F401
 from minichainer.testing.helper import patch  # noqa: F401
 from minichainer.testing.helper import with_requires  # noqa: F401
 from minichainer.testing.helper import without_requires  # noqa: F401
+from minichainer.testing.matrix import generate_matrix  # noqa: F401
 from minichainer.testing.parameterized import from_pytest_parameterize  # noqa: F401
 from minichainer.testing.parameterized import parameterize  # noqa: F401
 from minichainer.testing.parameterized import parameterize_pytest  # noqa: F401

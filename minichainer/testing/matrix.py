@@ -23,9 +23,19 @@ def generate_matrix(shape, dtype=float, **kwargs):
         raise TypeError('singular_values is not real')
     if (singular_values < 0).any():
         raise ValueError('negative singular value is given')
+    k_shape = tuple(shape[:-2]) + (min(shape[-2:]),)
+    if 0 in shape:
+        # Nothing to draw; still reject singular values of the wrong shape.
+        _broadcast_to(singular_values, k_shape)
+        return numpy.empty(shape, dtype=dtype)
     a = numpy.random.randn(*shape)
     if dtype.kind == 'c':
         a = a + 1j * numpy.random.randn(*shape)
     u, s, vh = numpy.linalg.svd(a, full_matrices=False)
-    sv = numpy.broadcast_to(singular_values, s.shape)
+    sv = _broadcast_to(singular_values, s.shape)
     return numpy.einsum('...ik,...k,...kj->...ij', u, sv, vh).astype(dtype)
+
+
+def _broadcast_to(array, shape):
+    """``numpy.broadcast_to`` (``ValueError`` when ``array`` does not broadcast)."""
+    return numpy.broadcast_to(array, shape)
