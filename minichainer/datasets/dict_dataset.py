@@ -12,6 +12,9 @@ class DictDataset:
 
     Raises:
         ValueError: No dataset given, or the lengths differ.
+
+    As in Chainer, a slice gives a list of example dicts, and any other index gives
+    ``{key: datasets[key][index]}``.
     """
 
     def __init__(self, **datasets):
@@ -31,7 +34,7 @@ class DictDataset:
 
     def __getitem__(self, index):
         batches = {key: dataset[index] for key, dataset in self._datasets.items()}
-        if isinstance(index, (slice, list, numpy.ndarray)):
+        if isinstance(index, slice):
             length = len(next(iter(batches.values())))
             return [{key: batch[i] for key, batch in batches.items()}
                     for i in range(length)]

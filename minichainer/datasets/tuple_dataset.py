@@ -13,6 +13,10 @@ class TupleDataset:
     Raises:
         ValueError: No dataset given, or the lengths differ.
 
+    As in Chainer, a slice gives a list of example tuples, and any other index (an
+    int, or an index list/array that the underlying datasets accept) gives the tuple
+    ``(datasets[0][index], datasets[1][index], ...)``.
+
     When every underlying dataset is an ndarray, iterators gather a batch with one
     fancy-indexing call per array (see :class:`~minichainer.dataset.ExampleBatch`).
     """
@@ -31,7 +35,7 @@ class TupleDataset:
 
     def __getitem__(self, index):
         batches = [dataset[index] for dataset in self._datasets]
-        if isinstance(index, (slice, list, numpy.ndarray)):
+        if isinstance(index, slice):
             length = len(batches[0])
             return [tuple([batch[i] for batch in batches]) for i in range(length)]
         return tuple(batches)

@@ -15,8 +15,9 @@ def test_examples_and_indexing():
     sliced = ds[1:4:2]
     assert isinstance(sliced, list) and [e[2] for e in sliced] == ['b', 'd']
     arrays = TupleDataset(x, y)
-    assert [e[1] for e in arrays[numpy.array([4, 0])]] == [40, 0]
-    assert [e[1] for e in arrays[[3]]] == [30]
+    # as in Chainer, an index list/array indexes every dataset: a tuple of batches
+    assert list(arrays[numpy.array([4, 0])][1]) == [40, 0]
+    assert list(arrays[[3]][1]) == [30]
 
 
 def test_errors():
