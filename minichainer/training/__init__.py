@@ -16,6 +16,7 @@ from minichainer.training.extension import PRIORITY_READER  # noqa: F401
 from minichainer.training.extension import PRIORITY_WRITER  # noqa: F401
 from minichainer.training.trainer import Trainer  # noqa: F401
 from minichainer.training.trigger import get_trigger  # noqa: F401
+from minichainer.training.trigger import IntervalTrigger  # noqa: F401
 from minichainer.training.updater import Updater  # noqa: F401
 from minichainer.training.updaters import ParallelUpdater  # noqa: F401
 from minichainer.training.updaters import StandardUpdater  # noqa: F401
