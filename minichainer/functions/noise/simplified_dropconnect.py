@@ -76,6 +76,7 @@ class SimplifiedDropconnect(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         from minichainer.functions.array.broadcast import broadcast_to
+        from minichainer.functions.array.cast import cast
         from minichainer.functions.array.reshape import reshape
         from minichainer.functions.math.matmul import matmul
         from minichainer.functions.math.sum import sum as _sum
@@ -94,6 +95,9 @@ class SimplifiedDropconnect(function_node.FunctionNode):
                 gx = reshape(matmul(reshape(gy, (batch, 1, -1)), Wm), x_in.shape)
             else:
                 gx = reshape(matmul(gy, W * smask), x_in.shape)
+            if gx.dtype != x_in.dtype:
+                # x and W may differ in dtype; each gradient takes its input's dtype.
+                gx = cast(gx, x_in.dtype)
             ret.append(gx)
         if 1 in indexes:
             if self.use_batchwise_mask:
@@ -102,6 +106,8 @@ class SimplifiedDropconnect(function_node.FunctionNode):
                 gW = _sum(gy3 * x3 * smask, axis=0)
             else:
                 gW = matmul(gy, x, transa=True) * smask
+            if gW.dtype != dtype:
+                gW = cast(gW, dtype)
             ret.append(gW)
         if 2 in indexes:
             ret.append(_sum(gy, axis=0))
