@@ -58,7 +58,7 @@ class DumpGraph(extension.Extension):
         self._original_flag = None
         self._flag_called = False
 
-    def initialize(self, _):
+    def initialize(self, trainer):
         if not self._flag_called:
             self._original_flag = configuration.config.keep_graph_on_report
             configuration.config.keep_graph_on_report = True
@@ -68,7 +68,7 @@ class DumpGraph(extension.Extension):
             configuration.config.keep_graph_on_report = bool(self._original_flag)
             self._flag_set = False
 
-    def trigger(self, _):
+    def trigger(self, trainer):
         """Fire at the first call only."""
         if self._flag_called:
             return False

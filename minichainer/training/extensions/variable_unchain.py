@@ -18,10 +18,10 @@ class unchain_variables(extension.Extension):  # noqa: N801 (Chainer's name)
     def __init__(self):
         self._prev_flag = None
 
-    def initialize(self, trainer):
+    def initialize(self, _):
         self._prev_flag = configuration.config.keep_graph_on_report
 
-    def trigger(self, trainer):
+    def trigger(self, _):
         fire = self._prev_flag
         self._prev_flag = configuration.config.keep_graph_on_report
         return fire

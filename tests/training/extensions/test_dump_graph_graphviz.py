@@ -35,3 +35,14 @@ def test_png_rendered_when_dot_is_available(tmp_path, monkeypatch):
     trainer.run()
     assert (out / 'g.dot').exists()
     assert (out / 'g.png').read_text() == (out / 'g.dot').read_text()
+
+
+def test_hook_parameter_names_match_chainer():
+    import inspect
+    from minichainer.training.extensions import variable_unchain
+    assert list(inspect.signature(cg_ext.DumpGraph.initialize).parameters) == [
+        'self', 'trainer']
+    assert list(inspect.signature(cg_ext.DumpGraph.trigger).parameters) == [
+        'self', 'trainer']
+    cls = variable_unchain.unchain_variables
+    assert list(inspect.signature(cls.trigger).parameters) == ['self', '_']
