@@ -8,6 +8,14 @@ from minichainer.links.connection import convolution_2d
 from minichainer.links.normalization import batch_normalization
 
 
+class InceptionBNPoolTypeError(NotImplementedError, ValueError):
+    """Unknown ``pooltype`` (Chainer raises ``NotImplementedError``)."""
+
+
+class InceptionBNArchitectureError(AssertionError, ValueError):
+    """Inconsistent ``out1``/``stride``/``proj_pool`` (Chainer asserts them)."""
+
+
 class InceptionBN(link.Chain):
     """Inception module with BatchNormalization after each convolution, two stacked 3x3
     convolutions instead of the 5x5 one, and a max or average pooling path.
@@ -24,20 +32,22 @@ class InceptionBN(link.Chain):
         dtype: Dtype of the BatchNormalization links.
 
     Raises:
-        ValueError: ``pooltype`` is unknown, or ``out1 > 0`` with ``stride != 1`` or
-            without ``proj_pool``.
+        InceptionBNPoolTypeError: (``NotImplementedError`` as in Chainer, and
+            ``ValueError``) ``pooltype`` is unknown.
+        InceptionBNArchitectureError: (``AssertionError`` as in Chainer, and
+            ``ValueError``) ``out1 > 0`` with ``stride != 1`` or without ``proj_pool``.
     """
 
     def __init__(self, in_channels, out1, proj3, out3, proj33, out33, pooltype,
                  proj_pool=None, stride=1, conv_init=None, dtype=None):
         super().__init__()
         if pooltype not in ('max', 'avg'):
-            raise ValueError("InceptionBN: pooltype must be 'max' or 'avg', got {!r}".format(
-                pooltype))
+            raise InceptionBNPoolTypeError(
+                "InceptionBN: pooltype must be 'max' or 'avg', got {!r}".format(pooltype))
         if out1 > 0 and (stride != 1 or proj_pool is None):
-            raise ValueError('InceptionBN: the 1x1 path (out1 > 0) needs stride == 1 and a '
-                             'proj_pool, got stride={} and proj_pool={}'.format(
-                                 stride, proj_pool))
+            raise InceptionBNArchitectureError(
+                'InceptionBN: the 1x1 path (out1 > 0) needs stride == 1 and a '
+                'proj_pool, got stride={} and proj_pool={}'.format(stride, proj_pool))
         conv = convolution_2d.Convolution2D
         bn = batch_normalization.BatchNormalization
         with self.init_scope():

@@ -17,14 +17,17 @@ class MLPConvolution2D(link.ChainList):
 
     Raises:
         TypeError: extra positional arguments (the removed ``wscale``) or unknown keywords.
-        ValueError: ``out_channels`` is empty.
+        ValueError: ``out_channels`` is empty, or the removed ``wscale`` keyword is given.
     """
 
     def __init__(self, in_channels, out_channels, ksize=None, stride=1, pad=0,
                  activation=relu, *args, **kwargs):
-        if args or 'wscale' in kwargs:
-            raise TypeError('MLPConvolution2D: wscale is not supported anymore; use the '
-                            'conv_init and bias_init arguments')
+        msg = ('MLPConvolution2D: wscale is not supported anymore; use the '
+               'conv_init and bias_init arguments')
+        if args:  # the v1 positional wscale
+            raise TypeError(msg)
+        if 'wscale' in kwargs:  # as Chainer (argument.check_unexpected_kwargs)
+            raise ValueError(msg)
         conv_init = kwargs.pop('conv_init', None)
         bias_init = kwargs.pop('bias_init', None)
         if kwargs:
