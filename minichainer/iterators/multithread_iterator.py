@@ -104,6 +104,15 @@ class MultithreadIterator(_statemachine.EpochBookkeepingMixin, iterator.Iterator
         Loading also accepts the ``order`` key written by the other iterators.
         """
         old = self._state
+        if old.order is None:
+            # Chainer's MultithreadIterator writes '_order' even when there is no
+            # order (as None), and adopts an order found there when loading.
+            try:
+                loaded = serializer('_order', None)
+            except KeyError:
+                loaded = None
+            if loaded is not None and getattr(loaded, 'ndim', 0) == 1:
+                self._state = old._replace(order=loaded)
         state = _statemachine.serialize_state(
             self, serializer, order_keys=('_order', 'order'))
         if _statemachine.same_state(state, old):
