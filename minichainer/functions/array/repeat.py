@@ -8,10 +8,11 @@ class Repeat(function_node.FunctionNode):
     """Repeat the elements of an array, as ``numpy.repeat``."""
 
     def __init__(self, repeats, axis=None):
+        # bool counts as an int (True == 1), as in numpy.repeat; store plain ints.
         if isinstance(repeats, int):
-            self.repeats = (repeats,)
+            self.repeats = (int(repeats),)
         elif isinstance(repeats, tuple) and all(isinstance(r, int) for r in repeats):
-            self.repeats = repeats
+            self.repeats = tuple(int(r) for r in repeats)
         else:
             raise TypeError('repeats must be int or tuple of ints, got {!r}'.format(repeats))
         if not all(r >= 0 for r in self.repeats):
