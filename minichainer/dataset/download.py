@@ -13,6 +13,7 @@ import os
 import shutil
 import sys
 import tempfile
+import urllib.error
 
 _dataset_root = os.environ.get(
     'MINICHAINER_DATASET_ROOT',
@@ -22,8 +23,15 @@ _dataset_root = os.environ.get(
 _CHUNK = 1 << 20
 
 
-class DownloadError(OSError):
-    """A file could not be downloaded, or the download failed verification."""
+class DownloadError(urllib.error.URLError):
+    """A file could not be downloaded, or the download failed verification.
+
+    An OSError, and a ``urllib.error.URLError`` (what Chainer's downloader lets
+    through), so ``except URLError`` written for Chainer still catches it.
+    """
+
+    def __str__(self):
+        return str(self.reason)
 
 
 def get_dataset_root():
