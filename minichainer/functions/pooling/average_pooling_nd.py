@@ -67,15 +67,17 @@ class AveragePoolingNDGrad(function_node.FunctionNode):
         g = gy[0]
         if self.width is not None:
             g = g / self.width
-        else:
-            kk = 1
-            for k in self.ksize:
-                kk *= k
-            g = g / kk
         n, c = g.shape[:2]
         idx = (slice(None), slice(None)) + (None,) * self.ndim
         gcol = xp.broadcast_to(g[idx], (n, c) + tuple(self.ksize) + g.shape[2:])
         gx = conv_nd.col2im_nd_cpu(gcol, self.stride, self.pad, self._in_shape[2:])
+        if self.width is None:
+            # A fixed divisor is applied after summing the windows, as Chainer does, so
+            # float16 gradients round exactly like average_pooling_2d's.
+            kk = 1
+            for k in self.ksize:
+                kk *= k
+            gx = gx / gx.dtype.type(kk)
         return gx.astype(self._in_dtype, copy=False),
 
     def backward(self, indexes, grad_outputs):
