@@ -4,6 +4,16 @@ from minichainer import function_node
 from minichainer.utils import type_check
 
 
+def _flip(array, axis):
+    """Reverse ``array`` along ``axis`` with a slice (a view, like ``numpy.flip``).
+
+    Module-level helper kept for code written against Chainer, which exposes it.
+    """
+    indexer = [slice(None)] * array.ndim
+    indexer[axis] = slice(None, None, -1)
+    return array[tuple(indexer)]
+
+
 class Flip(function_node.FunctionNode):
     """Reverse the order of elements along an axis."""
 
