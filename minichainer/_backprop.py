@@ -12,7 +12,7 @@ import numpy
 
 from minichainer import function_hook
 from minichainer.configuration import config, using_config
-from minichainer.variable import Variable, _check_grad_type
+from minichainer.variable import Variable
 
 
 def _initial_grad(var, loss_scale):
@@ -36,6 +36,13 @@ def _initial_grad(var, loss_scale):
     if loss_scale is not None:
         gy *= loss_scale
     return Variable(gy, requires_grad=False)
+
+
+def _raise_bad_grad(func, index, what, actual, expected):
+    raise ValueError(
+        '{} of gradients returned from backward is incorrect: input-index={}, actual {} != '
+        'expected {}\n  function={} ({}) has a bug in its backward'.format(
+            what, index, actual, expected, func._impl_name, func.label))
 
 
 def backward_from_variable(var, retain_grad, enable_double_backprop, loss_scale):
@@ -107,36 +114,42 @@ def grad(outputs, inputs, grad_outputs, grad_inputs, set_grad, retain_grad,
     targets = {}
     for x in inputs:
         targets[x.node] = None
-    with using_config('enable_backprop', enable_double_backprop):
-        collected = _run(start, retain_grad, loss_scale, targets=targets)
-    result = []
-    for i, x in enumerate(inputs):
-        gx = collected.get(x.node)
-        if grad_inputs is not None and grad_inputs[i] is not None:
-            g_in = grad_inputs[i]
+    initial = None
+    if grad_inputs is not None:
+        # As in Chainer, the initial input gradients join the propagation: an input that
+        # lies behind another input passes the other's initial gradient on.
+        initial = {}
+        for x, g_in in zip(inputs, grad_inputs):
+            if g_in is None:
+                continue
             if not isinstance(g_in, Variable):
                 g_in = Variable(g_in, requires_grad=False)
-            gx = g_in if gx is None else gx + g_in
-        result.append(gx)
+            node = x.node
+            initial[node] = initial[node] + g_in if node in initial else g_in
+    with using_config('enable_backprop', enable_double_backprop):
+        collected = _run(start, retain_grad, loss_scale, targets=targets, initial=initial)
+    result = [collected.get(x.node) for x in inputs]
     if set_grad:
         for x, gx in zip(inputs, result):
             x._grad_var = gx
     return result
 
 
-def _run(start, retain_grad, loss_scale, targets=None):
+def _run(start, retain_grad, loss_scale, targets=None, initial=None):
     """Backpropagate from ``start`` ({node: grad Variable}).
 
     With ``targets`` (a dict of nodes), gradients are collected for those nodes and returned
-    instead of being accumulated into leaf variables.
+    instead of being accumulated into leaf variables.  ``initial`` ({node: grad Variable})
+    seeds the gradients of nodes before propagation without scheduling their creators.
     """
-    grads = {}
+    grads = {} if initial is None else dict(initial)
     heap = []
     pushed = set()
     handed_out = set()  # ids of arrays already given to a leaf or an output as its grad
     count = 0
     for node, gv in start.items():
-        grads[node] = gv
+        current = grads.get(node) if initial is not None else None
+        grads[node] = gv if current is None else current + gv
         handed_out.add(id(gv._data))
         func = node._creator_node
         if func is not None and func not in pushed:
@@ -211,14 +224,15 @@ def _run(start, retain_grad, loss_scale, targets=None):
                 continue
             x = in_nodes[i]
             if type(gx) is not Variable and not isinstance(gx, Variable):
-                if not isinstance(gx, numpy.ndarray):
-                    raise TypeError('{}.backward must return Variables or None, got {}'
-                                    .format(func.label, type(gx).__name__))
+                if is_debug or not isinstance(gx, numpy.ndarray):
+                    _raise_bad_grad(func, i, 'type', type(gx), Variable)
                 gx = Variable(gx, requires_grad=False)
             g_data = gx._data
             g_dtype = g_data.dtype
-            if g_data.shape != x.shape or (g_dtype is not x.dtype and g_dtype != x.dtype):
-                _check_grad_type(func, x, True, g_data)
+            if g_data.shape != x.shape and x.shape is not None:
+                _raise_bad_grad(func, i, 'shape', g_data.shape, x.shape)
+            if g_dtype is not x.dtype and g_dtype != x.dtype and x.dtype is not None:
+                _raise_bad_grad(func, i, 'dtype', g_dtype, x.dtype)
             if is_debug and g_data.dtype.kind == 'f' and numpy.isnan(g_data).any():
                 raise RuntimeError('NaN is detected on backward computation of {}'.format(
                     func.label))

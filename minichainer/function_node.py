@@ -141,7 +141,11 @@ class FunctionNode:
             enable_backprop = global_config.enable_backprop
             debug = global_config.debug
         if type_check_on:
-            self._check_data_type_forward(in_data)
+            # Inline gate: classes known to have no check skip the call entirely, unless
+            # this instance was given its own check_type_forward.
+            has_check = _HAS_TYPE_CHECK.get(self.__class__)
+            if has_check or has_check is None or 'check_type_forward' in self.__dict__:
+                self._check_data_type_forward(in_data)
 
         if function_hook._n_hooks or self._local_function_hooks:
             hooks = self._all_hooks(function_hook._thread_local.__dict__.get('function_hooks'))
@@ -259,7 +263,7 @@ class FunctionNode:
         if has_check is None:
             has_check = _HAS_TYPE_CHECK[cls] = \
                 cls.check_type_forward is not FunctionNode.check_type_forward
-        if not has_check:
+        if not has_check and 'check_type_forward' not in self.__dict__:
             return
         # Light mode first: the types are the arrays themselves and conditions are plain
         # booleans.  Only a failing check is rerun on expressions to build the message.
@@ -328,12 +332,17 @@ class FunctionNode:
         return self._normalize_grads(target_input_indexes, gxs)
 
     def _normalize_grads(self, target_input_indexes, gxs):
-        if len(gxs) == len(self.inputs):
+        n_inputs = len(self.inputs)
+        if len(gxs) == n_inputs:
             return tuple(gxs[i] for i in target_input_indexes)
+        if n_inputs == len(target_input_indexes):
+            expected = str(n_inputs)
+        else:
+            expected = '{} or {}'.format(n_inputs, len(target_input_indexes))
         raise ValueError(
-            '{}.backward returned {} gradients; expected one per input ({}) or one per '
-            'target index ({})'.format(self.label, len(gxs), len(self.inputs),
-                                        len(target_input_indexes)))
+            'number of gradients returned from backward is incorrect: {} != expected {}\n'
+            '  function={}.backward (one gradient per input or one per target index)'
+            .format(len(gxs), expected, self.label))
 
     def get_retained_inputs(self):
         """The retained inputs as Variables (connected to the graph)."""
@@ -416,6 +425,12 @@ def grad(outputs, inputs, grad_outputs=None, grad_inputs=None, set_grad=False,
     if not isinstance(inputs, (tuple, list)):
         raise TypeError('grad: inputs must be a tuple or a list of Variables, got {}'.format(
             type(inputs).__name__))
+    if grad_outputs is not None and not isinstance(grad_outputs, (tuple, list)):
+        raise TypeError('grad: grad_outputs must be a tuple, a list or None, got {}'.format(
+            type(grad_outputs).__name__))
+    if grad_inputs is not None and not isinstance(grad_inputs, (tuple, list)):
+        raise TypeError('grad: grad_inputs must be a tuple, a list or None, got {}'.format(
+            type(grad_inputs).__name__))
     for name, seq in (('outputs', outputs), ('inputs', inputs)):
         for v in seq:
             if not isinstance(v, Variable):

@@ -15,3 +15,75 @@ def test_config_show_pads_key_with_single_space():
     out = io.StringIO()
     g.show(out)
     assert out.getvalue() == 'x gx\n'
+
+
+import numpy
+import pytest
+
+import minichainer
+from minichainer import FunctionNode, Variable
+
+
+def _var(value):
+    return Variable(numpy.array(value, numpy.float32))
+
+
+class _Identity(FunctionNode):
+    def forward(self, inputs):
+        return inputs
+
+
+def test_instance_check_type_forward_is_called():
+    calls = []
+    f = _Identity()
+    f.check_type_forward = lambda in_types: calls.append(len(in_types))
+    f.apply((numpy.ones(2, numpy.float32),))
+    assert calls == [1]
+
+
+class _ReturnsGrads(FunctionNode):
+    def __init__(self, grads):
+        self.grads = grads
+
+    def forward(self, inputs):
+        return numpy.ones(1, numpy.float32),
+
+    def backward(self, indexes, grad_outputs):
+        return self.grads
+
+
+@pytest.mark.parametrize('grads, debug, pattern', [
+    ((_var([1.]), _var([1.])), False, 'number of gradients returned from backward is incorrect'),
+    ((), False, 'number of gradients returned from backward is incorrect'),
+    ((_var([1., 2.]),), False, 'shape of gradients returned from backward is incorrect'),
+    ((Variable(numpy.ones(1, numpy.int64)),), False,
+     'dtype of gradients returned from backward is incorrect'),
+    ((numpy.ones(1, numpy.float32),), True,
+     'type of gradients returned from backward is incorrect'),
+])
+def test_bad_backward_gradients_raise_value_error(grads, debug, pattern):
+    x = _var([1.])
+    y, = _ReturnsGrads(grads).apply((x,))
+    with minichainer.using_config('debug', debug):
+        with pytest.raises(ValueError, match=pattern):
+            y.backward()
+
+
+def test_grad_rejects_non_sequence_grad_arguments():
+    x = _var([1., 2.])
+    y = x * x
+    g = _var([1., 1.])
+    with pytest.raises(TypeError):
+        minichainer.grad([y], [x], [g], g)
+    with pytest.raises(TypeError):
+        minichainer.grad([y], [x], g, [g])
+
+
+def test_grad_inputs_propagate_through_intermediate_inputs():
+    x1 = _var(1.)
+    x2 = x1 * 2.
+    y = x2 * 3.
+    gx1, gx2 = minichainer.grad([y], [x1, x2], [_var(1.)], [_var(1000.), _var(100.)])
+    # dy/dx2 = 3, plus the initial 100, flows to x1 through x2 (x2 = 2 * x1)
+    assert float(gx2.array) == 103.
+    assert float(gx1.array) == 1000. + 2. * 103.
