@@ -55,4 +55,11 @@ class GroupNormalization(link.Link):
                     'GroupNormalization: the input must have at least 2 dimensions '
                     '(batch, channels, ...), got shape {}'.format(x.shape))
             self._initialize_params(x.shape[1])
+        if x.ndim == 2:
+            # Chainer accepts (batch, channels) inputs; the function here needs a
+            # trailing axis, so add (and then drop) a length-1 one.
+            reshape = importlib.import_module('minichainer.functions.array.reshape').reshape
+            y = _gn.group_normalization(reshape(x, x.shape + (1,)), self.groups, self.gamma,
+                                        self.beta, self.eps)
+            return reshape(y, x.shape)
         return _gn.group_normalization(x, self.groups, self.gamma, self.beta, self.eps)
