@@ -1,11 +1,32 @@
 """N-dimensional convolution via im2col and a single BLAS matmul."""
 from minichainer import function_node
 from minichainer.functions.connection.convolution_2d import _matmul
-from minichainer.functions.connection.convolution_2d import _check_b_type
 from minichainer.functions.connection.convolution_2d import _check_x_W_types
 from minichainer.utils import conv
 from minichainer.utils import conv_nd
 from minichainer.utils import type_check
+
+
+def _check_b_type(in_types, n_in, out_channels):
+    """Type check of the optional bias of the N-d (de)convolutions: any float dtype (it
+    is cast into the output's dtype, as in Chainer), 1-D, ``out_channels`` elements."""
+    if type_check.eval(n_in) == 3:
+        b_type = in_types[2]
+        type_check._argname((b_type,), ('b',))
+        type_check.expect(
+            b_type.dtype.kind == 'f',
+            b_type.ndim == 1,
+            b_type.shape[0] == out_channels,
+        )
+
+
+def _bias_grad(gy, b_node):
+    from minichainer.functions.math.sum import sum as _sum
+    gb = _sum(gy, axis=(0,) + tuple(range(2, gy.ndim)))
+    if gb.dtype != b_node.dtype:
+        from minichainer.functions.array.cast import cast
+        gb = cast(gb, b_node.dtype)
+    return gb
 
 
 def _conv2d_module():
@@ -93,7 +114,7 @@ class ConvolutionND(function_node.FunctionNode):
     def check_type_forward(self, in_types):
         n_in, x_type, w_type = _check_x_W_types(in_types, self.ndim + 2)
         type_check.expect(x_type.shape[1] == w_type.shape[1] * self.groups)
-        _check_b_type(in_types, n_in, x_type, w_type.shape[0])
+        _check_b_type(in_types, n_in, w_type.shape[0])
 
     def forward(self, inputs):
         self.retain_inputs((0, 1))
@@ -123,9 +144,7 @@ class ConvolutionND(function_node.FunctionNode):
             gW, = ConvolutionNDGradW(self).apply((x, gy))
             ret.append(gW)
         if 2 in indexes:
-            from minichainer.functions.math.sum import sum as _sum
-            axis = (0,) + tuple(range(2, gy.ndim))
-            ret.append(_sum(gy, axis=axis))
+            ret.append(_bias_grad(gy, self.inputs[2]))
         return ret
 
 

@@ -1,7 +1,8 @@
 """N-dimensional deconvolution (transposed convolution)."""
 from minichainer import function_node
-from minichainer.functions.connection.convolution_2d import _check_b_type
 from minichainer.functions.connection.convolution_2d import _check_x_W_types
+from minichainer.functions.connection.convolution_nd import _bias_grad
+from minichainer.functions.connection.convolution_nd import _check_b_type
 from minichainer.functions.connection.convolution_nd import _check_spatial_ndim
 from minichainer.functions.connection.convolution_nd import _deconv_nd_forward
 from minichainer.functions.connection.convolution_nd import convolution_nd
@@ -38,7 +39,7 @@ class DeconvolutionND(function_node.FunctionNode):
                                               cover_all=True, d=di)
                 type_check.expect(lower <= x_type.shape[i + 2],
                                   x_type.shape[i + 2] <= upper)
-        _check_b_type(in_types, n_in, x_type, w_type.shape[1] * self.groups)
+        _check_b_type(in_types, n_in, w_type.shape[1] * self.groups)
 
     def forward(self, inputs):
         self.retain_inputs((0, 1))
@@ -75,9 +76,7 @@ class DeconvolutionND(function_node.FunctionNode):
             gW, = ConvolutionNDGradW(self).apply((gy, x))
             ret.append(gW)
         if 2 in indexes:
-            from minichainer.functions.math.sum import sum as _sum
-            axis = (0,) + tuple(range(2, gy.ndim))
-            ret.append(_sum(gy, axis=axis))
+            ret.append(_bias_grad(gy, self.inputs[2]))
         return ret
 
 
