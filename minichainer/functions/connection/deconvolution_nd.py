@@ -55,7 +55,10 @@ class DeconvolutionND(function_node.FunctionNode):
                 conv.get_deconv_outsize(d, k, s, p, d=di) for d, k, s, p, di in
                 zip(x.shape[2:], ksize, self.stride, self.pad, self.dilate))
             if any(o <= 0 for o in self.outs):
-                raise RuntimeError('Output sizes should be positive.')
+                # AssertionError, as Chainer's deconvolution_nd raises here.
+                raise AssertionError(
+                    'Output sizes should be positive, got {} (input {}, pad {}).'.format(
+                        self.outs, x.shape[2:], self.pad))
         self.cover_all = any(
             d != conv.get_conv_outsize(o, k, s, p, d=di) for d, o, k, s, p, di in
             zip(x.shape[2:], self.outs, ksize, self.stride, self.pad, self.dilate))

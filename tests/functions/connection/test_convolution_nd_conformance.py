@@ -29,3 +29,10 @@ def test_deconvolution_nd_accepts_a_bias_of_another_float_dtype(b_dtype):
     y.grad = numpy.ones_like(y.array)
     y.backward()
     assert b.grad.dtype == b_dtype
+
+
+def test_deconvolution_nd_with_a_non_positive_estimated_outsize_raises_assertion_error():
+    x = numpy.zeros((2, 3, 4), numpy.float32)
+    W = numpy.zeros((3, 2, 2), numpy.float32)
+    with pytest.raises(AssertionError):
+        F.deconvolution_nd(x, W, stride=1, pad=10)
