@@ -1,5 +1,6 @@
 """Utilities (``chainer.utils``)."""
 import collections.abc as collections_abc  # noqa: F401 (chainer.utils.collections_abc)
+import contextlib
 
 import numpy
 
@@ -39,6 +40,20 @@ def size_of_shape(shape):
 def _raise_from(exc_type, message, orig_exc):
     raise exc_type('{} ({}: {})'.format(message, type(orig_exc).__name__, orig_exc)) \
         from orig_exc
+
+
+@contextlib.contextmanager
+def tempdir(**kwargs):
+    """Context manager: a new temporary directory (``tempfile.mkdtemp(**kwargs)``),
+    removed with its contents on exit (``ignore_errors=True`` ignores removal errors)."""
+    import shutil
+    import tempfile
+    ignore_errors = kwargs.pop('ignore_errors', False)
+    path = tempfile.mkdtemp(**kwargs)
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=ignore_errors)
 
 
 def get_array_module(*args):

@@ -85,3 +85,11 @@ def test_chainer_utils_exports():
 def test_collections_abc_alias():
     import collections.abc
     assert utils.collections_abc is collections.abc
+
+
+def test_tempdir_is_removed_on_exit():
+    import os
+    with utils.tempdir(prefix='mc-') as path:
+        assert os.path.isdir(path) and os.path.basename(path).startswith('mc-')
+        open(os.path.join(path, 'f'), 'w').close()
+    assert not os.path.exists(path)
