@@ -193,6 +193,16 @@ _concat_examples.__doc__ = """Concatenate a list of examples into batched array(
 concat_examples = _ArbitraryCallableConverter(_concat_examples)
 
 
+def concat_examples_func(batch, device=None, padding=None):
+    """The plain function behind :func:`concat_examples` (Chainer's name for it).
+
+    Takes the same arguments; ``device`` may be any device specifier.
+    """
+    if device is not None:
+        device = _get_device(device)
+    return _concat_examples(batch, device, padding)
+
+
 class ConcatWithAsyncTransfer:
     """Converter interface that would overlap host-to-GPU copies with computation.
 
