@@ -68,3 +68,25 @@ def local_convolution_2d(x, W, b=None, stride=1):
     if b is not None:
         y = y + reshape(b, (1, c_o, h_o, w_o))
     return y
+
+
+class LocalConvolution2DFunction(object):
+    """Chainer's ``LocalConvolution2DFunction(stride)`` for code that calls ``.apply``.
+
+    ``LocalConvolution2DFunction(stride).apply((x, W[, b]))`` returns the 1-tuple
+    ``(local_convolution_2d(x, W, b, stride),)``.  The computation is the composite of
+    differentiable functions that :func:`local_convolution_2d` builds, so the output's
+    ``creator`` is the last of those nodes rather than this object.
+    """
+
+    def __init__(self, stride=1):
+        self.sy, self.sx = _pair(stride)
+
+    def apply(self, inputs):
+        inputs = tuple(inputs)
+        if not 2 <= len(inputs) <= 3:
+            raise type_check.InvalidType(
+                '2 <= in_types.size() <= 3', 'in_types.size() = {}'.format(len(inputs)))
+        x, W = inputs[:2]
+        b = inputs[2] if len(inputs) == 3 else None
+        return local_convolution_2d(x, W, b, (self.sy, self.sx)),
