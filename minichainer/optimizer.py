@@ -446,7 +446,9 @@ class Optimizer:
             raise RuntimeError('call `setup` method before `add_hook` method')
         _check_timing(type(self).__name__, timing)
         if timing == 'auto':
-            timing = getattr(hook, 'timing', None)
+            # No attribute: 'pre' silently; an attribute that is neither: 'pre' with a
+            # warning (as Chainer).
+            timing = getattr(hook, 'timing', 'pre')
             if timing not in ('pre', 'post'):
                 warnings.warn(
                     "Hook timing attribute not in ('pre', 'post'), "

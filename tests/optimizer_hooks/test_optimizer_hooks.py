@@ -186,9 +186,18 @@ def test_auto_timing_uses_the_hook_attribute_or_warns():
 
     def plain(o):
         pass
-    with pytest.warns(UserWarning, match='defaulting timing'):
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')  # no attribute: 'pre' without a warning
         opt.add_hook(plain, name='plain')
     assert 'plain' in opt._pre_update_hooks
+
+    def odd(o):
+        pass
+    odd.timing = 'sometime'
+    with pytest.warns(UserWarning, match='defaulting timing'):
+        opt.add_hook(odd, name='odd')
+    assert 'odd' in opt._pre_update_hooks
 
 
 def test_hook_errors():
