@@ -13,6 +13,7 @@ class TimerHook(link_hook.LinkHook):
     """
 
     name = 'TimerHook'
+    table = {'sec': 1, 'ms': 10 ** 3, 'us': 10 ** 6, 'ns': 10 ** 9}
 
     def __init__(self):
         self.call_history = []
@@ -44,12 +45,51 @@ class TimerHook(link_hook.LinkHook):
             entry['occurrence'] += 1
         return summary
 
+    def _choose_unit(self, second):
+        """``(factor, unit)``: the largest of sec/ms/us in which ``second`` is >= 1,
+        else ns."""
+        factor = 1
+        for unit in ('sec', 'ms', 'us'):
+            if second * factor >= 1:
+                return factor, unit
+            factor *= 1000.0
+        return factor, 'ns'
+
     def print_report(self, unit='auto', file=sys.stdout):
-        """Print a table of time spent per link class."""
+        """Write a table ``LinkName  ElapsedTime  Occurrence`` to ``file``.
+
+        Args:
+            unit (str): ``'sec'``, ``'ms'``, ``'us'``, ``'ns'``, ``'auto'`` (one unit
+                for all rows, chosen from the largest time) or ``'auto_foreach'``
+                (a unit chosen per row).
+            file: Text stream to write to.
+
+        Raises:
+            ValueError: unknown ``unit``, or ``'auto'`` with nothing recorded.
+        """
+        if unit not in self.table and unit not in ('auto', 'auto_foreach'):
+            raise ValueError(
+                "TimerHook.print_report: unit must be one of 'sec', 'ms', 'us', 'ns', "
+                "'auto' or 'auto_foreach', got {!r}".format(unit))
+        summary = self.summary()
+        if unit == 'auto':
+            if not summary:
+                raise ValueError('TimerHook.print_report: no link call has been recorded '
+                                 'yet (call_history is empty)')
+            factor, unit = self._choose_unit(
+                max(r['elapsed_time'] for r in summary.values()))
+        elif unit != 'auto_foreach':
+            factor = self.table[unit]
         entries = [['LinkName', 'ElapsedTime', 'Occurrence']]
-        for name, record in self.summary().items():
-            entries.append([name, '{:.6f}sec'.format(record['elapsed_time']),
+        for name, record in summary.items():
+            seconds = record['elapsed_time']
+            if unit == 'auto_foreach':
+                row_factor, row_unit = self._choose_unit(seconds)
+            else:
+                row_factor, row_unit = factor, unit
+            entries.append([name, '%3.2f%s' % (seconds * row_factor, row_unit),
                             str(record['occurrence'])])
         widths = [max(len(row[i]) for row in entries) for i in range(3)]
         for row in entries:
             file.write('  '.join(cell.rjust(w) for cell, w in zip(row, widths)) + '\n')
+        file.flush()
