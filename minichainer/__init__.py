@@ -119,7 +119,7 @@ _LAZY_MODULES = frozenset([
     'reporter', 'serializers', 'testing', 'training', 'utils', 'variable', 'function_node',
     'function', 'link', 'optimizer', 'initializer', 'serializer', 'sequential', 'backend',
     'gradient_check', 'compat', 'device_resident', 'function_hook', 'link_hook', 'warnings',
-    'computational_graph', 'distributions', 'distribution',
+    'computational_graph', 'distributions', 'distribution', 'types',
 ])
 
 _LAZY_ATTRS = {

@@ -20,6 +20,11 @@ from minichainer.backends._chainerx import to_chx  # noqa: F401
 from minichainer.backends._cpu import CpuDevice
 from minichainer.backends.cuda import GpuDevice  # noqa: F401
 from minichainer.backends.intel64 import Intel64Device  # noqa: F401
+from minichainer._compat import chainerx_stub as _chainerx_stub
+
+# ``chainer.backend.chainerx`` is the chainerx package (here the unavailable stub, the same
+# object ``import chainerx`` gives under the compat runner): code compares ``xp`` with it.
+chainerx = _chainerx_stub.get_module()
 
 _thread_local = threading.local()
 _CPU = CpuDevice()

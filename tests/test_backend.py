@@ -180,3 +180,13 @@ def test_dtype_config_including_mixed16():
         assert minichainer.get_dtype() == numpy.float16
         assert minichainer.get_dtype(map_mixed16=numpy.float32) == numpy.float32
     assert minichainer.get_dtype(numpy.float64) == numpy.float64
+
+
+def test_backend_chainerx_is_the_stub_and_types_module_exists():
+    import minichainer
+    from minichainer import backend
+    from minichainer._compat import chainerx_stub
+    assert backend.chainerx is chainerx_stub.get_module()
+    assert not backend.chainerx.is_available()
+    assert backend.get_array_module(numpy.ones(1)) is not backend.chainerx
+    assert minichainer.types.ShapeSpec is not None
