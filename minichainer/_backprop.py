@@ -12,7 +12,7 @@ import numpy
 
 from minichainer import function_hook
 from minichainer.configuration import config, using_config
-from minichainer.variable import Variable
+from minichainer.variable import Variable, _check_grad_type
 
 
 def _initial_grad(var, loss_scale):
@@ -43,6 +43,18 @@ def _raise_bad_grad(func, index, what, actual, expected):
         '{} of gradients returned from backward is incorrect: input-index={}, actual {} != '
         'expected {}\n  function={} ({}) has a bug in its backward'.format(
             what, index, actual, expected, func._impl_name, func.label))
+
+
+def _bad_grad(func, index, x, g_data, is_debug):
+    # As in Chainer: debug mode reports a wrong shape or dtype as a ValueError naming the
+    # input index; otherwise a wrong dtype is a TypeError and a wrong shape a ValueError.
+    if x.dtype is None:
+        return
+    if is_debug:
+        if g_data.shape != x.shape:
+            _raise_bad_grad(func, index, 'shape', g_data.shape, x.shape)
+        _raise_bad_grad(func, index, 'dtype', g_data.dtype, x.dtype)
+    _check_grad_type(func, x, True, g_data)
 
 
 def backward_from_variable(var, retain_grad, enable_double_backprop, loss_scale):
@@ -204,13 +216,36 @@ def _run(start, retain_grad, loss_scale, targets=None, initial=None):
         else:
             continue
 
-        if function_hook._n_hooks or func._local_function_hooks:
+        if function_hook._n_hooks or func._backward_slow_path:
             hooks = func._all_hooks(hooks_local.get('function_hooks'))
             in_data = tuple(x.data for x in in_nodes)
             out_data = tuple(None if g is None else g._data for g in gys)
             for hook in hooks:
                 hook.backward_preprocess(func, in_data, out_data)
-            gxs = func._call_backward(target_indexes, gys)
+            if func._custom_accumulate:
+                # backward_accumulate receives the gradients accumulated so far for the
+                # inputs (a leaf's current grad included) and returns the new totals.
+                g_ins = []
+                taken = set()
+                for i in target_indexes:
+                    x = in_nodes[i]
+                    if x in taken:
+                        g_ins.append(None)
+                        continue
+                    taken.add(x)
+                    if x._creator_node is None and not collect:
+                        var = x._variable()
+                        g_in = None if var is None else var._grad_var
+                        if var is not None:
+                            var._grad_var = None
+                    else:
+                        g_in = grads.pop(x, None)
+                    g_ins.append(g_in)
+                gxs = func.backward_accumulate(target_indexes, gys, tuple(g_ins))
+                if len(gxs) != len(target_indexes):
+                    gxs = func._normalize_grads(target_indexes, gxs)
+            else:
+                gxs = func._call_backward(target_indexes, gys)
             for hook in hooks:
                 hook.backward_postprocess(func, in_data, out_data)
         else:
@@ -229,10 +264,8 @@ def _run(start, retain_grad, loss_scale, targets=None, initial=None):
                 gx = Variable(gx, requires_grad=False)
             g_data = gx._data
             g_dtype = g_data.dtype
-            if g_data.shape != x.shape and x.shape is not None:
-                _raise_bad_grad(func, i, 'shape', g_data.shape, x.shape)
-            if g_dtype is not x.dtype and g_dtype != x.dtype and x.dtype is not None:
-                _raise_bad_grad(func, i, 'dtype', g_dtype, x.dtype)
+            if g_data.shape != x.shape or (g_dtype is not x.dtype and g_dtype != x.dtype):
+                _bad_grad(func, i, x, g_data, is_debug)
             if is_debug and g_data.dtype.kind == 'f' and numpy.isnan(g_data).any():
                 raise RuntimeError('NaN is detected on backward computation of {}'.format(
                     func.label))

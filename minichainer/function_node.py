@@ -55,6 +55,16 @@ class FunctionNode:
     _retained_output_data = None
     _local_function_hooks = None
     _supports_static_optimizations = False
+    # The backward engine takes its general path (hooks, backward_accumulate) only for
+    # nodes flagged here, so the common case pays a single attribute lookup.
+    _backward_slow_path = False
+    _custom_accumulate = False
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if 'backward_accumulate' in cls.__dict__:
+            cls._custom_accumulate = True
+            cls._backward_slow_path = True
 
     @property
     def local_function_hooks(self):
@@ -398,6 +408,7 @@ class FunctionNode:
         if name in hooks:
             raise KeyError('Hook {} already exists'.format(name))
         hooks[name] = hook
+        self._backward_slow_path = True
         hook.added(self)
 
     def delete_hook(self, name):

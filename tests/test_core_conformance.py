@@ -55,8 +55,8 @@ class _ReturnsGrads(FunctionNode):
 @pytest.mark.parametrize('grads, debug, pattern', [
     ((_var([1.]), _var([1.])), False, 'number of gradients returned from backward is incorrect'),
     ((), False, 'number of gradients returned from backward is incorrect'),
-    ((_var([1., 2.]),), False, 'shape of gradients returned from backward is incorrect'),
-    ((Variable(numpy.ones(1, numpy.int64)),), False,
+    ((_var([1., 2.]),), True, 'shape of gradients returned from backward is incorrect'),
+    ((Variable(numpy.ones(1, numpy.int64)),), True,
      'dtype of gradients returned from backward is incorrect'),
     ((numpy.ones(1, numpy.float32),), True,
      'type of gradients returned from backward is incorrect'),
@@ -87,3 +87,41 @@ def test_grad_inputs_propagate_through_intermediate_inputs():
     # dy/dx2 = 3, plus the initial 100, flows to x1 through x2 (x2 = 2 * x1)
     assert float(gx2.array) == 103.
     assert float(gx1.array) == 1000. + 2. * 103.
+
+
+def test_bad_backward_gradient_outside_debug_mode():
+    x = _var([1.])
+    y, = _ReturnsGrads((Variable(numpy.ones(1, numpy.int64)),)).apply((x,))
+    with pytest.raises(TypeError, match='_ReturnsGrads'):
+        y.backward()
+    y, = _ReturnsGrads((_var([1., 2.]),)).apply((x,))
+    with pytest.raises(ValueError, match='_ReturnsGrads'):
+        y.backward()
+
+
+class _AddAccumulate(FunctionNode):
+    """x + y whose backward_accumulate adds the incoming input gradients itself."""
+
+    def __init__(self):
+        self.seen = None
+
+    def forward(self, inputs):
+        return inputs[0] + inputs[1],
+
+    def backward_accumulate(self, indexes, grad_outputs, grad_inputs):
+        self.seen = grad_inputs
+        gy, = grad_outputs
+        return tuple(gy if g is None else gy + g for g in grad_inputs)
+
+
+def test_overridden_backward_accumulate_is_used_with_leaf_grads():
+    x = Variable(numpy.array([1., 2.], numpy.float32))
+    x.grad = numpy.array([10., 20.], numpy.float32)
+    w = Variable(numpy.array([3., 4.], numpy.float32))
+    f = _AddAccumulate()
+    y, = f.apply((x, w))
+    y.grad = numpy.ones(2, numpy.float32)
+    y.backward()
+    numpy.testing.assert_array_equal(x.grad, [11., 21.])
+    numpy.testing.assert_array_equal(w.grad, [1., 1.])
+    assert f.seen[1] is None
