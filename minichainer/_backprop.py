@@ -60,6 +60,9 @@ def _bad_grad(func, index, x, g_data, is_debug):
 def backward_from_variable(var, retain_grad, enable_double_backprop, loss_scale):
     node = var._node
     if node is None or node._creator_node is None:
+        if node is not None:
+            # a gradient made by an old-style Function cannot be differentiated again
+            node._check_old_style_gradient()
         return
     if var._grad_var is None:
         var._grad_var = _initial_grad(var, loss_scale)
@@ -122,6 +125,7 @@ def grad(outputs, inputs, grad_outputs, grad_inputs, set_grad, retain_grad,
         elif not isinstance(gy, Variable):
             gy = Variable(gy, requires_grad=False)
         node = out.node
+        node._check_old_style_gradient()
         start[node] = start[node] + gy if node in start else gy
     targets = {}
     for x in inputs:
@@ -279,7 +283,11 @@ def _run(start, retain_grad, loss_scale, targets=None, initial=None):
                 current = var._grad_var
                 if current is None:
                     if id(g_data) in handed_out:
+                        old_node = gx._node
                         gx = Variable(g_data.copy(), requires_grad=gx._requires_grad)
+                        if old_node is not None and old_node._old_style_grad_generator:
+                            gx.node._old_style_grad_generator = \
+                                old_node._old_style_grad_generator
                     handed_out.add(id(gx._data))
                     var._grad_var = gx
                 else:

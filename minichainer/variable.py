@@ -60,6 +60,11 @@ def _check_grad_type(func, x, is_node_x, gx):
     raise error(msg)
 
 
+class _UnsupportedOperatorError(TypeError, NotImplementedError):
+    """Comparison or truth value of a Variable: a TypeError as in Chainer (also a
+    NotImplementedError, which minichainer raised before)."""
+
+
 def _array_label(shape, dtype):
     if dtype is None:
         return 'None'
@@ -80,6 +85,9 @@ class VariableNode:
 
     def __init__(self, variable, name, **kwargs):
         if kwargs:
+            if 'grad' in kwargs:
+                raise ValueError('VariableNode: the grad argument is not supported anymore; '
+                                 'use the grad of the variable instead')
             raise TypeError('VariableNode got unexpected keyword argument(s): {}'.format(
                 ', '.join(sorted(kwargs))))
         self._variable = weakref.ref(variable)
@@ -103,7 +111,11 @@ class VariableNode:
         node = self._creator_node
         if node is None:
             return None
-        return getattr(node, '_function', node)
+        func = getattr(node, '_function', None)
+        if func is None:
+            ref = getattr(node, '_weak_function', None)
+            func = None if ref is None else ref()
+        return node if func is None else func
 
     @creator.setter
     def creator(self, func):
@@ -204,6 +216,20 @@ class Variable:
 
     __array_priority__ = 200
     _loss_scale = None  # set on leaves by backward(loss_scale=...); read by update rules
+    _has_chainerx_array = False  # Chainer's flag; minichainer has no ChainerX arrays
+
+    @staticmethod
+    def _init_unchecked(data=None, device=None, name=None, grad=None, grad_valid=True,
+                        requires_grad=True, is_chainerx_array=None, node=None,
+                        layout=None):
+        # Chainer's fast constructor (no validation of ``data``).
+        var = Variable.__new__(Variable)
+        var._data = data
+        var._requires_grad = requires_grad
+        var._node = node
+        var._name = name
+        var._grad_var = None if grad is None else Variable(grad)
+        return var
 
     def __init__(self, data=None, *, name=None, grad=None, requires_grad=True):
         if data is not None and (type(data) is not _ndarray or data.dtype.kind == 'O'):
@@ -381,7 +407,9 @@ class Variable:
     def debug_print(self):
         """Summary of the data and gradient statistics, as Chainer prints it."""
         data = self._data
-        lines = [self.summary(), '- device: CPU', '- backend: {}'.format(type(data)),
+        lines = [self.summary(),
+                 '- device: {}'.format('None' if data is None else 'CPU'),
+                 '- backend: {}'.format(None if data is None else type(data)),
                  '- shape: {}'.format(None if data is None else data.shape),
                  '- dtype: {}'.format(None if data is None else data.dtype)]
         stats = 'mean={0:.8f}, std={1:.8f}'
@@ -438,6 +466,7 @@ class Variable:
         if gv is None:
             self._grad_var = Variable(numpy.zeros_like(self._data))
         else:
+            gv.unchain()
             gv._data.fill(0)
 
     def copydata(self, var):
@@ -562,9 +591,9 @@ class Variable:
 
     # Comparisons are not differentiable and are not supported, as in Chainer.
     def _no_compare(self, other):
-        raise NotImplementedError(
-            'Comparison of Variables is not supported (it is not differentiable); compare '
-            'their arrays instead, e.g. x.array < y.array')
+        raise _UnsupportedOperatorError(
+            'Variables do not support comparison operators (they are not differentiable); '
+            'compare their arrays instead, e.g. x.array < y.array')
 
     __lt__ = __le__ = __eq__ = __ne__ = __gt__ = __ge__ = _no_compare
 
@@ -572,8 +601,8 @@ class Variable:
         return object.__hash__(self)
 
     def __bool__(self):
-        raise NotImplementedError(
-            'The truth value of a Variable is not defined; use its array, e.g. '
+        raise _UnsupportedOperatorError(
+            'Variables cannot be evaluated as Python bool; use its array, e.g. '
             'bool(x.array)')
 
     def __pos__(self):
@@ -655,6 +684,11 @@ class Parameter(Variable):
                                     self.update_rule)
 
     @property
+    def _grad(self):
+        # Chainer's internal name of the gradient array of a parameter
+        return self.grad
+
+    @property
     def is_initialized(self):
         return self._data is not None
 
@@ -681,6 +715,8 @@ class Parameter(Variable):
 
     def zerograd(self):
         if self._data is None:
+            warnings.warn('Variable.zerograd is deprecated. Use Variable.cleargrad instead.',
+                          DeprecationWarning)
             from minichainer.initializers import constant
             self._grad_initializer = constant.Zero(getattr(self.initializer, 'dtype', None))
             return

@@ -125,3 +125,64 @@ def test_overridden_backward_accumulate_is_used_with_leaf_grads():
     numpy.testing.assert_array_equal(x.grad, [11., 21.])
     numpy.testing.assert_array_equal(w.grad, [1., 1.])
     assert f.seen[1] is None
+
+
+def test_variable_comparisons_and_bool_raise_type_error():
+    a = _var([1., 2.])
+    for op in (lambda: a < a, lambda: a == a, lambda: a != a, lambda: a >= a, lambda: bool(a)):
+        with pytest.raises(TypeError):
+            op()
+
+
+def test_variable_chainer_internal_helpers():
+    x = Variable._init_unchecked(numpy.ones(2, numpy.float32))
+    assert x._has_chainerx_array is False
+    assert isinstance(x.node, minichainer.variable.VariableNode)
+    with pytest.raises(ValueError):
+        minichainer.variable.VariableNode(Variable(), '', grad=None)
+    p = minichainer.Parameter(shape=(2,))
+    assert p._grad is p.grad
+
+
+def test_debug_print_of_empty_variable():
+    text = Variable().debug_print()
+    for part in ('device: None', 'backend: None', 'grad: None'):
+        assert part in text
+
+
+def test_zerograd_unchains_grad_and_warns_for_uninitialized_parameter():
+    x = _var([1., 2.])
+    x.grad_var = Variable(numpy.ones(2, numpy.float32))
+    x.grad_var.creator_node = FunctionNode()
+    with pytest.warns(DeprecationWarning):
+        x.zerograd()
+    assert x.grad_var.creator_node is None
+    p = minichainer.Parameter()
+    with pytest.warns(DeprecationWarning):
+        p.zerograd()
+
+
+def test_creator_of_fresh_old_style_function():
+    v = Variable()
+    f = minichainer.Function()
+    v.creator = f
+    assert v.creator is f
+    assert v.rank == 1
+
+
+class _OldIdentity(minichainer.Function):
+    def forward(self, inputs):
+        return inputs
+
+    def backward(self, inputs, grad_outputs):
+        return grad_outputs
+
+
+def test_old_style_gradient_cannot_be_differentiated_again():
+    x = Variable(numpy.zeros((), numpy.float32))
+    y = _OldIdentity()(x)
+    y.backward(enable_double_backprop=True)
+    with pytest.raises(RuntimeError):
+        x.grad_var.backward()
+    with pytest.raises(RuntimeError):
+        minichainer.grad([x.grad_var], [y.grad_var])
