@@ -172,3 +172,27 @@ def test_numerical_estimate_runs_without_type_checks():
     from minichainer.utils import type_check
     with pytest.raises(type_check.InvalidType):
         _Float32Only().apply((x64,))
+
+
+def test_nondifferentiable_detection_matches_chainer_near_kinks():
+    # Chainer 7.8.1's outcomes (ok / NondifferentiableError) for these seeded double
+    # backward checks next to the kink at 0: the same random direction (one normal draw,
+    # Chainer's normalization), five sample points and quadratic-fit test give the same
+    # verdicts.
+    expected = ('ok ok No ok ok ok ok ok No ok ok ok ok ok No ok ok ok '
+                'No No No ok ok ok No No No ok ok ok No No No ok ok ok').split()
+    got = []
+    for seed in (4, 5):
+        for f in (lambda x: F.leaky_relu(x, 0.3), lambda x: F.relu(x) * 2, F.absolute):
+            for value in (-4e-4, 9e-4):
+                for shape in ((), (1,), (3,)):
+                    numpy.random.seed(seed)
+                    x = numpy.full(shape, value)
+                    try:
+                        gradient_check.check_double_backward(
+                            f, x, numpy.full(shape, .7), numpy.full(shape, .5),
+                            atol=5e-4, rtol=5e-3, detect_nondifferentiable=True)
+                        got.append('ok')
+                    except gradient_check.NondifferentiableError:
+                        got.append('No')
+    assert got == expected
