@@ -55,7 +55,9 @@ class FunctionAdapter(FunctionNode):
         self.function.check_type_forward(in_types)
 
     def _check_data_type_forward(self, in_data):
-        if type(self.function).check_type_forward is Function.check_type_forward:
+        function = self.function
+        if (type(function).check_type_forward is Function.check_type_forward
+                and 'check_type_forward' not in function.__dict__):
             return
         FunctionNode._check_data_type_forward(self, in_data)
 

@@ -186,3 +186,12 @@ def test_old_style_gradient_cannot_be_differentiated_again():
         x.grad_var.backward()
     with pytest.raises(RuntimeError):
         minichainer.grad([x.grad_var], [y.grad_var])
+
+
+def test_instance_check_type_forward_of_old_style_function_is_called():
+    calls = []
+    f = minichainer.Function()
+    f.check_type_forward = lambda in_types: calls.append(len(in_types))
+    f.forward_cpu = lambda inputs: (inputs[0],)
+    f(numpy.ones(2, numpy.float32))
+    assert calls == [1]
