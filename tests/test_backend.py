@@ -190,3 +190,9 @@ def test_backend_chainerx_is_the_stub_and_types_module_exists():
     assert not backend.chainerx.is_available()
     assert backend.get_array_module(numpy.ones(1)) is not backend.chainerx
     assert minichainer.types.ShapeSpec is not None
+
+
+def test_chainer_basic_math_alias():
+    import minichainer
+    from minichainer.functions.math import basic_math
+    assert minichainer.basic_math is basic_math

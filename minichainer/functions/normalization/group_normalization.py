@@ -1,4 +1,6 @@
 """Group normalization."""
+import warnings
+
 from minichainer import backend
 from minichainer.utils import type_check
 
@@ -13,17 +15,17 @@ def group_normalization(x, groups, gamma, beta, eps=1e-5):
         eps (float): added to the variance.
 
     Raises:
-        ValueError: if ``x`` has fewer than 2 axes or ``groups`` does not divide the
-            number of channels.
+        InvalidType: if ``x`` has fewer than 2 axes.
+        ValueError: if ``groups`` does not divide the number of channels.
     """
     from minichainer.functions.array.broadcast import broadcast_to
     from minichainer.functions.array.reshape import reshape
     from minichainer.functions.normalization.batch_normalization import \
         batch_normalization
     from minichainer.variable import as_variable
-    if x.ndim <= 2:
-        raise ValueError('Input dimension must be greater than 2, including batch size '
-                         'dimension (first dimension); got x.shape = {}'.format(x.shape))
+    if x.ndim < 2:
+        raise type_check.InvalidType(
+            'x.ndim >= 2', 'x.ndim = {} (x.shape = {})'.format(x.ndim, x.shape))
     if not isinstance(groups, int):
         raise TypeError("Argument: 'groups' type must be (int), got {}".format(
             type(groups).__name__))
@@ -46,7 +48,15 @@ def group_normalization(x, groups, gamma, beta, eps=1e-5):
     x = reshape(x, (1, batch_size * groups, -1))
     dummy_gamma = xp.ones(batch_size * groups, dtype=x.dtype)
     dummy_beta = xp.zeros(batch_size * groups, dtype=x.dtype)
-    x = batch_normalization(x, dummy_gamma, dummy_beta, eps=eps)
+    if x.shape[2] == 1:
+        # One element per group (e.g. (batch, channels) input with groups == channels):
+        # the statistics are trivially that element; batch_normalization's warning
+        # about single-element statistics does not apply here.
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore', UserWarning)
+            x = batch_normalization(x, dummy_gamma, dummy_beta, eps=eps)
+    else:
+        x = batch_normalization(x, dummy_gamma, dummy_beta, eps=eps)
     x = reshape(x, original_shape)
     if gamma.dtype != x.dtype or beta.dtype != x.dtype:
         # float16 activations with float32 parameters (mixed16)
