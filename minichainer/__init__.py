@@ -168,6 +168,7 @@ _LAZY_ATTRS = {
     'should_use_cudnn_tensor_core': ('backends.cuda', 'should_use_cudnn_tensor_core'),
     'using_device': ('backend', 'using_device'),
     'cuda': ('backends.cuda', None),
+    'basic_math': ('functions.math.basic_math', None),  # chainer.basic_math
     # probability distributions
     'Distribution': ('distribution', 'Distribution'),
     'kl_divergence': ('distribution', 'kl_divergence'),
