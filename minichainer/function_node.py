@@ -151,11 +151,7 @@ class FunctionNode:
             enable_backprop = global_config.enable_backprop
             debug = global_config.debug
         if type_check_on:
-            # Inline gate: classes known to have no check skip the call entirely, unless
-            # this instance was given its own check_type_forward.
-            has_check = _HAS_TYPE_CHECK.get(self.__class__)
-            if has_check or has_check is None or 'check_type_forward' in self.__dict__:
-                self._check_data_type_forward(in_data)
+            self._check_data_type_forward(in_data)
 
         if function_hook._n_hooks or self._local_function_hooks:
             hooks = self._all_hooks(function_hook._thread_local.__dict__.get('function_hooks'))
@@ -273,7 +269,7 @@ class FunctionNode:
         if has_check is None:
             has_check = _HAS_TYPE_CHECK[cls] = \
                 cls.check_type_forward is not FunctionNode.check_type_forward
-        if not has_check and 'check_type_forward' not in self.__dict__:
+        if not has_check:
             return
         # Light mode first: the types are the arrays themselves and conditions are plain
         # booleans.  Only a failing check is rerun on expressions to build the message.
@@ -290,9 +286,23 @@ class FunctionNode:
         with type_check.get_function_check_context(self):
             self.check_type_forward(in_types)
 
-    def check_type_forward(self, in_types):
-        """Check the types of the inputs (override with ``type_check.expect`` calls)."""
-        pass
+    def _forced_type_check(self, in_data):
+        # The same checks regardless of the class (for a check_type_forward set on the
+        # instance; see _CheckTypeForward).
+        local = _type_check_local
+        local.light_mode = True
+        try:
+            self.check_type_forward(_LightTypes(in_data))
+            return
+        except type_check.InvalidType:
+            pass
+        finally:
+            local.light_mode = False
+        in_types = type_check.get_types(in_data, 'in_types', False)
+        with type_check.get_function_check_context(self):
+            self.check_type_forward(in_types)
+
+    # check_type_forward: see _CheckTypeForward below (replaceable per instance)
 
     def forward(self, inputs):
         """Compute outputs from input arrays; returns a tuple of arrays."""
@@ -417,6 +427,38 @@ class FunctionNode:
             raise KeyError('Hook {} does not exist'.format(name))
         self.local_function_hooks[name].deleted(self)
         del self.local_function_hooks[name]
+
+
+def _default_check_type_forward(self, in_types):
+    """Check the types of the inputs (override with ``type_check.expect`` calls)."""
+    pass
+
+
+class _CheckTypeForward:
+    """``FunctionNode.check_type_forward``: a no-op method that can also be replaced on an
+    instance (``node.check_type_forward = f``), as Chainer allows.  Assigning one makes that
+    instance run its checks although its class has none; other nodes pay nothing for it."""
+
+    def __get__(self, obj, cls=None):
+        if obj is None:
+            return _default_check_type_forward
+        override = obj.__dict__.get('_instance_check_type_forward')
+        if override is not None:
+            return override
+        return _default_check_type_forward.__get__(obj, cls)
+
+    def __set__(self, obj, value):
+        d = obj.__dict__
+        d['_instance_check_type_forward'] = value
+        d['_check_data_type_forward'] = obj._forced_type_check
+
+    def __delete__(self, obj):
+        d = obj.__dict__
+        d.pop('_instance_check_type_forward', None)
+        d.pop('_check_data_type_forward', None)
+
+
+FunctionNode.check_type_forward = _CheckTypeForward()
 
 
 def grad(outputs, inputs, grad_outputs=None, grad_inputs=None, set_grad=False,
