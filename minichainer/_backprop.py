@@ -63,11 +63,17 @@ def backward_from_variable(var, retain_grad, enable_double_backprop, loss_scale)
         if node is not None:
             # a gradient made by an old-style Function cannot be differentiated again
             node._check_old_style_gradient()
+        if var._grad_var is None and var._data.size == 1:
+            var._grad_var = _initial_grad(var, loss_scale)  # a leaf gets its own grad
         return
-    if var._grad_var is None:
-        var._grad_var = _initial_grad(var, loss_scale)
+    gy = var._grad_var
+    if gy is None:
+        gy = _initial_grad(var, loss_scale)
+    # As Chainer, the starting variable's gradient is consumed by the backward pass:
+    # it is kept only with retain_grad=True.
+    var._grad_var = gy if retain_grad else None
     with using_config('enable_backprop', enable_double_backprop):
-        _run({node: var._grad_var}, retain_grad, loss_scale)
+        _run({node: gy}, retain_grad, loss_scale)
 
 
 def backward(variables, grad_variables=None, retain_grad=False, enable_double_backprop=False,

@@ -42,13 +42,14 @@ def test_leaf_grads_are_not_aliased():
     x = Variable(numpy.ones(3, numpy.float32))
     w = Variable(numpy.ones(3, numpy.float32))
     y = x + w
-    y.grad = numpy.ones(3, numpy.float32)
+    gy = numpy.ones(3, numpy.float32)
+    y.grad = gy
     y.backward()
     assert x.grad is not w.grad
-    assert x.grad is not y.grad
+    assert x.grad is not gy
     x.grad += 1
     numpy.testing.assert_array_equal(w.grad, 1)
-    numpy.testing.assert_array_equal(y.grad, 1)
+    numpy.testing.assert_array_equal(gy, 1)
 
 
 def test_retain_grad():
@@ -56,12 +57,18 @@ def test_retain_grad():
     h = x * 3
     y = h * h
     y.backward()
-    assert h.grad is None
-    assert float(y.grad) == 1.0
+    # As Chainer: without retain_grad the intermediate and the starting gradients are
+    # not kept; the leaves get theirs.
+    assert h.grad is None and y.grad is None
+    assert float(x.grad) == 36.0
     x.cleargrad()
     y.backward(retain_grad=True)
+    assert float(y.grad) == 1.0
     assert float(h.grad) == 12.0
     assert float(x.grad) == 36.0
+    leaf = _scalar(3.0)
+    leaf.backward()
+    assert float(leaf.grad) == 1.0
 
 
 def test_non_scalar_without_grad_raises():
@@ -81,7 +88,7 @@ def test_size_one_output_gets_ones():
     x = Variable(numpy.ones((1, 1), numpy.float32))
     y = x * 3
     with pytest.warns(DeprecationWarning, match='only one element'):
-        y.backward()
+        y.backward(retain_grad=True)
     numpy.testing.assert_array_equal(y.grad, [[1]])
     numpy.testing.assert_array_equal(x.grad, [[3]])
 

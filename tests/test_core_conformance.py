@@ -181,7 +181,7 @@ class _OldIdentity(minichainer.Function):
 def test_old_style_gradient_cannot_be_differentiated_again():
     x = Variable(numpy.zeros((), numpy.float32))
     y = _OldIdentity()(x)
-    y.backward(enable_double_backprop=True)
+    y.backward(retain_grad=True, enable_double_backprop=True)
     with pytest.raises(RuntimeError):
         x.grad_var.backward()
     with pytest.raises(RuntimeError):

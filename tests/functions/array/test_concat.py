@@ -37,10 +37,11 @@ def test_concat_variables_keep_graph():
     a = minichainer.Variable(numpy.arange(6, dtype=numpy.float32).reshape(2, 3))
     b = minichainer.Variable(numpy.ones((2, 2), numpy.float32))
     y = F.concat((a, b), axis=1)
-    y.grad = numpy.arange(10, dtype=numpy.float32).reshape(2, 5)
+    gy = numpy.arange(10, dtype=numpy.float32).reshape(2, 5)
+    y.grad = gy
     y.backward()
-    numpy.testing.assert_array_equal(a.grad, y.grad[:, :3])
-    numpy.testing.assert_array_equal(b.grad, y.grad[:, 3:])
+    numpy.testing.assert_array_equal(a.grad, gy[:, :3])
+    numpy.testing.assert_array_equal(b.grad, gy[:, 3:])
 
 
 @pytest.mark.parametrize('shapes, dtypes, axis', [

@@ -64,15 +64,16 @@ def test_convolution_2d_grad_values_match_reference():
     W = minichainer.Variable(rng.randn(4, 3, 3, 3))
     b = minichainer.Variable(rng.randn(4))
     y = F.convolution_2d(x, W, b, stride=2, pad=1)
-    y.grad = rng.randn(*y.shape)
+    gy = rng.randn(*y.shape)
+    y.grad = gy
     y.backward()
-    numpy.testing.assert_allclose(b.grad, y.grad.sum(axis=(0, 2, 3)))
+    numpy.testing.assert_allclose(b.grad, gy.sum(axis=(0, 2, 3)))
     # gW via the reference: d/dW sum(gy * conv(x, W)) = conv of x with gy
     eps = 1e-6
     Wp = W.array.copy()
     Wp[1, 2, 0, 1] += eps
     num = ((conv_ref(x.array, Wp, None, (2, 2), (1, 1), (1, 1), 1)
-            - conv_ref(x.array, W.array, None, (2, 2), (1, 1), (1, 1), 1)) * y.grad).sum()
+            - conv_ref(x.array, W.array, None, (2, 2), (1, 1), (1, 1), 1)) * gy).sum()
     numpy.testing.assert_allclose(W.grad[1, 2, 0, 1], num / eps, rtol=1e-4)
 
 
@@ -85,6 +86,7 @@ def test_convolution_2d_backward_twice_recomputes_col():
     y.backward()
     g1 = W.grad.copy()
     W.cleargrad()
+    y.grad = numpy.ones(y.shape)  # the first backward consumed it (as in Chainer)
     y.backward()
     numpy.testing.assert_allclose(W.grad, g1)
 
