@@ -3,6 +3,8 @@
 Only the CPU (``'@numpy'``) exists in minichainer; ``to_gpu``/``to_intel64``/``to_chx``
 raise a clear ``RuntimeError``.
 """
+import warnings
+
 from minichainer.backends import _cpu
 
 _TO_METHODS = ('to_cpu', 'to_gpu', 'to_intel64')
@@ -47,17 +49,24 @@ class DeviceResident:
         return None if device is None else device.xp
 
     def to_cpu(self):
-        """Move all registered arrays to the CPU (a no-op here). Returns self."""
+        """Move all registered arrays to the CPU (a no-op here). Returns self.
+
+        Deprecated since Chainer 7 (a ``DeprecationWarning``, as Chainer): use
+        ``to_device('@numpy')``.
+        """
+        _warn_deprecated('to_cpu', '@numpy')
         self.device_resident_accept(
             _ToDeviceVisitor(_cpu.CpuDevice(), entry_method='to_cpu', root=self))
         return self
 
     def to_gpu(self, device=None, sticky=None):
         """Raise ``RuntimeError``: no GPU backend exists in minichainer."""
+        _warn_deprecated('to_gpu', '@cupy:N')
         raise _no_backend('{}.to_gpu'.format(type(self).__name__))
 
     def to_intel64(self):
         """Raise ``RuntimeError``: iDeep is not available in minichainer."""
+        _warn_deprecated('to_intel64', '@intel64')
         raise _no_backend('{}.to_intel64'.format(type(self).__name__))
 
     def to_chx(self):
@@ -94,6 +103,11 @@ class DeviceResidentsVisitor:
     def visit_variable(self, param):
         """Process a Variable or Parameter in place."""
         raise NotImplementedError
+
+
+def _warn_deprecated(method, spec):
+    warnings.warn("{} is deprecated. Please use to_device('{}') instead.".format(
+        method, spec), DeprecationWarning, stacklevel=3)
 
 
 class _ToDeviceVisitor(DeviceResidentsVisitor):

@@ -617,3 +617,10 @@ def test_call_dispatch_forward_mixin_and_missing_forward():
             return ('forward', x)
 
     assert Mixed()(1) == ('mixin', 1)
+
+
+def test_to_cpu_is_deprecated_as_in_chainer():
+    link = minichainer.links.Linear(2, 3)
+    with pytest.warns(DeprecationWarning, match=r"to_cpu is deprecated. Please use "
+                                                r"to_device\('@numpy'\) instead."):
+        assert link.to_cpu() is link
