@@ -608,9 +608,6 @@ class Variable:
     def __pos__(self):
         return self
 
-    def __array__(self, dtype=None, copy=None):
-        raise TypeError('a Variable cannot be converted to a numpy array implicitly; '
-                        'use variable.array')
 
 
 def _rebuild_variable(data, name, grad, requires_grad):

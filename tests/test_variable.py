@@ -370,3 +370,11 @@ class TestParameter:
         q = pickle.loads(pickle.dumps(p))
         assert isinstance(q, minichainer.Parameter)
         numpy.testing.assert_array_equal(q.array, p.array)
+
+
+def test_numpy_asarray_of_variables_gives_an_object_array_as_chainer():
+    # Chainer's Variable has no __array__: numpy keeps Variables as objects (Chainer's
+    # own tests build observation lists this way).
+    vs = [Variable(numpy.asarray(a, numpy.float32)) for a in (0.5, 0.6)]
+    arr = numpy.asarray(vs)
+    assert arr.dtype == object and arr[1] is vs[1]
