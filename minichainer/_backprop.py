@@ -290,7 +290,12 @@ def _run(start, retain_grad, loss_scale, targets=None, initial=None):
                 if current is None:
                     if id(g_data) in handed_out:
                         old_node = gx._node
-                        gx = Variable(g_data.copy(), requires_grad=gx._requires_grad)
+                        if old_node is not None and old_node._creator_node is not None:
+                            # A gradient in a graph (double backprop): copy it inside
+                            # the graph so that it stays differentiable.
+                            gx = gx * 1
+                        else:
+                            gx = Variable(g_data.copy(), requires_grad=gx._requires_grad)
                         if old_node is not None and old_node._old_style_grad_generator:
                             gx.node._old_style_grad_generator = \
                                 old_node._old_style_grad_generator

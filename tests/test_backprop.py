@@ -267,3 +267,19 @@ class TestGrad:
             minichainer.grad([x], [numpy.ones(1)])
         with pytest.raises(ValueError):
             minichainer.grad([x], [x], grad_outputs=[None, None])
+
+
+def test_double_backprop_through_a_function_that_passes_its_gradient_through():
+    # F.copy / F.cast (same dtype) hand the incoming gradient array on unchanged; the
+    # leaf's gradient must still be in the graph so that it can be differentiated again.
+    import minichainer.functions as F
+    for f in (lambda x: F.copy(x, -1), lambda x: F.cast(x, numpy.float32)):
+        x = Variable(numpy.ones(2, numpy.float32))
+        y = f(x)
+        gy = Variable(numpy.ones(2, numpy.float32))
+        y.grad_var = gy
+        y.backward(enable_double_backprop=True)
+        assert x.grad_var.creator is not None
+        x.grad_var.grad = numpy.full(2, 3, numpy.float32)
+        x.grad_var.backward()
+        numpy.testing.assert_array_equal(gy.grad, [3, 3])
