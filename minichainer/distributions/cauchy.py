@@ -15,7 +15,7 @@ def _cauchy_icdf(x):
     return F.tan((variable.as_variable(x) - 0.5) * math.pi)
 
 
-class Cauchy(distribution.Distribution):
+class Cauchy(dutils.RealLocScale, distribution.Distribution):
     """Cauchy distribution: density ``1 / (pi scale (1 + ((x - loc) / scale)^2))``.
 
     Its mean and variance are undefined: they are NaN (with a ``RuntimeWarning``).
@@ -27,22 +27,6 @@ class Cauchy(distribution.Distribution):
 
     loc = dutils.param('loc')
     scale = dutils.param('scale')
-
-    @property
-    def batch_shape(self):
-        return self.loc.shape
-
-    @property
-    def event_shape(self):
-        return ()
-
-    @property
-    def params(self):
-        return {'loc': self.loc, 'scale': self.scale}
-
-    @property
-    def support(self):
-        return 'real'
 
     def _undefined(self, what):
         warnings.warn('{} of the cauchy distribution is undefined.'.format(what),

@@ -10,7 +10,7 @@ from minichainer.distributions import utils as dutils
 EULER = 0.5772156649015329
 
 
-class Gumbel(distribution.Distribution):
+class Gumbel(dutils.RealLocScale, distribution.Distribution):
     """Gumbel (type-I extreme value) distribution with location ``loc`` and scale ``scale``."""
 
     def __init__(self, loc, scale):
@@ -23,22 +23,6 @@ class Gumbel(distribution.Distribution):
     @dutils.cached_property
     def _log_scale(self):
         return F.log(self.scale)
-
-    @property
-    def batch_shape(self):
-        return self.loc.shape
-
-    @property
-    def event_shape(self):
-        return ()
-
-    @property
-    def params(self):
-        return {'loc': self.loc, 'scale': self.scale}
-
-    @property
-    def support(self):
-        return 'real'
 
     @dutils.cached_property
     def mean(self):

@@ -68,7 +68,7 @@ def _laplace_icdf(x):
     return LaplaceICDF().apply((x,))[0]
 
 
-class Laplace(distribution.Distribution):
+class Laplace(dutils.RealLocScale, distribution.Distribution):
     """Laplace distribution: density ``exp(-|x - loc| / scale) / (2 scale)``.
 
     Args:
@@ -82,22 +82,6 @@ class Laplace(distribution.Distribution):
 
     loc = dutils.param('loc')
     scale = dutils.param('scale')
-
-    @property
-    def batch_shape(self):
-        return self.loc.shape
-
-    @property
-    def event_shape(self):
-        return ()
-
-    @property
-    def params(self):
-        return {'loc': self.loc, 'scale': self.scale}
-
-    @property
-    def support(self):
-        return 'real'
 
     @dutils.cached_property
     def mean(self):

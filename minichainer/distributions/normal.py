@@ -15,7 +15,7 @@ ENTROPYC = 0.5 * math.log(2 * math.pi * math.e)
 PROBC = 1.0 / math.sqrt(2 * math.pi)
 
 
-class Normal(distribution.Distribution):
+class Normal(dutils.RealLocScale, distribution.Distribution):
     """Normal distribution ``N(loc, scale^2)``, elementwise over ``loc``'s shape.
 
     Args:
@@ -51,22 +51,6 @@ class Normal(distribution.Distribution):
         if self._log_scale_in is None:
             return F.log(self.scale)
         return variable.as_variable(self._log_scale_in)
-
-    @property
-    def batch_shape(self):
-        return self.loc.shape
-
-    @property
-    def event_shape(self):
-        return ()
-
-    @property
-    def params(self):
-        return {'loc': self.loc, 'scale': self.scale}
-
-    @property
-    def support(self):
-        return 'real'
 
     @dutils.cached_property
     def mean(self):

@@ -25,6 +25,27 @@ def param(name):
     return cached_property(get)
 
 
+class RealLocScale:
+    """Mixin: shapes, params and support of a scalar real distribution given by ``loc``
+    and ``scale`` (Normal, Laplace, Cauchy, Gumbel)."""
+
+    @property
+    def batch_shape(self):
+        return self.loc.shape
+
+    @property
+    def event_shape(self):
+        return ()
+
+    @property
+    def params(self):
+        return {'loc': self.loc, 'scale': self.scale}
+
+    @property
+    def support(self):
+        return 'real'
+
+
 def check_param(owner, name, value, optional=False):
     """Check that parameter ``name`` of distribution ``owner`` is a Variable or ndarray."""
     if value is None and optional:
