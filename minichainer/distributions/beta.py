@@ -11,13 +11,16 @@ def _lbeta(a, b):
     return F.lgamma(a) + F.lgamma(b) - F.lgamma(a + b)
 
 
-class Beta(distribution.Distribution):
+class Beta(dutils.ScalarDistribution, distribution.Distribution):
     """Beta distribution on ``[0, 1]``: density ``x^(a-1) (1-x)^(b-1) / B(a, b)``.
 
     Args:
         a (~chainer.Variable or ndarray): first shape parameter (> 0).
         b (~chainer.Variable or ndarray): second shape parameter (> 0).
     """
+
+    _param_names = ('a', 'b')
+    _support = '[0, 1]'
 
     def __init__(self, a, b):
         self._a_in = dutils.check_param('Beta', 'a', a)
@@ -29,22 +32,6 @@ class Beta(distribution.Distribution):
     @dutils.cached_property
     def _a_plus_b(self):
         return self.a + self.b
-
-    @property
-    def batch_shape(self):
-        return self.a.shape
-
-    @property
-    def event_shape(self):
-        return ()
-
-    @property
-    def params(self):
-        return {'a': self.a, 'b': self.b}
-
-    @property
-    def support(self):
-        return '[0, 1]'
 
     @dutils.cached_property
     def mean(self):

@@ -15,11 +15,14 @@ def _cauchy_icdf(x):
     return F.tan((variable.as_variable(x) - 0.5) * math.pi)
 
 
-class Cauchy(dutils.RealLocScale, distribution.Distribution):
+class Cauchy(dutils.ScalarDistribution, distribution.Distribution):
     """Cauchy distribution: density ``1 / (pi scale (1 + ((x - loc) / scale)^2))``.
 
     Its mean and variance are undefined: they are NaN (with a ``RuntimeWarning``).
     """
+
+    _param_names = ('loc', 'scale')
+    _support = 'real'
 
     def __init__(self, loc, scale):
         self._loc_in = dutils.check_param('Cauchy', 'loc', loc)

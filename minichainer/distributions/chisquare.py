@@ -11,8 +11,11 @@ from minichainer.distributions import utils as dutils
 _LOG2 = math.log(2.0)
 
 
-class Chisquare(distribution.Distribution):
+class Chisquare(dutils.ScalarDistribution, distribution.Distribution):
     """Chi-square distribution with ``k`` degrees of freedom."""
+
+    _param_names = ('k',)
+    _support = 'positive'
 
     def __init__(self, k):
         self._k_in = dutils.check_param('Chisquare', 'k', k)
@@ -22,22 +25,6 @@ class Chisquare(distribution.Distribution):
     @dutils.cached_property
     def _half_k(self):
         return 0.5 * self.k
-
-    @property
-    def batch_shape(self):
-        return self.k.shape
-
-    @property
-    def event_shape(self):
-        return ()
-
-    @property
-    def params(self):
-        return {'k': self.k}
-
-    @property
-    def support(self):
-        return 'positive'
 
     @dutils.cached_property
     def mean(self):

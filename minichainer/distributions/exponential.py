@@ -7,12 +7,15 @@ from minichainer import variable
 from minichainer.distributions import utils as dutils
 
 
-class Exponential(distribution.Distribution):
+class Exponential(dutils.ScalarDistribution, distribution.Distribution):
     """Exponential distribution with rate ``lam``: density ``lam * exp(-lam * x)``, ``x >= 0``.
 
     Args:
         lam (~chainer.Variable or ndarray): rate parameter.
     """
+
+    _param_names = ('lam',)
+    _support = 'positive'
 
     def __init__(self, lam):
         self._lam_in = dutils.check_param('Exponential', 'lam', lam)
@@ -22,22 +25,6 @@ class Exponential(distribution.Distribution):
     @dutils.cached_property
     def _log_lam(self):
         return F.log(self.lam)
-
-    @property
-    def batch_shape(self):
-        return self.lam.shape
-
-    @property
-    def event_shape(self):
-        return ()
-
-    @property
-    def params(self):
-        return {'lam': self.lam}
-
-    @property
-    def support(self):
-        return 'positive'
 
     @dutils.cached_property
     def mean(self):

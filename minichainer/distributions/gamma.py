@@ -6,12 +6,15 @@ from minichainer import functions as F
 from minichainer.distributions import utils as dutils
 
 
-class Gamma(distribution.Distribution):
+class Gamma(dutils.ScalarDistribution, distribution.Distribution):
     """Gamma distribution with shape ``k`` and scale ``theta``.
 
     Density ``x^(k-1) exp(-x/theta) / (Gamma(k) theta^k)`` for ``x >= 0``.  Samples
     are scaled by ``theta`` differentiably; they do not carry gradients to ``k``.
     """
+
+    _param_names = ('k', 'theta')
+    _support = 'positive'
 
     def __init__(self, k, theta):
         self._k_in = dutils.check_param('Gamma', 'k', k)
@@ -19,22 +22,6 @@ class Gamma(distribution.Distribution):
 
     k = dutils.param('k')
     theta = dutils.param('theta')
-
-    @property
-    def batch_shape(self):
-        return self.k.shape
-
-    @property
-    def event_shape(self):
-        return ()
-
-    @property
-    def params(self):
-        return {'k': self.k, 'theta': self.theta}
-
-    @property
-    def support(self):
-        return 'positive'
 
     @dutils.cached_property
     def mean(self):

@@ -7,29 +7,16 @@ from minichainer import variable
 from minichainer.distributions import utils as dutils
 
 
-class Geometric(distribution.Distribution):
+class Geometric(dutils.ScalarDistribution, distribution.Distribution):
     """Number of Bernoulli(``p``) trials up to and including the first success (1, 2, ...)."""
+
+    _param_names = ('p',)
+    _support = 'positive integer'
 
     def __init__(self, p):
         self._p_in = dutils.check_param('Geometric', 'p', p)
 
     p = dutils.param('p')
-
-    @property
-    def batch_shape(self):
-        return self.p.shape
-
-    @property
-    def event_shape(self):
-        return ()
-
-    @property
-    def params(self):
-        return {'p': self.p}
-
-    @property
-    def support(self):
-        return 'positive integer'
 
     @dutils.cached_property
     def mean(self):

@@ -10,8 +10,11 @@ from minichainer.distributions import utils as dutils
 EULER = 0.5772156649015329
 
 
-class Gumbel(dutils.RealLocScale, distribution.Distribution):
+class Gumbel(dutils.ScalarDistribution, distribution.Distribution):
     """Gumbel (type-I extreme value) distribution with location ``loc`` and scale ``scale``."""
+
+    _param_names = ('loc', 'scale')
+    _support = 'real'
 
     def __init__(self, loc, scale):
         self._loc_in = dutils.check_param('Gumbel', 'loc', loc)

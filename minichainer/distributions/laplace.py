@@ -68,13 +68,16 @@ def _laplace_icdf(x):
     return LaplaceICDF().apply((x,))[0]
 
 
-class Laplace(dutils.RealLocScale, distribution.Distribution):
+class Laplace(dutils.ScalarDistribution, distribution.Distribution):
     """Laplace distribution: density ``exp(-|x - loc| / scale) / (2 scale)``.
 
     Args:
         loc (~chainer.Variable or ndarray): location.
         scale (~chainer.Variable or ndarray): scale (> 0).
     """
+
+    _param_names = ('loc', 'scale')
+    _support = 'real'
 
     def __init__(self, loc, scale):
         self._loc_in = dutils.check_param('Laplace', 'loc', loc)

@@ -11,13 +11,16 @@ from minichainer.distributions import utils as dutils
 LOGPROBC = -0.5 * math.log(2 * math.pi)
 
 
-class LogNormal(distribution.Distribution):
+class LogNormal(dutils.ScalarDistribution, distribution.Distribution):
     """Distribution of ``exp(y)`` for ``y ~ Normal(mu, sigma)``.
 
     Args:
         mu (~chainer.Variable or ndarray): mean of ``log x``.
         sigma (~chainer.Variable or ndarray): standard deviation of ``log x``.
     """
+
+    _param_names = ('mu', 'sigma')
+    _support = 'positive'
 
     def __init__(self, mu, sigma):
         self._mu_in = dutils.check_param('LogNormal', 'mu', mu)
@@ -29,22 +32,6 @@ class LogNormal(distribution.Distribution):
     @dutils.cached_property
     def _log_sigma(self):
         return F.log(self.sigma)
-
-    @property
-    def batch_shape(self):
-        return self.mu.shape
-
-    @property
-    def event_shape(self):
-        return ()
-
-    @property
-    def params(self):
-        return {'mu': self.mu, 'sigma': self.sigma}
-
-    @property
-    def support(self):
-        return 'positive'
 
     @dutils.cached_property
     def mean(self):

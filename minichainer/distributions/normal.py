@@ -15,7 +15,7 @@ ENTROPYC = 0.5 * math.log(2 * math.pi * math.e)
 PROBC = 1.0 / math.sqrt(2 * math.pi)
 
 
-class Normal(dutils.RealLocScale, distribution.Distribution):
+class Normal(dutils.ScalarDistribution, distribution.Distribution):
     """Normal distribution ``N(loc, scale^2)``, elementwise over ``loc``'s shape.
 
     Args:
@@ -27,6 +27,9 @@ class Normal(dutils.RealLocScale, distribution.Distribution):
     Samples are reparameterized (``loc + scale * eps``), so gradients reach
     ``loc`` and ``scale``.
     """
+
+    _param_names = ('loc', 'scale')
+    _support = 'real'
 
     def __init__(self, loc, scale=None, **kwargs):
         log_scale = None

@@ -7,8 +7,11 @@ from minichainer import variable
 from minichainer.distributions import utils as dutils
 
 
-class Pareto(distribution.Distribution):
+class Pareto(dutils.ScalarDistribution, distribution.Distribution):
     """Pareto distribution: density ``alpha scale^alpha / x^(alpha + 1)`` for ``x >= scale``."""
+
+    _param_names = ('scale', 'alpha')
+    _support = '[scale, inf]'
 
     def __init__(self, scale, alpha):
         self._scale_in = dutils.check_param('Pareto', 'scale', scale)
@@ -24,22 +27,6 @@ class Pareto(distribution.Distribution):
     @dutils.cached_property
     def _log_alpha(self):
         return F.log(self.alpha)
-
-    @property
-    def batch_shape(self):
-        return self.scale.shape
-
-    @property
-    def event_shape(self):
-        return ()
-
-    @property
-    def params(self):
-        return {'scale': self.scale, 'alpha': self.alpha}
-
-    @property
-    def support(self):
-        return '[scale, inf]'
 
     @dutils.cached_property
     def mean(self):

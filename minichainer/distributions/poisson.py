@@ -8,8 +8,11 @@ from minichainer import variable
 from minichainer.distributions import utils as dutils
 
 
-class Poisson(distribution.Distribution):
+class Poisson(dutils.ScalarDistribution, distribution.Distribution):
     """Poisson distribution with rate ``lam`` over the non-negative integers."""
+
+    _param_names = ('lam',)
+    _support = 'non negative integer'
 
     def __init__(self, lam):
         self._lam_in = dutils.check_param('Poisson', 'lam', lam)
@@ -19,22 +22,6 @@ class Poisson(distribution.Distribution):
     @dutils.cached_property
     def _log_lam(self):
         return F.log(self.lam)
-
-    @property
-    def batch_shape(self):
-        return self.lam.shape
-
-    @property
-    def event_shape(self):
-        return ()
-
-    @property
-    def params(self):
-        return {'lam': self.lam}
-
-    @property
-    def support(self):
-        return 'non negative integer'
 
     @dutils.cached_property
     def mean(self):

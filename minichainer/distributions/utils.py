@@ -25,13 +25,17 @@ def param(name):
     return cached_property(get)
 
 
-class RealLocScale:
-    """Mixin: shapes, params and support of a scalar real distribution given by ``loc``
-    and ``scale`` (Normal, Laplace, Cauchy, Gumbel)."""
+class ScalarDistribution:
+    """Mixin for distributions of scalars given by the parameters named in
+    ``_param_names``: the batch shape is the first parameter's, the event shape ``()``,
+    ``params`` maps the names to the parameters and ``support`` is ``_support``."""
+
+    _param_names = ()
+    _support = None
 
     @property
     def batch_shape(self):
-        return self.loc.shape
+        return getattr(self, self._param_names[0]).shape
 
     @property
     def event_shape(self):
@@ -39,11 +43,11 @@ class RealLocScale:
 
     @property
     def params(self):
-        return {'loc': self.loc, 'scale': self.scale}
+        return {name: getattr(self, name) for name in self._param_names}
 
     @property
     def support(self):
-        return 'real'
+        return self._support
 
 
 def check_param(owner, name, value, optional=False):
