@@ -111,7 +111,17 @@ class ResNetLayers(_vision.VisionModel):
         ])
 
 
-class ResNet50Layers(ResNetLayers):
+class _FixedDepthResNet(ResNetLayers):
+    # ResNet50/101/152Layers: the depth and the cached file name come from ``_depth``.
+    _depth = None
+
+    def __init__(self, pretrained_model='auto', downsample_fb=False):
+        if pretrained_model == 'auto':
+            pretrained_model = 'ResNet-{}-model.caffemodel'.format(self._depth)
+        super().__init__(pretrained_model, self._depth, downsample_fb)
+
+
+class ResNet50Layers(_FixedDepthResNet):
     """ResNet with 50 layers (see :class:`ResNetLayers`).
 
     Args:
@@ -120,13 +130,10 @@ class ResNet50Layers(ResNetLayers):
         downsample_fb (bool): Facebook-style downsampling (stride on the 3x3 conv).
     """
 
-    def __init__(self, pretrained_model='auto', downsample_fb=False):
-        if pretrained_model == 'auto':
-            pretrained_model = 'ResNet-50-model.caffemodel'
-        super().__init__(pretrained_model, 50, downsample_fb)
+    _depth = 50
 
 
-class ResNet101Layers(ResNetLayers):
+class ResNet101Layers(_FixedDepthResNet):
     """ResNet with 101 layers (see :class:`ResNetLayers`).
 
     Args:
@@ -135,13 +142,10 @@ class ResNet101Layers(ResNetLayers):
         downsample_fb (bool): Facebook-style downsampling (stride on the 3x3 conv).
     """
 
-    def __init__(self, pretrained_model='auto', downsample_fb=False):
-        if pretrained_model == 'auto':
-            pretrained_model = 'ResNet-101-model.caffemodel'
-        super().__init__(pretrained_model, 101, downsample_fb)
+    _depth = 101
 
 
-class ResNet152Layers(ResNetLayers):
+class ResNet152Layers(_FixedDepthResNet):
     """ResNet with 152 layers (see :class:`ResNetLayers`).
 
     Args:
@@ -150,10 +154,7 @@ class ResNet152Layers(ResNetLayers):
         downsample_fb (bool): Facebook-style downsampling (stride on the 3x3 conv).
     """
 
-    def __init__(self, pretrained_model='auto', downsample_fb=False):
-        if pretrained_model == 'auto':
-            pretrained_model = 'ResNet-152-model.caffemodel'
-        super().__init__(pretrained_model, 152, downsample_fb)
+    _depth = 152
 
 
 def prepare(image, size=(224, 224)):
