@@ -1,5 +1,14 @@
 PYTHON ?= python3
+# `make test` runs the suite on the newest NumPy 2; `make test NUMPY=1.26` on NumPy 1.26.x,
+# in a virtual environment of its own (.venv-numpy1.26), so both stay installed side by side.
+NUMPY ?=
+ifeq ($(NUMPY),)
 VENV := .venv
+NUMPY_REQ :=
+else
+VENV := .venv-numpy$(NUMPY)
+NUMPY_REQ := 'numpy==$(NUMPY).*'
+endif
 PY := $(VENV)/bin/python
 # Small matrix products on a shared 2-core machine: one BLAS thread per process, or BLAS
 # threads spin against each other (and against the other pytest worker) and get far slower.
@@ -12,21 +21,22 @@ $(PY):
 	$(PY) -m pip install --quiet --upgrade pip
 
 $(VENV)/.demo-installed: $(PY) pyproject.toml
-	$(PY) -m pip install --quiet -e '.[examples,plot]'
+	$(PY) -m pip install --quiet -e '.[examples,plot]' $(NUMPY_REQ)
 	touch $@
 
 $(VENV)/.test-installed: $(PY) pyproject.toml
-	$(PY) -m pip install --quiet -e '.[test,examples,plot,mpi]'
+	$(PY) -m pip install --quiet -e '.[test,examples,plot,mpi]' $(NUMPY_REQ)
 	touch $@
 
 $(VENV)/.docs-installed: $(PY) pyproject.toml
-	$(PY) -m pip install --quiet -e '.[docs,test,examples,plot]'
+	$(PY) -m pip install --quiet -e '.[docs,test,examples,plot]' $(NUMPY_REQ)
 	touch $@
 
 demo: $(VENV)/.demo-installed
 	$(ONE_BLAS_THREAD) $(PY) examples/demo.py
 
 test: $(VENV)/.test-installed
+	$(PY) -c 'import numpy; print("NumPy", numpy.__version__)'
 	$(ONE_BLAS_THREAD) $(PY) -m pytest -q -n 2 tests
 
 docs: $(VENV)/.docs-installed
@@ -39,4 +49,4 @@ bench: $(VENV)/.test-installed
 	$(ONE_BLAS_THREAD) $(PY) benchmarks/run.py
 
 clean:
-	rm -rf $(VENV) result site build *.egg-info
+	rm -rf .venv .venv-numpy* result site build *.egg-info
