@@ -55,7 +55,9 @@ class LogReport(extension.Extension):
         else:
             self._summary.add({k: observation[k] for k in keys if k in observation})
 
-        if self._trigger(trainer):
+        # Before training (a call_before_training call at iteration 0) the entry is
+        # always emitted, so that it is not folded into the first interval's means.
+        if trainer.is_before_training or self._trigger(trainer):
             stats = self._summary.compute_mean()
             stats_cpu = {}
             for name, value in stats.items():
