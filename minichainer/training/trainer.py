@@ -116,7 +116,8 @@ class Trainer:
                 when training starts at iteration 0 (``is_before_training``).
 
         Raises:
-            TypeError: no name can be found, or an unknown keyword is given.
+            TypeError: the extension is not callable, no name can be found, or an
+                unknown keyword is given.
             ValueError: the name is ``'training'``, or the removed
                 ``invoke_before_training`` argument is given.
         """
@@ -126,6 +127,11 @@ class Trainer:
         if kwargs:
             raise TypeError('extend() got unexpected keyword argument(s) {}'.format(
                 ', '.join(repr(k) for k in sorted(kwargs))))
+        if not callable(extension):
+            raise TypeError(
+                'Trainer.extend: extension must be callable (an Extension, or a function '
+                'taking the trainer), got {!r} of type {}'.format(
+                    extension, type(extension).__name__))
 
         if name is None:
             name = getattr(extension, 'name', None)
