@@ -108,7 +108,15 @@ def test_observe_value_and_lr():
         trainer)
     assert trainer.observation == {'lr': 0.1, 'twice': 0.2}
     assert extensions.observe_lr.trigger == (1, 'epoch')
-    assert extensions.observe_lr().default_name == 'observe_lr'
+    # Chainer's name (the inner function made with make_extension), for both
+    assert extensions.observe_lr().default_name == '_observe_value'
+    assert extensions.observe_value('k', len).default_name == '_observe_value'
+    assert extensions.PolynomialShift.invoke_before_training is True  # as Chainer 7
+    assert extensions.dump_graph is extensions.DumpGraph
+    trainer = get_trainer_with_mock_updater()
+    trainer.extend(extensions.observe_lr())
+    trainer.extend(extensions.observe_value('k', len))
+    assert list(trainer._extensions) == ['_observe_value', '_observe_value_1']
 
 
 def test_unchain_variables():
