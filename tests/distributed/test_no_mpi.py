@@ -193,3 +193,16 @@ def test_scatter_dataset_shuffle_draws_as_chainermn():
     b = list(mn.scatter_dataset(data, _SoloComm(), shuffle=True))
     assert sorted(a) == data and a != b
     assert list(mn.scatter_dataset(data, _SoloComm())) == data
+
+
+def test_scatter_small_datasets_and_chainermn_module_name():
+    # As ChainerMN: no error for fewer examples than ranks; the module is also
+    # reachable as chainermn.datasets.scatter with its _scatter_index helper.
+    assert list(mn.scatter_dataset([], _SoloComm())) == []
+    assert list(mn.scatter_dataset([5], _SoloComm(), shuffle=True)) == [5]
+    assert mn.scatter_index(0, _SoloComm()) == (0, 0)
+    assert list(mn.datasets.scatter._scatter_index(10, 3, False)) == [
+        (0, 0, 4), (1, 4, 7), (2, 7, 10)]
+    assert list(mn.datasets.scatter._scatter_index(1, 2, True)) == [(0, 0, 1), (1, 0, 1)]
+    with pytest.raises(ValueError, match='non-negative int, got -1'):
+        mn.scatter_index(-1, _SoloComm())
