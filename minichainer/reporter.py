@@ -176,21 +176,48 @@ def _is_serializer(serializer):
 
 _FOLD_EVERY = 1024
 
+_numpy_scalar_types = (numpy.generic, numpy.ndarray)
 
-def _same_float_type(values, dtype):
+
+def _as_numpy1_scalar(x):
+    # Chainer 7 ran on NumPy 1.x, where arithmetic between a Python scalar and a NumPy
+    # scalar (or 0-dim array) promoted the Python int as int64 and the Python float as
+    # float64: ``0.0 + 1 * float32_value`` was a float64.  NumPy 2 keeps float32 there
+    # (NEP 50).  Converting the Python operand first gives NumPy 1's result on both.
+    t = type(x)
+    if t is float:
+        return numpy.float64(x)
+    if t is int and -2 ** 63 <= x < 2 ** 63:
+        return numpy.int64(x)
+    return x
+
+
+def _common_float_dtype(values):
+    # The dtype shared by every value when all are NumPy floating scalars or 0-dim
+    # arrays of one dtype, else None.
+    first = values[0]
+    if not isinstance(first, _numpy_scalar_types):
+        return None
+    dtype = first.dtype
+    if dtype.kind != 'f':
+        return None
     for v in values:
-        if getattr(v, 'dtype', None) != dtype or getattr(v, 'ndim', 0) != 0:
-            return False
-    return True
+        if getattr(v, 'dtype', None) != dtype or getattr(v, 'ndim', 1) != 0 \
+                or not isinstance(v, _numpy_scalar_types):
+            return None
+    return dtype
 
 
 class Summary:
     """Online summarization of a sequence of (weighted) scalars: mean and std.
 
+    The sums are those Chainer 7.8.1 computes on NumPy 1.x (``_x += weight * value``,
+    ``_x2 += weight * value * value``, ``_n += weight``, starting from ``0.0, 0.0,
+    0``): a float16/float32 value therefore accumulates in float64, on NumPy 2 as well.
     Unweighted values are buffered and folded into the sums in batches with
     ``numpy.add.accumulate`` (strictly sequential, so the sums are bit-identical to
-    adding the values one by one as Chainer does), which keeps ``add`` cheap on the
-    training loop's hot path.
+    adding the values one by one), which keeps ``add`` cheap on the training loop's
+    hot path.
     """
 
     def __init__(self):
@@ -208,8 +235,15 @@ class Summary:
                 self._fold()
         else:
             self._fold()
-            self._sx += weight * value
-            self._sx2 += weight * value * value
+            if isinstance(value, _numpy_scalar_types) or \
+                    isinstance(weight, _numpy_scalar_types):
+                weight = _as_numpy1_scalar(weight)
+                self._sx = _as_numpy1_scalar(self._sx)
+                self._sx2 = _as_numpy1_scalar(self._sx2)
+                self._sn = _as_numpy1_scalar(self._sn)
+            term = weight * value
+            self._sx += term
+            self._sx2 += term * value
             self._sn += weight
 
     def _fold(self):
@@ -217,29 +251,34 @@ class Summary:
         if not pending:
             return
         self._pending = []
-        first = pending[0]
-        x = self._sx + first
-        x2 = self._sx2 + first * first
-        rest = pending[1:]
-        if rest:
-            if isinstance(x, float) and type(x2) is float and all(
-                    type(v) is float for v in rest):
-                dtype = numpy.float64
-            elif isinstance(x, numpy.floating) and type(x2) is type(x) \
-                    and _same_float_type(rest, x.dtype):
-                dtype = x.dtype
-            else:
-                dtype = None
-            if dtype is not None:
-                arr = numpy.array(rest, dtype=dtype)
-                x = type(x)(numpy.add.accumulate(
-                    numpy.concatenate((numpy.array([x], dtype), arr)))[-1])
-                x2 = type(x2)(numpy.add.accumulate(
-                    numpy.concatenate((numpy.array([x2], dtype), arr * arr)))[-1])
-            else:
-                for v in rest:
-                    x += v
-                    x2 += v * v
+        x = self._sx
+        x2 = self._sx2
+        dtype = _common_float_dtype(pending)
+        if dtype is None and all(type(v) is float for v in pending):
+            dtype = numpy.dtype(numpy.float64)
+        if dtype is not None and type(x) in (float, numpy.float64) \
+                and type(x2) in (float, numpy.float64):
+            # ``1 * value`` is the value as float64 (or wider, for longdouble).
+            acc = numpy.result_type(numpy.float64, dtype)
+            terms = numpy.array(pending, dtype=dtype).astype(acc, copy=False)
+            x = numpy.add.accumulate(
+                numpy.concatenate((numpy.array([x], acc), terms)))[-1]
+            x2 = numpy.add.accumulate(
+                numpy.concatenate((numpy.array([x2], acc), terms * terms)))[-1]
+            if type(self._sx) is float and all(type(v) is float for v in pending):
+                x, x2 = float(x), float(x2)
+        else:
+            one = 1
+            for v in pending:
+                if isinstance(v, _numpy_scalar_types):
+                    one = numpy.int64(1)
+                    x = _as_numpy1_scalar(x)
+                    x2 = _as_numpy1_scalar(x2)
+                    term = one * v
+                else:
+                    term = 1 * v
+                x += term
+                x2 += term * v
         self._sx = x
         self._sx2 = x2
         self._sn += len(pending)

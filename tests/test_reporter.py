@@ -154,8 +154,12 @@ def test_dict_summary_missing_names_warns():
 
 
 def _naive(values):
+    # Chainer 7.8.1's ``_x += 1 * v; _x2 += 1 * v * v`` from 0.0 as NumPy 1.x evaluated
+    # it: ``1 * v`` of a NumPy float32 is a float64 there (NumPy 2 would keep float32).
     x = x2 = 0.0
     for v in values:
+        if isinstance(v, (numpy.generic, numpy.ndarray)) and v.dtype.kind == 'f':
+            v = numpy.float64(v)
         x += v
         x2 += v * v
     return x, x2
@@ -192,6 +196,33 @@ def test_summary_weighted_after_unweighted_keeps_order():
     s.add(values[0])
     s.add(values[1], weight=2)
     s.add(values[2])
-    expected = 0.0 + values[0] + 2 * values[1] + values[2]
-    assert s._x == expected
+    f64 = numpy.float64
+    expected = 0.0 + f64(values[0]) + 2 * f64(values[1]) + f64(values[2])
+    assert s._x == expected and type(s._x) is numpy.float64
     assert s._n == 4
+
+
+def test_summary_of_float32_accumulates_in_float64_on_every_numpy():
+    # On NumPy 1.x (Chainer 7.8.1's), 0.0 + 1 * float32 is float64: LogReport's means of
+    # float32 losses are float64 sums; NumPy 2's weak Python scalars must not change it.
+    values = [numpy.float32(0.1), numpy.array(0.2, numpy.float32), numpy.float32(0.3)]
+    s = reporter.Summary()
+    for v in values:
+        s.add(v)
+    f64 = numpy.float64
+    mean = s.compute_mean()
+    assert type(mean) is numpy.float64
+    assert mean == (f64(values[0]) + f64(values[1]) + f64(values[2])) / 3
+    m, std = s.make_statistics()
+    assert type(std) is numpy.float64
+    # weighted: a float32 weight times a float32 value stays float32 (both NumPy
+    # scalars), then joins the float64 sum; the sum of weights is float64 as well
+    w = reporter.Summary()
+    w.add(numpy.float32(0.5), weight=numpy.float32(3))
+    assert type(w._x) is numpy.float64 and w._x == f64(numpy.float32(1.5))
+    assert type(w._n) is numpy.float64 and w._n == 3
+    # Python floats stay Python floats, as in Chainer
+    p = reporter.Summary()
+    p.add(0.25)
+    p.add(0.5)
+    assert type(p.compute_mean()) is float and p.compute_mean() == 0.375

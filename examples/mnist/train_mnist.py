@@ -110,11 +110,11 @@ def main(argv=None):
     stop = (args.iterations, 'iteration') if args.iterations else (args.epoch, 'epoch')
     trainer = training.Trainer(updater, stop, out=args.out)
 
-    # Evaluate on the test set at the end of every epoch. (Chainer's own example also
-    # passes call_before_training=True here; the LogReport then averages that
-    # pre-training evaluation into the epoch-1 row, as in Chainer. Left out here so
-    # every row holds exactly the evaluation at the end of its epoch.)
-    trainer.extend(extensions.Evaluator(test_iter, model, device=device))
+    # Evaluate on the test set at the end of every epoch, and once before training
+    # (call_before_training): LogReport, PlotReport and PrintReport, registered the same
+    # way, then show that evaluation of the untrained model as an epoch-0 row.
+    trainer.extend(extensions.Evaluator(test_iter, model, device=device),
+                   call_before_training=True)
     # Write the graph of the loss at the first iteration to out/cg.dot (Graphviz).
     trainer.extend(extensions.DumpGraph('main/loss'))
     # Snapshot the whole trainer; keep only the newest one.

@@ -112,10 +112,12 @@ class Trainer:
             trigger: When to call it; defaults to ``extension.trigger`` or
                 ``(1, 'iteration')``.
             priority (int): Defaults to ``extension.priority`` or ``PRIORITY_READER``.
-            call_before_training (bool): Also call it once before the first update.
+            call_before_training (bool): Also call it once before the first update
+                when training starts at iteration 0 (``is_before_training``).
 
         Raises:
-            TypeError: no name can be found, or an unknown keyword is given.
+            TypeError: the extension is not callable, no name can be found, or an
+                unknown keyword is given.
             ValueError: the name is ``'training'``, or the removed
                 ``invoke_before_training`` argument is given.
         """
@@ -125,6 +127,11 @@ class Trainer:
         if kwargs:
             raise TypeError('extend() got unexpected keyword argument(s) {}'.format(
                 ', '.join(repr(k) for k in sorted(kwargs))))
+        if not callable(extension):
+            raise TypeError(
+                'Trainer.extend: extension must be callable (an Extension, or a function '
+                'taking the trainer), got {!r} of type {}'.format(
+                    extension, type(extension).__name__))
 
         if name is None:
             name = getattr(extension, 'name', None)
@@ -170,7 +177,9 @@ class Trainer:
         """Run the training loop until the stop trigger fires.
 
         Extensions' ``initialize`` run first (skipped for those whose trigger is
-        ``finished``), then those registered with ``call_before_training``.  On an
+        ``finished``), then, when training starts at iteration 0 (not when it resumes
+        from a snapshot), those registered with ``call_before_training``, in their own
+        observation (LogReport and PlotReport then emit an entry for iteration 0).  On an
         exception every ``on_error`` handler is called before it propagates; every
         ``finalize`` and ``updater.finalize()`` run in all cases.
 
@@ -191,11 +200,15 @@ class Trainer:
 
         self._run_initializers(extensions)
 
-        self.observation = {}
-        with self.reporter.scope(self.observation):
-            for _, entry in extensions:
-                if entry.call_before_training:
-                    entry.extension(self)
+        # Extensions registered with ``call_before_training`` run once before the first
+        # update, in their own observation, but only when training really starts at
+        # iteration 0 (not after a resume from a snapshot), as in Chainer.
+        if self.is_before_training:
+            self.observation = {}
+            with self.reporter.scope(self.observation):
+                for _, entry in extensions:
+                    if entry.call_before_training:
+                        entry.extension(self)
 
         update = self.updater.update
         reporter = self.reporter

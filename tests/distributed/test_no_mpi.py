@@ -160,3 +160,49 @@ def test_multi_node_optimizer_protocol(tmp_path):
     with pytest.raises(ValueError, match='double_buffering'):
         mn.create_multi_node_optimizer(minichainer.optimizers.SGD(), comm,
                                        double_buffering=True)
+
+
+class _SoloComm:
+    """A one-rank communicator: enough for scatter_dataset."""
+    rank = 0
+    size = 1
+
+    def bcast_obj(self, obj, max_buf_len=None, root=0):
+        return obj
+
+
+def test_scatter_dataset_shuffle_draws_as_chainermn():
+    # ChainerMN permutes with numpy.random.RandomState(seed) (never the global RNG), so
+    # seeded runs match Chainer's and a later global draw (weight initialization of
+    # lazily built links) is unchanged.
+    import numpy
+    data = list(range(20))
+    numpy.random.seed(3)
+    before = numpy.random.get_state(legacy=True)[1].copy()
+    sub = mn.scatter_dataset(data, _SoloComm(), shuffle=True, seed=7)
+    assert list(sub) == list(numpy.random.RandomState(7).permutation(20))
+    assert (numpy.random.get_state(legacy=True)[1] == before).all()
+    numpy.random.seed(3)
+    expected_next = numpy.random.rand()
+    numpy.random.seed(3)
+    mn.scatter_dataset(data, _SoloComm(), shuffle=True, seed=7)
+    assert numpy.random.rand() == expected_next
+    # seed=None: a fresh permutation per call, as ChainerMN (runs are then not
+    # reproducible under either; pass seed= for that)
+    a = list(mn.scatter_dataset(data, _SoloComm(), shuffle=True))
+    b = list(mn.scatter_dataset(data, _SoloComm(), shuffle=True))
+    assert sorted(a) == data and a != b
+    assert list(mn.scatter_dataset(data, _SoloComm())) == data
+
+
+def test_scatter_small_datasets_and_chainermn_module_name():
+    # As ChainerMN: no error for fewer examples than ranks; the module is also
+    # reachable as chainermn.datasets.scatter with its _scatter_index helper.
+    assert list(mn.scatter_dataset([], _SoloComm())) == []
+    assert list(mn.scatter_dataset([5], _SoloComm(), shuffle=True)) == [5]
+    assert mn.scatter_index(0, _SoloComm()) == (0, 0)
+    assert list(mn.datasets.scatter._scatter_index(10, 3, False)) == [
+        (0, 0, 4), (1, 4, 7), (2, 7, 10)]
+    assert list(mn.datasets.scatter._scatter_index(1, 2, True)) == [(0, 0, 1), (1, 0, 1)]
+    with pytest.raises(ValueError, match='non-negative int, got -1'):
+        mn.scatter_index(-1, _SoloComm())

@@ -57,10 +57,13 @@ def test_mnist_trainer_autoload_and_resume(tmp_path, mnist_root):
     for line in ('epoch', 'main/loss', 'validation/main/accuracy'):
         assert line in proc.stdout
     log = _log(out / 'log')
-    assert [entry['epoch'] for entry in log] == [1, 2]
-    assert [entry['iteration'] for entry in log] == [5, 10]
+    # Evaluator/LogReport registered with call_before_training: as in Chainer, an
+    # iteration-0 entry holding the untrained model's evaluation comes first
+    assert [entry['epoch'] for entry in log] == [0, 1, 2]
+    assert [entry['iteration'] for entry in log] == [0, 5, 10]
+    assert 'main/loss' not in log[0]
     assert all(numpy.isfinite(entry['validation/main/loss']) for entry in log)
-    assert log[1]['main/loss'] < log[0]['main/loss']
+    assert log[2]['main/loss'] < log[1]['main/loss']
     for name in ('cg.dot', 'loss.png', 'accuracy.png', 'snapshot_iter_10'):
         assert (out / name).exists(), name
     assert 'digraph' in (out / 'cg.dot').read_text()
@@ -71,14 +74,14 @@ def test_mnist_trainer_autoload_and_resume(tmp_path, mnist_root):
     assert 'final iteration 15' in proc.stdout
     assert sorted(p.name for p in out.glob('snapshot_iter_*')) == ['snapshot_iter_15']
     log = _log(out / 'log')
-    assert [entry['iteration'] for entry in log] == [5, 10, 15]
+    assert [entry['iteration'] for entry in log] == [0, 5, 10, 15]
 
     # --resume from an explicit snapshot into a fresh output directory
     out2 = tmp_path / 'resumed'
     proc = run_program('mnist_mlp.py', '--out', out2, '--epoch', 4, '--noplot',
                        '--resume', out / 'snapshot_iter_15', env_extra=mnist_root)
     assert 'final iteration 20' in proc.stdout
-    assert [entry['epoch'] for entry in _log(out2 / 'log')] == [1, 2, 3, 4]
+    assert [entry['epoch'] for entry in _log(out2 / 'log')] == [0, 1, 2, 3, 4]
 
 
 # Keys Chainer 7.8.1's ``save_npz(path, trainer)`` writes for mnist_mlp.py (from
@@ -128,8 +131,8 @@ def test_snapshot_in_chainer7_layout_resumes(tmp_path, mnist_root):
                        '--resume', path, env_extra=mnist_root)
     assert 'final iteration 10' in proc.stdout
     log = _log(out2 / 'log')
-    assert [e['iteration'] for e in log] == [5, 10]
-    assert log[0]['main/loss'] == pytest.approx(_log(out / 'log')[0]['main/loss'])
+    assert [e['iteration'] for e in log] == [0, 5, 10]
+    assert log[1]['main/loss'] == pytest.approx(_log(out / 'log')[1]['main/loss'])
 
 
 def test_mnist_custom_loop_and_reload(tmp_path, mnist_root):

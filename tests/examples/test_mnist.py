@@ -19,9 +19,11 @@ def test_train_autoload_and_inference(tmp_path, run_example, read_log):
     assert 'final iteration 8, epoch 1' in stdout
     assert 'validation/main/accuracy' in stdout
     log = read_log(out / 'log')
-    assert [e['epoch'] for e in log] == [1]
-    assert math.isfinite(log[0]['main/loss'])
-    assert 0 <= log[0]['validation/main/accuracy'] <= 1
+    # call_before_training: an epoch-0 entry with the untrained model's evaluation only
+    assert [(e['epoch'], e['iteration']) for e in log] == [(0, 0), (1, 8)]
+    assert 'main/loss' not in log[0] and 'validation/main/loss' in log[0]
+    assert math.isfinite(log[1]['main/loss'])
+    assert 0 <= log[1]['validation/main/accuracy'] <= 1
     assert os.path.exists(out / 'snapshot_iter_8')
     with open(out / 'cg.dot') as f:
         assert f.read().startswith('digraph')
@@ -30,8 +32,12 @@ def test_train_autoload_and_inference(tmp_path, run_example, read_log):
     stdout = run_example('mnist/train_mnist.py', '--epoch', 2, '--autoload', '--out', out,
                          *TINY)
     assert 'final iteration 16, epoch 2' in stdout
-    log = read_log(out / 'log')
-    assert [e['epoch'] for e in log] == [1, 2]
+    log2 = read_log(out / 'log')
+    # as Chainer: the resumed run keeps the epoch-0 entry and does not evaluate again
+    # before continuing
+    assert [e['epoch'] for e in log2] == [0, 1, 2]
+    assert log2[:2] == log
+    log = log2
     assert os.listdir(out).count('snapshot_iter_16') == 1
     assert 'snapshot_iter_8' not in os.listdir(out)  # n_retains=1
 

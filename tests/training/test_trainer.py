@@ -1,4 +1,5 @@
 import os
+import re
 
 import pytest
 
@@ -189,3 +190,12 @@ def test_extensions_argument_and_out_default():
     trainer = get_trainer_with_mock_updater(extensions=[ext])
     assert trainer.get_extension('_Recorder') is ext
     assert trainer.out == 'result'
+
+
+@pytest.mark.parametrize('bad', [42, 'LogReport', None, [1]])
+def test_extend_with_a_non_callable_names_what_came(bad):
+    trainer = get_trainer_with_mock_updater()
+    with pytest.raises(TypeError, match=r'extension must be callable.*got {}'.format(
+            re.escape(repr(bad)))):
+        trainer.extend(bad)
+    assert not trainer._extensions

@@ -5,8 +5,7 @@ from minichainer.datasets.sub_dataset import SubDataset
 
 
 class DataSizeError(RuntimeError, ValueError):
-    """A dataset too small to give every rank at least one example (also a
-    ``ValueError``)."""
+    """An invalid number of samples to scatter (also a ``ValueError``)."""
 
 
 class _Mpi4pyComm:
@@ -69,16 +68,20 @@ def scatter_index(n_total_samples, comm, root=0, *, force_equal_length=True):
             multi-node updaters and evaluators expect; if False, the ranges are disjoint
             and their lengths differ by at most one.
 
+    With fewer samples than ranks (even none), every rank still gets a range, as in
+    ChainerMN: ``ceil(n / size)`` indices each with ``force_equal_length`` (so ranks
+    share indices), else some ranks get an empty range.
+
     Raises:
-        DataSizeError: ``n_total_samples`` is smaller than the number of ranks.
+        DataSizeError: ``n_total_samples`` is not a non-negative int.
     """
     comm = _as_comm(comm)
     _check_root('scatter_index', root, comm)
-    if n_total_samples < comm.size:
+    if isinstance(n_total_samples, bool) or \
+            not isinstance(n_total_samples, (int, numpy.integer)) or n_total_samples < 0:
         raise DataSizeError(
-            'scatter_index: {} examples cannot be split over {} ranks; the dataset must '
-            'have at least as many examples as there are processes'.format(
-                n_total_samples, comm.size))
+            'scatter_index: n_total_samples must be a non-negative int, got {!r}'.format(
+                n_total_samples))
     if comm.rank == root:
         mine = None
         for i, b, e in _index_ranges(n_total_samples, comm.size, force_equal_length):
@@ -112,8 +115,7 @@ def scatter_dataset(dataset, comm, root=0, shuffle=False, seed=None,
         ~minichainer.datasets.SubDataset: This rank's part.
 
     Raises:
-        DataSizeError: (a ``ValueError``) the dataset has fewer examples than ranks,
-            raised on every rank.
+        ValueError: ``root`` is not a rank, or the root's dataset is None.
     """
     comm = _as_comm(comm)
     _check_root('scatter_dataset', root, comm)
@@ -130,3 +132,9 @@ def scatter_dataset(dataset, comm, root=0, shuffle=False, seed=None,
     dataset, order = comm.bcast_obj(data, max_buf_len=max_buf_len, root=root)
     b, e = scatter_index(len(dataset), comm, root, force_equal_length=force_equal_length)
     return SubDataset(dataset, b, e, order)
+
+
+def _scatter_index(n_total_samples, size, force_equal_length):
+    """``(rank, begin, end)`` of every rank (ChainerMN's private helper, which
+    ChainerMN's tests call as ``chainermn.datasets.scatter._scatter_index``)."""
+    return _index_ranges(n_total_samples, size, force_equal_length)

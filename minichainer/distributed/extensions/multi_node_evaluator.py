@@ -92,6 +92,10 @@ class GenericMultiNodeEvaluator(extension.Extension):
         self._progress_hook = progress_hook
 
     def __call__(self, trainer=None):
+        if getattr(self.iterator, 'repeat', False) is True:
+            raise ValueError(
+                'GenericMultiNodeEvaluator: the iterator has repeat=True, so evaluating '
+                'over it would never end; create it with repeat=False')
         if hasattr(self.iterator, 'reset'):
             self.iterator.reset()
             it = self.iterator

@@ -101,6 +101,5 @@ class DumpGraph(extension.Extension):
         self._flag_called = serializer('_flag_called', self._flag_called)
 
 
-def dump_graph(root_name, out_name='cg.dot', variable_style=None, function_style=None):
-    """Return a :class:`DumpGraph` (the pre-v7 function interface)."""
-    return DumpGraph(root_name, out_name, variable_style, function_style)
+# Chainer 7 exports ``dump_graph`` as another name of the class.
+dump_graph = DumpGraph

@@ -21,7 +21,9 @@ def _call_converter(converter, batch, device):
 class Evaluator(extension.Extension):
     """Trainer extension that evaluates the target link(s) on an iterator.
 
-    Each call resets the ``'main'`` iterator (or, for an iterator without ``reset``,
+    Each call resets the ``'main'`` iterator (which must not repeat: ``evaluate`` raises
+    ``ValueError`` for an iterator whose ``repeat`` is True, where Chainer would loop
+    forever; constructing the evaluator with one only warns, as in Chainer) (or, for an iterator without ``reset``,
     iterates over a copy of it), feeds every converted batch to ``eval_func`` (the
     ``'main'`` target by default) under ``no_backprop_mode()`` and
     ``using_config('train', False)``, and reports the mean of every value reported
@@ -119,6 +121,14 @@ class Evaluator(extension.Extension):
         if self.eval_hook:
             self.eval_hook(self)
 
+        if getattr(iterator, 'repeat', False) is True:
+            # A repeating iterator never raises StopIteration: the sweep below would
+            # never end (Chainer only warns, at construction, and then hangs).
+            raise ValueError(
+                '{}: the iterator {!r} has repeat=True, so evaluating over it would never '
+                'end; create it with repeat=False (e.g. SerialIterator(dataset, '
+                'batch_size, repeat=False, shuffle=False))'.format(
+                    type(self).__name__, self._iterator_name(iterator)))
         if hasattr(iterator, 'reset'):
             iterator.reset()
             it = iterator
@@ -161,6 +171,12 @@ class Evaluator(extension.Extension):
                 pbar.close()
 
         return summary.compute_mean()
+
+    def _iterator_name(self, iterator):
+        for name, it in self._iterators.items():
+            if it is iterator:
+                return name
+        return type(iterator).__name__
 
     def finalize(self):
         """Finalize every iterator."""

@@ -4,13 +4,16 @@ from minichainer.training import extension
 
 class FailOnNonNumber(extension.Extension):
     """Raise ``RuntimeError`` naming the optimizer and parameter when a parameter
-    (or, with ``check_grad``, its gradient) holds NaN or infinity.
+    holds NaN or infinity.
 
     Args:
-        check_grad (bool): Check gradients too.
+        check_grad (bool): Check gradients too (default False, as Chainer 7.8.1, which
+            checks parameters only).  Gradients are NaN-filled before the first
+            backward, and dynamic loss scaling makes them infinite on purpose, so
+            this is off unless asked for.  A minichainer addition.
     """
 
-    def __init__(self, check_grad=True):
+    def __init__(self, check_grad=False):
         self._check_grad = check_grad
 
     def __call__(self, trainer):

@@ -23,18 +23,15 @@ class LogReport(extension.Extension):
         trigger: When to emit an entry (default ``(1, 'epoch')``).
         postprocess (callable): Called with each entry dict before it is stored.
         filename (str): Log file name (a format string receiving the entry's values);
-            ``'log'`` when None.  ``log_name`` is the older name of this argument;
-            ``log_name=None`` writes no file.
+            when None, ``log_name`` (the older name of this argument, ``'log'`` by
+            default) is used, so ``log_name=None`` writes no file.
     """
 
-    def __init__(self, keys=None, trigger=(1, 'epoch'), postprocess=None, filename='log',
+    def __init__(self, keys=None, trigger=(1, 'epoch'), postprocess=None, filename=None,
                  **kwargs):
-        if 'log_name' in kwargs:
-            log_name = kwargs.pop('log_name')
-            if filename is None or filename == 'log':
-                filename = log_name
-        elif filename is None:
-            filename = 'log'
+        log_name = kwargs.pop('log_name', 'log')
+        if filename is None:
+            filename = log_name
         if kwargs:
             raise TypeError('LogReport() got unexpected keyword argument(s) {}'.format(
                 ', '.join(repr(k) for k in sorted(kwargs))))
@@ -55,7 +52,9 @@ class LogReport(extension.Extension):
         else:
             self._summary.add({k: observation[k] for k in keys if k in observation})
 
-        if self._trigger(trainer):
+        # Before training (a call_before_training call at iteration 0) the entry is
+        # always emitted, so that it is not folded into the first interval's means.
+        if trainer.is_before_training or self._trigger(trainer):
             stats = self._summary.compute_mean()
             stats_cpu = {}
             for name, value in stats.items():

@@ -62,7 +62,8 @@ class PlotReport(extension.Extension):
         summary = self._summary
         summary.add({k: observation[k] for k in keys if k in observation})
 
-        if not self._trigger(trainer):
+        # As LogReport: a call before training (iteration 0) always adds a point.
+        if not (trainer.is_before_training or self._trigger(trainer)):
             return
         stats = {name: float(value) for name, value in summary.compute_mean().items()}
         updater = trainer.updater

@@ -15,6 +15,8 @@ class PolynomialShift(_shift_base._ShiftFromInitBase):
         optimizer: Optimizer to change; the ``'main'`` one by default.
     """
 
+    invoke_before_training = True  # a class attribute Chainer 7 still has (unused)
+
     def __init__(self, attr, rate, max_count, init=None, target=None, optimizer=None):
         super().__init__(attr, init, target, optimizer)
         self._rate = rate

@@ -10,6 +10,10 @@ class observe_value(extension.Extension):  # noqa: N801 (Chainer's name)
 
     trigger = 1, 'epoch'
     priority = extension.PRIORITY_WRITER
+    # Chainer's observe_value/observe_lr return a function made with make_extension,
+    # so its registered name is '_observe_value' (a second one gets '_observe_value_1');
+    # trigger state is saved in snapshots under that name.
+    default_name = '_observe_value'
 
     def __init__(self, observation_key, target_func):
         self._observation_key = observation_key

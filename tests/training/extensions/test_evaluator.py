@@ -125,3 +125,26 @@ def test_evaluator_in_trainer_with_classifier(tmp_path):
     assert 'validation/main/accuracy' in log.log[1]
     assert extensions.Evaluator.default_name == 'validation'
     assert extensions.Evaluator.priority == training.PRIORITY_WRITER
+
+
+@pytest.mark.parametrize('iterator_class', ['SerialIterator', 'MultithreadIterator'])
+def test_repeating_iterator_raises_instead_of_looping_forever(iterator_class):
+    data = numpy.zeros((4, 1), numpy.float32)
+    it = getattr(minichainer.iterators, iterator_class)(data, 2)  # repeat=True
+    with pytest.warns(UserWarning, match='repeat'):
+        ev = extensions.Evaluator(it, _Target())
+    with pytest.raises(ValueError, match=r"Evaluator: the iterator 'main' has "
+                                         r"repeat=True.*repeat=False"):
+        ev.evaluate()
+    with pytest.raises(ValueError, match='repeat=True'):
+        ev()
+    it.finalize()
+
+
+def test_repeating_iterator_raises_in_a_trainer():
+    trainer, model = _models.make_trainer('unused', stop=(1, 'epoch'))
+    val = minichainer.iterators.SerialIterator(_models.make_dataset(8), 4)
+    with pytest.warns(UserWarning):
+        trainer.extend(extensions.Evaluator(val, model), trigger=(1, 'iteration'))
+    with pytest.raises(ValueError, match='repeat=True'):
+        trainer.run(show_loop_exception_msg=False)

@@ -42,9 +42,17 @@ def test_fail_on_nonnumber_names_parameter():
         ext(trainer)
     link.b.array[1] = 0
     link.W.grad = numpy.full((3, 2), numpy.inf, numpy.float32)
+    ext(trainer)  # Chainer 7.8.1 checks parameters only
     with pytest.raises(RuntimeError, match="gradient of parameter '/W'"):
-        ext(trainer)
-    extensions.FailOnNonNumber(check_grad=False)(trainer)
+        extensions.FailOnNonNumber(check_grad=True)(trainer)
+
+
+def test_fail_on_nonnumber_before_training_with_nan_initial_grads():
+    # Parameters' gradients are NaN-filled until the first backward; a check called
+    # before training (call_before_training=True) must not stop the run.
+    link = L.Linear(2, 3)
+    link.W.grad = numpy.full((3, 2), numpy.nan, numpy.float32)
+    extensions.FailOnNonNumber()(_trainer_with_link(link))
 
 
 def test_micro_average_and_serialize():
@@ -100,7 +108,15 @@ def test_observe_value_and_lr():
         trainer)
     assert trainer.observation == {'lr': 0.1, 'twice': 0.2}
     assert extensions.observe_lr.trigger == (1, 'epoch')
-    assert extensions.observe_lr().default_name == 'observe_lr'
+    # Chainer's name (the inner function made with make_extension), for both
+    assert extensions.observe_lr().default_name == '_observe_value'
+    assert extensions.observe_value('k', len).default_name == '_observe_value'
+    assert extensions.PolynomialShift.invoke_before_training is True  # as Chainer 7
+    assert extensions.dump_graph is extensions.DumpGraph
+    trainer = get_trainer_with_mock_updater()
+    trainer.extend(extensions.observe_lr())
+    trainer.extend(extensions.observe_value('k', len))
+    assert list(trainer._extensions) == ['_observe_value', '_observe_value_1']
 
 
 def test_unchain_variables():
