@@ -47,7 +47,7 @@ class TensorBoardReport(extension.Extension):
     """Trainer extension that writes the observations as TensorBoard scalars.
 
     Beyond Chainer (which has no such extension): a live dashboard of the training
-    through `tensorboardX <https://github.com/lanpa/tensorboardX>`_ (install
+    through [tensorboardX](https://github.com/lanpa/tensorboardX) (install
     ``minichainer[tensorboard]``; run ``tensorboard --logdir result/tb`` to watch).
 
     The values are those :class:`LogReport` logs, computed by the same code
