@@ -15,7 +15,7 @@ class IntervalMean:
 
     Reporting extensions share it so that they record the same values as LogReport
     (:class:`TensorBoardReport` does).  :meth:`add` accumulates the current observation;
-    when :meth:`pop` is called (typically as the trigger fires) it returns the entry
+    when :meth:`ends` says the interval is over, :meth:`pop` returns the entry
     (the means as floats, then ``epoch``, ``iteration`` and ``elapsed_time``, passed
     through ``postprocess``) and starts a new interval.  Its state is saved under
     ``_trigger`` and ``_summary``.
@@ -40,6 +40,11 @@ class IntervalMean:
             observation = {k: observation[k] for k in keys if k in observation}
         self.summary.add(observation)
         return observation
+
+    def ends(self, trainer):
+        """True when the interval ends now: the trigger fires, or the trainer has not
+        started yet (a ``call_before_training`` call gets an entry of its own)."""
+        return getattr(trainer, 'is_before_training', False) or self.trigger(trainer)
 
     def pop(self, trainer):
         """Return the entry of the interval that ends now and start a new one."""
@@ -106,7 +111,7 @@ class LogReport(extension.Extension):
         mean = self._mean
         mean.add(trainer.observation)
 
-        if mean.trigger(trainer):
+        if mean.ends(trainer):
             stats_cpu = mean.pop(trainer)
             self._log.append(stats_cpu)
 

@@ -144,7 +144,7 @@ class TensorBoardReport(extension.Extension):
         self._interval_keys.update(accumulated)
         if self._writer is None:
             self._open_writer(trainer)
-        if self._mean.trigger(trainer):
+        if self._mean.ends(trainer):
             entry = self._mean.pop(trainer)
             skipped = self._interval_keys.difference(entry)
             self._interval_keys = set()
