@@ -108,6 +108,7 @@ class ProgressBar(extension.Extension):
 
     def _open_notebook_bar(self, length, unit):
         try:
+            import ipywidgets  # noqa: F401  (checked first: tqdm would fail half-built)
             from tqdm.notebook import tqdm as tqdm_notebook
             self._pbar = tqdm_notebook(total=length, unit=unit, leave=True,
                                        bar_format=_bar_format(unit))

@@ -105,3 +105,16 @@ def test_outside_a_kernel_nothing_changes(tmp_path):
     assert lines[0].split() == ['epoch', 'main/loss']
     assert lines[1].startswith('7 iter, 0 epoch / 2 epochs, ')
     assert lines[2].startswith('\033[J1 ')
+
+
+def test_notebook_without_ipywidgets_falls_back_to_text(tmp_path, monkeypatch):
+    from minichainer.training.extensions import progress_bar
+    monkeypatch.setattr(progress_bar._notebook, 'is_kernel_stream', lambda out: True)
+    monkeypatch.setitem(sys.modules, 'ipywidgets', None)  # as if not installed
+    out = io.StringIO()
+    trainer, _ = _models.make_trainer(tmp_path, stop=(14, 'iteration'))
+    trainer.extend(extensions.ProgressBar(update_interval=7, out=out))
+    with pytest.warns(UserWarning, match='ProgressBar: showing text.*ipywidgets'):
+        trainer.run()
+    lines = out.getvalue().splitlines()
+    assert [line.split(',')[0] for line in lines] == ['7 iter', '14 iter']
