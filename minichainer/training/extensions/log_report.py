@@ -42,9 +42,8 @@ class IntervalMean:
         return observation
 
     def ends(self, trainer):
-        """True when the interval ends now: the trigger fires, or the trainer has not
-        started yet (a ``call_before_training`` call gets an entry of its own)."""
-        return getattr(trainer, 'is_before_training', False) or self.trigger(trainer)
+        """True when the interval ends now (the trigger fires)."""
+        return self.trigger(trainer)
 
     def pop(self, trainer):
         """Return the entry of the interval that ends now and start a new one."""
