@@ -2,7 +2,9 @@
 
 It uses the 8x8 digits bundled with scikit-learn (no download), the standard trainer
 extensions, and writes to ``result/``: ``log`` (JSON), ``loss.png`` and ``accuracy.png``,
-``cg.dot`` and a trainer snapshot that ``--resume`` picks up.
+``cg.dot`` and a trainer snapshot that ``--resume`` picks up.  With ``--tensorboard``
+it also writes TensorBoard event files to ``result/tb`` (``pip install tensorboardX``;
+watch with ``tensorboard --logdir result/tb``).
 """
 import argparse
 
@@ -38,6 +40,9 @@ def main(argv=None):
     parser.add_argument('--seed', type=int, default=0)
     parser.add_argument('--resume', '-r', default='', help='resume from this snapshot')
     parser.add_argument('--no-progress', action='store_true', help='hide the progress bar')
+    parser.add_argument('--tensorboard', action='store_true',
+                        help='also write TensorBoard event files to <out>/tb (needs '
+                             'tensorboardX; watch with `tensorboard --logdir <out>/tb`)')
     args = parser.parse_args(argv)
 
     import numpy
@@ -64,6 +69,9 @@ def main(argv=None):
     trainer.extend(extensions.PrintReport(
         ['epoch', 'main/loss', 'validation/main/loss', 'main/accuracy',
          'validation/main/accuracy', 'elapsed_time']))
+    if args.tensorboard:
+        # Scalars of every observation at each epoch, and histograms of the weights.
+        trainer.extend(extensions.TensorBoardReport(histograms=model))
     if not args.no_progress:
         trainer.extend(extensions.ProgressBar(update_interval=20))
     if args.resume:
@@ -73,6 +81,10 @@ def main(argv=None):
     accuracy = trainer.observation.get('validation/main/accuracy')
     if accuracy is not None:
         print('final validation accuracy: {:.4f}'.format(float(accuracy)))
+    if args.tensorboard:
+        logdir = trainer.get_extension('TensorBoardReport').logdir
+        print('TensorBoard event files in {0}; watch with: tensorboard --logdir {0}'.format(
+            logdir))
     return trainer
 
 

@@ -18,6 +18,7 @@ from minichainer.training.extensions.polynomial_shift import PolynomialShift  # 
 from minichainer.training.extensions.print_report import PrintReport  # noqa: F401
 from minichainer.training.extensions.progress_bar import ProgressBar  # noqa: F401
 from minichainer.training.extensions.step_shift import StepShift  # noqa: F401
+from minichainer.training.extensions.tensorboard_report import TensorBoardReport  # noqa
 from minichainer.training.extensions.variable_unchain import unchain_variables  # noqa
 from minichainer.training.extensions.value_observation import observe_lr  # noqa: F401
 from minichainer.training.extensions.value_observation import observe_value  # noqa: F401

@@ -9,6 +9,70 @@ from minichainer.training import trigger as trigger_module
 from minichainer.training.extensions import _util
 
 
+class IntervalMean:
+    """The entries LogReport logs: the trainer's observations averaged over each
+    interval of a trigger.
+
+    Reporting extensions share it so that they record the same values as LogReport
+    (:class:`TensorBoardReport` does).  :meth:`add` accumulates the current observation;
+    when :meth:`ends` says the interval is over, :meth:`pop` returns the entry
+    (the means as floats, then ``epoch``, ``iteration`` and ``elapsed_time``, passed
+    through ``postprocess``) and starts a new interval.  Its state is saved under
+    ``_trigger`` and ``_summary``.
+
+    Args:
+        keys (iterable of str): Keys to accumulate; every scalar if None.
+        trigger: When an interval ends (default ``(1, 'epoch')``).
+        postprocess (callable): Called with each entry dict before it is returned.
+    """
+
+    def __init__(self, keys=None, trigger=(1, 'epoch'), postprocess=None):
+        self.keys = keys
+        self.trigger = trigger_module.get_trigger(trigger)
+        self.postprocess = postprocess
+        self.summary = reporter.DictSummary()
+
+    def add(self, observation):
+        """Accumulate the scalars of ``observation`` (those of ``keys``); return the
+        dict that was accumulated (``observation`` itself when ``keys`` is None)."""
+        keys = self.keys
+        if keys is not None:
+            observation = {k: observation[k] for k in keys if k in observation}
+        self.summary.add(observation)
+        return observation
+
+    def ends(self, trainer):
+        """True when the interval ends now: the trigger fires, or this is a call made
+        before training (``call_before_training``), whose entry stands on its own so that
+        it is not folded into the first interval's means, as in Chainer."""
+        return trainer.is_before_training or self.trigger(trainer)
+
+    def pop(self, trainer):
+        """Return the entry of the interval that ends now and start a new one."""
+        stats = self.summary.compute_mean()
+        stats_cpu = {}
+        for name, value in stats.items():
+            stats_cpu[name] = float(value)
+        updater = trainer.updater
+        stats_cpu['epoch'] = updater.epoch
+        stats_cpu['iteration'] = updater.iteration
+        stats_cpu['elapsed_time'] = trainer.elapsed_time
+
+        if self.postprocess is not None:
+            self.postprocess(stats_cpu)
+        self.summary = reporter.DictSummary()
+        return stats_cpu
+
+    def serialize(self, serializer):
+        """Save or load the trigger and the running summary."""
+        if hasattr(self.trigger, 'serialize'):
+            self.trigger.serialize(serializer['_trigger'])
+        try:
+            self.summary.serialize(serializer['_summary'])
+        except KeyError:
+            warnings.warn('The statistics are not saved.')
+
+
 class LogReport(extension.Extension):
     """Trainer extension that averages the observations over an interval and appends
     the means to a log, written as JSON to ``<out>/<filename>``.
@@ -35,46 +99,24 @@ class LogReport(extension.Extension):
         if kwargs:
             raise TypeError('LogReport() got unexpected keyword argument(s) {}'.format(
                 ', '.join(repr(k) for k in sorted(kwargs))))
-        self._keys = keys
-        self._trigger = trigger_module.get_trigger(trigger)
-        self._postprocess = postprocess
+        self._mean = IntervalMean(keys, trigger, postprocess)
         self._log = []
         self._rendered = []
         self._rendered_for = self._log
         self._log_name = filename
-        self._init_summary()
 
     def __call__(self, trainer):
-        keys = self._keys
-        observation = trainer.observation
-        if keys is None:
-            self._summary.add(observation)
-        else:
-            self._summary.add({k: observation[k] for k in keys if k in observation})
+        mean = self._mean
+        mean.add(trainer.observation)
 
-        # Before training (a call_before_training call at iteration 0) the entry is
-        # always emitted, so that it is not folded into the first interval's means.
-        if trainer.is_before_training or self._trigger(trainer):
-            stats = self._summary.compute_mean()
-            stats_cpu = {}
-            for name, value in stats.items():
-                stats_cpu[name] = float(value)
-            updater = trainer.updater
-            stats_cpu['epoch'] = updater.epoch
-            stats_cpu['iteration'] = updater.iteration
-            stats_cpu['elapsed_time'] = trainer.elapsed_time
-
-            if self._postprocess is not None:
-                self._postprocess(stats_cpu)
-
+        if mean.ends(trainer):
+            stats_cpu = mean.pop(trainer)
             self._log.append(stats_cpu)
 
             if self._log_name is not None:
                 log_name = self._log_name.format(**stats_cpu)
                 _util.atomic_write_text(os.path.join(trainer.out, log_name),
                                         self._render())
-
-            self._init_summary()
 
     def _render(self):
         # Same text as json.dumps(self._log, indent=4) (what Chainer writes), built from
@@ -91,22 +133,25 @@ class LogReport(extension.Extension):
         return '[\n' + ',\n'.join(rendered) + '\n]'
 
     @property
+    def _trigger(self):
+        return self._mean.trigger
+
+    @property
+    def _summary(self):
+        return self._mean.summary
+
+    @property
     def log(self):
         """The list of emitted entries (dicts)."""
         return self._log
 
     def serialize(self, serializer):
         """Save or load the trigger, the running summary and the log (as JSON)."""
-        if hasattr(self._trigger, 'serialize'):
-            self._trigger.serialize(serializer['_trigger'])
-        try:
-            self._summary.serialize(serializer['_summary'])
-        except KeyError:
-            warnings.warn('The statistics are not saved.')
+        self._mean.serialize(serializer)
         if _util.is_serializer(serializer):
             serializer('_log', json.dumps(self._log))
         else:
             self._log = json.loads(str(serializer('_log', '')))
 
     def _init_summary(self):
-        self._summary = reporter.DictSummary()
+        self._mean.summary = reporter.DictSummary()

@@ -3,6 +3,7 @@ import os
 import sys
 
 from minichainer.training import extension
+from minichainer.training.extensions import _notebook
 from minichainer.training.extensions import log_report as log_report_module
 from minichainer.training.extensions import util
 
@@ -12,7 +13,9 @@ class PrintReport(extension.Extension):
 
     The layout is Chainer's: each column is ``max(10, len(name))`` wide, columns are
     separated by two spaces, values are formatted with ``'{:<Wg}'`` and a missing value
-    is left blank.  The header is printed at the first call.
+    is left blank.  The header is printed at the first call.  In a Jupyter notebook
+    (``out`` being the kernel's output) the same table is shown as one cell output that
+    is updated in place as rows arrive.
 
     Args:
         entries (list of str): Keys to print, in order.
@@ -38,6 +41,9 @@ class PrintReport(extension.Extension):
     def __call__(self, trainer):
         out = self._out
         if self._header:
+            if _notebook.is_kernel_stream(out):
+                # In a Jupyter notebook the table is one cell output, updated in place.
+                out = self._out = _notebook.TextDisplay()
             out.write(self._header)
             self._header = None
 

@@ -2,9 +2,15 @@
 import datetime
 import sys
 import time
+import warnings
 
 from minichainer.training import extension
+from minichainer.training.extensions import _notebook
 from minichainer.training.extensions import util
+
+
+def _bar_format(unit):
+    return '{l_bar}{bar}| {n:.4g}/{total} ' + unit + 's {postfix}'
 
 
 def _format_eta(seconds):
@@ -18,7 +24,9 @@ class ProgressBar(extension.Extension):
     epochs, as the stop trigger counts) with the iteration, epoch, iterations/sec and
     estimated time to finish.  When ``out`` is not a terminal (a log file, a pipe) it
     instead prints one plain line every ``update_interval`` iterations, e.g.
-    ``'      100 iter, 1 epoch / 20 epochs, 123.45 iters/sec, ETA 0:00:15'``.
+    ``'      100 iter, 1 epoch / 20 epochs, 123.45 iters/sec, ETA 0:00:15'``.  In a
+    Jupyter notebook (``out`` being the kernel's output) the bar is tqdm's notebook
+    widget (with ipywidgets installed; the plain lines otherwise).
 
     Deliberate difference from Chainer: the bar is drawn by tqdm, so its look differs
     from Chainer's hand-drawn two-line bar.
@@ -44,6 +52,7 @@ class ProgressBar(extension.Extension):
         self._pbar = None
         self._start_time = None
         self._start_iteration = 0
+        self._notebook = None
 
     def _length(self, trainer):
         if self._training_length is None:
@@ -78,13 +87,16 @@ class ProgressBar(extension.Extension):
         status = '{} iter, {} epoch / {} {}s, {:.5g} iters/sec'.format(
             iteration, updater.epoch, length, unit, speed)
 
-        if util.is_terminal(self._out):
+        if self._pbar is None and self._notebook is None:
+            self._notebook = _notebook.is_kernel_stream(self._out) \
+                and self._open_notebook_bar(length, unit)
+        if self._notebook or util.is_terminal(self._out):
             if self._pbar is None:
                 from tqdm import tqdm
                 self._pbar = tqdm(
                     total=length, file=self._out, ncols=self._bar_length + 60,
                     unit=unit, dynamic_ncols=False, leave=True,
-                    bar_format='{l_bar}{bar}| {n:.4g}/{total} ' + unit + 's {postfix}')
+                    bar_format=_bar_format(unit))
             self._pbar.n = min(done, length)
             self._pbar.set_postfix_str('{}, ETA {}'.format(status, _format_eta(eta)),
                                        refresh=False)
@@ -93,6 +105,18 @@ class ProgressBar(extension.Extension):
             self._out.write('{:>9}, ETA {}\n'.format(status, _format_eta(eta)))
             if hasattr(self._out, 'flush'):
                 self._out.flush()
+
+    def _open_notebook_bar(self, length, unit):
+        try:
+            import ipywidgets  # noqa: F401  (checked first: tqdm would fail half-built)
+            from tqdm.notebook import tqdm as tqdm_notebook
+            self._pbar = tqdm_notebook(total=length, unit=unit, leave=True,
+                                       bar_format=_bar_format(unit))
+        except ImportError as e:  # tqdm's widget needs ipywidgets
+            warnings.warn('ProgressBar: showing text instead of a notebook progress '
+                          'bar ({}); install ipywidgets for the widget'.format(e))
+            return False
+        return True
 
     def finalize(self):
         """Close the tqdm bar, if any."""
