@@ -1,7 +1,6 @@
 """Iterator loading examples in worker processes (``chainer.iterators.MultiprocessIterator``)."""
 import collections
 import multiprocessing
-import os
 import pickle
 import queue
 import signal
@@ -12,6 +11,7 @@ import warnings
 import weakref
 
 from minichainer.dataset import iterator
+from minichainer.iterators import _process_guard
 from minichainer.iterators import _statemachine
 
 _RESPONSE_TIME = 0.1
@@ -29,8 +29,10 @@ class _RemoteTraceback(Exception):
 
 
 def _worker_main(dataset, task_queue, result_queue, maxtasks, worker_id):
-    # Ctrl-C is handled by the main process, which then terminates the workers.
+    # Ctrl-C is handled by the main process, which then terminates the workers; a
+    # main process that dies without doing so (kill -9) is noticed by the watchdog.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _process_guard.exit_with_parent()
     done = 0
     while maxtasks is None or done < maxtasks:
         task = task_queue.get()
@@ -352,5 +354,20 @@ class MultiprocessIterator(_statemachine.EpochBookkeepingMixin, iterator.Iterato
         other._previous_epoch_detail = self._previous_epoch_detail
         return other
 
+    # Pickling (as Chainer): the dataset, the arguments and the position are kept;
+    # the worker processes and the prefetched batches are not.  The copy starts its
+    # own workers on its first ``next()`` and continues from the same position.
+    _UNPICKLED = ('_pool', '_pool_finalizer', '_pending', '_dispatch_state', '_seq')
+
     def __getstate__(self):
-        raise TypeError('MultiprocessIterator cannot be pickled (pid {})'.format(os.getpid()))
+        state = self.__dict__.copy()
+        for name in self._UNPICKLED:
+            state.pop(name, None)
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._pending = collections.deque()
+        self._seq = 0
+        self._pool_finalizer = None
+        self._dispatch_state = self._state

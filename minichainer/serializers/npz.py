@@ -24,12 +24,12 @@ Deliberate differences from Chainer:
 import io
 import os
 import pickle
-import tempfile
 import zipfile
 
 import numpy
 
 from minichainer import serializer
+from minichainer.serializers import _atomic
 
 # The pickle that Chainer (NumPy 1.x) writes for ``numpy.asarray(None)``, protocol 3,
 # referring to ``numpy.core.multiarray`` so that both NumPy 1.x and 2.x can read it.
@@ -114,36 +114,30 @@ def _write_npz(file, target, compression):
             _write_entry(zf, key, array)
 
 
-_umask = None
-
-
 def _file_mode():
-    global _umask
-    if _umask is None:
-        _umask = os.umask(0)
-        os.umask(_umask)
-    return 0o666 & ~_umask
+    return _atomic._default_file_mode()
 
 
-def _atomic_write(path, write):
-    """Call ``write(fileobj)`` on a temporary file next to ``path``, then rename it."""
+def _write_to_path(path, write):
+    """Call ``write(fileobj)`` on ``path`` so that it is never seen half-written.
+
+    Normally a temporary file next to ``path`` is written, flushed to disk and renamed
+    into place.  A ``path`` that is itself the temporary file of a running atomic write
+    (a snapshot writer calling ``save_npz(tmp_path, ...)``) is written directly: the
+    caller renames it, and no second temporary file appears.
+    """
     path = os.fsdecode(os.fspath(path))
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp_path = tempfile.mkstemp(
-        prefix='.' + os.path.basename(path) + '.', suffix='.tmp', dir=directory)
-    try:
+    if _atomic.is_active_temp(path):
+        with open(path, 'wb') as f:
+            write(f)
+        return
+
+    def write_fd(fd, tmp_path):
         with os.fdopen(fd, 'wb') as f:
             write(f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp_path, _file_mode())
-        os.replace(tmp_path, path)
-    except BaseException:
-        try:
-            os.unlink(tmp_path)
-        except OSError:
-            pass
-        raise
+
+    directory, name = os.path.split(os.path.abspath(path))
+    _atomic.write_atomically(directory, name, write_fd, fsync=True, makedirs=False)
 
 
 def save_npz(file, obj, compression=True):
@@ -167,7 +161,7 @@ def save_npz(file, obj, compression=True):
         s.save(obj)
         target = s.target
     if isinstance(file, (str, bytes, os.PathLike)):
-        _atomic_write(file, lambda f: _write_npz(f, target, compression))
+        _write_to_path(file, lambda f: _write_npz(f, target, compression))
     else:
         _write_npz(file, target, compression)
 
