@@ -280,21 +280,27 @@ class MultiprocessIterator(_statemachine.EpochBookkeepingMixin, iterator.Iterato
         """Forget prefetched batches so that the next call retries from the current state."""
         self._set_state(self._state)
 
+    def _check_workers(self):
+        try:
+            self._pool.check_alive()
+        except RuntimeError:
+            self._stop()
+            self._abandon()
+            raise
+
     def _wait(self, entry):
         pool = self._pool
         start = time.monotonic()
         warned = False
         by_seq = {p.seq: p for p in self._pending}
+        # A worker that died (killed, crashed) is reported even while the others keep
+        # up: one non-blocking wait per worker and batch.
+        self._check_workers()
         while len(entry.chunks) < entry.n_chunks:
             try:
                 message = pool.result_queue.get(timeout=_RESPONSE_TIME)
             except queue.Empty:
-                try:
-                    pool.check_alive()
-                except RuntimeError:
-                    self._stop()
-                    self._abandon()
-                    raise
+                self._check_workers()
                 if (self.dataset_timeout is not None and not warned
                         and time.monotonic() - start > self.dataset_timeout):
                     warned = True

@@ -270,7 +270,11 @@ class _Snapshot(extension.Extension):
         target = trainer if self._target is None else self._target
         outdir = trainer.out
         if self.autoload and isinstance(self.filename, str):
+            # Debris of the interrupted run: temporaries of snapshots of this name
+            # pattern (also earlier versions' names) and of any other file minichainer
+            # was writing here (log, plots), whose writer process is gone.
             _remove_stale_temps(self.filename, outdir)
+            _atomic.remove_stale_temps(outdir)
             filename = _find_latest_snapshot(self.filename, outdir)
             if filename is not None:
                 from minichainer.serializers import npz
