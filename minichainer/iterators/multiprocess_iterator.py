@@ -146,8 +146,11 @@ class MultiprocessIterator(_statemachine.EpochBookkeepingMixin, iterator.Iterato
 
     An exception raised by the dataset in a worker is re-raised in the main process
     (its ``__cause__`` holds the worker's traceback); a worker that dies raises
-    ``RuntimeError`` instead of hanging. ``finalize()``, garbage collection and
-    interpreter exit terminate the workers.
+    ``RuntimeError`` at the next ``next()`` instead of hanging. ``finalize()``, garbage
+    collection and interpreter exit terminate the workers, and a worker exits by
+    itself within about a second when the main process dies without cleanup
+    (``kill -9``). The iterator can be pickled (as in Chainer): the copy keeps the
+    dataset, the arguments and the position, and starts its own workers.
 
     Args:
         dataset: Dataset to iterate.

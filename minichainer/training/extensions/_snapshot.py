@@ -213,8 +213,14 @@ def snapshot(savefun=None, filename='snapshot_iter_{.updater.iteration}', **kwar
     a temporary name and renamed, so a killed process never leaves a partial snapshot
     under a snapshot name.
 
+    Stale temporary files of interrupted writes of this name pattern are removed when
+    a snapshot completes and by ``autoload``.  A background writer's failure is raised
+    in the training loop (:class:`~snapshot_writers.SnapshotWriteError`).
+
     Raises:
-        TypeError: both ``savefun`` and ``writer`` given, or an unknown keyword.
+        TypeError: both ``savefun`` and ``writer`` given, an unknown keyword, or an
+            argument of the wrong type (``n_retains`` not an int, ``filename`` neither
+            a str nor a callable, ``condition``/``writer``/``savefun`` not callable).
     """
     if 'num_retain' in kwargs:
         warnings.warn('Argument `num_retain` is deprecated. Please use `n_retains` '
