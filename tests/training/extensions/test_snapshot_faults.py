@@ -173,11 +173,14 @@ def _dead_pid():
     return proc.pid
 
 
-def test_one_temporary_file_per_write(tmp_path):
+@pytest.mark.parametrize('save', ['save_npz', 'save_hdf5'])
+def test_one_temporary_file_per_write(tmp_path, save):
+    if save == 'save_hdf5':
+        pytest.importorskip('h5py')
     seen = []
 
     def spying_savefun(path, obj):
-        serializers.save_npz(path, obj)
+        getattr(serializers, save)(path, obj)
         seen.append(_temps(tmp_path))
 
     trainer, _ = _models.make_trainer(tmp_path, stop=(2, 'iteration'))
