@@ -57,3 +57,18 @@ def get_fans(shape):
     for n in shape[2:]:
         receptive *= n
     return shape[1] * receptive, shape[0] * receptive
+
+
+def check_fan(owner, shape, fan, what='fan_in'):
+    """Return ``fan``, raising ``ValueError`` if it is 0.
+
+    Initializers that scale by ``1 / fan`` call it so that a weight with a zero-sized
+    dimension (``L.Linear(0, 3)``, a convolution with ``ksize=0``) is reported with its
+    shape instead of ending in ``ZeroDivisionError``.
+    """
+    if fan == 0:
+        raise ValueError(
+            '{}: cannot initialize an array of shape {}: its {} is 0 (a zero-sized '
+            'dimension, e.g. in_size=0 or ksize=0 given to the link that owns it)'.format(
+                owner, tuple(shape), what))
+    return fan

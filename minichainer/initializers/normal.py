@@ -42,6 +42,7 @@ class LeCunNormal(initializer.Initializer):
     def __call__(self, array):
         self._check_dtype(array)
         fan_in, _ = initializer.get_fans(array.shape)
+        initializer.check_fan('LeCunNormal', array.shape, fan_in)
         Normal(self.scale * math.sqrt(1. / fan_in), rng=self.rng)(array)
 
 
@@ -56,6 +57,8 @@ class GlorotNormal(initializer.Initializer):
     def __call__(self, array):
         self._check_dtype(array)
         fan_in, fan_out = initializer.get_fans(array.shape)
+        initializer.check_fan('GlorotNormal', array.shape, fan_in + fan_out,
+                              'fan_in + fan_out')
         Normal(self.scale * math.sqrt(2. / (fan_in + fan_out)), rng=self.rng)(array)
 
 
@@ -82,4 +85,5 @@ class HeNormal(initializer.Initializer):
             raise ValueError(
                 "HeNormal: fan_option must be 'fan_in' or 'fan_out', got {!r}".format(
                     self.fan_option))
+        initializer.check_fan('HeNormal', array.shape, fan, self.fan_option)
         Normal(self.scale * math.sqrt(2. / fan), rng=self.rng)(array)

@@ -41,6 +41,7 @@ class LeCunUniform(initializer.Initializer):
     def __call__(self, array):
         self._check_dtype(array)
         fan_in, _ = initializer.get_fans(array.shape)
+        initializer.check_fan('LeCunUniform', array.shape, fan_in)
         Uniform(self.scale * math.sqrt(3. / fan_in), rng=self.rng)(array)
 
 
@@ -55,6 +56,8 @@ class GlorotUniform(initializer.Initializer):
     def __call__(self, array):
         self._check_dtype(array)
         fan_in, fan_out = initializer.get_fans(array.shape)
+        initializer.check_fan('GlorotUniform', array.shape, fan_in + fan_out,
+                              'fan_in + fan_out')
         Uniform(self.scale * math.sqrt(6. / (fan_in + fan_out)), rng=self.rng)(array)
 
 
@@ -69,4 +72,5 @@ class HeUniform(initializer.Initializer):
     def __call__(self, array):
         self._check_dtype(array)
         fan_in, _ = initializer.get_fans(array.shape)
+        initializer.check_fan('HeUniform', array.shape, fan_in)
         Uniform(self.scale * math.sqrt(6. / fan_in), rng=self.rng)(array)

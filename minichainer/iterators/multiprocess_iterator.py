@@ -1,7 +1,6 @@
 """Iterator loading examples in worker processes (``chainer.iterators.MultiprocessIterator``)."""
 import collections
 import multiprocessing
-import os
 import pickle
 import queue
 import signal
@@ -12,6 +11,7 @@ import warnings
 import weakref
 
 from minichainer.dataset import iterator
+from minichainer.iterators import _process_guard
 from minichainer.iterators import _statemachine
 
 _RESPONSE_TIME = 0.1
@@ -29,8 +29,10 @@ class _RemoteTraceback(Exception):
 
 
 def _worker_main(dataset, task_queue, result_queue, maxtasks, worker_id):
-    # Ctrl-C is handled by the main process, which then terminates the workers.
+    # Ctrl-C is handled by the main process, which then terminates the workers; a
+    # main process that dies without doing so (kill -9) is noticed by the watchdog.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _process_guard.exit_with_parent()
     done = 0
     while maxtasks is None or done < maxtasks:
         task = task_queue.get()
@@ -144,8 +146,11 @@ class MultiprocessIterator(_statemachine.EpochBookkeepingMixin, iterator.Iterato
 
     An exception raised by the dataset in a worker is re-raised in the main process
     (its ``__cause__`` holds the worker's traceback); a worker that dies raises
-    ``RuntimeError`` instead of hanging. ``finalize()``, garbage collection and
-    interpreter exit terminate the workers.
+    ``RuntimeError`` at the next ``next()`` instead of hanging. ``finalize()``, garbage
+    collection and interpreter exit terminate the workers, and a worker exits by
+    itself within about a second when the main process dies without cleanup
+    (``kill -9``). The iterator can be pickled (as in Chainer): the copy keeps the
+    dataset, the arguments and the position, and starts its own workers.
 
     Args:
         dataset: Dataset to iterate.
@@ -278,21 +283,27 @@ class MultiprocessIterator(_statemachine.EpochBookkeepingMixin, iterator.Iterato
         """Forget prefetched batches so that the next call retries from the current state."""
         self._set_state(self._state)
 
+    def _check_workers(self):
+        try:
+            self._pool.check_alive()
+        except RuntimeError:
+            self._stop()
+            self._abandon()
+            raise
+
     def _wait(self, entry):
         pool = self._pool
         start = time.monotonic()
         warned = False
         by_seq = {p.seq: p for p in self._pending}
+        # A worker that died (killed, crashed) is reported even while the others keep
+        # up: one non-blocking wait per worker and batch.
+        self._check_workers()
         while len(entry.chunks) < entry.n_chunks:
             try:
                 message = pool.result_queue.get(timeout=_RESPONSE_TIME)
             except queue.Empty:
-                try:
-                    pool.check_alive()
-                except RuntimeError:
-                    self._stop()
-                    self._abandon()
-                    raise
+                self._check_workers()
                 if (self.dataset_timeout is not None and not warned
                         and time.monotonic() - start > self.dataset_timeout):
                     warned = True
@@ -352,5 +363,20 @@ class MultiprocessIterator(_statemachine.EpochBookkeepingMixin, iterator.Iterato
         other._previous_epoch_detail = self._previous_epoch_detail
         return other
 
+    # Pickling (as Chainer): the dataset, the arguments and the position are kept;
+    # the worker processes and the prefetched batches are not.  The copy starts its
+    # own workers on its first ``next()`` and continues from the same position.
+    _UNPICKLED = ('_pool', '_pool_finalizer', '_pending', '_dispatch_state', '_seq')
+
     def __getstate__(self):
-        raise TypeError('MultiprocessIterator cannot be pickled (pid {})'.format(os.getpid()))
+        state = self.__dict__.copy()
+        for name in self._UNPICKLED:
+            state.pop(name, None)
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._pending = collections.deque()
+        self._seq = 0
+        self._pool_finalizer = None
+        self._dispatch_state = self._state

@@ -1,5 +1,6 @@
 """GradientClipping: rescale all gradients so that their global L2 norm <= threshold."""
 import math
+from minichainer.optimizer_hooks import _checks as _util
 
 
 def _sum_sqnorm(arrays):
@@ -29,6 +30,7 @@ class GradientClipping:
     timing = 'pre'
 
     def __init__(self, threshold):
+        _util.check_range('GradientClipping', 'threshold', threshold, _util.NON_NEGATIVE)
         self.threshold = threshold
 
     def __call__(self, opt):

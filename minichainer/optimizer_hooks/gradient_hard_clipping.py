@@ -1,5 +1,6 @@
 """GradientHardClipping: clip every gradient element into ``[lower, upper]``."""
 from minichainer import backend
+from minichainer.optimizer_hooks import _checks as _util
 
 
 class GradientHardClipping:
@@ -20,6 +21,12 @@ class GradientHardClipping:
     timing = 'pre'
 
     def __init__(self, lower_bound, upper_bound):
+        lower = _util._real_value(lower_bound)
+        upper = _util._real_value(upper_bound)
+        if lower is not None and upper is not None and not lower <= upper:
+            raise ValueError(
+                'GradientHardClipping: lower_bound must not exceed upper_bound, got '
+                'lower_bound={!r} and upper_bound={!r}'.format(lower_bound, upper_bound))
         self.lower_bound = lower_bound
         self.upper_bound = upper_bound
 

@@ -1,5 +1,6 @@
 """GradientLARS: layer-wise adaptive rate scaling of the gradients."""
 from minichainer import backend
+from minichainer.optimizer_hooks import _checks as _util
 
 
 class GradientLARS:
@@ -24,6 +25,9 @@ class GradientLARS:
     timing = 'pre'
 
     def __init__(self, threshold=1e-2, weight_decay=0.0, eps=1e-9):
+        _util.check_range('GradientLARS', 'threshold', threshold, _util.NON_NEGATIVE)
+        _util.check_range('GradientLARS', 'weight_decay', weight_decay, _util.NON_NEGATIVE)
+        _util.check_range('GradientLARS', 'eps', eps, _util.NON_NEGATIVE)
         self.threshold = threshold
         self.weight_decay = weight_decay
         self.eps = eps

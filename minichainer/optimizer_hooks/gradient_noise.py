@@ -2,6 +2,7 @@
 import numpy
 
 from minichainer import backend
+from minichainer.optimizer_hooks import _checks as _util
 
 
 def exponential_decay_noise(xp, shape, dtype, hook, opt):
@@ -33,6 +34,10 @@ class GradientNoise:
     timing = 'pre'
 
     def __init__(self, eta, noise_func=exponential_decay_noise):
+        _util.check_range('GradientNoise', 'eta', eta, _util.NON_NEGATIVE)
+        if not callable(noise_func):
+            raise TypeError('GradientNoise: noise_func must be callable, got {!r}'.format(
+                noise_func))
         self.eta = eta
         self.noise_func = noise_func
 

@@ -1,5 +1,6 @@
 """Lasso: L1 regularization added to the gradient."""
 from minichainer import backend
+from minichainer.optimizer_hooks import _checks as _util
 
 
 class Lasso:
@@ -18,6 +19,7 @@ class Lasso:
     timing = 'pre'
 
     def __init__(self, rate):
+        _util.check_range('Lasso', 'rate', rate, _util.NON_NEGATIVE)
         self.rate = rate
 
     def __call__(self, rule, param):

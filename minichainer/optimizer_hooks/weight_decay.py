@@ -1,5 +1,6 @@
 """WeightDecay: L2 regularization added to the gradient."""
 from minichainer import backend
+from minichainer.optimizer_hooks import _checks as _util
 
 
 def _borrow_scratch(rule, p):
@@ -44,6 +45,7 @@ class WeightDecay:
     timing = 'pre'
 
     def __init__(self, rate):
+        _util.check_range('WeightDecay', 'rate', rate, _util.NON_NEGATIVE)
         self.rate = rate
 
     def __call__(self, rule, param):

@@ -36,9 +36,11 @@ class MomentumRuleBase(optimizer.UpdateRule):
 
     def __init__(self, parent_hyperparam=None, lr=None, momentum=None):
         super().__init__(parent_hyperparam or self._default_hyperparam)
-        _util.set_given_hyperparams(self.hyperparam, lr=lr, momentum=momentum)
+        _util.set_given_hyperparams(
+            self.hyperparam, type(self).__name__, lr=lr, momentum=momentum)
 
     def init_state(self, param):
+        _util.check_rule_hyperparams(self, ('momentum',))
         xp = backend.get_array_module(param.array)
         self.state['v'] = xp.zeros_like(param.array)
 
@@ -57,7 +59,8 @@ class MomentumMethodBase(optimizer.GradientMethod):
 
     def __init__(self, lr=DEFAULT_LR, momentum=DEFAULT_MOMENTUM):
         super().__init__()
-        _util.set_hyperparams(self.hyperparam, lr=lr, momentum=momentum)
+        _util.set_hyperparams(
+            self.hyperparam, type(self).__name__, lr=lr, momentum=momentum)
 
     lr = optimizer.HyperparameterProxy('lr')
     momentum = optimizer.HyperparameterProxy('momentum')

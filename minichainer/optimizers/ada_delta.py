@@ -26,9 +26,11 @@ class AdaDeltaRule(optimizer.UpdateRule):
 
     def __init__(self, parent_hyperparam=None, rho=None, eps=None):
         super().__init__(parent_hyperparam or _default_hyperparam)
-        _util.set_given_hyperparams(self.hyperparam, rho=rho, eps=eps)
+        _util.set_given_hyperparams(
+            self.hyperparam, type(self).__name__, rho=rho, eps=eps)
 
     def init_state(self, param):
+        _util.check_rule_hyperparams(self, ('rho',))
         xp = backend.get_array_module(param.array)
         self.state['msg'] = xp.zeros_like(param.array)
         self.state['msdx'] = xp.zeros_like(param.array)
@@ -72,7 +74,7 @@ class AdaDelta(optimizer.GradientMethod):
 
     def __init__(self, rho=_default_hyperparam.rho, eps=_default_hyperparam.eps):
         super().__init__()
-        _util.set_hyperparams(self.hyperparam, rho=rho, eps=eps)
+        _util.set_hyperparams(self.hyperparam, type(self).__name__, rho=rho, eps=eps)
 
     rho = optimizer.HyperparameterProxy('rho')
     eps = optimizer.HyperparameterProxy('eps')

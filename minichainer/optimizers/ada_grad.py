@@ -23,7 +23,7 @@ class AdaGradRule(optimizer.UpdateRule):
 
     def __init__(self, parent_hyperparam=None, lr=None, eps=None):
         super().__init__(parent_hyperparam or _default_hyperparam)
-        _util.set_given_hyperparams(self.hyperparam, lr=lr, eps=eps)
+        _util.set_given_hyperparams(self.hyperparam, type(self).__name__, lr=lr, eps=eps)
 
     def init_state(self, param):
         xp = backend.get_array_module(param.array)
@@ -59,7 +59,7 @@ class AdaGrad(optimizer.GradientMethod):
 
     def __init__(self, lr=_default_hyperparam.lr, eps=_default_hyperparam.eps):
         super().__init__()
-        _util.set_hyperparams(self.hyperparam, lr=lr, eps=eps)
+        _util.set_hyperparams(self.hyperparam, type(self).__name__, lr=lr, eps=eps)
 
     lr = optimizer.HyperparameterProxy('lr')
     eps = optimizer.HyperparameterProxy('eps')

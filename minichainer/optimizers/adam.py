@@ -76,13 +76,14 @@ class AdamRule(optimizer.UpdateRule):
         super().__init__(parent_hyperparam or _default_hyperparam)
         hp = self.hyperparam
         _util.set_given_hyperparams(
-            hp, alpha=alpha, beta1=beta1, beta2=beta2, eps=eps, eta=eta,
-            weight_decay_rate=weight_decay_rate, amsgrad=amsgrad, adabound=adabound,
-            final_lr=final_lr, gamma=gamma)
+            hp, type(self).__name__, alpha=alpha, beta1=beta1, beta2=beta2, eps=eps,
+            eta=eta, weight_decay_rate=weight_decay_rate, amsgrad=amsgrad,
+            adabound=adabound, final_lr=final_lr, gamma=gamma)
         if hp.adabound:
             self.initial_alpha = hp.alpha
 
     def init_state(self, param):
+        _util.check_rule_hyperparams(self, ('beta1', 'beta2'))
         xp = backend.get_array_module(param.array)
         self.state['m'] = xp.zeros_like(param.array)
         self.state['v'] = xp.zeros_like(param.array)
@@ -237,9 +238,9 @@ class Adam(optimizer.GradientMethod):
                  gamma=_default_hyperparam.gamma):
         super().__init__()
         _util.set_hyperparams(
-            self.hyperparam, alpha=alpha, beta1=beta1, beta2=beta2, eps=eps, eta=eta,
-            weight_decay_rate=weight_decay_rate, amsgrad=amsgrad, adabound=adabound,
-            final_lr=final_lr, gamma=gamma)
+            self.hyperparam, type(self).__name__, alpha=alpha, beta1=beta1, beta2=beta2,
+            eps=eps, eta=eta, weight_decay_rate=weight_decay_rate, amsgrad=amsgrad,
+            adabound=adabound, final_lr=final_lr, gamma=gamma)
 
     alpha = optimizer.HyperparameterProxy('alpha')
     beta1 = optimizer.HyperparameterProxy('beta1')

@@ -31,11 +31,12 @@ class MSVAGRule(optimizer.UpdateRule):
                  weight_decay_rate=None):
         super().__init__(parent_hyperparam or _default_hyperparam)
         _util.set_given_hyperparams(
-            self.hyperparam, lr=lr, beta=beta, eta=eta,
+            self.hyperparam, type(self).__name__, lr=lr, beta=beta, eta=eta,
             weight_decay_rate=weight_decay_rate)
         self.beta_power = self.hyperparam.beta
 
     def init_state(self, param):
+        _util.check_rule_hyperparams(self, ('beta',))
         xp = backend.get_array_module(param.array)
         self.state['m'] = xp.zeros_like(param.array)
         self.state['v'] = xp.zeros_like(param.array)
@@ -86,7 +87,7 @@ class MSVAG(optimizer.GradientMethod):
                  weight_decay_rate=_default_hyperparam.weight_decay_rate):
         super().__init__()
         _util.set_hyperparams(
-            self.hyperparam, lr=lr, beta=beta, eta=eta,
+            self.hyperparam, type(self).__name__, lr=lr, beta=beta, eta=eta,
             weight_decay_rate=weight_decay_rate)
 
     lr = optimizer.HyperparameterProxy('lr')

@@ -3,6 +3,9 @@ from minichainer import backend
 from minichainer import optimizer
 from minichainer.optimizers import _util
 
+# alpha is a decay rate here (Adam's alpha is a step size)
+_RANGES = {'alpha': _util.UNIT_CLOSED}
+
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.lr = 0.01
 _default_hyperparam.alpha = 0.99
@@ -34,9 +37,11 @@ class RMSpropRule(optimizer.UpdateRule):
                  eps_inside_sqrt=None):
         super().__init__(parent_hyperparam or _default_hyperparam)
         _util.set_given_hyperparams(
-            self.hyperparam, lr=lr, alpha=alpha, eps=eps, eps_inside_sqrt=eps_inside_sqrt)
+            self.hyperparam, type(self).__name__, _ranges=_RANGES, lr=lr, alpha=alpha,
+            eps=eps, eps_inside_sqrt=eps_inside_sqrt)
 
     def init_state(self, param):
+        _util.check_rule_hyperparams(self, ('alpha',), _RANGES)
         xp = backend.get_array_module(param.array)
         self.state['ms'] = xp.zeros_like(param.array)
 
@@ -88,7 +93,8 @@ class RMSprop(optimizer.GradientMethod):
                  eps_inside_sqrt=_default_hyperparam.eps_inside_sqrt):
         super().__init__()
         _util.set_hyperparams(
-            self.hyperparam, lr=lr, alpha=alpha, eps=eps, eps_inside_sqrt=eps_inside_sqrt)
+            self.hyperparam, type(self).__name__, _ranges=_RANGES, lr=lr, alpha=alpha,
+            eps=eps, eps_inside_sqrt=eps_inside_sqrt)
 
     lr = optimizer.HyperparameterProxy('lr')
     alpha = optimizer.HyperparameterProxy('alpha')

@@ -3,6 +3,9 @@ from minichainer import backend
 from minichainer import optimizer
 from minichainer.optimizers import _util
 
+# alpha is a decay rate here (Adam's alpha is a step size)
+_RANGES = {'alpha': _util.UNIT_CLOSED}
+
 _default_hyperparam = optimizer.Hyperparameter()
 _default_hyperparam.lr = 1e-4
 _default_hyperparam.alpha = 0.95
@@ -31,9 +34,11 @@ class RMSpropGravesRule(optimizer.UpdateRule):
                  eps=None):
         super().__init__(parent_hyperparam or _default_hyperparam)
         _util.set_given_hyperparams(
-            self.hyperparam, lr=lr, alpha=alpha, momentum=momentum, eps=eps)
+            self.hyperparam, type(self).__name__, _ranges=_RANGES, lr=lr, alpha=alpha,
+            momentum=momentum, eps=eps)
 
     def init_state(self, param):
+        _util.check_rule_hyperparams(self, ('alpha', 'momentum'), _RANGES)
         xp = backend.get_array_module(param.array)
         self.state['n'] = xp.zeros_like(param.array)
         self.state['g'] = xp.zeros_like(param.array)
@@ -83,7 +88,8 @@ class RMSpropGraves(optimizer.GradientMethod):
                  momentum=_default_hyperparam.momentum, eps=_default_hyperparam.eps):
         super().__init__()
         _util.set_hyperparams(
-            self.hyperparam, lr=lr, alpha=alpha, momentum=momentum, eps=eps)
+            self.hyperparam, type(self).__name__, _ranges=_RANGES, lr=lr, alpha=alpha,
+            momentum=momentum, eps=eps)
 
     lr = optimizer.HyperparameterProxy('lr')
     alpha = optimizer.HyperparameterProxy('alpha')

@@ -19,7 +19,7 @@ class SGDRule(optimizer.UpdateRule):
 
     def __init__(self, parent_hyperparam=None, lr=None):
         super().__init__(parent_hyperparam or _default_hyperparam)
-        _util.set_given_hyperparams(self.hyperparam, lr=lr)
+        _util.set_given_hyperparams(self.hyperparam, type(self).__name__, lr=lr)
 
     def update_core_cpu(self, param):
         grad = param.grad
@@ -43,7 +43,7 @@ class SGD(optimizer.GradientMethod):
 
     def __init__(self, lr=_default_hyperparam.lr):
         super().__init__()
-        self.hyperparam.lr = lr
+        _util.set_hyperparams(self.hyperparam, type(self).__name__, lr=lr)
 
     lr = optimizer.HyperparameterProxy('lr')
 

@@ -26,7 +26,7 @@ class SMORMS3Rule(optimizer.UpdateRule):
 
     def __init__(self, parent_hyperparam=None, lr=None, eps=None):
         super().__init__(parent_hyperparam or _default_hyperparam)
-        _util.set_given_hyperparams(self.hyperparam, lr=lr, eps=eps)
+        _util.set_given_hyperparams(self.hyperparam, type(self).__name__, lr=lr, eps=eps)
 
     def init_state(self, param):
         xp = backend.get_array_module(param.array)
@@ -79,7 +79,7 @@ class SMORMS3(optimizer.GradientMethod):
 
     def __init__(self, lr=_default_hyperparam.lr, eps=_default_hyperparam.eps):
         super().__init__()
-        _util.set_hyperparams(self.hyperparam, lr=lr, eps=eps)
+        _util.set_hyperparams(self.hyperparam, type(self).__name__, lr=lr, eps=eps)
 
     lr = optimizer.HyperparameterProxy('lr')
     eps = optimizer.HyperparameterProxy('eps')

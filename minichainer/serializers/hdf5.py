@@ -15,6 +15,7 @@ import sys
 import numpy
 
 from minichainer import serializer
+from minichainer.serializers import _atomic
 
 
 def _h5py_available():
@@ -98,13 +99,9 @@ def save_hdf5(filename, obj, compression=4):
         ImportError: h5py is not installed.
     """
     h5py = _import_h5py()
-    import tempfile
-    filename = os.fspath(filename)
-    directory = os.path.dirname(os.path.abspath(filename))
-    fd, tmp_path = tempfile.mkstemp(
-        prefix='.' + os.path.basename(filename) + '.', suffix='.tmp', dir=directory)
-    os.close(fd)
-    try:
+    filename = os.fsdecode(os.fspath(filename))
+
+    def write(tmp_path):
         with h5py.File(tmp_path, 'w') as f:
             if isinstance(obj, dict):
                 for key, value in obj.items():
@@ -113,15 +110,17 @@ def save_hdf5(filename, obj, compression=4):
                                      compression=None if arr.size <= 1 else compression)
             else:
                 HDF5Serializer(f, compression=compression).save(obj)
-        from minichainer.serializers import npz
-        os.chmod(tmp_path, npz._file_mode())
-        os.replace(tmp_path, filename)
-    except BaseException:
-        try:
-            os.unlink(tmp_path)
-        except OSError:
-            pass
-        raise
+
+    if _atomic.is_active_temp(filename):  # already the temporary file of a writer
+        write(filename)
+        return
+
+    def write_fd(fd, tmp_path):
+        os.close(fd)
+        write(tmp_path)
+
+    directory, name = os.path.split(os.path.abspath(filename))
+    _atomic.write_atomically(directory, name, write_fd, fsync=True, makedirs=False)
 
 
 class HDF5Deserializer(serializer.Deserializer):

@@ -24,12 +24,13 @@ Deliberate differences from Chainer:
 import io
 import os
 import pickle
-import tempfile
 import zipfile
+import zlib
 
 import numpy
 
 from minichainer import serializer
+from minichainer.serializers import _atomic
 
 # The pickle that Chainer (NumPy 1.x) writes for ``numpy.asarray(None)``, protocol 3,
 # referring to ``numpy.core.multiarray`` so that both NumPy 1.x and 2.x can read it.
@@ -114,36 +115,30 @@ def _write_npz(file, target, compression):
             _write_entry(zf, key, array)
 
 
-_umask = None
-
-
 def _file_mode():
-    global _umask
-    if _umask is None:
-        _umask = os.umask(0)
-        os.umask(_umask)
-    return 0o666 & ~_umask
+    return _atomic._default_file_mode()
 
 
-def _atomic_write(path, write):
-    """Call ``write(fileobj)`` on a temporary file next to ``path``, then rename it."""
+def _write_to_path(path, write):
+    """Call ``write(fileobj)`` on ``path`` so that it is never seen half-written.
+
+    Normally a temporary file next to ``path`` is written, flushed to disk and renamed
+    into place.  A ``path`` that is itself the temporary file of a running atomic write
+    (a snapshot writer calling ``save_npz(tmp_path, ...)``) is written directly: the
+    caller renames it, and no second temporary file appears.
+    """
     path = os.fsdecode(os.fspath(path))
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp_path = tempfile.mkstemp(
-        prefix='.' + os.path.basename(path) + '.', suffix='.tmp', dir=directory)
-    try:
+    if _atomic.is_active_temp(path):
+        with open(path, 'wb') as f:
+            write(f)
+        return
+
+    def write_fd(fd, tmp_path):
         with os.fdopen(fd, 'wb') as f:
             write(f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp_path, _file_mode())
-        os.replace(tmp_path, path)
-    except BaseException:
-        try:
-            os.unlink(tmp_path)
-        except OSError:
-            pass
-        raise
+
+    directory, name = os.path.split(os.path.abspath(path))
+    _atomic.write_atomically(directory, name, write_fd, fsync=True, makedirs=False)
 
 
 def save_npz(file, obj, compression=True):
@@ -167,7 +162,7 @@ def save_npz(file, obj, compression=True):
         s.save(obj)
         target = s.target
     if isinstance(file, (str, bytes, os.PathLike)):
-        _atomic_write(file, lambda f: _write_npz(f, target, compression))
+        _write_to_path(file, lambda f: _write_npz(f, target, compression))
     else:
         _write_npz(file, target, compression)
 
@@ -187,15 +182,16 @@ class _RestrictedUnpickler(pickle.Unpickler):
             import codecs
             return codecs.encode
         raise pickle.UnpicklingError(
-            'load_npz: refusing to unpickle {}.{} (allow_pickle=False)'.format(
-                module, name))
+            'load_npz: refusing to unpickle {}.{} (pickled objects are never loaded)'
+            .format(module, name))
 
 
 _RECONSTRUCT = numpy.ndarray.__reduce__(numpy.zeros(1))[0]
 
 
-def _read_object_entry(npz, key):
-    """Decode a pickled entry of an NpzFile; only Chainer's None marker is accepted."""
+def _entry_header(npz, key):
+    """``(shape, dtype, fp)`` of an entry's ``.npy`` header, ``fp`` positioned after
+    it."""
     raw = npz.zip.read(key + '.npy')
     fp = io.BytesIO(raw)
     version = numpy.lib.format.read_magic(fp)
@@ -203,19 +199,55 @@ def _read_object_entry(npz, key):
         shape, _, dtype = numpy.lib.format.read_array_header_1_0(fp)
     else:
         shape, _, dtype = numpy.lib.format.read_array_header_2_0(fp)
+    return shape, dtype, fp
+
+
+def _in_file(source):
+    return '' if source is None else ' of {!r}'.format(source)
+
+
+def _read_object_entry(npz, key, source=None, header=None):
+    """Decode a pickled entry of an NpzFile; only Chainer's None marker is accepted."""
+    shape, dtype, fp = _entry_header(npz, key) if header is None else header
     if dtype == object and shape == ():
         try:
             value = _RestrictedUnpickler(fp).load()
         except Exception as e:
             raise ValueError(
-                'load_npz: the entry {!r} is a pickled object that cannot be loaded '
-                'safely (allow_pickle=False): {}'.format(key, e)) from None
+                'load_npz: the entry {!r}{} is a pickled object, which is never loaded '
+                '(only Chainer\'s None marker is accepted): {}'.format(
+                    key, _in_file(source), e)) from None
         if _is_none_marker(value):
             return value
     raise ValueError(
-        'load_npz: the entry {!r} is a pickled object array (dtype={}, shape={}); only '
-        'None is accepted because pickles are not loaded (allow_pickle=False)'.format(
-            key, dtype, shape))
+        'load_npz: the entry {!r}{} is a pickled object array (dtype={}, shape={}); only '
+        'None is accepted, as pickled objects are never loaded'.format(
+            key, _in_file(source), dtype, shape))
+
+
+def _read_entry(npz, key, source=None):
+    """``npz[key]``, with errors that name the file and the key: a pickled entry
+    other than None, or a corrupted/truncated member (bad CRC, zlib error, short data)."""
+    if not isinstance(npz, numpy.lib.npyio.NpzFile):
+        return npz[key]
+    try:
+        # Read the whole member first: zipfile checks its CRC only when a member is
+        # read to the end, which numpy's reader of the array data does not do.
+        members = getattr(npz, '_files', None) or npz.zip.namelist()
+        member = key + '.npy' if key + '.npy' in members else key
+        raw = npz.zip.read(member)
+        return numpy.lib.format.read_array(io.BytesIO(raw), allow_pickle=False)
+    except (ValueError, OSError, EOFError, zlib.error, zipfile.BadZipFile) as e:
+        error = e
+    try:
+        header = _entry_header(npz, key)
+    except Exception:
+        header = None
+    if header is not None and header[1] == object:
+        return _read_object_entry(npz, key, source, header)
+    raise ValueError(
+        'load_npz: the entry {!r}{} is corrupted or truncated ({}: {})'.format(
+            key, _in_file(source), type(error).__name__, error)) from error
 
 
 def _check_ignore_names(ignore_names):
@@ -246,6 +278,8 @@ class NpzDeserializer(serializer.Deserializer):
             predicates on the full key returning True to skip it.
     """
 
+    _source = None  # the file name, for messages (set by load_npz)
+
     def __init__(self, npz, path='', strict=True, ignore_names=None):
         self.npz = npz
         self.path = path
@@ -254,17 +288,21 @@ class NpzDeserializer(serializer.Deserializer):
 
     def __getitem__(self, key):
         key = key.strip('/')
-        return NpzDeserializer(self.npz, self.path + key + '/', strict=self.strict,
-                               ignore_names=self.ignore_names)
+        child = NpzDeserializer(self.npz, self.path + key + '/', strict=self.strict,
+                                ignore_names=self.ignore_names)
+        child._source = self._source
+        return child
 
     def _fetch(self, key):
-        npz = self.npz
-        try:
-            return npz[key]
-        except ValueError:
-            if isinstance(npz, numpy.lib.npyio.NpzFile):
-                return _read_object_entry(npz, key)
-            raise
+        return _read_entry(self.npz, key, self._source)
+
+    def _check_castable(self, key, dataset, dtype):
+        if not numpy.can_cast(dataset.dtype, dtype, casting='same_kind'):
+            raise TypeError(
+                'load_npz: cannot load the entry {!r}{} into its destination: the file '
+                'holds dtype {} but the destination array has dtype {}, which it cannot '
+                'be converted to'.format(key, _in_file(self._source), dataset.dtype,
+                                         numpy.dtype(dtype)))
 
     def __call__(self, key, value):
         key = self.path + key.lstrip('/')
@@ -283,8 +321,9 @@ class NpzDeserializer(serializer.Deserializer):
 
         if key not in self.npz:
             raise KeyError(
-                'load_npz: key {!r} not found in the file (strict=True); pass '
-                'strict=False to skip missing values'.format(key))
+                'load_npz: key {!r} not found in the file{} (strict=True); pass '
+                'strict=False to skip missing values'.format(
+                    key, '' if self._source is None else ' {!r}'.format(self._source)))
         dataset = self._fetch(key)
         if dataset is None or _is_none_marker(dataset):
             return None
@@ -294,12 +333,16 @@ class NpzDeserializer(serializer.Deserializer):
             dataset = numpy.asarray(dataset)
             if dataset.shape != value.shape:
                 raise ValueError(
-                    'load_npz: shape mismatch for {!r}: the file has shape {} but the '
-                    'destination array has shape {}'.format(key, dataset.shape, value.shape))
+                    'load_npz: shape mismatch for {!r}{}: the file has shape {} but the '
+                    'destination array has shape {}'.format(
+                        key, _in_file(self._source), dataset.shape, value.shape))
+            self._check_castable(key, dataset, value.dtype)
             numpy.copyto(value, dataset)
             return value
         to_device = getattr(value, 'set', None)
         if callable(to_device) and hasattr(value, 'shape'):  # a CuPy-like array
+            dataset = numpy.asarray(dataset)
+            self._check_castable(key, dataset, value.dtype)
             to_device(numpy.asarray(dataset, dtype=value.dtype))
             return value
         value_type = type(value)
@@ -350,6 +393,57 @@ def _load_with_rollback(deserializer, obj):
         raise
 
 
+_ZIP_MAGICS = (b'PK\x03\x04', b'PK\x05\x06')  # a local file header, an empty zip
+
+
+def _describe_source(file):
+    if isinstance(file, (str, bytes, os.PathLike)):
+        return os.fsdecode(os.fspath(file))
+    return getattr(file, 'name', None) or repr(file)
+
+
+def _peek(file, n):
+    """The first ``n`` bytes of a path or a seekable file object (left where it was)."""
+    if isinstance(file, (str, bytes, os.PathLike)):
+        with open(file, 'rb') as f:
+            return f.read(n)
+    try:
+        position = file.tell()
+        head = file.read(n)
+        file.seek(position)
+    except (AttributeError, OSError, ValueError):
+        return None
+    return head
+
+
+def _open_npz(file):
+    """``numpy.load(file, allow_pickle=False)`` for an NPZ archive; anything else
+    raises ``ValueError`` naming the file and what it is instead."""
+    source = _describe_source(file)
+    head = _peek(file, 6)
+    if head is not None and not head.startswith(_ZIP_MAGICS):
+        if head.startswith(b'\x93NUMPY'):
+            what = 'a single .npy array (numpy.save), not an archive of named arrays'
+        elif not head:
+            what = 'empty'
+        else:
+            what = 'not a zip archive: it starts with {!r}'.format(head)
+        raise ValueError(
+            'load_npz: {!r} is not an NPZ archive (the zip file save_npz and '
+            'numpy.savez write): it is {}'.format(source, what))
+    try:
+        f = numpy.load(file, allow_pickle=False)
+    except (zipfile.BadZipFile, EOFError, zlib.error, ValueError, OSError) as e:
+        if isinstance(e, FileNotFoundError):
+            raise
+        raise ValueError('load_npz: {!r} is not a readable NPZ archive (truncated or '
+                         'corrupted: {}: {})'.format(source, type(e).__name__, e)) from e
+    if not isinstance(f, numpy.lib.npyio.NpzFile):
+        raise ValueError('load_npz: {!r} is not an NPZ archive (got a .npy array)'
+                         .format(source))
+    return f
+
+
 def load_npz(file, obj, path='', strict=True, ignore_names=None):
     """Load an object from an NPZ file written by :func:`save_npz` or by Chainer.
 
@@ -364,18 +458,19 @@ def load_npz(file, obj, path='', strict=True, ignore_names=None):
 
     Raises:
         KeyError: ``strict`` and a key is missing (the message names the key path).
-        ValueError: a stored array's shape differs from the destination's, or the file
-            holds a pickled object other than None.
+        ValueError: the file is not an NPZ archive, an entry is corrupted, a stored
+            array's shape differs from the destination's, or the file holds a pickled
+            object other than None (each message names the file and the key).
+        TypeError: a stored array's dtype cannot be converted to the destination's
+            (e.g. complex or strings into a float parameter).
 
     On error a link or an optimizer keeps its previous values.
     """
     _check_serializable('load_npz', obj)
     if path and not path.endswith('/'):
         path += '/'  # Chainer would silently look up 'updater/model:mainpredictor/...'
-    f = numpy.load(file, allow_pickle=False)
-    if not isinstance(f, numpy.lib.npyio.NpzFile):
-        raise ValueError('load_npz: {!r} is not an NPZ archive (got a .npy array)'
-                         .format(file))
+    f = _open_npz(file)
     with f:
         d = NpzDeserializer(f, path=path, strict=strict, ignore_names=ignore_names)
+        d._source = _describe_source(file)
         _load_with_rollback(d, obj)

@@ -199,3 +199,109 @@ def test_stalled_dataset_warns():
             it.next()
     finally:
         it.finalize()
+
+
+_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def _wait_gone(pids, seconds=15):
+    """Wait (at most ``seconds``, a liveness bound, not a timing check) until none of
+    ``pids`` is alive; return those still alive."""
+    deadline = time.monotonic() + seconds
+    alive = list(pids)
+    while alive and time.monotonic() < deadline:
+        alive = [p for p in alive if _pid_alive(p)]
+        time.sleep(0.05)
+    return alive
+
+
+@pytest.mark.parametrize('start_method', ['fork', 'spawn'])
+def test_killed_parent_leaves_no_workers(start_method):
+    # kill -9 of the main process: no cleanup code runs there, yet every worker exits,
+    # the idle ones (waiting for a task) and a busy one (inside a slow get_example).
+    script = textwrap.dedent('''
+        import multiprocessing, sys, time
+        multiprocessing.set_start_method({method!r})
+        from minichainer.iterators import MultiprocessIterator
+        from tests.iterators.test_multiprocess_iterator import _Stuck
+        it = MultiprocessIterator(_Stuck(), 2, shuffle=False, n_processes=2,
+                                  dataset_timeout=None)
+        it.next()
+        print(' '.join(str(p.pid) for p in multiprocessing.active_children()),
+              flush=True)
+        it.next()  # blocks: example 2 never finishes loading
+    ''').format(method=start_method)
+    env = dict(os.environ, PYTHONPATH=_ROOT + os.pathsep + os.environ.get('PYTHONPATH', ''))
+    proc = subprocess.Popen([sys.executable, '-c', script], stdout=subprocess.PIPE,
+                            cwd=_ROOT, env=env)
+    try:
+        pids = [int(p) for p in proc.stdout.readline().split()]
+        assert len(pids) == 2
+        time.sleep(0.3)  # let a worker enter the stuck get_example
+        proc.kill()
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stdout.close()
+    assert _wait_gone(pids) == []
+
+
+class _Stuck(DatasetMixin):
+    def __len__(self):
+        return 8
+
+    def get_example(self, i):
+        if i >= 2:
+            time.sleep(600)
+        return i
+
+
+def test_killed_worker_raises_and_leaves_no_processes():
+    import signal
+    before = _our_children()
+    it = MultiprocessIterator(list(range(40)), 2, shuffle=False, n_processes=3,
+                              dataset_timeout=None)
+    try:
+        assert it.next() == [0, 1]
+        workers = _our_children() - before
+        assert len(workers) == 3
+        victim = sorted(workers)[0]
+        os.kill(victim, signal.SIGKILL)
+        assert _wait_gone([victim]) == []
+        # Raised at once, although the other workers could go on loading.
+        with pytest.raises(RuntimeError, match='killed by signal SIGKILL'):
+            it.next()
+        assert _wait_gone(workers) == []
+    finally:
+        it.finalize()
+    assert _our_children() - before == set()
+
+
+def test_pickle_keeps_position_and_starts_new_workers():
+    import pickle
+    it = MultiprocessIterator(list(range(6)), 2, n_processes=2,
+                              order_sampler=ShuffleOrderSampler(numpy.random.RandomState(1)))
+    copy = None
+    try:
+        first = it.next()
+        blob = pickle.dumps(it)
+        expected = it.next()
+        copy = pickle.loads(blob)
+        assert copy.epoch_detail == it.previous_epoch_detail == 2 / 6
+        assert copy.previous_epoch_detail == 0
+        assert copy.next() == expected  # the same order, from the same position
+        rest = copy.next()
+        assert sorted(first + expected + rest) == list(range(6))
+        assert copy.is_new_epoch
+        never_started = pickle.loads(pickle.dumps(
+            MultiprocessIterator(list(range(6)), 2, n_processes=1, shuffle=False)))
+        try:
+            assert never_started.next() == [0, 1]
+        finally:
+            never_started.finalize()
+    finally:
+        it.finalize()
+        if copy is not None:
+            copy.finalize()

@@ -168,9 +168,11 @@ def test_kill_during_snapshot_write_then_autoload(tmp_path):
 
     names = sorted(os.listdir(out))
     complete = [n for n in names if n.startswith('snapshot_iter_')]
-    # n_retains=2 kept the two newest complete snapshots; the partial one is hidden.
+    # n_retains=2 kept the two newest complete snapshots; the partial one is hidden,
+    # and it is the only temporary file of that write.
     assert complete == ['snapshot_iter_10', 'snapshot_iter_12']
-    assert any(n.startswith('.snapshot_iter_14') for n in names)
+    temps = [n for n in names if n.endswith('.tmp')]
+    assert len(temps) == 1 and temps[0].startswith('.snapshot_iter_14.mc-')
 
     # A partial file under a snapshot name (e.g. a copy interrupted outside
     # minichainer) is ignored by autoload, too.
@@ -182,6 +184,8 @@ def test_kill_during_snapshot_write_then_autoload(tmp_path):
     trainer.extend(extensions.snapshot(autoload=True), trigger=(2, 'iteration'))
     trainer.run()
     assert trainer.updater.iteration == 14
+    # autoload removed the killed write's temporary file.
+    assert not [n for n in os.listdir(out) if n.endswith('.tmp')]
 
 
 def test_extension_call_table_is_the_same_after_resume(tmp_path):

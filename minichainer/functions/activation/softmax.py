@@ -13,11 +13,12 @@ class Softmax(function_node.FunctionNode):
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
         x_type, = in_types
-        type_check.expect(
-            x_type.dtype.kind == 'f',
-            -x_type.ndim <= self.axis,
-            self.axis < x_type.ndim,
-        )
+        type_check.expect(x_type.dtype.kind == 'f')
+        ndim = type_check.eval(x_type.ndim)
+        if not -ndim <= self.axis < ndim:
+            raise type_check.InvalidType(
+                '-x.ndim <= axis < x.ndim (the axis argument)',
+                'axis={}, x.ndim={}'.format(self.axis, ndim))
 
     def forward(self, inputs):
         x, = inputs

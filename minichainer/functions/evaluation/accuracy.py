@@ -1,7 +1,25 @@
 """Classification accuracy (``chainer.functions.accuracy``)."""
+import os
+import sys
+import warnings
+
 from minichainer import backend
+from minichainer import configuration
 from minichainer import function_node
 from minichainer.utils import type_check
+
+
+def _user_stacklevel():
+    """The ``stacklevel`` that attributes a warning to the first caller outside
+    minichainer (the user's call of ``F.accuracy`` or of a Classifier)."""
+    package = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    frame = sys._getframe(1)
+    level = 1
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(
+            package + os.sep):
+        frame = frame.f_back
+        level += 1
+    return level
 
 
 class Accuracy(function_node.FunctionNode):
@@ -26,9 +44,32 @@ class Accuracy(function_node.FunctionNode):
         for i in range(t_ndim + 1, type_check.eval(x_type.ndim)):
             type_check.expect(x_type.shape[i] == 1)
 
+    def _check_labels(self, y, t):
+        # A label outside [0, n_class) can never match the arg-max: it is counted as a
+        # miss, which is almost always a bug in the data (Chainer is silent).
+        n_class = y.shape[1]
+        if int(t.min()) >= 0 and int(t.max()) < n_class:
+            return
+        bad = (t < 0) | (t >= n_class)
+        if self.ignore_label is not None:
+            bad &= t != self.ignore_label
+        n_bad = int(bad.sum())
+        if n_bad == 0:
+            return
+        example = int(t[bad].ravel()[0])
+        message = (
+            'accuracy: {} label(s) of t are outside [0, {}) (the class axis of y) and are '
+            'not ignore_label={!r}, e.g. {}; they are counted as misclassified'.format(
+                n_bad, n_class, self.ignore_label, example))
+        if configuration.config.debug:
+            raise ValueError(message)
+        warnings.warn(message, RuntimeWarning, stacklevel=_user_stacklevel())
+
     def forward(self, inputs):
         y, t = inputs
         xp = backend.get_array_module(y)
+        if t.size and y.ndim > 1:
+            self._check_labels(y, t)
         pred = y.argmax(axis=1).reshape(t.shape)
         if self.ignore_label is not None:
             mask = t == self.ignore_label
@@ -58,6 +99,10 @@ def accuracy(y, t, ignore_label=None):
         t (~minichainer.Variable or ndarray): Integer labels ``(N, ...)``.
         ignore_label (int or None): Samples with this label are left out of both the
             numerator and the denominator; 0 is returned when every label is ignored.
+
+    A label outside ``[0, n_class)`` that is not ``ignore_label`` is counted as a miss
+    (as in Chainer) and a ``RuntimeWarning`` is issued; under ``config.debug`` it
+    raises ``ValueError`` instead.
 
     Returns:
         ~minichainer.Variable: 0-dim Variable of ``y``'s dtype.

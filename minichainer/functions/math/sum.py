@@ -51,11 +51,13 @@ class Sum(FunctionNode):
         type_check.argname(in_types, ('x',))
         type_check.expect(in_types[0].dtype.kind == 'f')
         if self.axis is not None:
+            ndim = type_check.eval(in_types[0].ndim)
             for axis in self.axis:
-                if axis >= 0:
-                    type_check.expect(axis < in_types[0].ndim)
-                else:
-                    type_check.expect(-axis - 1 < in_types[0].ndim)
+                if not -ndim <= axis < ndim:
+                    raise type_check.InvalidType(
+                        '-x.ndim <= axis < x.ndim for each value of the axis argument',
+                        'axis={}, x.ndim={}'.format(
+                            axis if len(self.axis) == 1 else self.axis, ndim))
 
     def forward(self, inputs):
         x, = inputs

@@ -58,11 +58,25 @@ class Classifier(link.Chain):
         with self.init_scope():
             self.predictor = predictor
 
+    def _call_predictor_without_inputs(self, label_key):
+        # Every argument was taken as the label: ``model(x)`` instead of ``model(x, t)``
+        # is the usual cause; a predictor taking no input is legal (Chainer's tests).
+        try:
+            return self.predictor()
+        except TypeError as e:
+            raise TypeError(
+                'Classifier: the predictor was called without inputs because the only '
+                'argument was taken as the label (label_key={!r}); call the classifier '
+                'with the input(s) followed by the label, e.g. model(x, t) ({}: {})'
+                .format(label_key, type(e).__name__, e)) from e
+
     def forward(self, *args, **kwargs):
         """Compute and report the loss (and accuracy); return the loss.
 
         Raises:
             ValueError: the label argument is missing.
+            TypeError: called with the label only (e.g. ``model(x)``: ``x`` is taken
+                as the label) and the predictor needs an input.
         """
         label_key = self.label_key
         if isinstance(label_key, int):
@@ -84,7 +98,10 @@ class Classifier(link.Chain):
         self.y = None
         self.loss = None
         self.accuracy = None
-        self.y = self.predictor(*args, **kwargs)
+        if args or kwargs:
+            self.y = self.predictor(*args, **kwargs)
+        else:
+            self.y = self._call_predictor_without_inputs(label_key)
         self.loss = self.lossfun(self.y, t)
         reporter.report({'loss': self.loss}, self)
         if self.compute_accuracy:

@@ -1,8 +1,12 @@
 """snapshot / snapshot_object: save the trainer (or any object) during training."""
+import numbers
 import os
+import sys
+import traceback
 import warnings
 import zipfile
 
+from minichainer.serializers import _atomic
 from minichainer.training import extension
 from minichainer.training.extensions import snapshot_writers
 
@@ -27,6 +31,18 @@ def _serialize(target):
     s = npz.DictionarySerializer()
     s.save(target)
     return _SerializedTarget(s.target)
+
+
+def _matches_format(fmt):
+    """A predicate telling whether a file name looks like a name made from ``fmt`` (it
+    starts with the text before the first ``{`` and ends with that after the last
+    ``}``)."""
+    prefix = fmt.split('{')[0]
+    suffix = fmt.split('}')[-1]
+
+    def matches(name):
+        return name.startswith(prefix) and name.endswith(suffix)
+    return matches
 
 
 def _find_snapshot_files(fmt, path):
@@ -106,6 +122,62 @@ def _opens_as_complete(path):
     return _zip_looks_complete(path, check_crc=False)
 
 
+def _remove_stale_temps(fmt, outdir):
+    """Remove the temporary files of interrupted snapshot writes whose destination
+    name matches ``fmt`` (only minichainer's own temporaries, and only those no live
+    process is writing)."""
+    return _atomic.remove_stale_temps(outdir, _matches_format(fmt))
+
+
+class _RetentionCleanup:
+    """Post-save hook: delete the complete snapshots older than the ``n_retains``
+    newest.  A picklable object, so that it can travel to a writer process."""
+
+    def __init__(self, fmt, outdir, n_retains):
+        self.fmt = fmt
+        self.outdir = outdir
+        self.n_retains = n_retains
+
+    def __call__(self):
+        for name in _find_stale_snapshots(self.fmt, self.outdir, self.n_retains):
+            try:
+                os.remove(os.path.join(self.outdir, name))
+            except OSError:
+                pass
+
+
+class _TempCleanup:
+    """Post-save hook: remove stale temporaries of snapshots named like ``fmt``."""
+
+    def __init__(self, fmt, outdir):
+        self.fmt = fmt
+        self.outdir = outdir
+
+    def __call__(self):
+        _remove_stale_temps(self.fmt, self.outdir)
+
+
+def _check_snapshot_arguments(filename, condition, writer, n_retains, savefun):
+    if not (isinstance(filename, str) or callable(filename)):
+        raise TypeError(
+            'snapshot: filename must be a str (formatted with the trainer) or a callable '
+            'taking the trainer, got {!r}'.format(filename))
+    if condition is not None and not callable(condition):
+        raise TypeError('snapshot: condition must be a callable or None, got {!r}'.format(
+            condition))
+    if writer is not None and not callable(writer):
+        raise TypeError('snapshot: writer must be a callable writer(filename, outdir, '
+                        'target) or None, got {!r}'.format(writer))
+    if savefun is not None and not callable(savefun):
+        raise TypeError('snapshot: savefun must be a callable savefun(path, obj) or '
+                        'None, got {!r}'.format(savefun))
+    if isinstance(n_retains, bool) or not isinstance(n_retains, numbers.Integral):
+        raise TypeError(
+            'snapshot: n_retains must be an int (the number of snapshots to keep; 0 or '
+            'negative keeps all), got {!r} of type {}'.format(
+                n_retains, type(n_retains).__name__))
+
+
 def snapshot_object(target, filename, savefun=None, **kwargs):
     """Return an extension that saves ``target`` to ``<out>/<filename>``.
 
@@ -141,8 +213,14 @@ def snapshot(savefun=None, filename='snapshot_iter_{.updater.iteration}', **kwar
     a temporary name and renamed, so a killed process never leaves a partial snapshot
     under a snapshot name.
 
+    Stale temporary files of interrupted writes of this name pattern are removed when
+    a snapshot completes and by ``autoload``.  A background writer's failure is raised
+    in the training loop (:class:`~snapshot_writers.SnapshotWriteError`).
+
     Raises:
-        TypeError: both ``savefun`` and ``writer`` given, or an unknown keyword.
+        TypeError: both ``savefun`` and ``writer`` given, an unknown keyword, or an
+            argument of the wrong type (``n_retains`` not an int, ``filename`` neither
+            a str nor a callable, ``condition``/``writer``/``savefun`` not callable).
     """
     if 'num_retain' in kwargs:
         warnings.warn('Argument `num_retain` is deprecated. Please use `n_retains` '
@@ -159,6 +237,7 @@ def snapshot(savefun=None, filename='snapshot_iter_{.updater.iteration}', **kwar
             ', '.join(repr(k) for k in sorted(kwargs))))
     if savefun is not None and writer is not None:
         raise TypeError('savefun and writer arguments cannot be specified together.')
+    _check_snapshot_arguments(filename, condition, writer, n_retains, savefun)
     if writer is None:
         writer = snapshot_writers.SimpleWriter(savefun=savefun)
     return _Snapshot(target=target, condition=condition, writer=writer,
@@ -192,32 +271,32 @@ class _Snapshot(extension.Extension):
         self.autoload = autoload
 
     def initialize(self, trainer):
-        """Autoload the newest complete snapshot and set up the ``n_retains`` cleanup."""
+        """Autoload the newest complete snapshot and set up the ``n_retains`` cleanup
+        and the removal of temporaries left by interrupted writes."""
         target = trainer if self._target is None else self._target
         outdir = trainer.out
         if self.autoload and isinstance(self.filename, str):
+            # Debris of the interrupted run: temporaries of snapshots of this name
+            # pattern (also earlier versions' names) and of any other file minichainer
+            # was writing here (log, plots), whose writer process is gone.
+            _remove_stale_temps(self.filename, outdir)
+            _atomic.remove_stale_temps(outdir)
             filename = _find_latest_snapshot(self.filename, outdir)
             if filename is not None:
                 from minichainer.serializers import npz
                 npz.load_npz(os.path.join(outdir, filename), target)
 
-        if (hasattr(self.writer, '_add_cleanup_hook') and self.n_retains > 0
-                and isinstance(self.filename, str) and not getattr(
-                    self, '_cleanup_added', False)):
-            fmt, n_retains = self.filename, self.n_retains
-
-            def _cleanup():
-                for name in _find_stale_snapshots(fmt, outdir, n_retains):
-                    try:
-                        os.remove(os.path.join(outdir, name))
-                    except OSError:
-                        pass
-
-            self.writer._add_cleanup_hook(_cleanup)
+        if (hasattr(self.writer, '_add_cleanup_hook') and isinstance(self.filename, str)
+                and not getattr(self, '_cleanup_added', False)):
+            if isinstance(self.n_retains, numbers.Integral) and self.n_retains > 0:
+                self.writer._add_cleanup_hook(
+                    _RetentionCleanup(self.filename, outdir, self.n_retains))
+            self.writer._add_cleanup_hook(_TempCleanup(self.filename, outdir))
             self._cleanup_added = True
 
     def on_error(self, trainer, exc, tb):
         """Take a snapshot if ``snapshot_on_error`` is set."""
+        self._loop_failed = True
         if self._snapshot_on_error:
             self._make_snapshot(trainer)
 
@@ -235,7 +314,20 @@ class _Snapshot(extension.Extension):
             filename = filename.format(trainer)
         self.writer(filename, trainer.out, serialized_target)
 
+    _loop_failed = False
+
     def finalize(self):
-        """Finalize the writer (wait for pending writes)."""
-        if hasattr(self.writer, 'finalize'):
+        """Finalize the writer: wait for pending writes and raise a write that failed
+        in the background.  When the training loop itself failed, such an error is
+        printed instead, so that it does not hide the loop's exception."""
+        if not hasattr(self.writer, 'finalize'):
+            return
+        if not self._loop_failed:
             self.writer.finalize()
+            return
+        try:
+            self.writer.finalize()
+        except Exception as e:
+            sys.stderr.write('Snapshot writer error after the training loop failed: '
+                             '{}: {}\n'.format(type(e).__name__, e))
+            traceback.print_exc()

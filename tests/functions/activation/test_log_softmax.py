@@ -28,3 +28,9 @@ def test_log_softmax_large_logits():
 def test_log_softmax_axis_out_of_range():
     with pytest.raises(type_check.InvalidType):
         F.log_softmax(numpy.zeros((2, 3), numpy.float32), axis=-3)
+
+
+@pytest.mark.parametrize('axis', [2, -3])
+def test_log_softmax_bad_axis_names_the_axis_argument(axis):
+    with pytest.raises(type_check.InvalidType, match=r'axis={}, x\.ndim=2'.format(axis)):
+        F.log_softmax(numpy.zeros((2, 3), numpy.float32), axis=axis)

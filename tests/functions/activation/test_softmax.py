@@ -36,6 +36,15 @@ def test_softmax_axis_out_of_range():
         F.softmax(numpy.zeros((2, 3), numpy.float32), axis=2)
 
 
+@pytest.mark.parametrize('axis', [5, -3])
+def test_softmax_bad_axis_names_the_axis_argument(axis):
+    with pytest.raises(type_check.InvalidType) as info:
+        F.softmax(numpy.zeros((2, 3), numpy.float32), axis=axis)
+    message = str(info.value)
+    assert 'axis < x.ndim (the axis argument)' in message
+    assert 'axis={}, x.ndim=2'.format(axis) in message
+
+
 def test_softmax_rejects_int():
     with pytest.raises(type_check.InvalidType):
         F.softmax(numpy.zeros((2, 3), numpy.int32))

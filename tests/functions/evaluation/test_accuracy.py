@@ -46,3 +46,28 @@ def test_accuracy_type_errors():
         F.accuracy(numpy.zeros((2, 3), 'f'), numpy.zeros(3, 'i'))
     with pytest.raises(type_check.InvalidType):
         F.accuracy(numpy.zeros((2, 3, 2), 'f'), numpy.zeros(2, 'i'))
+
+
+def test_label_outside_the_classes_warns_and_counts_as_a_miss():
+    y = numpy.array([[0.9, 0.1], [0.2, 0.8], [0.7, 0.3]], numpy.float32)
+    t = numpy.array([0, 1, 2], numpy.int32)  # 2 is not a class of y
+    with pytest.warns(RuntimeWarning, match=r'1 label\(s\).*outside \[0, 2\).*e\.g\. 2'):
+        acc = F.accuracy(y, t)
+    assert float(acc.array) == pytest.approx(2 / 3)  # as Chainer: a miss
+
+
+def test_label_outside_the_classes_raises_in_debug_mode():
+    y = numpy.zeros((3, 4), numpy.float32)
+    with minichainer.using_config('debug', True):
+        with pytest.raises(ValueError, match='ignore_label=-1, e.g. -2'):
+            F.accuracy(y, numpy.array([0, -1, -2], numpy.int32), ignore_label=-1)
+
+
+def test_ignore_label_and_valid_labels_do_not_warn():
+    import warnings
+    y = numpy.zeros((4, 3, 2), numpy.float32)
+    t = numpy.array([[0, 2], [-1, 1], [2, -1], [0, 0]], numpy.int32)
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        F.accuracy(y, t, ignore_label=-1)
+        F.accuracy(y[:, :, 0], t[:, 1].clip(0, 2))

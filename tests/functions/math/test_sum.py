@@ -46,6 +46,14 @@ def test_sum_bad_axis():
         F.sum(_x((2, 3)), axis=1.5)
 
 
+def test_sum_bad_axis_names_the_axis_argument():
+    with pytest.raises(type_check.InvalidType,
+                       match=r'each value of the axis argument\nActual: axis=3, x\.ndim=2'):
+        F.sum(_x((2, 3)), axis=3)
+    with pytest.raises(type_check.InvalidType, match=r'axis=\(0, -4\), x\.ndim=2'):
+        F.sum(_x((2, 3)), axis=(0, -4))
+
+
 def test_sum_int_input_rejected():
     with pytest.raises(type_check.InvalidType):
         F.sum(numpy.arange(3))

@@ -111,3 +111,24 @@ def test_predictor_replaced_by_a_mock_and_single_argument_errors():
     assert link.loss is loss and link.accuracy is not None
     with pytest.raises(TypeError):
         L.Classifier(L.Linear(10, 3))(x)
+
+
+def test_called_with_the_label_only_says_so():
+    model = L.Classifier(L.Linear(3, 2))
+    with pytest.raises(TypeError, match=r'only argument was taken as the label.*'
+                                        r'model\(x, t\)'):
+        model(np.ones((2, 3), np.float32))
+    keyed = L.Classifier(L.Linear(3, 2), label_key='t')
+    with pytest.raises(TypeError, match="label_key='t'"):
+        keyed(t=np.zeros(2, np.int32))
+
+
+def test_predictor_without_inputs_is_allowed():
+    class Constant(minichainer.Chain):
+        def forward(self):
+            return minichainer.Variable(np.array([[0.0, 1.0]], np.float32))
+
+    model = L.Classifier(Constant())
+    loss = model(np.array([1], np.int32))  # the only argument is the label
+    assert float(model.accuracy.array) == 1.0
+    assert loss.shape == ()

@@ -1,0 +1,212 @@
+"""Atomic file writes with recognizable temporary files, and their cleanup.
+
+Every file minichainer writes (snapshots, ``save_npz``/``save_hdf5`` to a path, logs,
+plots) is written to a hidden temporary file in the destination folder and renamed
+into place with ``os.replace``.  The temporary file is named
+
+    .<name>.mc-<pid>-<8 random characters><suffix>        (suffix ``.tmp`` by default)
+
+where ``<pid>`` is the id of the writing process.  A write that is interrupted for good
+(``kill -9``, power loss) leaves that file behind; :func:`remove_stale_temps` removes
+the ones whose writer process is gone (or, in this process, that no write is using),
+so files of a write still in progress, and files that are not minichainer's, are never
+touched.  Names without the ``mc-<pid>`` part (``.<name>.<8 characters>.tmp``, and the
+doubled ``..<name>.<8>.tmp.<8>.tmp``) were written by earlier minichainer versions and
+are recognized as well.
+
+Within one process, a temporary file is registered while its write is running
+(:func:`is_active_temp`), so ``save_npz`` given such a path writes into it directly
+instead of adding a second temporary file of its own.
+"""
+import os
+import re
+import tempfile
+import threading
+
+_MARK = 'mc-'
+_RANDOM = r'[a-z0-9_]{8}'
+_NEW = re.compile(r'^\.(?P<name>.+)\.' + _MARK + r'(?P<pid>[0-9]+)-' + _RANDOM
+                  + r'(?P<suffix>\.tmp(?:\.[A-Za-z0-9]+)?)$')
+_OLD = re.compile(r'^\.(?P<name>.+)\.' + _RANDOM + r'\.tmp$')
+
+_lock = threading.Lock()
+_active = set()
+_file_mode = None
+
+
+def _default_file_mode():
+    # mkstemp creates 0600 files; finished files get the usual 0666 & ~umask.
+    global _file_mode
+    if _file_mode is None:
+        umask = os.umask(0)
+        os.umask(umask)
+        _file_mode = 0o666 & ~umask
+    return _file_mode
+
+
+def mkstemp(directory, name, suffix='.tmp'):
+    """Create the temporary file of a write of ``directory/name``; return ``(fd, path)``.
+
+    The file is registered as in use by this process until :func:`release`; its mode
+    is that of a normally created file.
+    """
+    prefix = '.{}.{}{}-'.format(name, _MARK, os.getpid())
+    fd, path = tempfile.mkstemp(prefix=prefix, suffix=suffix, dir=directory)
+    try:
+        os.fchmod(fd, _default_file_mode())
+    except (AttributeError, OSError):
+        pass
+    with _lock:
+        _active.add(os.path.abspath(path))
+    return fd, path
+
+
+def release(path):
+    """Mark the temporary file ``path`` as no longer in use by this process."""
+    with _lock:
+        _active.discard(os.path.abspath(path))
+
+
+def is_active_temp(path):
+    """True when ``path`` is the temporary file of a write running in this process."""
+    try:
+        key = os.path.abspath(os.fsdecode(os.fspath(path)))
+    except TypeError:
+        return False
+    with _lock:
+        return key in _active
+
+
+def fsync_path(path):
+    """Flush the file at ``path`` to disk (best effort)."""
+    try:
+        fd = os.open(path, os.O_RDWR | getattr(os, 'O_BINARY', 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def write_atomically(directory, name, write, prefix=None, suffix='.tmp', fsync=False,
+                     makedirs=True):
+    """Create ``directory/name`` so that readers never see a partial file.
+
+    ``write(fd, tmp_path)`` fills a temporary file in ``directory`` (created if missing)
+    and must close ``fd``; with ``fsync`` the file is flushed to disk, then it replaces
+    ``directory/name`` with ``os.replace``.  On any error the temporary file is removed
+    and the error re-raised.  ``prefix`` (default ``name``) and ``suffix`` name the
+    temporary file; ``makedirs`` creates a missing ``directory``.
+    """
+    if makedirs:
+        os.makedirs(directory, exist_ok=True)
+    fd, tmp = mkstemp(directory, name if prefix is None else prefix, suffix=suffix)
+    try:
+        write(fd, tmp)
+        if fsync:
+            fsync_path(tmp)
+        os.replace(tmp, os.path.join(directory, name))
+    except BaseException:
+        try:
+            os.remove(tmp)
+        except OSError:
+            pass
+        raise
+    finally:
+        release(tmp)
+
+
+def parse_temp_name(filename):
+    """Return ``(target_name, pid)`` if ``filename`` is a temporary file name of
+    minichainer's (``pid`` is None for names of earlier versions), else None."""
+    m = _NEW.match(filename)
+    if m is not None:
+        return m.group('name'), int(m.group('pid'))
+    m = _OLD.match(filename)
+    if m is None:
+        return None
+    name = m.group('name')
+    inner = _OLD.match(name) if name.startswith('.') else None
+    if inner is not None:  # ``..<name>.<8>.tmp.<8>.tmp``: save_npz inside a writer
+        name = inner.group('name')
+    return name, None
+
+
+def pid_alive(pid):
+    """Whether a process with id ``pid`` exists on this machine (an unreaped zombie
+    counts as alive).  The process is neither signalled nor otherwise affected."""
+    if pid <= 0:
+        return False
+    if os.name == 'nt':  # there os.kill would terminate the process
+        return _pid_alive_windows(pid)
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # e.g. PermissionError: it exists but belongs to another user
+        return True
+    return True
+
+
+def _pid_alive_windows(pid):  # pragma: no cover - Windows only
+    import ctypes
+    kernel32 = ctypes.windll.kernel32
+    handle = kernel32.OpenProcess(0x1000, False, pid)  # QUERY_LIMITED_INFORMATION
+    if not handle:
+        return False
+    try:
+        code = ctypes.c_ulong()
+        if not kernel32.GetExitCodeProcess(handle, ctypes.byref(code)):
+            return True
+        return code.value == 259  # STILL_ACTIVE
+    finally:
+        kernel32.CloseHandle(handle)
+
+
+def _is_stale(directory, filename, pid):
+    if pid is None:
+        return True  # an earlier version's name: no writer of today uses it
+    if pid == os.getpid():
+        return not is_active_temp(os.path.join(directory, filename))
+    return not pid_alive(pid)
+
+
+def remove_stale_temps(directory, target_matches=None):
+    """Remove the temporary files of interrupted writes in ``directory``.
+
+    Only minichainer's temporary names are considered (see the module docstring), and
+    only those whose writing process is gone or, in this process, that no write is
+    using.  ``target_matches(target_name)`` restricts the removal to the temporaries of
+    some destination names (e.g. one snapshot file name pattern); without it only names
+    carrying the writer's pid are considered.  Returns the removed names.
+    """
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return []
+    removed = []
+    for filename in names:
+        if not filename.startswith('.'):
+            continue
+        parsed = parse_temp_name(filename)
+        if parsed is None:
+            continue
+        target, pid = parsed
+        if target_matches is None:
+            if pid is None:
+                continue  # earlier versions' names are only matched with a pattern
+        elif not target_matches(target):
+            continue
+        if not _is_stale(directory, filename, pid):
+            continue
+        path = os.path.join(directory, filename)
+        try:
+            if os.path.isfile(path) and not os.path.islink(path):
+                os.remove(path)
+                removed.append(filename)
+        except OSError:
+            pass
+    return removed
