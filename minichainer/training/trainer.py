@@ -252,14 +252,27 @@ class Trainer:
                         traceback.print_tb(sys.exc_info()[2])
             raise
         finally:
-            for _, entry in extensions:
-                finalize = getattr(entry.extension, 'finalize', None)
-                if finalize:
-                    finalize()
-            self.updater.finalize()
+            self._finalize(extensions)
 
         self._final_elapsed_time = self.elapsed_time
         self._done = True
+
+    def _finalize(self, extensions):
+        # Every finalizer and updater.finalize() run even when one of them raises (a
+        # background snapshot writer reports a failed write there), so no iterator worker
+        # or writer is left running; the first error is raised once all have run.
+        first_error = None
+        finalizers = [getattr(entry.extension, 'finalize', None) for _, entry in extensions]
+        for finalize in finalizers + [self.updater.finalize]:
+            if not finalize:
+                continue
+            try:
+                finalize()
+            except Exception as e:
+                if first_error is None:
+                    first_error = e
+        if first_error is not None:
+            raise first_error
 
     def _run_initializers(self, extensions):
         # An initializer may load a snapshot into the trainer (snapshot autoload, which

@@ -150,6 +150,33 @@ def test_error_handling_calls_on_error_and_finalize(tmp_path, capsys):
     assert trainer.updater.iteration == 2
 
 
+def test_every_finalizer_runs_when_one_raises(tmp_path):
+    log = []
+
+    def failing_finalizer():
+        log.append('failing')
+        raise OSError('disk full')
+
+    @training.make_extension(finalizer=failing_finalizer, priority=training.PRIORITY_WRITER)
+    def first(trainer):
+        pass
+
+    trainer = get_trainer_with_mock_updater((2, 'iteration'))
+    trainer.out = str(tmp_path)
+    trainer.extend(first)
+    trainer.extend(_Recorder(log, 'later'), name='later')
+    updater_finalize = trainer.updater.finalize
+
+    def record_updater_finalize():
+        log.append('updater')
+        return updater_finalize()
+
+    trainer.updater.finalize = record_updater_finalize
+    with pytest.raises(OSError, match='disk full'):
+        trainer.run()
+    assert log[-3:] == ['failing', ('later', 'fin'), 'updater']
+
+
 def test_run_twice_and_elapsed_time(tmp_path):
     trainer = get_trainer_with_mock_updater((1, 'iteration'))
     trainer.out = str(tmp_path)
