@@ -1,0 +1,226 @@
+"""The N-D pooling engine shared by max/average pooling in every dimensionality.
+
+The windows of an (n, c, d_1..d_N) input are gathered by one strided copy of a
+(possibly padded) buffer into a contiguous ``col`` of shape (n, c, K, P), where
+K = prod(ksize) kernel offsets and P = prod(outs) output positions. Every later step
+(maximum, argmax code, mask, mean) then runs on contiguous (n, c, P) slices, which
+NumPy processes far faster than the strided window views themselves.
+
+Max pooling keeps, per output, the kernel offset of the first maximum (row-major
+window order, as Chainer's ``argmax`` over its im2col patches) as a small integer
+code; its backward writes ``gy`` into the slice of its offset and returns the columns
+to the image without an index scatter: one strided copy when the windows do not
+overlap (``stride == ksize``), one strided add per kernel offset otherwise.
+"""
+import itertools
+
+import numpy
+
+from minichainer import backend
+from minichainer.utils import conv
+
+
+def _prod(xs):
+    out = 1
+    for v in xs:
+        out *= v
+    return out
+
+
+def _as_strided(xp, a, shape, strides):
+    if xp is numpy:
+        return numpy.lib.stride_tricks.as_strided(a, shape=shape, strides=strides)
+    return xp.lib.stride_tricks.as_strided(a, shape=shape, strides=strides)
+
+
+class Geometry(object):
+    """Window geometry of one pooling call, validated against the input shape.
+
+    Raises:
+        ValueError: a ksize or stride that is not positive, a negative pad, or a
+            window larger than the padded input (the message names the argument,
+            its value and the input shape).
+    """
+
+    __slots__ = ('in_shape', 'ksize', 'stride', 'pad', 'outs', 'kk', 'P', 'buf_dims',
+                 'direct', 'tiled', 'exact')
+
+    def __init__(self, name, in_shape, ksize, stride, pad, cover_all):
+        dims = in_shape[2:]
+        for arg, values, low in (('ksize', ksize, 1), ('stride', stride, 1),
+                                 ('pad', pad, 0)):
+            for v in values:
+                if not isinstance(v, (int, numpy.integer)) or v < low:
+                    raise ValueError(
+                        '{}: {} must be {} ints, got {} (x.shape = {})'.format(
+                            name, arg, 'positive' if low else 'non-negative',
+                            tuple(values), tuple(in_shape)))
+        for k, d, p in zip(ksize, dims, pad):
+            if k > d + 2 * p:
+                raise ValueError(
+                    '{}: ksize {} is larger than the padded input (x.shape = {}, '
+                    'pad = {})'.format(name, tuple(ksize), tuple(in_shape), tuple(pad)))
+        self.in_shape = tuple(in_shape)
+        self.ksize = tuple(int(k) for k in ksize)
+        self.stride = tuple(int(s) for s in stride)
+        self.pad = tuple(int(p) for p in pad)
+        self.outs = tuple(conv.get_conv_outsize(d, k, s, p, cover_all)
+                          for d, k, s, p in zip(dims, self.ksize, self.stride, self.pad))
+        self.kk = _prod(self.ksize)
+        self.P = _prod(self.outs)
+        # extent of the padded coordinates that the windows read
+        needed = tuple(s * (o - 1) + k for s, o, k in zip(self.stride, self.outs, self.ksize))
+        self.buf_dims = tuple(max(e, p + d) for e, p, d in zip(needed, self.pad, dims))
+        # no padding buffer is needed when the windows stay inside x
+        self.direct = all(p == 0 for p in self.pad) and all(
+            e <= d for e, d in zip(needed, dims))
+        self.tiled = self.stride == self.ksize
+        # windows tile x exactly: every element belongs to exactly one window
+        self.exact = self.tiled and self.direct and needed == tuple(dims)
+
+    def _interior(self):
+        return (slice(None), slice(None)) + tuple(
+            slice(p, p + d) for p, d in zip(self.pad, self.in_shape[2:]))
+
+    def _window_view(self, buf):
+        """(n, c) + ksize + outs strided view of the windows of ``buf``."""
+        xp = backend.get_array_module(buf)
+        st = buf.strides
+        shape = buf.shape[:2] + self.ksize + self.outs
+        strides = st[:2] + st[2:] + tuple(a * s for a, s in zip(st[2:], self.stride))
+        return _as_strided(xp, buf, shape, strides)
+
+    def patches(self, x, pval):
+        """Contiguous windows of ``x`` (padded with ``pval``) as (n, c, K, P)."""
+        xp = backend.get_array_module(x)
+        n, c = x.shape[:2]
+        if self.direct:
+            buf = x
+        else:
+            buf = xp.full((n, c) + self.buf_dims, pval, dtype=x.dtype)
+            buf[self._interior()] = x
+        col = xp.ascontiguousarray(self._window_view(buf))
+        return col.reshape(n, c, self.kk, self.P)
+
+    def col2im(self, gcol):
+        """Sum columns (n, c, K, P) (broadcastable) back into an (n, c) + dims image."""
+        xp = backend.get_array_module(gcol)
+        n, c = self.in_shape[:2]
+        dtype = gcol.dtype
+        if self.exact:
+            gbuf = xp.empty(self.in_shape, dtype=dtype)
+        else:
+            gbuf = xp.zeros((n, c) + self.buf_dims, dtype=dtype)
+        if self.tiled:
+            gcol = xp.broadcast_to(gcol, (n, c, self.kk, self.P))
+            self._window_view(gbuf)[...] = gcol.reshape((n, c) + self.ksize + self.outs)
+        else:
+            colon = (slice(None), slice(None))
+            for o, kidx in enumerate(itertools.product(*[range(k) for k in self.ksize])):
+                slices = tuple(slice(ki, ki + s * (out - 1) + 1, s)
+                               for ki, s, out in zip(kidx, self.stride, self.outs))
+                g = gcol[:, :, o if gcol.shape[2] > 1 else 0]
+                gbuf[colon + slices] += g.reshape(g.shape[:2] + self.outs)
+        if self.exact:
+            return gbuf
+        return gbuf[self._interior()]
+
+    def out_shape(self):
+        return self.in_shape[:2] + self.outs
+
+
+def code_dtype(kk):
+    """Dtype of the argmax codes of windows with ``kk`` elements."""
+    return numpy.uint8 if kk <= 256 else numpy.intp
+
+
+def max_forward(geo, x):
+    """Max pooling: returns (y of shape (n, c) + outs, argmax codes of shape (n, c, P))."""
+    xp = backend.get_array_module(x)
+    col = geo.patches(x, -float('inf'))
+    y = col[:, :, 0].copy()
+    code = xp.zeros(y.shape, dtype=code_dtype(geo.kk))
+    if geo.kk > 1:
+        greater = xp.empty(y.shape, dtype=bool)
+        for o in range(1, geo.kk):
+            v = col[:, :, o]
+            xp.greater(v, y, out=greater)
+            xp.maximum(y, v, out=y)          # NaN-propagating, as max()
+            xp.copyto(code, o, where=greater)
+        nan = xp.isnan(y)
+        if nan.any():
+            # Chainer's argmax points at the first NaN of a window holding one
+            for o in reversed(range(geo.kk)):
+                xp.copyto(code, o, where=nan & xp.isnan(col[:, :, o]))
+    return y.reshape(geo.out_shape()), code
+
+
+def max_backward(geo, code, gy, dtype):
+    """Gradient of max pooling: ``gy`` routed to each window's first maximum."""
+    xp = backend.get_array_module(gy)
+    n, c = geo.in_shape[:2]
+    gy = gy.reshape(n, c, geo.P)
+    gcol = xp.empty((n, c, geo.kk, geo.P), dtype=dtype)
+    mask = xp.empty(code.shape, dtype=bool)
+    for o in range(geo.kk):
+        xp.equal(code, o, out=mask)
+        xp.multiply(gy, mask, out=gcol[:, :, o])
+    return geo.col2im(gcol)
+
+
+def max_pick(geo, code, x):
+    """The elements of ``x`` at the argmax positions (double backward of max pooling)."""
+    xp = backend.get_array_module(x)
+    col = geo.patches(x, -float('inf'))
+    out = col[:, :, 0].copy()
+    mask = xp.empty(code.shape, dtype=bool)
+    for o in range(1, geo.kk):
+        xp.equal(code, o, out=mask)
+        xp.copyto(out, col[:, :, o], where=mask)
+    return out.reshape(geo.out_shape())
+
+
+def codes_to_indexes(geo, code):
+    """Chainer's ``indexes`` (argmax within each window, intp) from the codes."""
+    return code.astype(numpy.intp).reshape(geo.out_shape())
+
+
+def indexes_to_codes(geo, indexes):
+    return indexes.reshape(geo.in_shape[:2] + (geo.P,))
+
+
+def average_forward(geo, x, width=None):
+    """Average pooling; padded zeros count unless ``width`` (real elements) is given."""
+    col = geo.patches(x, 0)
+    if width is None:
+        y = col.mean(axis=2)
+    else:
+        y = col.sum(axis=2) / width.reshape(-1)
+    return y.astype(x.dtype, copy=False).reshape(geo.out_shape())
+
+
+def average_backward(geo, gy, dtype, width=None):
+    """Gradient of average pooling (divisor applied after summing, as Chainer)."""
+    n, c = geo.in_shape[:2]
+    g = gy.reshape(n, c, 1, geo.P)
+    if width is not None:
+        g = g / width.reshape(-1)
+    elif geo.tiled:
+        # one term per input element: dividing first rounds exactly like after
+        g = g / g.dtype.type(geo.kk)
+        width = True
+    gx = geo.col2im(g.astype(dtype, copy=False))
+    if width is None:
+        gx /= gx.dtype.type(geo.kk)
+    return gx
+
+
+def pooling_width(xp, geo, dtype):
+    """Number of real (non-padded) elements in each window, shape ``outs``."""
+    width = None
+    for d, k, s, p, o in zip(geo.in_shape[2:], geo.ksize, geo.stride, geo.pad, geo.outs):
+        starts = -p + numpy.arange(o, dtype=dtype) * s
+        ends = numpy.minimum(starts + k, d)
+        w = ends - numpy.maximum(starts, 0)
+        width = w if width is None else numpy.tensordot(width[..., None], w[None], axes=1)
+    return xp.asarray(width)
