@@ -103,27 +103,55 @@ class Geometry(object):
         return col.reshape(n, c, self.kk, self.P)
 
     def col2im(self, gcol):
-        """Sum columns (n, c, K, P) (broadcastable) back into an (n, c) + dims image."""
+        """Sum columns (n, c, K, P) (K may be 1: broadcast) into an (n, c) + dims image.
+
+        One strided add per kernel offset, in Chainer's row-major offset order.
+        """
         xp = backend.get_array_module(gcol)
         n, c = self.in_shape[:2]
-        dtype = gcol.dtype
-        if self.exact:
-            gbuf = xp.empty(self.in_shape, dtype=dtype)
-        else:
-            gbuf = xp.zeros((n, c) + self.buf_dims, dtype=dtype)
-        if self.tiled:
-            gcol = xp.broadcast_to(gcol, (n, c, self.kk, self.P))
-            self._window_view(gbuf)[...] = gcol.reshape((n, c) + self.ksize + self.outs)
-        else:
-            colon = (slice(None), slice(None))
-            for o, kidx in enumerate(itertools.product(*[range(k) for k in self.ksize])):
-                slices = tuple(slice(ki, ki + s * (out - 1) + 1, s)
-                               for ki, s, out in zip(kidx, self.stride, self.outs))
-                g = gcol[:, :, o if gcol.shape[2] > 1 else 0]
-                gbuf[colon + slices] += g.reshape(g.shape[:2] + self.outs)
-        if self.exact:
-            return gbuf
+        gbuf = xp.zeros((n, c) + self.buf_dims, dtype=gcol.dtype)
+        colon = (slice(None), slice(None))
+        for o, kidx in enumerate(itertools.product(*[range(k) for k in self.ksize])):
+            slices = tuple(slice(ki, ki + s * (out - 1) + 1, s)
+                           for ki, s, out in zip(kidx, self.stride, self.outs))
+            g = gcol[:, :, o if gcol.shape[2] > 1 else 0]
+            gbuf[colon + slices] += g.reshape(g.shape[:2] + self.outs)
         return gbuf[self._interior()]
+
+    def upsample(self, a):
+        """Tiled windows only: repeat ``a`` ((n, c) + outs) over each window.
+
+        Returns an (n, c) + dims array (zeros where no window reads x). ``numpy.repeat``
+        writes contiguously, unlike an element-strided scatter into the windows.
+        """
+        xp = backend.get_array_module(a)
+        for axis, k in enumerate(self.ksize):
+            if k > 1:
+                a = xp.repeat(a, k, axis=2 + axis)
+        return self.crop(a)
+
+    def crop(self, a):
+        """An array over the window extent ((n, c) + k * outs) cut to x's shape."""
+        if self.exact:
+            return a
+        xp = backend.get_array_module(a)
+        out = xp.zeros(self.in_shape, dtype=a.dtype)
+        dst = [slice(None), slice(None)]
+        src = [slice(None), slice(None)]
+        for p, d, e in zip(self.pad, self.in_shape[2:], a.shape[2:]):
+            m = min(d, e - p)
+            dst.append(slice(0, m))
+            src.append(slice(p, p + m))
+        out[tuple(dst)] = a[tuple(src)]
+        return out
+
+    def offset_grid(self):
+        """Kernel offset (row-major) of each position of the window extent, uint8/intp."""
+        grid = numpy.zeros((), dtype=code_dtype(self.kk))
+        for k, o in zip(self.ksize, self.outs):
+            pos = numpy.tile(numpy.arange(k, dtype=grid.dtype), o)
+            grid = grid[..., None] * grid.dtype.type(k) + pos
+        return grid
 
     def out_shape(self):
         return self.in_shape[:2] + self.outs
@@ -141,15 +169,19 @@ def max_forward(geo, x):
     y = col[:, :, 0].copy()
     code = xp.zeros(y.shape, dtype=code_dtype(geo.kk))
     if geo.kk > 1:
+        # branch-free updates (a masked copy is slow on random masks): since the
+        # offsets come in increasing order, code = max(code, o * (v > y))
         greater = xp.empty(y.shape, dtype=bool)
+        step = xp.empty(y.shape, dtype=code.dtype)
         for o in range(1, geo.kk):
             v = col[:, :, o]
             xp.greater(v, y, out=greater)
             xp.maximum(y, v, out=y)          # NaN-propagating, as max()
-            xp.copyto(code, o, where=greater)
-        nan = xp.isnan(y)
-        if nan.any():
+            xp.multiply(greater, code.dtype.type(o), out=step)
+            xp.maximum(code, step, out=code)
+        if xp.isnan(y.sum(dtype=numpy.float64)):
             # Chainer's argmax points at the first NaN of a window holding one
+            nan = xp.isnan(y)
             for o in reversed(range(geo.kk)):
                 xp.copyto(code, o, where=nan & xp.isnan(col[:, :, o]))
     return y.reshape(geo.out_shape()), code
@@ -159,11 +191,26 @@ def max_backward(geo, code, gy, dtype):
     """Gradient of max pooling: ``gy`` routed to each window's first maximum."""
     xp = backend.get_array_module(gy)
     n, c = geo.in_shape[:2]
+    if geo.tiled:
+        # in x's layout: gx = up(gy) * (up(code) == offset of each position)
+        code_up = code.reshape(geo.out_shape())
+        gy_up = gy
+        for axis, k in enumerate(geo.ksize):
+            if k > 1:
+                code_up = xp.repeat(code_up, k, axis=2 + axis)
+                gy_up = xp.repeat(gy_up, k, axis=2 + axis)
+        if gy_up is gy:
+            gy_up = gy.copy()
+        gy_up = gy_up.astype(dtype, copy=False)
+        mask = xp.empty(gy_up.shape, dtype=dtype)
+        xp.equal(code_up, xp.asarray(geo.offset_grid()), out=mask)
+        gy_up *= mask
+        return geo.crop(gy_up)
     gy = gy.reshape(n, c, geo.P)
     gcol = xp.empty((n, c, geo.kk, geo.P), dtype=dtype)
-    mask = xp.empty(code.shape, dtype=bool)
+    mask = xp.empty(code.shape, dtype=dtype)
     for o in range(geo.kk):
-        xp.equal(code, o, out=mask)
+        xp.equal(code, o, out=mask)          # 0/1 in gy's dtype, branch-free
         xp.multiply(gy, mask, out=gcol[:, :, o])
     return geo.col2im(gcol)
 
@@ -202,14 +249,14 @@ def average_forward(geo, x, width=None):
 def average_backward(geo, gy, dtype, width=None):
     """Gradient of average pooling (divisor applied after summing, as Chainer)."""
     n, c = geo.in_shape[:2]
-    g = gy.reshape(n, c, 1, geo.P)
     if width is not None:
-        g = g / width.reshape(-1)
-    elif geo.tiled:
+        gy = gy / width
+    if geo.tiled:
         # one term per input element: dividing first rounds exactly like after
-        g = g / g.dtype.type(geo.kk)
-        width = True
-    gx = geo.col2im(g.astype(dtype, copy=False))
+        if width is None:
+            gy = gy / gy.dtype.type(geo.kk)
+        return geo.upsample(gy.astype(dtype, copy=False))
+    gx = geo.col2im(gy.reshape(n, c, 1, geo.P).astype(dtype, copy=False))
     if width is None:
         gx /= gx.dtype.type(geo.kk)
     return gx
