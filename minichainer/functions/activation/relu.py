@@ -34,7 +34,7 @@ def _masked(gy, b):
     """``gy * (b > 0)`` with the 0/1 mask written into the result's own buffer."""
     xp = backend.get_array_module(gy)
     gx = xp.empty(gy.shape, gy.dtype)
-    xp.greater(b, 0, out=gx)
+    xp.greater(b, b.dtype.type(0), out=gx)
     gx *= gy
     return gx
 

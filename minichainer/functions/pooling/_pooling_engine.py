@@ -125,9 +125,9 @@ class Geometry(object):
         writes contiguously, unlike an element-strided scatter into the windows.
         """
         xp = backend.get_array_module(a)
-        for axis, k in enumerate(self.ksize):
-            if k > 1:
-                a = xp.repeat(a, k, axis=2 + axis)
+        for axis in reversed(range(len(self.ksize))):   # innermost axis first
+            if self.ksize[axis] > 1:
+                a = xp.repeat(a, self.ksize[axis], axis=2 + axis)
         return self.crop(a)
 
     def crop(self, a):
@@ -162,29 +162,50 @@ def code_dtype(kk):
     return numpy.uint8 if kk <= 256 else numpy.intp
 
 
+# Large inputs are processed in slices of the batch of about this many bytes, so the
+# several passes over each slice (gather, compare, maximum, codes) hit the CPU caches.
+_CHUNK_BYTES = 1 << 20
+
+
+def _batch_chunks(n, bytes_per_sample):
+    step = max(1, _CHUNK_BYTES // max(1, bytes_per_sample))
+    return [(i, min(n, i + step)) for i in range(0, n, step)]
+
+
 def max_forward(geo, x):
     """Max pooling: returns (y of shape (n, c) + outs, argmax codes of shape (n, c, P))."""
     xp = backend.get_array_module(x)
-    col = geo.patches(x, -float('inf'))
-    y = col[:, :, 0].copy()
-    code = xp.zeros(y.shape, dtype=code_dtype(geo.kk))
-    if geo.kk > 1:
-        # branch-free updates (a masked copy is slow on random masks): since the
-        # offsets come in increasing order, code = max(code, o * (v > y))
-        greater = xp.empty(y.shape, dtype=bool)
-        step = xp.empty(y.shape, dtype=code.dtype)
-        for o in range(1, geo.kk):
-            v = col[:, :, o]
-            xp.greater(v, y, out=greater)
-            xp.maximum(y, v, out=y)          # NaN-propagating, as max()
-            xp.multiply(greater, code.dtype.type(o), out=step)
-            xp.maximum(code, step, out=code)
-        if xp.isnan(y.sum(dtype=numpy.float64)):
-            # Chainer's argmax points at the first NaN of a window holding one
-            nan = xp.isnan(y)
-            for o in reversed(range(geo.kk)):
-                xp.copyto(code, o, where=nan & xp.isnan(col[:, :, o]))
+    n, c = x.shape[:2]
+    y = xp.empty((n, c, geo.P), dtype=x.dtype)
+    code = xp.empty((n, c, geo.P), dtype=code_dtype(geo.kk))
+    per_sample = c * geo.kk * geo.P * x.dtype.itemsize
+    for i, j in _batch_chunks(n, per_sample):
+        _max_forward_chunk(geo, x[i:j], y[i:j], code[i:j])
     return y.reshape(geo.out_shape()), code
+
+
+def _max_forward_chunk(geo, x, y, code):
+    xp = backend.get_array_module(x)
+    col = geo.patches(x, -float('inf'))
+    y[...] = col[:, :, 0]
+    code[...] = 0
+    if geo.kk == 1:
+        return
+    # branch-free updates (a masked copy is slow on random masks): since the
+    # offsets come in increasing order, code = max(code, o * (v > y))
+    greater = xp.empty(y.shape, dtype=bool)
+    step = xp.empty(y.shape, dtype=code.dtype)
+    for o in range(1, geo.kk):
+        v = col[:, :, o]
+        xp.greater(v, y, out=greater)
+        xp.maximum(y, v, out=y)          # NaN-propagating, as max()
+        xp.multiply(greater, code.dtype.type(o), out=step)
+        xp.maximum(code, step, out=code)
+    if xp.isnan(y.sum()):  # cheap test; inf - inf only costs the exact path
+        # Chainer's argmax points at the first NaN of a window holding one
+        nan = xp.isnan(y)
+        for o in reversed(range(geo.kk)):
+            xp.copyto(code, o, where=nan & xp.isnan(col[:, :, o]))
 
 
 def max_backward(geo, code, gy, dtype):
@@ -192,20 +213,16 @@ def max_backward(geo, code, gy, dtype):
     xp = backend.get_array_module(gy)
     n, c = geo.in_shape[:2]
     if geo.tiled:
-        # in x's layout: gx = up(gy) * (up(code) == offset of each position)
-        code_up = code.reshape(geo.out_shape())
-        gy_up = gy
-        for axis, k in enumerate(geo.ksize):
-            if k > 1:
-                code_up = xp.repeat(code_up, k, axis=2 + axis)
-                gy_up = xp.repeat(gy_up, k, axis=2 + axis)
-        if gy_up is gy:
-            gy_up = gy.copy()
-        gy_up = gy_up.astype(dtype, copy=False)
-        mask = xp.empty(gy_up.shape, dtype=dtype)
-        xp.equal(code_up, xp.asarray(geo.offset_grid()), out=mask)
-        gy_up *= mask
-        return geo.crop(gy_up)
+        gy = gy.reshape(geo.out_shape())
+        code = code.reshape(geo.out_shape())
+        grid = xp.asarray(geo.offset_grid())
+        if not geo.exact:
+            return geo.crop(_max_backward_tiled(geo, code, gy, dtype, grid))
+        gx = xp.empty(geo.in_shape, dtype=dtype)
+        per_sample = c * geo.kk * geo.P * numpy.dtype(dtype).itemsize
+        for i, j in _batch_chunks(n, per_sample):
+            _max_backward_tiled(geo, code[i:j], gy[i:j], dtype, grid, out=gx[i:j])
+        return gx
     gy = gy.reshape(n, c, geo.P)
     gcol = xp.empty((n, c, geo.kk, geo.P), dtype=dtype)
     mask = xp.empty(code.shape, dtype=dtype)
@@ -213,6 +230,17 @@ def max_backward(geo, code, gy, dtype):
         xp.equal(code, o, out=mask)          # 0/1 in gy's dtype, branch-free
         xp.multiply(gy, mask, out=gcol[:, :, o])
     return geo.col2im(gcol)
+
+
+def _max_backward_tiled(geo, code, gy, dtype, grid, out=None):
+    """In x's layout: gx = up(gy) * (up(code) == offset of each position)."""
+    xp = backend.get_array_module(gy)
+    for axis in reversed(range(len(geo.ksize))):   # innermost axis first: faster
+        k = geo.ksize[axis]
+        if k > 1:
+            code = xp.repeat(code, k, axis=2 + axis)
+            gy = xp.repeat(gy, k, axis=2 + axis)
+    return xp.multiply(gy, xp.equal(code, grid), out=out, dtype=dtype)
 
 
 def max_pick(geo, code, x):
