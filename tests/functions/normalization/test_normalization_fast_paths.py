@@ -138,3 +138,22 @@ def test_batch_renormalization_gradients():
                                        running_var=var.copy())
     gradient_check.check_backward(f, (x, gamma, beta), gy, atol=1e-4, rtol=1e-4,
                                   no_grads=[True, False, False])
+
+
+def test_group_normalization_mul_inv_std_helper():
+    from minichainer.functions.normalization import group_normalization as gn
+    rng = numpy.random.RandomState(5)
+    x = rng.uniform(-1, 1, (5, 4))
+    y = rng.uniform(-1, 1, (5, 4))
+    eps = 1e-1
+
+    def f(x, y):
+        xa = x.array
+        mean = xa.mean(axis=1)
+        inv_std = (xa.var(axis=1) + eps) ** -0.5
+        return gn._MulInvStd(eps, mean, inv_std, numpy.ones(5)).apply((x, y))[0]
+    z = f(minichainer.Variable(x), minichainer.Variable(y))
+    numpy.testing.assert_allclose(z.array, (x.var(axis=1) + eps)[:, None] ** -0.5 * y)
+    gz, ggx, ggy = rng.randn(3, 5, 4)
+    gradient_check.check_backward(f, (x, y), gz, atol=1e-5, rtol=1e-4)
+    gradient_check.check_double_backward(f, (x, y), gz, (ggx, ggy), atol=1e-5, rtol=1e-4)
