@@ -108,7 +108,7 @@ class Geometry(object):
         One strided add per kernel offset, in Chainer's row-major offset order.
         """
         xp = backend.get_array_module(gcol)
-        n, c = self.in_shape[:2]
+        n, c = gcol.shape[0], self.in_shape[1]
         gbuf = xp.zeros((n, c) + self.buf_dims, dtype=gcol.dtype)
         colon = (slice(None), slice(None))
         for o, kidx in enumerate(itertools.product(*[range(k) for k in self.ksize])):
@@ -224,12 +224,16 @@ def max_backward(geo, code, gy, dtype):
             _max_backward_tiled(geo, code[i:j], gy[i:j], dtype, grid, out=gx[i:j])
         return gx
     gy = gy.reshape(n, c, geo.P)
-    gcol = xp.empty((n, c, geo.kk, geo.P), dtype=dtype)
-    mask = xp.empty(code.shape, dtype=dtype)
-    for o in range(geo.kk):
-        xp.equal(code, o, out=mask)          # 0/1 in gy's dtype, branch-free
-        xp.multiply(gy, mask, out=gcol[:, :, o])
-    return geo.col2im(gcol)
+    gx = xp.empty(geo.in_shape, dtype=dtype)
+    per_sample = c * geo.kk * geo.P * numpy.dtype(dtype).itemsize
+    for i, j in _batch_chunks(n, per_sample):
+        gcol = xp.empty((j - i, c, geo.kk, geo.P), dtype=dtype)
+        mask = xp.empty((j - i, c, geo.P), dtype=dtype)
+        for o in range(geo.kk):
+            xp.equal(code[i:j], o, out=mask)          # 0/1 in gy's dtype, branch-free
+            xp.multiply(gy[i:j], mask, out=gcol[:, :, o])
+        gx[i:j] = geo.col2im(gcol)
+    return gx
 
 
 def _max_backward_tiled(geo, code, gy, dtype, grid, out=None):
