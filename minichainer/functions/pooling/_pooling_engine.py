@@ -265,7 +265,10 @@ def codes_to_indexes(geo, code):
 
 
 def indexes_to_codes(geo, indexes):
-    return indexes.reshape(geo.in_shape[:2] + (geo.P,))
+    """Codes (n, c, P) from an ``indexes`` array of the output's shape."""
+    xp = backend.get_array_module(indexes)
+    indexes = xp.asarray(indexes).reshape(geo.in_shape[:2] + (geo.P,))
+    return indexes.astype(code_dtype(geo.kk), copy=False)
 
 
 def average_forward(geo, x, width=None):

@@ -31,6 +31,13 @@ class _MaxPoolingForward(object):
             return None
         return engine.codes_to_indexes(self._geometry, self._code)
 
+    @indexes.setter
+    def indexes(self, value):
+        if self._geometry is None:
+            raise RuntimeError('{}: indexes can only be set after forward'.format(
+                self._func_name))
+        self._code = engine.indexes_to_codes(self._geometry, value)
+
     def backward(self, indexes, gy):
         return MaxPoolingNDGrad(self).apply(gy)
 

@@ -240,3 +240,14 @@ def test_window_as_large_as_the_padded_input_is_accepted():
     y = F.max_pooling_2d(x, 5, 1, 1)
     assert y.shape == (1, 2, 1, 1)
     numpy.testing.assert_array_equal(y.array[0, :, 0, 0], [8, 17])
+
+
+def test_indexes_attribute_round_trips():
+    x = _distinct((1, 2, 4, 4), numpy.float32)
+    from minichainer.functions.pooling.max_pooling_2d import MaxPooling2D
+    func = MaxPooling2D(2)
+    y, = func.apply((x,))
+    idx = func.indexes
+    assert idx.shape == y.shape and idx.dtype == numpy.intp
+    func.indexes = numpy.zeros_like(idx)
+    numpy.testing.assert_array_equal(func.indexes, 0)
