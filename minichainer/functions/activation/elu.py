@@ -46,7 +46,7 @@ class ELU(function_node.FunctionNode):
 def _elu_derivative(y, cond, alpha):
     """1 where ``cond > 0``, else ``y + alpha`` (one buffer and a boolean mask)."""
     xp = backend.get_array_module(y)
-    gx = xp.add(y, y.dtype.type(alpha))
+    gx = utils.force_array(xp.add(y, y.dtype.type(alpha)))
     xp.copyto(gx, y.dtype.type(1), where=cond > 0)
     return gx
 

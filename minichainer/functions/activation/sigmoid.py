@@ -35,7 +35,7 @@ class Sigmoid(function_node.FunctionNode):
 def _sigmoid_grad(y, gy):
     """``gy * y * (1 - y)`` in one buffer."""
     xp = backend.get_array_module(y)
-    gx = xp.subtract(y.dtype.type(1), y)
+    gx = utils.force_array(xp.subtract(y.dtype.type(1), y))
     gx *= y
     gx *= gy
     return gx

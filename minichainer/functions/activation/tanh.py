@@ -31,7 +31,7 @@ class Tanh(function_node.FunctionNode):
 def _tanh_grad(y, gy):
     """``gy * (1 - y * y)`` in one buffer."""
     xp = backend.get_array_module(y)
-    gx = xp.multiply(y, y)
+    gx = utils.force_array(xp.multiply(y, y))
     xp.subtract(y.dtype.type(1), gx, out=gx)
     gx *= gy
     return gx

@@ -95,3 +95,13 @@ def test_leaky_relu_forward_matches_chainer_masking():
         expected = x.copy()
         expected[x <= 0] *= numpy.float32(slope)
         numpy.testing.assert_array_equal(F.leaky_relu(x, slope).array, expected)
+
+
+@pytest.mark.parametrize('name', sorted(FUNCS))
+def test_zero_dimensional_input(name):
+    for x in (numpy.float32(-0.5), numpy.float32(0.7)):
+        x = numpy.asarray(x)
+        gx = _grad(FUNCS[name], x, numpy.asarray(numpy.float32(2)), False)
+        gx2 = _grad(FUNCS[name], x, numpy.asarray(numpy.float32(2)), True)
+        assert type(gx.array) is numpy.ndarray and gx.shape == ()
+        numpy.testing.assert_array_equal(gx.array, gx2.array)
