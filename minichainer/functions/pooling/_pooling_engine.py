@@ -7,10 +7,12 @@ K = prod(ksize) kernel offsets and P = prod(outs) output positions. Every later 
 NumPy processes far faster than the strided window views themselves.
 
 Max pooling keeps, per output, the kernel offset of the first maximum (row-major
-window order, as Chainer's ``argmax`` over its im2col patches) as a small integer
-code; its backward writes ``gy`` into the slice of its offset and returns the columns
-to the image without an index scatter: one strided copy when the windows do not
-overlap (``stride == ksize``), one strided add per kernel offset otherwise.
+window order, as Chainer's ``argmax`` over its im2col patches) as a one-byte code.
+Its backward needs no index scatter: when the windows tile the input
+(``stride == ksize``) it is written in x's own layout, ``repeat(gy) * (repeat(code)
+== offset grid)``; overlapping windows mask ``gy`` per offset and add one strided
+slice per kernel offset. Large inputs are processed in cache-sized slices of the
+batch.
 """
 import itertools
 
