@@ -1,7 +1,9 @@
 """Clipped rectifier (``chainer.functions.clipped_relu`` and ``relu6``)."""
 import numpy
 
+from minichainer import backend
 from minichainer import function_node
+from minichainer.functions import _fast
 from minichainer import utils
 from minichainer.utils import type_check
 
@@ -27,7 +29,20 @@ class ClippedReLU(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
+        if not _fast.needs_graph():
+            return _fast.as_grad(_clipped_grad(grad_outputs[0].array, x.array,
+                                               self.cap)),
         return ClippedReLUGrad2(x.array, self.cap).apply(grad_outputs)
+
+
+def _clipped_grad(gy, x, cap):
+    """``gy * ((0 < x) & (x < cap))``: the 0/1 mask built in the result's buffer."""
+    xp = backend.get_array_module(gy)
+    gx = xp.empty(x.shape, x.dtype)
+    xp.greater(x, 0, out=gx)
+    xp.copyto(gx, 0, where=x >= cap)
+    gx *= gy
+    return gx
 
 
 class ClippedReLUGrad2(function_node.FunctionNode):
@@ -43,8 +58,7 @@ class ClippedReLUGrad2(function_node.FunctionNode):
 
     def forward(self, inputs):
         gy, = inputs
-        x = self.x
-        return utils.force_array(gy * ((0 < x) & (x < self.cap)), x.dtype),
+        return utils.force_array(_clipped_grad(gy, self.x, self.cap)),
 
     def backward(self, indexes, grad_outputs):
         return ClippedReLUGrad2(self.x, self.cap).apply(grad_outputs)

@@ -1,7 +1,9 @@
 """Exponential linear unit (``chainer.functions.elu``)."""
 import numpy
 
+from minichainer import backend
 from minichainer import function_node
+from minichainer.functions import _fast
 from minichainer import utils
 from minichainer.utils import type_check
 
@@ -34,7 +36,19 @@ class ELU(function_node.FunctionNode):
         else:
             cond = y
         gy, = grad_outputs
+        if not _fast.needs_graph():
+            gx = _elu_derivative(y.array, cond.array, self.alpha)
+            gx *= gy.array
+            return _fast.as_grad(gx),
         return ELUGrad(self.alpha, cond.array).apply((y,))[0] * gy,
+
+
+def _elu_derivative(y, cond, alpha):
+    """1 where ``cond > 0``, else ``y + alpha`` (one buffer and a boolean mask)."""
+    xp = backend.get_array_module(y)
+    gx = utils.force_array(xp.add(y, y.dtype.type(alpha)))
+    xp.copyto(gx, y.dtype.type(1), where=cond > 0)
+    return gx
 
 
 class ELUGrad(function_node.FunctionNode):
@@ -46,9 +60,7 @@ class ELUGrad(function_node.FunctionNode):
 
     def forward(self, inputs):
         y, = inputs
-        gx = utils.force_array(y + y.dtype.type(self.alpha))
-        gx[self.cond > 0] = 1
-        return gx,
+        return utils.force_array(_elu_derivative(y, self.cond, self.alpha)),
 
     def backward(self, indexes, grad_outputs):
         ggx, = grad_outputs

@@ -1,6 +1,7 @@
 """Rectified linear unit (``chainer.functions.relu``)."""
 import numpy
 
+from minichainer import backend
 from minichainer import function_node
 from minichainer.functions import _fast
 from minichainer import utils
@@ -25,9 +26,17 @@ class ReLU(function_node.FunctionNode):
     def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()
         if not _fast.needs_graph():
-            gy = grad_outputs[0].array
-            return _fast.as_grad(gy * (y.array > 0)),
+            return _fast.as_grad(_masked(grad_outputs[0].array, y.array)),
         return ReLUGrad2(y.array).apply(grad_outputs)
+
+
+def _masked(gy, b):
+    """``gy * (b > 0)`` with the 0/1 mask written into the result's own buffer."""
+    xp = backend.get_array_module(gy)
+    gx = xp.empty(gy.shape, gy.dtype)
+    xp.greater(b, b.dtype.type(0), out=gx)
+    gx *= gy
+    return gx
 
 
 class ReLUGrad2(function_node.FunctionNode):
@@ -39,7 +48,7 @@ class ReLUGrad2(function_node.FunctionNode):
 
     def forward(self, inputs):
         gy, = inputs
-        return utils.force_array(gy * (self.b > 0), dtype=gy.dtype),
+        return _masked(gy, self.b),
 
     def backward(self, indexes, grad_outputs):
         return ReLUGrad2(self.b).apply(grad_outputs)

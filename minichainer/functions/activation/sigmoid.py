@@ -1,6 +1,7 @@
 """Logistic sigmoid (``chainer.functions.sigmoid``)."""
 from minichainer import backend
 from minichainer import function_node
+from minichainer.functions import _fast
 from minichainer import utils
 from minichainer.utils import type_check
 
@@ -16,14 +17,28 @@ class Sigmoid(function_node.FunctionNode):
         x, = inputs
         xp = backend.get_array_module(x)
         half = x.dtype.type(0.5)
-        y = utils.force_array(xp.tanh(x * half) * half + half)
+        y = utils.force_array(x * half)     # tanh(x / 2) / 2 + 1 / 2 in one buffer
+        xp.tanh(y, out=y)
+        y *= half
+        y += half
         self.retain_outputs((0,))
         return y,
 
     def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()
         gy, = grad_outputs
+        if not _fast.needs_graph():
+            return _fast.as_grad(_sigmoid_grad(y.array, gy.array)),
         return SigmoidGrad((None,)).apply((y, gy))
+
+
+def _sigmoid_grad(y, gy):
+    """``gy * y * (1 - y)`` in one buffer."""
+    xp = backend.get_array_module(y)
+    gx = utils.force_array(xp.subtract(y.dtype.type(1), y))
+    gx *= y
+    gx *= gy
+    return gx
 
 
 class SigmoidGrad(function_node.FunctionNode):
@@ -41,8 +56,7 @@ class SigmoidGrad(function_node.FunctionNode):
     def forward(self, inputs):
         self.retain_inputs((0, 1))
         y, gy = inputs
-        one = y.dtype.type(1)
-        return utils.force_array(gy * y * (one - y)),
+        return utils.force_array(_sigmoid_grad(y, gy)),
 
     def backward(self, indexes, grad_outputs):
         y, gy = self.get_retained_inputs()

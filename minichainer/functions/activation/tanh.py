@@ -1,6 +1,7 @@
 """Hyperbolic tangent (``chainer.functions.tanh``)."""
 from minichainer import backend
 from minichainer import function_node
+from minichainer.functions import _fast
 from minichainer import utils
 from minichainer.utils import type_check
 
@@ -22,7 +23,18 @@ class Tanh(function_node.FunctionNode):
     def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()
         gy, = grad_outputs
+        if not _fast.needs_graph():
+            return _fast.as_grad(_tanh_grad(y.array, gy.array)),
         return TanhGrad(None).apply((y, gy))
+
+
+def _tanh_grad(y, gy):
+    """``gy * (1 - y * y)`` in one buffer."""
+    xp = backend.get_array_module(y)
+    gx = utils.force_array(xp.multiply(y, y))
+    xp.subtract(y.dtype.type(1), gx, out=gx)
+    gx *= gy
+    return gx
 
 
 class TanhGrad(function_node.FunctionNode):
@@ -35,8 +47,7 @@ class TanhGrad(function_node.FunctionNode):
     def forward(self, inputs):
         self.retain_inputs((0, 1))
         y, gy = inputs
-        one = y.dtype.type(1)
-        return utils.force_array(gy * (one - y * y)),
+        return utils.force_array(_tanh_grad(y, gy)),
 
     def backward(self, indexes, grad_outputs):
         y, gy = self.get_retained_inputs()

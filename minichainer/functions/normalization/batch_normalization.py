@@ -5,6 +5,7 @@ import numpy
 
 from minichainer import backend
 from minichainer import function_node
+from minichainer.functions import _fast
 from minichainer.utils import argument
 from minichainer.utils import type_check
 
@@ -51,13 +52,6 @@ def _x_hat(x, mean, inv_std):
     x_mu = x - mean
     x_mu *= inv_std
     return x_mu
-
-
-def _apply_bn_fwd(x, mean, inv_std, gamma, beta):
-    x_hat = _x_hat(x, mean, inv_std)
-    y = gamma * x_hat
-    y += beta
-    return y.astype(x.dtype, copy=False)
 
 
 class BatchNormalization(function_node.FunctionNode):
@@ -111,16 +105,25 @@ class BatchNormalization(function_node.FunctionNode):
         interm_dtype = numpy.promote_types(x.dtype, gamma.dtype)
         gamma_e = gamma[expander].astype(interm_dtype, copy=False)
         beta_e = beta[expander].astype(interm_dtype, copy=False)
+        # mean and variance exactly as x.mean/x.var compute them (so the running
+        # statistics equal Chainer's bit for bit), with the centred x kept for y
         mean = x.mean(axis=self.axis, dtype=interm_dtype)
-        var = x.var(axis=self.axis, dtype=interm_dtype)
+        x_mu = xp.subtract(x, mean[expander], dtype=interm_dtype)
+        y = xp.multiply(x_mu, x_mu)
+        var = y.sum(axis=self.axis, dtype=interm_dtype)
+        m = x.size // gamma.size
+        xp.true_divide(var, m, out=var, casting='unsafe')
         inv_std = numpy.reciprocal(xp.sqrt(var + eps_of(self.eps, interm_dtype),
                                            dtype=interm_dtype))
-        y = _apply_bn_fwd(x, mean[expander], inv_std[expander], gamma_e, beta_e)
+        # y = gamma * (x - mean) / std + beta, in place in the squares' buffer
+        xp.multiply(x_mu, gamma_e * inv_std[expander], out=y)
+        del x_mu
+        y += beta_e
+        y = y.astype(x.dtype, copy=False)
 
         running_mean = self.running_mean
         running_var = self.running_var
         if running_mean is not None:
-            m = x.size // gamma.size
             adjust = m / max(m - 1., 1.)  # unbiased estimation
             decay = self.decay
             running_mean *= decay
@@ -135,9 +138,47 @@ class BatchNormalization(function_node.FunctionNode):
     def backward(self, indexes, grad_outputs):
         x, gamma = self.get_retained_inputs()
         gy, = grad_outputs
+        if not _fast.needs_graph():
+            gx, ggamma, gbeta = _bn_grad_arrays(
+                x.array, gamma.array, gy.array, self.axis, self.expander, self.mean,
+                self.inv_std)
+            return _fast.as_grad(gx), _fast.as_grad(ggamma), _fast.as_grad(gbeta)
         f = BatchNormalizationGrad(self.eps, self.expander, self.axis, self.mean,
                                    self.inv_std, self.key_axis)
         return f.apply((x, gamma, gy))
+
+
+def _sum_of_products(a, b, axis):
+    """``(a * b).sum(axis)`` without the full-size product (einsum) where dtypes agree."""
+    if a.dtype != b.dtype or a.ndim > 26:
+        return (a * b).sum(axis=axis)
+    xp = backend.get_array_module(a)
+    letters = 'abcdefghijklmnopqrstuvwxyz'[:a.ndim]
+    out = ''.join(letters[i] for i in range(a.ndim) if i not in axis)
+    return xp.einsum('{0},{0}->{1}'.format(letters, out), a, b)
+
+
+def _bn_grad_arrays(x, gamma, gy, axis, expander, mean, inv_std):
+    """(gx, ggamma, gbeta) of batch normalization in its closed form.
+
+    ``gx = gamma / std * (gy - (x_hat * ggamma + gbeta) / m)``, computed in one
+    full-size buffer (x_hat, then gx, in place).
+    """
+    xp = backend.get_array_module(x)
+    interm_dtype = numpy.promote_types(x.dtype, gamma.dtype)
+    m = x.size // gamma.size
+    inv_std_e = inv_std[expander]
+    gbeta = gy.sum(axis=axis, dtype=interm_dtype)
+    buf = xp.subtract(x, mean[expander], dtype=interm_dtype)
+    buf *= inv_std_e                                   # x_hat
+    ggamma = _sum_of_products(gy, buf, axis).astype(interm_dtype, copy=False)
+    inv_m = interm_dtype.type(1. / m)
+    buf *= (ggamma * inv_m)[expander]
+    buf += (gbeta * inv_m)[expander]
+    xp.subtract(gy, buf, out=buf, casting='unsafe')
+    buf *= gamma.astype(interm_dtype, copy=False)[expander] * inv_std_e
+    return (buf.astype(x.dtype, copy=False), ggamma.astype(gamma.dtype, copy=False),
+            gbeta.astype(gamma.dtype, copy=False))
 
 
 def eps_of(eps, dtype):
@@ -279,16 +320,56 @@ class FixedBatchNormalization(function_node.FunctionNode):
         self.expander = expander
         dtype = var.dtype
         self.inv_std = numpy.reciprocal(xp.sqrt(var + dtype.type(self.eps), dtype=dtype))
-        y = _apply_bn_fwd(x, mean[expander], self.inv_std[expander], gamma[expander],
-                          beta[expander])
-        return y,
+        # y = (x - mean) * (gamma / std) + beta in one buffer
+        interm_dtype = numpy.promote_types(x.dtype, gamma.dtype)
+        y = xp.subtract(x, mean[expander], dtype=interm_dtype)
+        y *= (gamma * self.inv_std)[expander]
+        y += beta[expander]
+        return y.astype(x.dtype, copy=False),
 
     def backward(self, indexes, grad_outputs):
         x, gamma, mean, var = self.get_retained_inputs()
         gy, = grad_outputs
+        if not _fast.needs_graph():
+            return _fixed_bn_grad_arrays(
+                indexes, x.array, gamma.array, mean.array, var.array, gy.array,
+                self.axis, self.expander, self.inv_std)
         outs = _fixed_bn_grad_graph(x, gamma, mean, var, gy, self.axis, self.key_axis,
                                     self.eps)
         return [outs[i] for i in indexes]
+
+
+def _fixed_bn_grad_arrays(indexes, x, gamma, mean, var, gy, axis, expander, inv_std):
+    """Gradients of fixed batch normalization for ``indexes``, without a graph."""
+    xp = backend.get_array_module(x)
+    dtype = numpy.promote_types(x.dtype, gamma.dtype)
+    gamma_over_std = (gamma * inv_std).astype(dtype, copy=False)
+    ret = []
+    gbeta = ggamma = None
+    if 2 in indexes or 3 in indexes:
+        gbeta = gy.sum(axis=axis, dtype=dtype)
+    if 1 in indexes or 4 in indexes:
+        x_mu = xp.subtract(x, mean[expander], dtype=dtype)
+        ggamma = _sum_of_products(x_mu, gy.astype(dtype, copy=False), axis)
+        ggamma *= inv_std.astype(dtype, copy=False)
+    for i in indexes:
+        if i == 0:
+            gx = xp.multiply(gy, gamma_over_std[expander], dtype=dtype)
+            g = gx.astype(x.dtype, copy=False)
+        elif i == 1:
+            g = ggamma.astype(gamma.dtype, copy=False)
+        elif i == 2:
+            g = gbeta.astype(gamma.dtype, copy=False)
+        elif i == 3:
+            g = (-gamma_over_std * gbeta).astype(gamma.dtype, copy=False)
+        elif i == 4:
+            inv_var = (inv_std * inv_std).astype(dtype, copy=False)
+            g = (dtype.type(-0.5) * gamma * inv_var * ggamma).astype(gamma.dtype,
+                                                                   copy=False)
+        else:
+            g = None
+        ret.append(None if g is None else _fast.as_grad(g))
+    return ret
 
 
 def _fixed_bn_grad_graph(x, gamma, mean, var, gy, axis, key_axis, eps):

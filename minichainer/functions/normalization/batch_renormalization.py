@@ -4,6 +4,7 @@ import warnings
 from minichainer import backend
 from minichainer import configuration
 from minichainer import function_node
+from minichainer.functions.normalization.batch_normalization import _sum_of_products
 from minichainer.utils import type_check
 
 
@@ -77,10 +78,11 @@ class BatchRenormalizationFunction(function_node.FunctionNode):
                                 dtype=self._running_mean.dtype)
         self.r = xp.clip(self.std / running_sigma, 1.0 / self.rmax, self.rmax)
         d = xp.clip((mean - self._running_mean) / running_sigma, -self.dmax, self.dmax)
+        self.d = d
         self.x_hat = _xhat(x, mean, self.std, expander)
-        self.x_hat_renorm = self.x_hat * self.r[expander] + d[expander]
-        y = gamma[expander] * self.x_hat_renorm
-        y += beta[expander]
+        # y = gamma * (x_hat * r + d) + beta, without keeping x_hat * r + d
+        y = self.x_hat * (gamma * self.r)[expander]
+        y += (gamma * d + beta)[expander]
         y = y.astype(x.dtype, copy=False)
         if self.update_statistics:
             m = x.size // gamma.size
@@ -109,10 +111,14 @@ class _BatchRenormalizationGrad(function_node.FunctionNode):
         axis = f._axis
         m = gamma.dtype.type(x.size // gamma.size)
         gbeta = gy.sum(axis=axis, dtype=gamma.dtype)
-        ggamma = (gy * f.x_hat_renorm).sum(axis=axis).astype(gamma.dtype, copy=False)
-        gsigma_batch = (gy * f.x_hat).sum(axis=axis)
-        scale = (f.r * gamma / f.std)[expander]
-        gx = scale * (gy - (f.x_hat * gsigma_batch[expander] + gbeta[expander]) / m)
+        gsigma_batch = _sum_of_products(gy, f.x_hat, axis)
+        # sum(gy * (x_hat * r + d)) = r * sum(gy * x_hat) + d * sum(gy)
+        ggamma = (f.r * gsigma_batch + f.d * gbeta).astype(gamma.dtype, copy=False)
+        gx = f.x_hat * (gsigma_batch / m)[expander]
+        gx += (gbeta / m)[expander]
+        xp = backend.get_array_module(gy)
+        xp.subtract(gy, gx, out=gx, casting='unsafe')
+        gx *= (f.r * gamma / f.std)[expander]
         return gx.astype(x.dtype, copy=False), ggamma, gbeta
 
     def backward(self, indexes, grad_outputs):

@@ -2,7 +2,49 @@
 import warnings
 
 from minichainer import backend
+from minichainer import function_node
 from minichainer.utils import type_check
+
+
+class _MulInvStd(function_node.FunctionNode):
+    """``z = inv_std[:, None] * y`` where ``inv_std`` is that of each row of ``x``.
+
+    Inputs ``(x, y)`` of shape (rows, units); ``mean``/``inv_std`` (x's row statistics)
+    are given to the constructor as Chainer's helper of the same name takes them. The
+    backward also differentiates ``inv_std`` with respect to ``x`` (double backprop
+    works: it is built from differentiable functions).
+    """
+
+    def __init__(self, eps, mean, inv_std, dummy_gamma):
+        self.eps = eps
+        self.mean = mean
+        self.inv_std = inv_std
+        self.dummy_gamma = dummy_gamma
+
+    def forward(self, inputs):
+        self.retain_inputs((0,))
+        _, y = inputs
+        self.retain_outputs((0,))
+        return self.inv_std[:, None] * y,
+
+    def backward(self, indexes, grad_outputs):
+        from minichainer.functions.array.broadcast import broadcast_to
+        from minichainer.functions.math.sum import sum as _sum
+        x, = self.get_retained_inputs()
+        z, = self.get_retained_outputs()
+        gz, = grad_outputs
+        n = x.shape[1]
+        inv_n = x.dtype.type(1. / n)
+        d = x - broadcast_to(_sum(x, axis=1, keepdims=True) * inv_n, x.shape)
+        var = _sum(d * d, axis=1, keepdims=True) * inv_n
+        inv_std = broadcast_to((var + x.dtype.type(self.eps)) ** -0.5, x.shape)
+        ret = []
+        if 0 in indexes:
+            gz_z = broadcast_to(_sum(gz * z, axis=1, keepdims=True) * inv_n, x.shape)
+            ret.append(-(d * inv_std * gz_z * inv_std))
+        if 1 in indexes:
+            ret.append(inv_std * gz)
+        return ret
 
 
 def group_normalization(x, groups, gamma, beta, eps=1e-5):

@@ -1,6 +1,7 @@
 """Layer normalization."""
 from minichainer import backend
 from minichainer import function_node
+from minichainer.functions import _fast
 from minichainer.utils import type_check
 
 
@@ -32,17 +33,23 @@ class LayerNormalization(function_node.FunctionNode):
         x, gamma, beta = inputs
         xp = backend.get_array_module(x)
         mu = x.mean(axis=1, keepdims=True)
-        x_mu = x - mu
-        var = xp.mean(xp.square(x_mu), axis=1, keepdims=True)
-        inv_std = 1. / xp.sqrt(var + x.dtype.type(self.eps))
-        x_hat = x_mu * inv_std
-        return (x_hat * gamma[None] + beta[None]).astype(x.dtype, copy=False),
+        x_hat = x - mu
+        var = xp.einsum('ij,ij->i', x_hat, x_hat)[:, None]
+        var /= x.dtype.type(x.shape[1])
+        var += x.dtype.type(self.eps)
+        inv_std = xp.reciprocal(xp.sqrt(var, out=var), out=var)
+        x_hat *= inv_std
+        x_hat *= gamma[None]              # y in the centred x's buffer
+        x_hat += beta[None]
+        return x_hat.astype(x.dtype, copy=False),
 
     def backward(self, indexes, grad_outputs):
         from minichainer.functions.array.broadcast import broadcast_to
         from minichainer.functions.math.sum import sum as _sum
         x, gamma = self.get_retained_inputs()
         gy, = grad_outputs
+        if not _fast.needs_graph():
+            return _layer_norm_grad(indexes, x.array, gamma.array, gy.array, self.eps)
         n = x.shape[1]
         mu = broadcast_to(_sum(x, axis=1, keepdims=True) / n, x.shape)
         x_mu = x - mu
@@ -60,6 +67,35 @@ class LayerNormalization(function_node.FunctionNode):
         if 2 in indexes:
             ret.append(_sum(gy, axis=0))
         return ret
+
+
+def _layer_norm_grad(indexes, x, gamma, gy, eps):
+    """Closed-form gradients of layer normalization, without a graph.
+
+    ``gx = inv_std * (g - mean(g) - x_hat * mean(g * x_hat))`` with ``g = gy * gamma``.
+    """
+    xp = backend.get_array_module(x)
+    dtype = x.dtype
+    inv_n = dtype.type(1. / x.shape[1])
+    x_hat = x - x.mean(axis=1, keepdims=True)
+    var = xp.einsum('ij,ij->i', x_hat, x_hat)[:, None] * inv_n
+    inv_std = (var + dtype.type(eps)) ** dtype.type(-0.5)
+    x_hat *= inv_std
+    ret = []
+    for i in indexes:
+        if i == 0:
+            g = gy * gamma[None]
+            g_mean = g.mean(axis=1, keepdims=True)
+            gx_mean = xp.einsum('ij,ij->i', g, x_hat)[:, None] * inv_n
+            g -= g_mean
+            g -= x_hat * gx_mean
+            g *= inv_std
+            ret.append(_fast.as_grad(g))
+        elif i == 1:
+            ret.append(_fast.as_grad(xp.einsum('ij,ij->j', gy, x_hat)))
+        else:
+            ret.append(_fast.as_grad(gy.sum(axis=0)))
+    return ret
 
 
 def layer_normalization(x, gamma, beta, eps=1e-5):

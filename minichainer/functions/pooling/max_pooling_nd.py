@@ -1,101 +1,96 @@
-"""N-dimensional max pooling."""
-from minichainer import backend
+"""N-dimensional max pooling (also the implementation behind ``max_pooling_2d``)."""
 from minichainer import function_node
+from minichainer.functions.pooling import _pooling_engine as engine
 from minichainer.functions.pooling import pooling_nd
-from minichainer.utils import conv_nd
 
 
-def _prod(xs):
-    out = 1
-    for v in xs:
-        out *= v
-    return out
+class _MaxPoolingForward(object):
+    """Forward shared by :class:`MaxPoolingND` and ``MaxPooling2D``.
 
+    Keeps the window geometry and the argmax code of every window (one byte per
+    output for windows of up to 256 elements); ``indexes`` gives Chainer's intp
+    argmax array.
+    """
 
-def _max_pool_windows(node, x):
-    """The pooling windows of ``x`` padded with -inf: shape (n, c, prod(ksize)) + outs."""
-    col = conv_nd.im2col_nd_cpu(x, node.ksize, node.stride, node.pad,
-                                cover_all=node.cover_all, pval=-float('inf'))
-    n, c = col.shape[:2]
-    outs = col.shape[2 + node.ndim:]
-    return col.reshape((n, c, -1) + outs)
-
-
-class MaxPoolingND(pooling_nd._PoolingND):
-    """Max pooling over a set of N-dimensional planes."""
+    _code = None
+    _geometry = None
 
     def forward(self, x):
-        self._in_shape = x[0].shape
-        self._in_dtype = x[0].dtype
-        col = _max_pool_windows(self, x[0])
-        self.indexes = col.argmax(axis=2)
-        return col.max(axis=2),
+        x, = x
+        self._in_shape = x.shape
+        self._in_dtype = x.dtype
+        self._geometry = engine.Geometry(self._func_name, x.shape, self.ksize,
+                                         self.stride, self.pad, self.cover_all)
+        y, self._code = engine.max_forward(self._geometry, x)
+        return y,
+
+    @property
+    def indexes(self):
+        """Argmax within each window, shape of the output (``None`` before forward)."""
+        if self._code is None:
+            return None
+        return engine.codes_to_indexes(self._geometry, self._code)
+
+    @indexes.setter
+    def indexes(self, value):
+        if self._geometry is None:
+            raise RuntimeError('{}: indexes can only be set after forward'.format(
+                self._func_name))
+        self._code = engine.indexes_to_codes(self._geometry, value)
 
     def backward(self, indexes, gy):
         return MaxPoolingNDGrad(self).apply(gy)
 
 
-class MaxPoolingNDGrad(function_node.FunctionNode):
-    """Gradient of :func:`max_pooling_nd`."""
+class MaxPoolingND(_MaxPoolingForward, pooling_nd._PoolingND):
+    """Max pooling over a set of N-dimensional planes."""
 
-    def __init__(self, mpoolnd):
-        self.ndim = mpoolnd.ndim
-        self.ksize = mpoolnd.ksize
-        self.stride = mpoolnd.stride
-        self.pad = mpoolnd.pad
-        self.cover_all = mpoolnd.cover_all
-        self.indexes = mpoolnd.indexes
-        self._in_shape = mpoolnd._in_shape
-        self._in_dtype = mpoolnd._in_dtype
-        self.mpoolnd = mpoolnd
+    _func_name = 'max_pooling_nd'
+
+
+class MaxPoolingNDGrad(function_node.FunctionNode):
+    """Gradient of max pooling: routes gy to the first maximum of each window."""
+
+    def __init__(self, mpool):
+        self.mpool = mpool
+        self._geometry = mpool._geometry
+        self._code = mpool._code
+        self._in_dtype = mpool._in_dtype
+
+    # Chainer's attribute names on the gradient node
+    @property
+    def indexes(self):
+        return self.mpool.indexes
 
     def forward(self, gy):
-        xp = backend.get_array_module(*gy)
-        g = gy[0]
-        n, c = g.shape[:2]
-        outs = g.shape[2:]
-        kk = _prod(self.ksize)
-        gcol = xp.zeros((g.size * kk,), dtype=self._in_dtype)
-        idx = self.indexes.ravel() + xp.arange(0, g.size * kk, kk)
-        gcol[idx] = g.ravel()
-        gcol = gcol.reshape((n, c) + tuple(outs) + tuple(self.ksize))
-        nd = self.ndim
-        axes = (0, 1) + tuple(range(2 + nd, 2 + 2 * nd)) + tuple(range(2, 2 + nd))
-        gcol = gcol.transpose(axes)
-        gx = conv_nd.col2im_nd_cpu(gcol, self.stride, self.pad, self._in_shape[2:])
-        return gx,
+        return engine.max_backward(self._geometry, self._code, gy[0], self._in_dtype),
 
     def backward(self, indexes, ggx):
-        return MaxPoolingNDWithIndexes(self.mpoolnd).apply(ggx)
+        return MaxPoolingNDWithIndexes(self.mpool).apply(ggx)
 
 
 class MaxPoolingNDWithIndexes(function_node.FunctionNode):
     """Picks its input at the argmax positions of a max pooling."""
 
-    def __init__(self, mpoolnd):
-        self.ndim = mpoolnd.ndim
-        self.ksize = mpoolnd.ksize
-        self.stride = mpoolnd.stride
-        self.pad = mpoolnd.pad
-        self.cover_all = mpoolnd.cover_all
-        self.indexes = mpoolnd.indexes
-        self.mpoolnd = mpoolnd
+    def __init__(self, mpool):
+        self.mpool = mpool
+        self._geometry = mpool._geometry
+        self._code = mpool._code
 
     def forward(self, x):
-        xp = backend.get_array_module(*x)
-        col = _max_pool_windows(self, x[0])
-        n, c = col.shape[:2]
-        outs = col.shape[3:]
-        col = xp.moveaxis(col, 2, -1).reshape(-1, col.shape[2])
-        idx = self.indexes.ravel()
-        return col[xp.arange(len(idx)), idx].reshape((n, c) + outs),
+        return engine.max_pick(self._geometry, self._code, x[0]),
 
     def backward(self, indexes, grad_outputs):
-        return MaxPoolingNDGrad(self.mpoolnd).apply(grad_outputs)
+        return MaxPoolingNDGrad(self.mpool).apply(grad_outputs)
 
 
 def max_pooling_nd(x, ksize, stride=None, pad=0, cover_all=True, return_indices=False):
-    """N-dimensionally spatial max pooling (see :func:`max_pooling_2d`)."""
+    """N-dimensionally spatial max pooling (see :func:`max_pooling_2d`).
+
+    Raises:
+        ValueError: a non-positive ``ksize``/``stride``, a negative ``pad`` or a
+            window larger than the padded input.
+    """
     ndim = len(x.shape[2:])
     func = MaxPoolingND(ndim, ksize, stride, pad, cover_all, return_indices)
     y = func.apply((x,))[0]

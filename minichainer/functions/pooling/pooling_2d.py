@@ -10,7 +10,14 @@ def _pair(x):
 
 
 class Pooling2D(function_node.FunctionNode):
-    """Base class of pooling function over a set of 2d planes."""
+    """Base class of pooling function over a set of 2d planes.
+
+    Besides Chainer's ``kh, kw, sy, sx, ph, pw`` it exposes the N-D view of the same
+    window (``ndim = 2``, ``ksize``, ``stride``, ``pad`` tuples) that the shared pooling
+    engine reads.
+    """
+
+    ndim = 2
 
     def __init__(self, ksize, stride=None, pad=0, cover_all=True, return_indices=False):
         if stride is None:
@@ -21,6 +28,18 @@ class Pooling2D(function_node.FunctionNode):
         self.cover_all = cover_all
         self.return_indices = return_indices
         self._used_cudnn = False
+
+    @property
+    def ksize(self):
+        return self.kh, self.kw
+
+    @property
+    def stride(self):
+        return self.sy, self.sx
+
+    @property
+    def pad(self):
+        return self.ph, self.pw
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))

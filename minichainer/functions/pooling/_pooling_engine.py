@@ -1,0 +1,310 @@
+"""The N-D pooling engine shared by max/average pooling in every dimensionality.
+
+The windows of an (n, c, d_1..d_N) input are gathered by one strided copy of a
+(possibly padded) buffer into a contiguous ``col`` of shape (n, c, K, P), where
+K = prod(ksize) kernel offsets and P = prod(outs) output positions. Every later step
+(maximum, argmax code, mask, mean) then runs on contiguous (n, c, P) slices, which
+NumPy processes far faster than the strided window views themselves.
+
+Max pooling keeps, per output, the kernel offset of the first maximum (row-major
+window order, as Chainer's ``argmax`` over its im2col patches) as a one-byte code.
+Its backward needs no index scatter: when the windows tile the input
+(``stride == ksize``) it is written in x's own layout, ``repeat(gy) * (repeat(code)
+== offset grid)``; overlapping windows mask ``gy`` per offset and add one strided
+slice per kernel offset. Large inputs are processed in cache-sized slices of the
+batch.
+"""
+import itertools
+
+import numpy
+
+from minichainer import backend
+from minichainer.utils import conv
+
+
+def _prod(xs):
+    out = 1
+    for v in xs:
+        out *= v
+    return out
+
+
+def _as_strided(xp, a, shape, strides):
+    if xp is numpy:
+        return numpy.lib.stride_tricks.as_strided(a, shape=shape, strides=strides)
+    return xp.lib.stride_tricks.as_strided(a, shape=shape, strides=strides)
+
+
+class Geometry(object):
+    """Window geometry of one pooling call, validated against the input shape.
+
+    Raises:
+        ValueError: a ksize or stride that is not positive, a negative pad, or a
+            window larger than the padded input (the message names the argument,
+            its value and the input shape).
+    """
+
+    __slots__ = ('in_shape', 'ksize', 'stride', 'pad', 'outs', 'kk', 'P', 'buf_dims',
+                 'direct', 'tiled', 'exact')
+
+    def __init__(self, name, in_shape, ksize, stride, pad, cover_all):
+        dims = in_shape[2:]
+        for arg, values, low in (('ksize', ksize, 1), ('stride', stride, 1),
+                                 ('pad', pad, 0)):
+            for v in values:
+                if not isinstance(v, (int, numpy.integer)) or v < low:
+                    raise ValueError(
+                        '{}: {} must be {} ints, got {} (x.shape = {})'.format(
+                            name, arg, 'positive' if low else 'non-negative',
+                            tuple(values), tuple(in_shape)))
+        for k, d, p in zip(ksize, dims, pad):
+            if k > d + 2 * p:
+                raise ValueError(
+                    '{}: ksize {} is larger than the padded input (x.shape = {}, '
+                    'pad = {})'.format(name, tuple(ksize), tuple(in_shape), tuple(pad)))
+        self.in_shape = tuple(in_shape)
+        self.ksize = tuple(int(k) for k in ksize)
+        self.stride = tuple(int(s) for s in stride)
+        self.pad = tuple(int(p) for p in pad)
+        self.outs = tuple(conv.get_conv_outsize(d, k, s, p, cover_all)
+                          for d, k, s, p in zip(dims, self.ksize, self.stride, self.pad))
+        self.kk = _prod(self.ksize)
+        self.P = _prod(self.outs)
+        # extent of the padded coordinates that the windows read
+        needed = tuple(s * (o - 1) + k for s, o, k in zip(self.stride, self.outs, self.ksize))
+        self.buf_dims = tuple(max(e, p + d) for e, p, d in zip(needed, self.pad, dims))
+        # no padding buffer is needed when the windows stay inside x
+        self.direct = all(p == 0 for p in self.pad) and all(
+            e <= d for e, d in zip(needed, dims))
+        self.tiled = self.stride == self.ksize
+        # windows tile x exactly: every element belongs to exactly one window
+        self.exact = self.tiled and self.direct and needed == tuple(dims)
+
+    def _interior(self):
+        return (slice(None), slice(None)) + tuple(
+            slice(p, p + d) for p, d in zip(self.pad, self.in_shape[2:]))
+
+    def _window_view(self, buf):
+        """(n, c) + ksize + outs strided view of the windows of ``buf``."""
+        xp = backend.get_array_module(buf)
+        st = buf.strides
+        shape = buf.shape[:2] + self.ksize + self.outs
+        strides = st[:2] + st[2:] + tuple(a * s for a, s in zip(st[2:], self.stride))
+        return _as_strided(xp, buf, shape, strides)
+
+    def patches(self, x, pval):
+        """Contiguous windows of ``x`` (padded with ``pval``) as (n, c, K, P)."""
+        xp = backend.get_array_module(x)
+        n, c = x.shape[:2]
+        if self.direct:
+            buf = x
+        else:
+            buf = xp.full((n, c) + self.buf_dims, pval, dtype=x.dtype)
+            buf[self._interior()] = x
+        col = xp.ascontiguousarray(self._window_view(buf))
+        return col.reshape(n, c, self.kk, self.P)
+
+    def col2im(self, gcol):
+        """Sum columns (n, c, K, P) (K may be 1: broadcast) into an (n, c) + dims image.
+
+        One strided add per kernel offset, in Chainer's row-major offset order.
+        """
+        xp = backend.get_array_module(gcol)
+        n, c = gcol.shape[0], self.in_shape[1]
+        gbuf = xp.zeros((n, c) + self.buf_dims, dtype=gcol.dtype)
+        colon = (slice(None), slice(None))
+        for o, kidx in enumerate(itertools.product(*[range(k) for k in self.ksize])):
+            slices = tuple(slice(ki, ki + s * (out - 1) + 1, s)
+                           for ki, s, out in zip(kidx, self.stride, self.outs))
+            g = gcol[:, :, o if gcol.shape[2] > 1 else 0]
+            gbuf[colon + slices] += g.reshape(g.shape[:2] + self.outs)
+        return gbuf[self._interior()]
+
+    def upsample(self, a):
+        """Tiled windows only: repeat ``a`` ((n, c) + outs) over each window.
+
+        Returns an (n, c) + dims array (zeros where no window reads x). ``numpy.repeat``
+        writes contiguously, unlike an element-strided scatter into the windows.
+        """
+        xp = backend.get_array_module(a)
+        for axis in reversed(range(len(self.ksize))):   # innermost axis first
+            if self.ksize[axis] > 1:
+                a = xp.repeat(a, self.ksize[axis], axis=2 + axis)
+        return self.crop(a)
+
+    def crop(self, a):
+        """An array over the window extent ((n, c) + k * outs) cut to x's shape."""
+        if self.exact:
+            return a
+        xp = backend.get_array_module(a)
+        out = xp.zeros(self.in_shape, dtype=a.dtype)
+        dst = [slice(None), slice(None)]
+        src = [slice(None), slice(None)]
+        for p, d, e in zip(self.pad, self.in_shape[2:], a.shape[2:]):
+            m = min(d, e - p)
+            dst.append(slice(0, m))
+            src.append(slice(p, p + m))
+        out[tuple(dst)] = a[tuple(src)]
+        return out
+
+    def offset_grid(self):
+        """Kernel offset (row-major) of each position of the window extent, uint8/intp."""
+        grid = numpy.zeros((), dtype=code_dtype(self.kk))
+        for k, o in zip(self.ksize, self.outs):
+            pos = numpy.tile(numpy.arange(k, dtype=grid.dtype), o)
+            grid = grid[..., None] * grid.dtype.type(k) + pos
+        return grid
+
+    def out_shape(self):
+        return self.in_shape[:2] + self.outs
+
+
+def code_dtype(kk):
+    """Dtype of the argmax codes of windows with ``kk`` elements."""
+    return numpy.uint8 if kk <= 256 else numpy.intp
+
+
+# Large inputs are processed in slices of the batch of about this many bytes, so the
+# several passes over each slice (gather, compare, maximum, codes) hit the CPU caches.
+_CHUNK_BYTES = 1 << 20
+
+
+def _batch_chunks(n, bytes_per_sample):
+    step = max(1, _CHUNK_BYTES // max(1, bytes_per_sample))
+    return [(i, min(n, i + step)) for i in range(0, n, step)]
+
+
+def max_forward(geo, x):
+    """Max pooling: returns (y of shape (n, c) + outs, argmax codes of shape (n, c, P))."""
+    xp = backend.get_array_module(x)
+    n, c = x.shape[:2]
+    y = xp.empty((n, c, geo.P), dtype=x.dtype)
+    code = xp.empty((n, c, geo.P), dtype=code_dtype(geo.kk))
+    per_sample = c * geo.kk * geo.P * x.dtype.itemsize
+    for i, j in _batch_chunks(n, per_sample):
+        _max_forward_chunk(geo, x[i:j], y[i:j], code[i:j])
+    return y.reshape(geo.out_shape()), code
+
+
+def _max_forward_chunk(geo, x, y, code):
+    xp = backend.get_array_module(x)
+    col = geo.patches(x, -float('inf'))
+    y[...] = col[:, :, 0]
+    code[...] = 0
+    if geo.kk == 1:
+        return
+    # branch-free updates (a masked copy is slow on random masks): since the
+    # offsets come in increasing order, code = max(code, o * (v > y))
+    greater = xp.empty(y.shape, dtype=bool)
+    step = xp.empty(y.shape, dtype=code.dtype)
+    for o in range(1, geo.kk):
+        v = col[:, :, o]
+        xp.greater(v, y, out=greater)
+        xp.maximum(y, v, out=y)          # NaN-propagating, as max()
+        xp.multiply(greater, code.dtype.type(o), out=step)
+        xp.maximum(code, step, out=code)
+    if xp.isnan(y.sum()):  # cheap test; inf - inf only costs the exact path
+        # Chainer's argmax points at the first NaN of a window holding one
+        nan = xp.isnan(y)
+        for o in reversed(range(geo.kk)):
+            xp.copyto(code, o, where=nan & xp.isnan(col[:, :, o]))
+
+
+def max_backward(geo, code, gy, dtype):
+    """Gradient of max pooling: ``gy`` routed to each window's first maximum."""
+    xp = backend.get_array_module(gy)
+    n, c = geo.in_shape[:2]
+    if geo.tiled:
+        gy = gy.reshape(geo.out_shape())
+        code = code.reshape(geo.out_shape())
+        grid = xp.asarray(geo.offset_grid())
+        if not geo.exact:
+            return geo.crop(_max_backward_tiled(geo, code, gy, dtype, grid))
+        gx = xp.empty(geo.in_shape, dtype=dtype)
+        per_sample = c * geo.kk * geo.P * numpy.dtype(dtype).itemsize
+        for i, j in _batch_chunks(n, per_sample):
+            _max_backward_tiled(geo, code[i:j], gy[i:j], dtype, grid, out=gx[i:j])
+        return gx
+    gy = gy.reshape(n, c, geo.P)
+    gx = xp.empty(geo.in_shape, dtype=dtype)
+    per_sample = c * geo.kk * geo.P * numpy.dtype(dtype).itemsize
+    for i, j in _batch_chunks(n, per_sample):
+        gcol = xp.empty((j - i, c, geo.kk, geo.P), dtype=dtype)
+        mask = xp.empty((j - i, c, geo.P), dtype=dtype)
+        for o in range(geo.kk):
+            xp.equal(code[i:j], o, out=mask)          # 0/1 in gy's dtype, branch-free
+            xp.multiply(gy[i:j], mask, out=gcol[:, :, o])
+        gx[i:j] = geo.col2im(gcol)
+    return gx
+
+
+def _max_backward_tiled(geo, code, gy, dtype, grid, out=None):
+    """In x's layout: gx = up(gy) * (up(code) == offset of each position)."""
+    xp = backend.get_array_module(gy)
+    for axis in reversed(range(len(geo.ksize))):   # innermost axis first: faster
+        k = geo.ksize[axis]
+        if k > 1:
+            code = xp.repeat(code, k, axis=2 + axis)
+            gy = xp.repeat(gy, k, axis=2 + axis)
+    return xp.multiply(gy, xp.equal(code, grid), out=out, dtype=dtype)
+
+
+def max_pick(geo, code, x):
+    """The elements of ``x`` at the argmax positions (double backward of max pooling)."""
+    xp = backend.get_array_module(x)
+    col = geo.patches(x, -float('inf'))
+    out = col[:, :, 0].copy()
+    mask = xp.empty(code.shape, dtype=bool)
+    for o in range(1, geo.kk):
+        xp.equal(code, o, out=mask)
+        xp.copyto(out, col[:, :, o], where=mask)
+    return out.reshape(geo.out_shape())
+
+
+def codes_to_indexes(geo, code):
+    """Chainer's ``indexes`` (argmax within each window, intp) from the codes."""
+    return code.astype(numpy.intp).reshape(geo.out_shape())
+
+
+def indexes_to_codes(geo, indexes):
+    """Codes (n, c, P) from an ``indexes`` array of the output's shape."""
+    xp = backend.get_array_module(indexes)
+    indexes = xp.asarray(indexes).reshape(geo.in_shape[:2] + (geo.P,))
+    return indexes.astype(code_dtype(geo.kk), copy=False)
+
+
+def average_forward(geo, x, width=None):
+    """Average pooling; padded zeros count unless ``width`` (real elements) is given."""
+    col = geo.patches(x, 0)
+    if width is None:
+        y = col.mean(axis=2)
+    else:
+        y = col.sum(axis=2) / width.reshape(-1)
+    return y.astype(x.dtype, copy=False).reshape(geo.out_shape())
+
+
+def average_backward(geo, gy, dtype, width=None):
+    """Gradient of average pooling (divisor applied after summing, as Chainer)."""
+    n, c = geo.in_shape[:2]
+    if width is not None:
+        gy = gy / width
+    if geo.tiled:
+        # one term per input element: dividing first rounds exactly like after
+        if width is None:
+            gy = gy / gy.dtype.type(geo.kk)
+        return geo.upsample(gy.astype(dtype, copy=False))
+    gx = geo.col2im(gy.reshape(n, c, 1, geo.P).astype(dtype, copy=False))
+    if width is None:
+        gx /= gx.dtype.type(geo.kk)
+    return gx
+
+
+def pooling_width(xp, geo, dtype):
+    """Number of real (non-padded) elements in each window, shape ``outs``."""
+    width = None
+    for d, k, s, p, o in zip(geo.in_shape[2:], geo.ksize, geo.stride, geo.pad, geo.outs):
+        starts = -p + numpy.arange(o, dtype=dtype) * s
+        ends = numpy.minimum(starts + k, d)
+        w = ends - numpy.maximum(starts, 0)
+        width = w if width is None else numpy.tensordot(width[..., None], w[None], axes=1)
+    return xp.asarray(width)

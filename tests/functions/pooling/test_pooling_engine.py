@@ -1,0 +1,253 @@
+"""The shared N-D pooling engine: tiled (stride == ksize) and overlapping windows.
+
+The reference is the previous implementation's algorithm (im2col patches, ``argmax``
+over them, a scatter of ``gy`` into the columns and ``col2im``), built here from
+``minichainer.utils.conv_nd``.
+"""
+import numpy
+import pytest
+
+import minichainer
+import minichainer.functions as F
+from minichainer import gradient_check
+from minichainer.utils import conv_nd
+
+
+def _reference_max(x, k, s, p, cover_all, gy):
+    col = conv_nd.im2col_nd_cpu(x, k, s, p, cover_all=cover_all, pval=-float('inf'))
+    n, c = col.shape[:2]
+    nd = x.ndim - 2
+    outs = col.shape[2 + nd:]
+    col = col.reshape((n, c, -1) + outs)
+    idx = col.argmax(axis=2)
+    y = col.max(axis=2)
+    kk = col.shape[2]
+    gcol = numpy.zeros((gy.size * kk,), x.dtype)
+    gcol[idx.ravel() + numpy.arange(0, gy.size * kk, kk)] = gy.ravel()
+    gcol = gcol.reshape((n, c) + outs + tuple(k))
+    axes = (0, 1) + tuple(range(2 + nd, 2 + 2 * nd)) + tuple(range(2, 2 + nd))
+    gx = conv_nd.col2im_nd_cpu(gcol.transpose(axes), s, p, x.shape[2:])
+    return y, gx, idx
+
+
+def _reference_average(x, k, s, p, gy):
+    col = conv_nd.im2col_nd_cpu(x, k, s, p)
+    nd = x.ndim - 2
+    y = col.mean(axis=tuple(range(2, 2 + nd))).astype(x.dtype, copy=False)
+    idx = (slice(None), slice(None)) + (None,) * nd
+    gcol = numpy.broadcast_to(gy[idx], gy.shape[:2] + tuple(k) + gy.shape[2:])
+    gx = conv_nd.col2im_nd_cpu(gcol, s, p, x.shape[2:])
+    gx /= int(numpy.prod(k))
+    return y, gx
+
+
+def _random_cases(seed, count):
+    rng = numpy.random.RandomState(seed)
+    cases = []
+    while len(cases) < count:
+        nd = int(rng.randint(1, 4))
+        dims = tuple(int(d) for d in rng.randint(1, 7 if nd < 3 else 5, nd))
+        k = tuple(int(v) for v in rng.randint(1, 4, nd))
+        s = k if rng.rand() < 0.4 else tuple(int(v) for v in rng.randint(1, 4, nd))
+        p = tuple(int(v) for v in rng.randint(0, 2, nd))
+        if any(kk > d + 2 * pp for kk, d, pp in zip(k, dims, p)):
+            continue
+        cases.append((dims, k, s, p, bool(rng.rand() < 0.5), int(rng.randint(1 << 30))))
+    return cases
+
+
+def _input(shape, dtype, seed, ties):
+    rng = numpy.random.RandomState(seed)
+    if ties:  # many equal values per window, as after a ReLU
+        return numpy.maximum(rng.randint(-2, 3, shape), 0).astype(dtype)
+    return rng.randn(*shape).astype(dtype)
+
+
+def _pool(kind, x, k, s, p, cover_all):
+    nd = x.ndim - 2
+    if kind == 'max':
+        if nd == 2:
+            return F.max_pooling_2d(x, k, s, p, cover_all)
+        return F.max_pooling_nd(x, k, s, p, cover_all)
+    if nd == 2:
+        return F.average_pooling_2d(x, k, s, p)
+    return F.average_pooling_nd(x, k, s, p)
+
+
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32, numpy.float64])
+@pytest.mark.parametrize('case', _random_cases(0, 24))
+def test_max_pooling_equals_previous_implementation(case, dtype):
+    dims, k, s, p, cover_all, seed = case
+    for ties in (False, True):
+        x = _input((2, 3) + dims, dtype, seed, ties)
+        xv = minichainer.Variable(x)
+        y = _pool('max', xv, k, s, p, cover_all)
+        gy = numpy.random.RandomState(seed + 1).randn(*y.shape).astype(dtype)
+        y.grad = gy
+        y.backward()
+        y_ref, gx_ref, idx_ref = _reference_max(x, k, s, p, cover_all, gy)
+        numpy.testing.assert_array_equal(y.array, y_ref)
+        numpy.testing.assert_array_equal(xv.grad, gx_ref)
+        assert xv.grad.dtype == dtype
+        if len(dims) == 2:
+            _, idx = F.max_pooling_2d(x, k, s, p, cover_all, return_indices=True)
+        else:
+            _, idx = F.max_pooling_nd(x, k, s, p, cover_all, return_indices=True)
+        assert idx.dtype == numpy.intp
+        numpy.testing.assert_array_equal(idx, idx_ref)
+
+
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32, numpy.float64])
+@pytest.mark.parametrize('case', _random_cases(1, 16))
+def test_average_pooling_equals_previous_implementation(case, dtype):
+    dims, k, s, p, _, seed = case
+    x = _input((2, 3) + dims, dtype, seed, False)
+    xv = minichainer.Variable(x)
+    y = _pool('average', xv, k, s, p, False)
+    gy = numpy.random.RandomState(seed + 1).randn(*y.shape).astype(dtype)
+    y.grad = gy
+    y.backward()
+    y_ref, gx_ref = _reference_average(x, k, s, p, gy)
+    numpy.testing.assert_array_equal(y.array, y_ref)
+    numpy.testing.assert_array_equal(xv.grad, gx_ref)
+
+
+def _distinct(shape, dtype, seed=0):
+    rng = numpy.random.RandomState(seed)
+    x = rng.permutation(int(numpy.prod(shape))).reshape(shape).astype(numpy.float64)
+    return ((x - x.size / 2) / x.size * 4).astype(dtype)
+
+
+def _tol(dtype):
+    if dtype == numpy.float16:
+        return {'dtype': numpy.float64, 'atol': 1e-2, 'rtol': 1e-1}
+    if dtype == numpy.float32:
+        return {'atol': 1e-3, 'rtol': 1e-2}
+    return {'atol': 1e-6, 'rtol': 1e-5}
+
+
+# (shape, ksize, stride, pad, cover_all): tiled exactly, tiled with a ragged edge
+# (cover_all and not), tiled with padding, overlapping, strided with gaps
+PATHS = [
+    ((2, 3, 4, 6), 2, 2, 0, True),
+    ((2, 2, 5, 7), 2, 2, 0, True),
+    ((2, 2, 5, 7), 2, 2, 0, False),
+    ((1, 2, 4, 6), 2, 2, 1, True),
+    ((1, 2, 7, 6), 3, 2, 1, True),
+    ((1, 2, 7, 6), (2, 3), (3, 1), (0, 1), False),
+]
+
+
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32, numpy.float64])
+@pytest.mark.parametrize('path', PATHS)
+def test_max_pooling_2d_gradients(path, dtype):
+    shape, k, s, p, cover_all = path
+    x = _distinct(shape, dtype)
+    y = F.max_pooling_2d(x, k, s, p, cover_all)
+    gy = numpy.random.RandomState(1).uniform(-1, 1, y.shape).astype(dtype)
+    ggx = numpy.random.RandomState(2).uniform(-1, 1, shape).astype(dtype)
+    # the eps must stay below half the gap between distinct inputs
+    eps = 2e-3 if dtype != numpy.float16 else 1e-2
+    f = (lambda v: F.max_pooling_2d(v, k, s, p, cover_all))
+    gradient_check.check_backward(f, x, gy, eps=eps, **_tol(dtype))
+    gradient_check.check_double_backward(f, x, gy, ggx, eps=eps, **_tol(dtype))
+
+
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32, numpy.float64])
+@pytest.mark.parametrize('path', PATHS[:2] + PATHS[3:])
+def test_average_pooling_2d_gradients(path, dtype):
+    shape, k, s, p, _ = path
+    x = _distinct(shape, dtype)
+    y = F.average_pooling_2d(x, k, s, p)
+    gy = numpy.random.RandomState(1).uniform(-1, 1, y.shape).astype(dtype)
+    ggx = numpy.random.RandomState(2).uniform(-1, 1, shape).astype(dtype)
+    f = (lambda v: F.average_pooling_2d(v, k, s, p))
+    gradient_check.check_backward(f, x, gy, **_tol(dtype))
+    gradient_check.check_double_backward(f, x, gy, ggx, **_tol(dtype))
+
+
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32, numpy.float64])
+@pytest.mark.parametrize('path', [((1, 2, 4, 2, 6), 2, 2, 0, True),
+                                  ((1, 2, 4, 2, 6), 2, 2, 1, True),
+                                  ((1, 2, 5, 4, 4), 3, 2, 1, False)])
+def test_pooling_3d_gradients(path, dtype):
+    shape, k, s, p, cover_all = path
+    x = _distinct(shape, dtype)
+    gy_shape = F.max_pooling_nd(x, k, s, p, cover_all).shape
+    gy = numpy.random.RandomState(1).uniform(-1, 1, gy_shape).astype(dtype)
+    eps = 2e-3 if dtype != numpy.float16 else 1e-2
+    gradient_check.check_backward(
+        lambda v: F.max_pooling_nd(v, k, s, p, cover_all), x, gy, eps=eps, **_tol(dtype))
+    for pad_value in (0, None):
+        f = (lambda v: F.average_pooling_nd(v, k, s, p, pad_value=pad_value))
+        gy = numpy.random.RandomState(1).uniform(-1, 1, f(x).shape).astype(dtype)
+        gradient_check.check_backward(f, x, gy, **_tol(dtype))
+
+
+def test_tied_window_routes_the_gradient_to_its_first_maximum():
+    x = numpy.zeros((1, 1, 4, 4), numpy.float32)
+    x[0, 0, 3, 3] = 1
+    for k, s in ((2, 2), (3, 1)):
+        xv = minichainer.Variable(x)
+        y = F.max_pooling_2d(xv, k, s)
+        gy = numpy.ones(y.shape, numpy.float32)
+        y.grad = gy
+        y.backward()
+        _, gx_ref, _ = _reference_max(x, (k, k), (s, s), (0, 0), True, gy)
+        numpy.testing.assert_array_equal(xv.grad, gx_ref)
+    # tiled 2x2: each all-zero window gives its gradient to its top-left element
+    expected = numpy.zeros((4, 4), numpy.float32)
+    expected[0, 0] = expected[0, 2] = expected[2, 0] = expected[3, 3] = 1
+    xv = minichainer.Variable(x)
+    y = F.max_pooling_2d(xv, 2)
+    y.grad = numpy.ones(y.shape, numpy.float32)
+    y.backward()
+    numpy.testing.assert_array_equal(xv.grad[0, 0], expected)
+
+
+def test_nan_window_points_at_its_first_nan_as_argmax_does():
+    x = numpy.arange(16, dtype=numpy.float32).reshape(1, 1, 4, 4)
+    x[0, 0, 0, 1] = numpy.nan
+    x[0, 0, 1, 0] = numpy.nan
+    y, idx = F.max_pooling_2d(x, 2, return_indices=True)
+    assert numpy.isnan(y.array[0, 0, 0, 0])
+    assert idx[0, 0, 0, 0] == 1
+    assert idx[0, 0, 1, 1] == 3
+
+
+@pytest.mark.parametrize('func', [
+    lambda x, k, s, p: F.max_pooling_2d(x, k, s, p),
+    lambda x, k, s, p: F.average_pooling_2d(x, k, s, p),
+    lambda x, k, s, p: F.max_pooling_nd(x, k, s, p),
+    lambda x, k, s, p: F.average_pooling_nd(x, k, s, p),
+])
+@pytest.mark.parametrize('args,match', [
+    ((0, 1, 0), r'ksize must be positive ints, got \(0, 0\) \(x.shape = \(1, 2, 4, 4\)\)'),
+    ((2, 0, 0), r'stride must be positive ints, got \(0, 0\) \(x.shape = \(1, 2, 4, 4\)\)'),
+    ((2, 2, -1), r'pad must be non-negative ints, got \(-1, -1\)'),
+    ((5, 1, 0), r'ksize \(5, 5\) is larger than the padded input \(x.shape = \(1, 2, 4, 4\), '
+                r'pad = \(0, 0\)\)'),
+    (((2, 7), 1, (0, 1)), r'ksize \(2, 7\) is larger than the padded input'),
+])
+def test_bad_window_raises_value_error(func, args, match):
+    x = numpy.zeros((1, 2, 4, 4), numpy.float32)
+    with pytest.raises(ValueError, match=match):
+        func(x, *args)
+
+
+def test_window_as_large_as_the_padded_input_is_accepted():
+    x = numpy.arange(2 * 3 * 3, dtype=numpy.float32).reshape(1, 2, 3, 3)
+    y = F.max_pooling_2d(x, 5, 1, 1)
+    assert y.shape == (1, 2, 1, 1)
+    numpy.testing.assert_array_equal(y.array[0, :, 0, 0], [8, 17])
+
+
+def test_indexes_attribute_round_trips():
+    x = _distinct((1, 2, 4, 4), numpy.float32)
+    from minichainer.functions.pooling.max_pooling_2d import MaxPooling2D
+    func = MaxPooling2D(2)
+    y, = func.apply((x,))
+    idx = func.indexes
+    assert idx.shape == y.shape and idx.dtype == numpy.intp
+    func.indexes = numpy.zeros_like(idx)
+    numpy.testing.assert_array_equal(func.indexes, 0)
