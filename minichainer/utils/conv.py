@@ -3,7 +3,8 @@
 ``im2col_cpu``/``col2im_cpu`` keep Chainer's public layout ``(n, c, kh, kw, out_h, out_w)``.
 The underscored ``_im2col_cn``/``_col2im_cn`` variants use the channel-major layout
 ``(c, kh, kw, n, out_h, out_w)`` so that a convolution is a single BLAS matmul over a
-``(c * kh * kw, n * out_h * out_w)`` matrix without a transposing copy.
+``(c * kh * kw, n * out_h * out_w)`` matrix without a transposing copy; they are the
+2-D case of :mod:`minichainer.utils.conv_nd`'s, which the convolutions use.
 """
 from minichainer import backend
 
@@ -88,48 +89,13 @@ def col2im(col, sy, sx, ph, pw, h, w, dy=1, dx=1):
 
 
 def _im2col_cn(img, kh, kw, sy, sx, ph, pw, dy, dx, out_h, out_w, pval=0):
-    """Like ``im2col_cpu`` but returns the layout (c, kh, kw, n, out_h, out_w), contiguous."""
-    n, c, h, w = img.shape
-    xp = backend.get_array_module(img)
-    need_extra = ((kh - 1) * dy + sy * (out_h - 1) >= h + 2 * ph
-                  or (kw - 1) * dx + sx * (out_w - 1) >= w + 2 * pw)
-    if ph == 0 and pw == 0 and not need_extra:
-        src = img.transpose(1, 0, 2, 3)
-    else:
-        # padded copy directly in (c, n, h, w) order
-        hp = h + 2 * ph + sy - 1
-        wp = w + 2 * pw + sx - 1
-        if pval == 0:
-            src = xp.zeros((c, n, hp, wp), dtype=img.dtype)
-        else:
-            src = xp.full((c, n, hp, wp), pval, dtype=img.dtype)
-        src[:, :, ph:ph + h, pw:pw + w] = img.transpose(1, 0, 2, 3)
-    col = xp.empty((c, kh, kw, n, out_h, out_w), dtype=img.dtype)
-    for j in range(kh):
-        y0 = j * dy
-        y1 = y0 + sy * (out_h - 1) + 1
-        for i in range(kw):
-            x0 = i * dx
-            x1 = x0 + sx * (out_w - 1) + 1
-            col[:, j, i] = src[:, :, y0:y1:sy, x0:x1:sx]
-    return col
+    """2-D ``conv_nd._im2col_cn``: contiguous patches (c, kh, kw, n, out_h, out_w)."""
+    from minichainer.utils import conv_nd
+    return conv_nd._im2col_cn(img, (kh, kw), (sy, sx), (ph, pw), (dy, dx), (out_h, out_w),
+                              pval)
 
 
 def _col2im_cn(col, sy, sx, ph, pw, h, w, dy, dx):
-    """Inverse of ``_im2col_cn``: sum (c, kh, kw, n, out_h, out_w) patches into (n, c, h, w).
-
-    The result is a view into a padded buffer (not necessarily contiguous).
-    """
-    c, kh, kw, n, out_h, out_w = col.shape
-    xp = backend.get_array_module(col)
-    img = xp.zeros((n, c, h + 2 * ph + sy - 1 + (kh - 1) * dy,
-                    w + 2 * pw + sx - 1 + (kw - 1) * dx), dtype=col.dtype)
-    dst = img.transpose(1, 0, 2, 3)
-    for j in range(kh):
-        y0 = j * dy
-        y1 = y0 + sy * (out_h - 1) + 1
-        for i in range(kw):
-            x0 = i * dx
-            x1 = x0 + sx * (out_w - 1) + 1
-            dst[:, :, y0:y1:sy, x0:x1:sx] += col[:, j, i]
-    return img[:, :, ph:h + ph, pw:w + pw]
+    """2-D ``conv_nd._col2im_cn``: sum (c, kh, kw, n, out_h, out_w) into (n, c, h, w)."""
+    from minichainer.utils import conv_nd
+    return conv_nd._col2im_cn(col, (sy, sx), (ph, pw), (h, w), (dy, dx))

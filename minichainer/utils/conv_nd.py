@@ -87,31 +87,84 @@ def col2im_nd(col, stride, pad, dims, dilate=1):
     return col2im_nd_cpu(col, stride, pad, dims, dilate=dilate)
 
 
-def _im2col_nd_cn(img, ksize, stride, pad, dilate, outs, pval=0):
-    """Patches as (c, k_1..k_N, n, out_1..out_N), contiguous (for a single matmul)."""
-    n, c = img.shape[:2]
+def _extent(k, s, d, o):
+    """Number of padded input elements one axis of the patches touches."""
+    return (k - 1) * d + s * (o - 1) + 1
+
+
+def patches_view(src, ksize, stride, dilate, outs):
+    """Patches of ``src`` (c, n, d_1..d_N) as a strided view (c, k_1..k_N, n, o_1..o_N).
+
+    No data is copied: element ``[c, k..., n, o...]`` is
+    ``src[c, n, k_i * dilate_i + o_i * stride_i ...]``. ``src`` must be large enough
+    along every spatial axis (``(k - 1) * dilate + stride * (o - 1) + 1`` elements).
+    """
+    xp = backend.get_array_module(src)
+    st = src.strides
+    ndim = len(ksize)
+    shape = (src.shape[0],) + tuple(ksize) + (src.shape[1],) + tuple(outs)
+    strides = ((st[0],) + tuple(st[2 + i] * dilate[i] for i in range(ndim)) + (st[1],)
+               + tuple(st[2 + i] * stride[i] for i in range(ndim)))
+    return xp.lib.stride_tricks.as_strided(src, shape, strides)
+
+
+def _padded_source(img, ksize, stride, pad, dilate, outs, pval=0):
+    """``img`` (n, c, d...) as a (c, n, d'...) array covering every patch.
+
+    A transposed view when no padding is needed, else one padded copy.
+    """
+    src = img.swapaxes(0, 1)
+    dims = img.shape[2:]
+    high = tuple(max(0, _extent(k, s, di, o) - d - p)
+                 for k, s, di, o, d, p in zip(ksize, stride, dilate, outs, dims, pad))
+    if not any(pad) and not any(high):
+        return src
     xp = backend.get_array_module(img)
-    img = _pad_nd(img, pad, stride, pval)
-    src = xp.swapaxes(img, 0, 1)
-    col = xp.empty((c,) + tuple(ksize) + (n,) + tuple(outs), dtype=img.dtype)
-    for kidx, slices in _windows(ksize, stride, dilate, outs):
-        col[(slice(None),) + kidx] = src[(slice(None), slice(None)) + slices]
+    shape = img.shape[1::-1] + tuple(d + p + h for d, p, h in zip(dims, pad, high))
+    if pval == 0:
+        padded = xp.zeros(shape, dtype=img.dtype)
+    else:
+        padded = xp.full(shape, pval, dtype=img.dtype)
+    padded[(slice(None), slice(None)) + tuple(slice(p, p + d) for p, d in zip(pad, dims))] \
+        = src
+    return padded
+
+
+def _im2col_cn(img, ksize, stride, pad, dilate, outs, pval=0):
+    """Patches of ``img`` (n, c, d...) as a contiguous (c, k_1..k_N, n, o_1..o_N) array.
+
+    Reshaped to ``(c * prod(k), n * prod(o))`` it is the right operand of the
+    convolution's matrix product, with no transposing copy. One copy of the patches
+    (plus one padded copy of ``img`` when ``pad`` or ``cover_all`` needs it).
+    """
+    xp = backend.get_array_module(img)
+    src = _padded_source(img, ksize, stride, pad, dilate, outs, pval)
+    view = patches_view(src, ksize, stride, dilate, outs)
+    col = xp.empty(view.shape, dtype=img.dtype)
+    colon = (slice(None),)
+    for kidx in itertools.product(*[range(k) for k in ksize]):
+        col[colon + kidx] = view[colon + kidx]
     return col
 
 
-def _col2im_nd_cn(col, stride, pad, dims, dilate):
-    """Inverse of ``_im2col_nd_cn``: returns an (n, c, d_1..d_N) view."""
+def _col2im_cn(col, stride, pad, dims, dilate):
+    """Sum patches (c, k_1..k_N, n, o_1..o_N) into an (n, c, d_1..d_N) image.
+
+    One strided slice add per kernel offset into a zeroed buffer; the result is a view
+    of that buffer (not contiguous when ``pad`` is not 0).
+    """
     ndim = len(dims)
     c = col.shape[0]
     ksize = col.shape[1:1 + ndim]
     n = col.shape[1 + ndim]
     outs = col.shape[2 + ndim:]
     xp = backend.get_array_module(col)
-    shape = tuple(d + 2 * p + s - 1 + (k - 1) * di
-                  for d, p, s, k, di in zip(dims, pad, stride, ksize, dilate))
+    shape = tuple(max(_extent(k, s, di, o), d + p) for k, s, di, o, d, p in
+                  zip(ksize, stride, dilate, outs, dims, pad))
     img = xp.zeros((n, c) + shape, dtype=col.dtype)
-    dst = xp.swapaxes(img, 0, 1)
-    for kidx, slices in _windows(ksize, stride, dilate, outs):
-        dst[(slice(None), slice(None)) + slices] += col[(slice(None),) + kidx]
+    view = patches_view(img.swapaxes(0, 1), ksize, stride, dilate, outs)
+    colon = (slice(None),)
+    for kidx in itertools.product(*[range(k) for k in ksize]):
+        view[colon + kidx] += col[colon + kidx]
     return img[(slice(None), slice(None)) + tuple(slice(p, p + d)
                                                   for p, d in zip(pad, dims))]
