@@ -147,24 +147,41 @@ def _im2col_cn(img, ksize, stride, pad, dilate, outs, pval=0):
     return col
 
 
+def _col2im_buffer(c, n, ksize, stride, pad, dims, dilate, outs, dtype, xp):
+    """A zeroed (c, n, d'...) buffer that ``_col2im_add`` accumulates patches into."""
+    shape = tuple(max(_extent(k, s, di, o), d + p) for k, s, di, o, d, p in
+                  zip(ksize, stride, dilate, outs, dims, pad))
+    return xp.zeros((c, n) + shape, dtype=dtype)
+
+
+def _col2im_add(img_cn, col, stride, dilate):
+    """Add patches ``col`` (c, k..., n, o...) into ``img_cn`` (c, n, d'...): one strided
+    slice add per kernel offset."""
+    ndim = len(stride)
+    ksize = col.shape[1:1 + ndim]
+    outs = col.shape[2 + ndim:]
+    view = patches_view(img_cn, ksize, stride, dilate, outs)
+    colon = (slice(None),)
+    for kidx in itertools.product(*[range(k) for k in ksize]):
+        view[colon + kidx] += col[colon + kidx]
+
+
+def _col2im_crop(img_cn, pad, dims):
+    """The (n, c, d...) image inside a ``_col2im_buffer`` (a view)."""
+    crop = tuple(slice(p, p + d) for p, d in zip(pad, dims))
+    return img_cn[(slice(None), slice(None)) + crop].swapaxes(0, 1)
+
+
 def _col2im_cn(col, stride, pad, dims, dilate):
     """Sum patches (c, k_1..k_N, n, o_1..o_N) into an (n, c, d_1..d_N) image.
 
     One strided slice add per kernel offset into a zeroed buffer; the result is a view
-    of that buffer (not contiguous when ``pad`` is not 0).
+    of that buffer in (c, n, d...) memory order.
     """
     ndim = len(dims)
-    c = col.shape[0]
-    ksize = col.shape[1:1 + ndim]
-    n = col.shape[1 + ndim]
-    outs = col.shape[2 + ndim:]
     xp = backend.get_array_module(col)
-    shape = tuple(max(_extent(k, s, di, o), d + p) for k, s, di, o, d, p in
-                  zip(ksize, stride, dilate, outs, dims, pad))
-    img = xp.zeros((n, c) + shape, dtype=col.dtype)
-    view = patches_view(img.swapaxes(0, 1), ksize, stride, dilate, outs)
-    colon = (slice(None),)
-    for kidx in itertools.product(*[range(k) for k in ksize]):
-        view[colon + kidx] += col[colon + kidx]
-    return img[(slice(None), slice(None)) + tuple(slice(p, p + d)
-                                                  for p, d in zip(pad, dims))]
+    c = col.shape[0]
+    img = _col2im_buffer(c, col.shape[1 + ndim], col.shape[1:1 + ndim], stride, pad, dims,
+                         dilate, col.shape[2 + ndim:], col.dtype, xp)
+    _col2im_add(img, col, stride, dilate)
+    return _col2im_crop(img, pad, dims)

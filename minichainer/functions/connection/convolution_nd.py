@@ -12,7 +12,8 @@ copy:
   (n, oc, o...) view);
 * filter gradient ``gW = gy (oc, n*o) @ col.T`` (BLAS reads ``col.T`` in place);
 * data gradient ``gcol = W.T @ gy``, then ``col2im``: one strided slice add per kernel
-  offset into a zeroed buffer.
+  offset into a zeroed buffer, a few images at a time so that the whole ``gcol`` never
+  exists.
 
 ``gy`` is brought to channel-major order at most once per backward and shared by both
 gradients. The forward ``col`` is kept for the filter gradient when it is at most
@@ -29,6 +30,8 @@ from minichainer.utils import type_check
 # The im2col buffer of the forward pass is kept for the filter gradient when it is at
 # most this large; bigger buffers are recomputed in backward to bound memory.
 _COL_CACHE_MAX_BYTES = 64 * 1024 * 1024
+# The data gradient's patch matrix (W.T @ gy) is formed this many bytes at a time.
+_GCOL_CHUNK_BYTES = 4 * 1024 * 1024
 
 
 class ConvolutionShapeError(ValueError, RuntimeError, AssertionError):
@@ -223,19 +226,33 @@ def _conv_grad_w(col, gy_cn, W_shape, groups, w_dtype, xp):
 
 def _deconv_forward(x_cn, W, b, x_shape, stride, pad, dilate, outs, groups, dtype, xp):
     """Transposed convolution of x_cn (c, n * prod(d)) by W (c, oc/G, k...) into
-    (n, oc, outs...) (a view); ``x_shape`` is the (n, c, d...) shape of ``x``."""
+    (n, oc, outs...) (a view); ``x_shape`` is the (n, c, d...) shape of ``x``.
+
+    ``gcol = W.T @ x`` is computed for a few images at a time (at most
+    ``_GCOL_CHUNK_BYTES``) and added into the output right away, so the full patch
+    matrix never exists.
+    """
     c = W.shape[0]
-    ksize = W.shape[2:]
+    ksize = tuple(W.shape[2:])
     out_c = W.shape[1] * groups
+    n = x_shape[0]
+    in_dims = tuple(x_shape[2:])
+    per_image = x_cn.shape[1] // n
     w2 = W.reshape(c, -1)
-    if groups == 1:
-        gcol = w2.T.dot(x_cn)
-    else:
-        gcol = xp.matmul(_grouped(w2, groups).transpose(0, 2, 1), _grouped(x_cn, groups))
-    if gcol.dtype != dtype:
-        gcol = gcol.astype(dtype, copy=False)
-    gcol = gcol.reshape((out_c,) + tuple(ksize) + tuple(x_shape[:1]) + tuple(x_shape[2:]))
-    y = conv_nd._col2im_cn(gcol, stride, pad, outs, dilate)
+    wt = w2.T if groups == 1 else _grouped(w2, groups).transpose(0, 2, 1)
+    img = conv_nd._col2im_buffer(out_c, n, ksize, stride, pad, outs, dilate, in_dims,
+                                 dtype, xp)
+    rows = w2.shape[1] * groups
+    chunk = max(1, _GCOL_CHUNK_BYTES // (rows * per_image * x_cn.itemsize))
+    for n0 in range(0, n, chunk):
+        n1 = min(n, n0 + chunk)
+        x_part = x_cn if n1 - n0 == n else x_cn[:, n0 * per_image:n1 * per_image]
+        gcol = _matmul(wt, _grouped(x_part, groups), xp)
+        if gcol.dtype != dtype:
+            gcol = gcol.astype(dtype, copy=False)
+        gcol = gcol.reshape((out_c,) + ksize + (n1 - n0,) + in_dims)
+        conv_nd._col2im_add(img[:, n0:n1], gcol, stride, dilate)
+    y = conv_nd._col2im_crop(img, pad, outs)
     if b is not None:
         y += b.reshape((1, out_c) + (1,) * len(outs)).astype(y.dtype, copy=False)
     return y
@@ -299,6 +316,11 @@ class ConvolutionND(function_node.FunctionNode):
         ret = []
         # gy in channel-major layout, shared by the data and the filter gradients
         gy_cn = _channel_major(gy.array) if (0 in indexes and 1 in indexes) else None
+        if 1 in indexes:
+            # first, so that the cached col is freed before the data gradient's buffers
+            fgw = ConvolutionNDGradW(self)
+            fgw._gy_cn = gy_cn
+            gW, = fgw.apply((x, gy))
         if 0 in indexes:
             from minichainer.functions.connection.deconvolution_nd import DeconvolutionND
             func = DeconvolutionND(self.ndim, self.stride, self.pad, x.shape[2:],
@@ -307,9 +329,6 @@ class ConvolutionND(function_node.FunctionNode):
             gx, = func.apply((gy, W))
             ret.append(gx)
         if 1 in indexes:
-            fgw = ConvolutionNDGradW(self)
-            fgw._gy_cn = gy_cn
-            gW, = fgw.apply((x, gy))
             ret.append(gW)
         if 2 in indexes:
             ret.append(_bias_grad(gy, self.inputs[2]))
