@@ -9,6 +9,15 @@ The underscored ``_im2col_cn``/``_col2im_cn`` variants use the channel-major lay
 from minichainer import backend
 
 
+class ConvolutionShapeError(ValueError, RuntimeError, AssertionError):
+    """Invalid convolution or patch arguments for the given input.
+
+    A ``ValueError``; also a ``RuntimeError`` and an ``AssertionError`` because Chainer
+    raises those in these cases (a non-positive output size, a wrong-length argument),
+    so code catching them keeps working.
+    """
+
+
 def get_conv_outsize(size, k, s, p, cover_all=False, d=1):
     """Output length of a convolution/pooling along one axis.
 
@@ -33,9 +42,11 @@ def get_deconv_outsize(size, k, s, p, cover_all=False, d=1):
 
 def _check_outsize(out_h, out_w):
     if out_h <= 0:
-        raise AssertionError('Height in the output should be positive.')
+        raise ConvolutionShapeError(
+            'Height in the output should be positive, got {}.'.format(out_h))
     if out_w <= 0:
-        raise AssertionError('Width in the output should be positive.')
+        raise ConvolutionShapeError(
+            'Width in the output should be positive, got {}.'.format(out_w))
 
 
 def im2col_cpu(img, kh, kw, sy, sx, ph, pw, pval=0, cover_all=False, dy=1, dx=1,
@@ -76,15 +87,25 @@ def col2im_cpu(col, sy, sx, ph, pw, h, w, dy=1, dx=1):
     return img[:, :, ph:h + ph, pw:w + pw]
 
 
-def im2col(img, kh, kw, sy, sx, ph, pw, pval=0, cover_all=False, dy=1, dx=1,
+def im2col_gpu(img, kh, kw, sy, sx, ph, pw, cover_all=False, dy=1, dx=1,
+               out_h=None, out_w=None):
+    """``im2col_cpu`` with Chainer's GPU signature (the array code is module-agnostic)."""
+    return im2col_cpu(img, kh, kw, sy, sx, ph, pw, cover_all=cover_all, dy=dy, dx=dx,
+                      out_h=out_h, out_w=out_w)
+
+
+def im2col(img, kh, kw, sy, sx, ph, pw, cover_all=False, dy=1, dx=1,
            out_h=None, out_w=None):
-    """Backend-dispatching ``im2col`` (only the NumPy backend exists)."""
-    return im2col_cpu(img, kh, kw, sy, sx, ph, pw, pval=pval, cover_all=cover_all,
+    """``im2col`` with Chainer's signature (no ``pval``; see ``im2col_cpu`` for it)."""
+    return im2col_cpu(img, kh, kw, sy, sx, ph, pw, cover_all=cover_all,
                       dy=dy, dx=dx, out_h=out_h, out_w=out_w)
 
 
+col2im_gpu = col2im_cpu
+
+
 def col2im(col, sy, sx, ph, pw, h, w, dy=1, dx=1):
-    """Backend-dispatching ``col2im`` (only the NumPy backend exists)."""
+    """``col2im`` with Chainer's signature."""
     return col2im_cpu(col, sy, sx, ph, pw, h, w, dy=dy, dx=dx)
 
 

@@ -1,89 +1,102 @@
-"""N-dimensional ``im2col``/``col2im`` helpers (Chainer's ``chainer.utils.conv_nd``)."""
+"""N-dimensional ``im2col``/``col2im`` (Chainer's ``chainer.utils.conv_nd``) and the
+channel-major patch helpers of the convolution engine.
+
+Patches are a strided view of the (padded) input, copied at most once; ``col2im`` adds
+one strided slice per kernel offset. The code takes its array module from its inputs, so
+the ``*_gpu`` names are the same functions.
+"""
 import itertools
 
 from minichainer import backend
-from minichainer.utils import conv
+from minichainer.utils.conv import ConvolutionShapeError
+from minichainer.utils.conv import get_conv_outsize  # noqa: F401  (Chainer's name here)
 
 
 def as_tuple(x, n):
     """Return ``x`` as an ``n``-tuple (a scalar is repeated).
 
     Raises:
-        ValueError: if ``x`` is a sequence whose length is not ``n``.
+        ConvolutionShapeError: (a ``ValueError`` and, as in Chainer, an
+            ``AssertionError``) if ``x`` is a sequence whose length is not ``n``.
     """
     if hasattr(x, '__getitem__'):
         if len(x) != n:
-            raise ValueError('expected a sequence of length {}, got {!r}'.format(n, x))
+            raise ConvolutionShapeError(
+                'expected an int or a sequence of length {}, got {!r}'.format(n, x))
         return tuple(x)
     return (x,) * n
 
 
-def _out_dims(dims, ksize, stride, pad, cover_all, dilate):
-    outs = tuple(conv.get_conv_outsize(d, k, s, p, cover_all, di)
-                 for d, k, s, p, di in zip(dims, ksize, stride, pad, dilate))
+def _out_dims(img_shape, ksize, stride, pad, cover_all, dilate):
+    outs = tuple(get_conv_outsize(d, k, s, p, cover_all, di)
+                 for d, k, s, p, di in zip(img_shape[2:], ksize, stride, pad, dilate))
     if any(o <= 0 for o in outs):
-        raise AssertionError('Output sizes should be positive.')
+        raise ConvolutionShapeError(
+            'Output sizes should be positive: got {} for input shape {}, kernel {}, '
+            'stride {}, pad {}, dilate {}'.format(outs, tuple(img_shape), ksize, stride,
+                                                  pad, dilate))
     return outs
 
 
-def _pad_nd(img, pad, stride, pval):
-    xp = backend.get_array_module(img)
-    pad_width = ((0, 0), (0, 0)) + tuple((p, p + s - 1) for p, s in zip(pad, stride))
-    return xp.pad(img, pad_width, mode='constant', constant_values=(pval,))
+def _nd_args(ndim, *args):
+    """Every argument as an ``ndim``-tuple (ints repeated); lengths must match."""
+    return tuple(as_tuple(v, ndim) for v in args)
 
 
-def _windows(ksize, stride, dilate, outs):
-    """Yield (kernel index tuple, tuple of slices into the padded image)."""
-    for kidx in itertools.product(*[range(k) for k in ksize]):
-        slices = tuple(slice(ki * di, ki * di + s * (o - 1) + 1, s)
-                       for ki, di, s, o in zip(kidx, dilate, stride, outs))
-        yield kidx, slices
+def im2col_nd_cpu(img, ksize, stride, pad, pval=0, cover_all=False, dilate=1):
+    """Patches of ``img`` (n, c, d_1..d_N) as (n, c, k_1..k_N, out_1..out_N).
 
+    Element ``[n, c, k..., o...]`` is the padded image at ``o_i * s_i + k_i * dilate_i``
+    (``pval`` outside the image), as Chainer's.
 
-def im2col_nd_cpu(img, ksize, stride, pad, cover_all=False, dilate=1, pval=0):
-    """Patches of ``img`` (n, c, d_1..d_N) as (n, c, k_1..k_N, out_1..out_N)."""
+    Raises:
+        ConvolutionShapeError: an argument of the wrong length or a non-positive
+            output size (a ``ValueError``; also an ``AssertionError``, as in Chainer).
+    """
     ndim = img.ndim - 2
-    ksize = as_tuple(ksize, ndim)
-    stride = as_tuple(stride, ndim)
-    pad = as_tuple(pad, ndim)
-    dilate = as_tuple(dilate, ndim)
-    n, c = img.shape[:2]
-    outs = _out_dims(img.shape[2:], ksize, stride, pad, cover_all, dilate)
-    xp = backend.get_array_module(img)
-    img = _pad_nd(img, pad, stride, pval)
-    col = xp.empty((n, c) + ksize + outs, dtype=img.dtype)
-    colon = (slice(None),) * 2
-    for kidx, slices in _windows(ksize, stride, dilate, outs):
-        col[colon + kidx] = img[colon + slices]
-    return col
+    ksize, stride, pad, dilate = _nd_args(ndim, ksize, stride, pad, dilate)
+    outs = _out_dims(img.shape, ksize, stride, pad, cover_all, dilate)
+    src = _padded_source(img, ksize, stride, pad, dilate, outs, pval)
+    view = patches_view(src, ksize, stride, dilate, outs)
+    # (c, k..., n, o...) -> (n, c, k..., o...), one copy
+    order = (ndim + 1, 0) + tuple(range(1, ndim + 1)) + tuple(range(ndim + 2, 2 * ndim + 2))
+    return view.transpose(order).copy()
+
+
+im2col_nd_gpu = im2col_nd_cpu
 
 
 def col2im_nd_cpu(col, stride, pad, dims, dilate=1):
-    """Sum patches (n, c, k_1..k_N, out_1..out_N) into an (n, c, d_1..d_N) image."""
+    """Sum patches (n, c, k_1..k_N, out_1..out_N) into an (n, c, d_1..d_N) image.
+
+    Raises:
+        ConvolutionShapeError: an argument of the wrong length.
+    """
     ndim = len(dims)
-    stride = as_tuple(stride, ndim)
-    pad = as_tuple(pad, ndim)
-    dilate = as_tuple(dilate, ndim)
-    n, c = col.shape[:2]
-    ksize = col.shape[2:2 + ndim]
-    outs = col.shape[2 + ndim:]
+    stride, pad, dilate = _nd_args(ndim, stride, pad, dilate)
+    if col.ndim != 2 + 2 * ndim:
+        raise ConvolutionShapeError(
+            'col2im_nd: col must have {} axes for {} dims, got shape {}'.format(
+                2 + 2 * ndim, ndim, col.shape))
+    order = (1,) + tuple(range(2, ndim + 2)) + (0,) + tuple(range(ndim + 2, 2 * ndim + 2))
+    col_cn = col.transpose(order)
     xp = backend.get_array_module(col)
-    shape = tuple(d + 2 * p + s - 1 + (k - 1) * di
-                  for d, p, s, k, di in zip(dims, pad, stride, ksize, dilate))
-    img = xp.zeros((n, c) + shape, dtype=col.dtype)
-    colon = (slice(None),) * 2
-    for kidx, slices in _windows(ksize, stride, dilate, outs):
-        img[colon + slices] += col[colon + kidx]
-    return img[colon + tuple(slice(p, p + d) for p, d in zip(pad, dims))]
+    img = _col2im_buffer(col.shape[1], col.shape[0], col.shape[2:2 + ndim], stride, pad,
+                         tuple(dims), dilate, col.shape[2 + ndim:], col.dtype, xp)
+    _col2im_add(img, col_cn, stride, dilate)
+    return _col2im_crop(img, pad, dims)
+
+
+col2im_nd_gpu = col2im_nd_cpu
 
 
 def im2col_nd(img, ksize, stride, pad, cover_all=False, dilate=1):
-    """Backend-dispatching ``im2col_nd`` (only the NumPy backend exists)."""
+    """``im2col_nd_cpu`` (the same array code serves every array module)."""
     return im2col_nd_cpu(img, ksize, stride, pad, cover_all=cover_all, dilate=dilate)
 
 
 def col2im_nd(col, stride, pad, dims, dilate=1):
-    """Backend-dispatching ``col2im_nd`` (only the NumPy backend exists)."""
+    """``col2im_nd_cpu`` (the same array code serves every array module)."""
     return col2im_nd_cpu(col, stride, pad, dims, dilate=dilate)
 
 

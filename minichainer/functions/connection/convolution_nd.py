@@ -25,6 +25,7 @@ from minichainer import backend
 from minichainer import function_node
 from minichainer.utils import conv
 from minichainer.utils import conv_nd
+from minichainer.utils.conv import ConvolutionShapeError
 from minichainer.utils import type_check
 
 # The im2col buffer of the forward pass is kept for the filter gradient when it is at
@@ -32,14 +33,6 @@ from minichainer.utils import type_check
 _COL_CACHE_MAX_BYTES = 64 * 1024 * 1024
 # The data gradient's patch matrix (W.T @ gy) is formed this many bytes at a time.
 _GCOL_CHUNK_BYTES = 4 * 1024 * 1024
-
-
-class ConvolutionShapeError(ValueError, RuntimeError, AssertionError):
-    """Invalid convolution arguments for the given input.
-
-    A ``ValueError``; also a ``RuntimeError`` and an ``AssertionError`` because Chainer
-    raises those for a non-positive output size, so code catching them keeps working.
-    """
 
 
 # -- argument checks -------------------------------------------------------------------
