@@ -56,7 +56,7 @@ def _as_ints(owner, name, value, ndim, minimum, x_shape=None):
             values = None
         if (values is None or len(values) != ndim
                 or not all(isinstance(v, numbers.Integral) for v in values)):
-            raise ValueError('{}: {} must be an int or a sequence of {} ints, got {!r}{}'
+            raise ValueError('{}: {} must be an int or a sequence of length {} of ints, got {!r}{}'
                              .format(owner, name, ndim, value, _shape_note(x_shape)))
         values = tuple(int(v) for v in values)
     if any(v < minimum for v in values):
