@@ -24,6 +24,8 @@ Cases (float32, one BLAS thread unless said otherwise):
 
 Contenders are interleaved round by round and each figure is the median over rounds of
 the per-round median step time, so slow phases of a shared machine hit all of them.
+Times are the CPU time of the computing thread (``time.thread_time``), except for
+``threads``, which needs wall time.
 
 Run: ``python benchmarks/bench_convnet.py [--rounds 5] [--cases convnet,conv,...]
 [--chainer-python /path/to/chainer7/python]``.
@@ -46,13 +48,17 @@ def _median(values):
     return float(numpy.median(values))
 
 
-def _time_steps(step, steps):
-    """Median wall time of ``steps`` calls of ``step`` (seconds)."""
+def _time_steps(step, steps, clock=None):
+    """Median time of ``steps`` calls of ``step`` (seconds), by default on the CPU clock
+    of the calling thread (``time.thread_time``): on a shared machine at load 10 wall
+    times swing 2-3x while this stays within ~10%. Every contender computes in this
+    thread (one BLAS thread; PyTorch with ``set_num_threads(1)`` runs inline)."""
+    clock = clock or time.thread_time
     times = []
     for _ in range(steps):
-        t0 = time.perf_counter()
+        t0 = clock()
         step()
-        times.append(time.perf_counter() - t0)
+        times.append(clock() - t0)
     return _median(times)
 
 
@@ -241,7 +247,10 @@ def worker(args):
         step()
     result = {}
     if args.worker == 'time':
-        result['ms'] = _time_steps(step, args.steps) * 1e3
+        # wall time when several BLAS threads work (the other threads' CPU time would
+        # not show on this thread's clock)
+        clock = time.perf_counter if args.wall else None
+        result['ms'] = _time_steps(step, args.steps, clock) * 1e3
     else:  # memory
         import tracemalloc
         tracemalloc.start()
@@ -253,11 +262,11 @@ def worker(args):
     print(json.dumps(result))
 
 
-def _spawn(python, framework, mode, steps, threads=1):
+def _spawn(python, framework, mode, steps, threads=1, wall=False):
     env = dict(os.environ, OPENBLAS_NUM_THREADS=str(threads), OMP_NUM_THREADS=str(threads),
                MKL_NUM_THREADS=str(threads))
     cmd = [python, os.path.abspath(__file__), '--worker', mode, '--framework', framework,
-           '--steps', str(steps)]
+           '--steps', str(steps)] + (['--wall'] if wall else [])
     out = subprocess.run(cmd, check=True, capture_output=True, text=True, env=env,
                          cwd=HERE)
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -336,7 +345,7 @@ def case_threads(args, mc):
         order = (1, 2) if r % 2 == 0 else (2, 1)
         for threads in order:
             times[threads].append(_spawn(sys.executable, 'minichainer', 'time', args.steps,
-                                         threads)['ms'])
+                                         threads, wall=True)['ms'])
     one, two = _median(times[1]), _median(times[2])
     print('convnet step: 1 BLAS thread {:.1f} ms, 2 threads {:.1f} ms: speed-up {:.2f}x'
           .format(one, two, one / two))
@@ -358,6 +367,7 @@ def main():
     parser.add_argument('--json', action='store_true', help='also print the figures as JSON')
     parser.add_argument('--worker', choices=('time', 'memory'), help=argparse.SUPPRESS)
     parser.add_argument('--framework', default='minichainer', help=argparse.SUPPRESS)
+    parser.add_argument('--wall', action='store_true', help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
         return worker(args)

@@ -3,7 +3,7 @@
 Each script measures minichainer against a hand-written NumPy floor in the same process
 and prints ratios; see benchmarks/README.md for what each case means and the targets.
 Usage: ``python benchmarks/run.py [NAME ...]`` (names: core, functions, iterator,
-optimizer, training_step, trainer, distributed).
+optimizer, training_step, trainer, distributed, convnet).
 """
 import os
 import subprocess
@@ -19,6 +19,7 @@ BENCHMARKS = [
     ('training_step', ['bench_training_step.py'], 'issue 6: training step'),
     ('trainer', ['bench_trainer.py'], 'issue 6: Trainer + LogReport + PrintReport'),
     ('distributed', ['bench_distributed.py'], 'issue 9: data-parallel on 2 MPI ranks'),
+    ('convnet', ['bench_convnet.py'], 'issue 13: convnet step, ResNet stack, conv, memory'),
 ]
 
 

@@ -12,8 +12,8 @@ copy:
   (n, oc, o...) view);
 * filter gradient ``gW = gy (oc, n*o) @ col.T`` (BLAS reads ``col.T`` in place);
 * data gradient ``gcol = W.T @ gy``, then ``col2im``: one strided slice add per kernel
-  offset into a zeroed buffer, a few images at a time so that the whole ``gcol`` never
-  exists.
+  offset into a zeroed buffer (in chunks of images when ``gcol`` would exceed
+  ``_GCOL_CHUNK_BYTES``).
 
 ``gy`` is brought to channel-major order at most once per backward and shared by both
 gradients. The forward ``col`` is kept for the filter gradient when it is at most
@@ -31,8 +31,10 @@ from minichainer.utils import type_check
 # The im2col buffer of the forward pass is kept for the filter gradient when it is at
 # most this large; bigger buffers are recomputed in backward to bound memory.
 _COL_CACHE_MAX_BYTES = 64 * 1024 * 1024
-# The data gradient's patch matrix (W.T @ gy) is formed this many bytes at a time.
-_GCOL_CHUNK_BYTES = 4 * 1024 * 1024
+# The data gradient's patch matrix (W.T @ gy) is formed at most this many bytes at a time
+# (whole below it: smaller chunks measured slower, and the convnet's peak memory is
+# elsewhere).
+_GCOL_CHUNK_BYTES = 64 * 1024 * 1024
 
 
 # -- argument checks -------------------------------------------------------------------
@@ -221,9 +223,9 @@ def _deconv_forward(x_cn, W, b, x_shape, stride, pad, dilate, outs, groups, dtyp
     """Transposed convolution of x_cn (c, n * prod(d)) by W (c, oc/G, k...) into
     (n, oc, outs...) (a view); ``x_shape`` is the (n, c, d...) shape of ``x``.
 
-    ``gcol = W.T @ x`` is computed for a few images at a time (at most
-    ``_GCOL_CHUNK_BYTES``) and added into the output right away, so the full patch
-    matrix never exists.
+    ``gcol = W.T @ x`` is computed for as many images at a time as fit in
+    ``_GCOL_CHUNK_BYTES`` and added into the output right away, which bounds the
+    temporary for large inputs.
     """
     c = W.shape[0]
     ksize = tuple(W.shape[2:])

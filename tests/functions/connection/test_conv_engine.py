@@ -176,3 +176,13 @@ def test_type_check_off_still_gives_value_errors():
             F.convolution_2d(X, W[:3, :2], groups=2)
         with pytest.raises(ValueError, match='kernel'):
             F.convolution_2d(X, numpy.zeros((4, 4, 6, 6), 'f'))
+
+
+def test_data_gradient_in_image_chunks_is_the_same(monkeypatch):
+    from minichainer.functions.connection import convolution_nd as engine
+    case = conv_cases.CASES[2]  # grouped, dilated
+    whole = conv_cases.run_case(F, minichainer, case)
+    monkeypatch.setattr(engine, '_GCOL_CHUNK_BYTES', 1)  # one image at a time
+    chunked = conv_cases.run_case(F, minichainer, case)
+    for key in whole:
+        numpy.testing.assert_allclose(chunked[key], whole[key], rtol=1e-12, atol=1e-12)
