@@ -3,7 +3,7 @@
 Each script measures minichainer against a hand-written NumPy floor in the same process
 and prints ratios; see benchmarks/README.md for what each case means and the targets.
 Usage: ``python benchmarks/run.py [NAME ...]`` (names: core, functions, iterator,
-optimizer, training_step, trainer, distributed, pool_norm).
+optimizer, training_step, trainer, distributed, pool_norm, convnet).
 """
 import os
 import subprocess
@@ -21,6 +21,7 @@ BENCHMARKS = [
     ('distributed', ['bench_distributed.py'], 'issue 9: data-parallel on 2 MPI ranks'),
     ('pool_norm', ['bench_pool_norm.py', '--runs', '3'],
      'issue 13: pooling, normalization, activations'),
+    ('convnet', ['bench_convnet.py'], 'issue 13: convnet step, ResNet stack, conv, memory'),
 ]
 
 

@@ -3,9 +3,19 @@
 ``im2col_cpu``/``col2im_cpu`` keep Chainer's public layout ``(n, c, kh, kw, out_h, out_w)``.
 The underscored ``_im2col_cn``/``_col2im_cn`` variants use the channel-major layout
 ``(c, kh, kw, n, out_h, out_w)`` so that a convolution is a single BLAS matmul over a
-``(c * kh * kw, n * out_h * out_w)`` matrix without a transposing copy.
+``(c * kh * kw, n * out_h * out_w)`` matrix without a transposing copy; they are the
+2-D case of :mod:`minichainer.utils.conv_nd`'s, which the convolutions use.
 """
 from minichainer import backend
+
+
+class ConvolutionShapeError(ValueError, RuntimeError, AssertionError):
+    """Invalid convolution or patch arguments for the given input.
+
+    A ``ValueError``; also a ``RuntimeError`` and an ``AssertionError`` because Chainer
+    raises those in these cases (a non-positive output size, a wrong-length argument),
+    so code catching them keeps working.
+    """
 
 
 def get_conv_outsize(size, k, s, p, cover_all=False, d=1):
@@ -32,9 +42,11 @@ def get_deconv_outsize(size, k, s, p, cover_all=False, d=1):
 
 def _check_outsize(out_h, out_w):
     if out_h <= 0:
-        raise AssertionError('Height in the output should be positive.')
+        raise ConvolutionShapeError(
+            'Height in the output should be positive, got {}.'.format(out_h))
     if out_w <= 0:
-        raise AssertionError('Width in the output should be positive.')
+        raise ConvolutionShapeError(
+            'Width in the output should be positive, got {}.'.format(out_w))
 
 
 def im2col_cpu(img, kh, kw, sy, sx, ph, pw, pval=0, cover_all=False, dy=1, dx=1,
@@ -75,61 +87,36 @@ def col2im_cpu(col, sy, sx, ph, pw, h, w, dy=1, dx=1):
     return img[:, :, ph:h + ph, pw:w + pw]
 
 
-def im2col(img, kh, kw, sy, sx, ph, pw, pval=0, cover_all=False, dy=1, dx=1,
+def im2col_gpu(img, kh, kw, sy, sx, ph, pw, cover_all=False, dy=1, dx=1,
+               out_h=None, out_w=None):
+    """``im2col_cpu`` with Chainer's GPU signature (the array code is module-agnostic)."""
+    return im2col_cpu(img, kh, kw, sy, sx, ph, pw, cover_all=cover_all, dy=dy, dx=dx,
+                      out_h=out_h, out_w=out_w)
+
+
+def im2col(img, kh, kw, sy, sx, ph, pw, cover_all=False, dy=1, dx=1,
            out_h=None, out_w=None):
-    """Backend-dispatching ``im2col`` (only the NumPy backend exists)."""
-    return im2col_cpu(img, kh, kw, sy, sx, ph, pw, pval=pval, cover_all=cover_all,
+    """``im2col`` with Chainer's signature (no ``pval``; see ``im2col_cpu`` for it)."""
+    return im2col_cpu(img, kh, kw, sy, sx, ph, pw, cover_all=cover_all,
                       dy=dy, dx=dx, out_h=out_h, out_w=out_w)
 
 
+col2im_gpu = col2im_cpu
+
+
 def col2im(col, sy, sx, ph, pw, h, w, dy=1, dx=1):
-    """Backend-dispatching ``col2im`` (only the NumPy backend exists)."""
+    """``col2im`` with Chainer's signature."""
     return col2im_cpu(col, sy, sx, ph, pw, h, w, dy=dy, dx=dx)
 
 
 def _im2col_cn(img, kh, kw, sy, sx, ph, pw, dy, dx, out_h, out_w, pval=0):
-    """Like ``im2col_cpu`` but returns the layout (c, kh, kw, n, out_h, out_w), contiguous."""
-    n, c, h, w = img.shape
-    xp = backend.get_array_module(img)
-    need_extra = ((kh - 1) * dy + sy * (out_h - 1) >= h + 2 * ph
-                  or (kw - 1) * dx + sx * (out_w - 1) >= w + 2 * pw)
-    if ph == 0 and pw == 0 and not need_extra:
-        src = img.transpose(1, 0, 2, 3)
-    else:
-        # padded copy directly in (c, n, h, w) order
-        hp = h + 2 * ph + sy - 1
-        wp = w + 2 * pw + sx - 1
-        if pval == 0:
-            src = xp.zeros((c, n, hp, wp), dtype=img.dtype)
-        else:
-            src = xp.full((c, n, hp, wp), pval, dtype=img.dtype)
-        src[:, :, ph:ph + h, pw:pw + w] = img.transpose(1, 0, 2, 3)
-    col = xp.empty((c, kh, kw, n, out_h, out_w), dtype=img.dtype)
-    for j in range(kh):
-        y0 = j * dy
-        y1 = y0 + sy * (out_h - 1) + 1
-        for i in range(kw):
-            x0 = i * dx
-            x1 = x0 + sx * (out_w - 1) + 1
-            col[:, j, i] = src[:, :, y0:y1:sy, x0:x1:sx]
-    return col
+    """2-D ``conv_nd._im2col_cn``: contiguous patches (c, kh, kw, n, out_h, out_w)."""
+    from minichainer.utils import conv_nd
+    return conv_nd._im2col_cn(img, (kh, kw), (sy, sx), (ph, pw), (dy, dx), (out_h, out_w),
+                              pval)
 
 
 def _col2im_cn(col, sy, sx, ph, pw, h, w, dy, dx):
-    """Inverse of ``_im2col_cn``: sum (c, kh, kw, n, out_h, out_w) patches into (n, c, h, w).
-
-    The result is a view into a padded buffer (not necessarily contiguous).
-    """
-    c, kh, kw, n, out_h, out_w = col.shape
-    xp = backend.get_array_module(col)
-    img = xp.zeros((n, c, h + 2 * ph + sy - 1 + (kh - 1) * dy,
-                    w + 2 * pw + sx - 1 + (kw - 1) * dx), dtype=col.dtype)
-    dst = img.transpose(1, 0, 2, 3)
-    for j in range(kh):
-        y0 = j * dy
-        y1 = y0 + sy * (out_h - 1) + 1
-        for i in range(kw):
-            x0 = i * dx
-            x1 = x0 + sx * (out_w - 1) + 1
-            dst[:, :, y0:y1:sy, x0:x1:sx] += col[:, j, i]
-    return img[:, :, ph:h + ph, pw:w + pw]
+    """2-D ``conv_nd._col2im_cn``: sum (c, kh, kw, n, out_h, out_w) into (n, c, h, w)."""
+    from minichainer.utils import conv_nd
+    return conv_nd._col2im_cn(col, (sy, sx), (ph, pw), (h, w), (dy, dx))

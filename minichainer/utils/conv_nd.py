@@ -1,117 +1,198 @@
-"""N-dimensional ``im2col``/``col2im`` helpers (Chainer's ``chainer.utils.conv_nd``)."""
+"""N-dimensional ``im2col``/``col2im`` (Chainer's ``chainer.utils.conv_nd``) and the
+channel-major patch helpers of the convolution engine.
+
+Patches are a strided view of the (padded) input, copied at most once; ``col2im`` adds
+one strided slice per kernel offset. The code takes its array module from its inputs, so
+the ``*_gpu`` names are the same functions.
+"""
 import itertools
 
 from minichainer import backend
-from minichainer.utils import conv
+from minichainer.utils.conv import ConvolutionShapeError
+from minichainer.utils.conv import get_conv_outsize  # noqa: F401  (Chainer's name here)
 
 
 def as_tuple(x, n):
     """Return ``x`` as an ``n``-tuple (a scalar is repeated).
 
     Raises:
-        ValueError: if ``x`` is a sequence whose length is not ``n``.
+        ConvolutionShapeError: (a ``ValueError`` and, as in Chainer, an
+            ``AssertionError``) if ``x`` is a sequence whose length is not ``n``.
     """
     if hasattr(x, '__getitem__'):
         if len(x) != n:
-            raise ValueError('expected a sequence of length {}, got {!r}'.format(n, x))
+            raise ConvolutionShapeError(
+                'expected an int or a sequence of length {}, got {!r}'.format(n, x))
         return tuple(x)
     return (x,) * n
 
 
-def _out_dims(dims, ksize, stride, pad, cover_all, dilate):
-    outs = tuple(conv.get_conv_outsize(d, k, s, p, cover_all, di)
-                 for d, k, s, p, di in zip(dims, ksize, stride, pad, dilate))
+def _out_dims(img_shape, ksize, stride, pad, cover_all, dilate):
+    outs = tuple(get_conv_outsize(d, k, s, p, cover_all, di)
+                 for d, k, s, p, di in zip(img_shape[2:], ksize, stride, pad, dilate))
     if any(o <= 0 for o in outs):
-        raise AssertionError('Output sizes should be positive.')
+        raise ConvolutionShapeError(
+            'Output sizes should be positive: got {} for input shape {}, kernel {}, '
+            'stride {}, pad {}, dilate {}'.format(outs, tuple(img_shape), ksize, stride,
+                                                  pad, dilate))
     return outs
 
 
-def _pad_nd(img, pad, stride, pval):
-    xp = backend.get_array_module(img)
-    pad_width = ((0, 0), (0, 0)) + tuple((p, p + s - 1) for p, s in zip(pad, stride))
-    return xp.pad(img, pad_width, mode='constant', constant_values=(pval,))
+def _nd_args(ndim, *args):
+    """Every argument as an ``ndim``-tuple (ints repeated); lengths must match."""
+    return tuple(as_tuple(v, ndim) for v in args)
 
 
-def _windows(ksize, stride, dilate, outs):
-    """Yield (kernel index tuple, tuple of slices into the padded image)."""
-    for kidx in itertools.product(*[range(k) for k in ksize]):
-        slices = tuple(slice(ki * di, ki * di + s * (o - 1) + 1, s)
-                       for ki, di, s, o in zip(kidx, dilate, stride, outs))
-        yield kidx, slices
+def im2col_nd_cpu(img, ksize, stride, pad, pval=0, cover_all=False, dilate=1):
+    """Patches of ``img`` (n, c, d_1..d_N) as (n, c, k_1..k_N, out_1..out_N).
 
+    Element ``[n, c, k..., o...]`` is the padded image at ``o_i * s_i + k_i * dilate_i``
+    (``pval`` outside the image), as Chainer's.
 
-def im2col_nd_cpu(img, ksize, stride, pad, cover_all=False, dilate=1, pval=0):
-    """Patches of ``img`` (n, c, d_1..d_N) as (n, c, k_1..k_N, out_1..out_N)."""
+    Raises:
+        ConvolutionShapeError: an argument of the wrong length or a non-positive
+            output size (a ``ValueError``; also an ``AssertionError``, as in Chainer).
+    """
     ndim = img.ndim - 2
-    ksize = as_tuple(ksize, ndim)
-    stride = as_tuple(stride, ndim)
-    pad = as_tuple(pad, ndim)
-    dilate = as_tuple(dilate, ndim)
-    n, c = img.shape[:2]
-    outs = _out_dims(img.shape[2:], ksize, stride, pad, cover_all, dilate)
-    xp = backend.get_array_module(img)
-    img = _pad_nd(img, pad, stride, pval)
-    col = xp.empty((n, c) + ksize + outs, dtype=img.dtype)
-    colon = (slice(None),) * 2
-    for kidx, slices in _windows(ksize, stride, dilate, outs):
-        col[colon + kidx] = img[colon + slices]
-    return col
+    ksize, stride, pad, dilate = _nd_args(ndim, ksize, stride, pad, dilate)
+    outs = _out_dims(img.shape, ksize, stride, pad, cover_all, dilate)
+    src = _padded_source(img, ksize, stride, pad, dilate, outs, pval)
+    view = patches_view(src, ksize, stride, dilate, outs)
+    # (c, k..., n, o...) -> (n, c, k..., o...), one copy
+    order = (ndim + 1, 0) + tuple(range(1, ndim + 1)) + tuple(range(ndim + 2, 2 * ndim + 2))
+    return view.transpose(order).copy()
+
+
+im2col_nd_gpu = im2col_nd_cpu
 
 
 def col2im_nd_cpu(col, stride, pad, dims, dilate=1):
-    """Sum patches (n, c, k_1..k_N, out_1..out_N) into an (n, c, d_1..d_N) image."""
+    """Sum patches (n, c, k_1..k_N, out_1..out_N) into an (n, c, d_1..d_N) image.
+
+    Raises:
+        ConvolutionShapeError: an argument of the wrong length.
+    """
     ndim = len(dims)
-    stride = as_tuple(stride, ndim)
-    pad = as_tuple(pad, ndim)
-    dilate = as_tuple(dilate, ndim)
-    n, c = col.shape[:2]
-    ksize = col.shape[2:2 + ndim]
-    outs = col.shape[2 + ndim:]
+    stride, pad, dilate = _nd_args(ndim, stride, pad, dilate)
+    if col.ndim != 2 + 2 * ndim:
+        raise ConvolutionShapeError(
+            'col2im_nd: col must have {} axes for {} dims, got shape {}'.format(
+                2 + 2 * ndim, ndim, col.shape))
+    order = (1,) + tuple(range(2, ndim + 2)) + (0,) + tuple(range(ndim + 2, 2 * ndim + 2))
+    col_cn = col.transpose(order)
     xp = backend.get_array_module(col)
-    shape = tuple(d + 2 * p + s - 1 + (k - 1) * di
-                  for d, p, s, k, di in zip(dims, pad, stride, ksize, dilate))
-    img = xp.zeros((n, c) + shape, dtype=col.dtype)
-    colon = (slice(None),) * 2
-    for kidx, slices in _windows(ksize, stride, dilate, outs):
-        img[colon + slices] += col[colon + kidx]
-    return img[colon + tuple(slice(p, p + d) for p, d in zip(pad, dims))]
+    img = _col2im_buffer(col.shape[1], col.shape[0], col.shape[2:2 + ndim], stride, pad,
+                         tuple(dims), dilate, col.shape[2 + ndim:], col.dtype, xp)
+    _col2im_add(img, col_cn, stride, dilate)
+    return _col2im_crop(img, pad, dims)
+
+
+col2im_nd_gpu = col2im_nd_cpu
 
 
 def im2col_nd(img, ksize, stride, pad, cover_all=False, dilate=1):
-    """Backend-dispatching ``im2col_nd`` (only the NumPy backend exists)."""
+    """``im2col_nd_cpu`` (the same array code serves every array module)."""
     return im2col_nd_cpu(img, ksize, stride, pad, cover_all=cover_all, dilate=dilate)
 
 
 def col2im_nd(col, stride, pad, dims, dilate=1):
-    """Backend-dispatching ``col2im_nd`` (only the NumPy backend exists)."""
+    """``col2im_nd_cpu`` (the same array code serves every array module)."""
     return col2im_nd_cpu(col, stride, pad, dims, dilate=dilate)
 
 
-def _im2col_nd_cn(img, ksize, stride, pad, dilate, outs, pval=0):
-    """Patches as (c, k_1..k_N, n, out_1..out_N), contiguous (for a single matmul)."""
-    n, c = img.shape[:2]
+def _extent(k, s, d, o):
+    """Number of padded input elements one axis of the patches touches."""
+    return (k - 1) * d + s * (o - 1) + 1
+
+
+def patches_view(src, ksize, stride, dilate, outs):
+    """Patches of ``src`` (c, n, d_1..d_N) as a strided view (c, k_1..k_N, n, o_1..o_N).
+
+    No data is copied: element ``[c, k..., n, o...]`` is
+    ``src[c, n, k_i * dilate_i + o_i * stride_i ...]``. ``src`` must be large enough
+    along every spatial axis (``(k - 1) * dilate + stride * (o - 1) + 1`` elements).
+    """
+    xp = backend.get_array_module(src)
+    st = src.strides
+    ndim = len(ksize)
+    shape = (src.shape[0],) + tuple(ksize) + (src.shape[1],) + tuple(outs)
+    strides = ((st[0],) + tuple(st[2 + i] * dilate[i] for i in range(ndim)) + (st[1],)
+               + tuple(st[2 + i] * stride[i] for i in range(ndim)))
+    return xp.lib.stride_tricks.as_strided(src, shape, strides)
+
+
+def _padded_source(img, ksize, stride, pad, dilate, outs, pval=0):
+    """``img`` (n, c, d...) as a (c, n, d'...) array covering every patch.
+
+    A transposed view when no padding is needed, else one padded copy.
+    """
+    src = img.swapaxes(0, 1)
+    dims = img.shape[2:]
+    high = tuple(max(0, _extent(k, s, di, o) - d - p)
+                 for k, s, di, o, d, p in zip(ksize, stride, dilate, outs, dims, pad))
+    if not any(pad) and not any(high):
+        return src
     xp = backend.get_array_module(img)
-    img = _pad_nd(img, pad, stride, pval)
-    src = xp.swapaxes(img, 0, 1)
-    col = xp.empty((c,) + tuple(ksize) + (n,) + tuple(outs), dtype=img.dtype)
-    for kidx, slices in _windows(ksize, stride, dilate, outs):
-        col[(slice(None),) + kidx] = src[(slice(None), slice(None)) + slices]
+    shape = img.shape[1::-1] + tuple(d + p + h for d, p, h in zip(dims, pad, high))
+    if pval == 0:
+        padded = xp.zeros(shape, dtype=img.dtype)
+    else:
+        padded = xp.full(shape, pval, dtype=img.dtype)
+    padded[(slice(None), slice(None)) + tuple(slice(p, p + d) for p, d in zip(pad, dims))] \
+        = src
+    return padded
+
+
+def _im2col_cn(img, ksize, stride, pad, dilate, outs, pval=0):
+    """Patches of ``img`` (n, c, d...) as a contiguous (c, k_1..k_N, n, o_1..o_N) array.
+
+    Reshaped to ``(c * prod(k), n * prod(o))`` it is the right operand of the
+    convolution's matrix product, with no transposing copy. One copy of the patches
+    (plus one padded copy of ``img`` when ``pad`` or ``cover_all`` needs it).
+    """
+    xp = backend.get_array_module(img)
+    src = _padded_source(img, ksize, stride, pad, dilate, outs, pval)
+    view = patches_view(src, ksize, stride, dilate, outs)
+    col = xp.empty(view.shape, dtype=img.dtype)
+    col[...] = view  # one copy of the whole view (measured ~7% faster than per offset)
     return col
 
 
-def _col2im_nd_cn(col, stride, pad, dims, dilate):
-    """Inverse of ``_im2col_nd_cn``: returns an (n, c, d_1..d_N) view."""
-    ndim = len(dims)
-    c = col.shape[0]
+def _col2im_buffer(c, n, ksize, stride, pad, dims, dilate, outs, dtype, xp):
+    """A zeroed (c, n, d'...) buffer that ``_col2im_add`` accumulates patches into."""
+    shape = tuple(max(_extent(k, s, di, o), d + p) for k, s, di, o, d, p in
+                  zip(ksize, stride, dilate, outs, dims, pad))
+    return xp.zeros((c, n) + shape, dtype=dtype)
+
+
+def _col2im_add(img_cn, col, stride, dilate):
+    """Add patches ``col`` (c, k..., n, o...) into ``img_cn`` (c, n, d'...): one strided
+    slice add per kernel offset."""
+    ndim = len(stride)
     ksize = col.shape[1:1 + ndim]
-    n = col.shape[1 + ndim]
     outs = col.shape[2 + ndim:]
+    view = patches_view(img_cn, ksize, stride, dilate, outs)
+    colon = (slice(None),)
+    for kidx in itertools.product(*[range(k) for k in ksize]):
+        view[colon + kidx] += col[colon + kidx]
+
+
+def _col2im_crop(img_cn, pad, dims):
+    """The (n, c, d...) image inside a ``_col2im_buffer`` (a view)."""
+    crop = tuple(slice(p, p + d) for p, d in zip(pad, dims))
+    return img_cn[(slice(None), slice(None)) + crop].swapaxes(0, 1)
+
+
+def _col2im_cn(col, stride, pad, dims, dilate):
+    """Sum patches (c, k_1..k_N, n, o_1..o_N) into an (n, c, d_1..d_N) image.
+
+    One strided slice add per kernel offset into a zeroed buffer; the result is a view
+    of that buffer in (c, n, d...) memory order.
+    """
+    ndim = len(dims)
     xp = backend.get_array_module(col)
-    shape = tuple(d + 2 * p + s - 1 + (k - 1) * di
-                  for d, p, s, k, di in zip(dims, pad, stride, ksize, dilate))
-    img = xp.zeros((n, c) + shape, dtype=col.dtype)
-    dst = xp.swapaxes(img, 0, 1)
-    for kidx, slices in _windows(ksize, stride, dilate, outs):
-        dst[(slice(None), slice(None)) + slices] += col[(slice(None),) + kidx]
-    return img[(slice(None), slice(None)) + tuple(slice(p, p + d)
-                                                  for p, d in zip(pad, dims))]
+    c = col.shape[0]
+    img = _col2im_buffer(c, col.shape[1 + ndim], col.shape[1:1 + ndim], stride, pad, dims,
+                         dilate, col.shape[2 + ndim:], col.dtype, xp)
+    _col2im_add(img, col, stride, dilate)
+    return _col2im_crop(img, pad, dims)

@@ -83,3 +83,23 @@ def test_conv_nd_as_tuple():
 def test_im2col_nonpositive_output():
     with pytest.raises(AssertionError):
         conv.im2col_cpu(numpy.zeros((1, 1, 2, 2)), 5, 5, 1, 1, 0, 0)
+
+
+def test_chainer_signatures_and_errors():
+    import pytest
+    from minichainer.utils import conv, conv_nd
+    img = numpy.arange(2 * 3 * 4 * 5, dtype=numpy.float32).reshape(2, 3, 4, 5)
+    # Chainer's positional order: im2col_nd_cpu(img, ksize, stride, pad, pval, cover_all)
+    col = conv_nd.im2col_nd_cpu(img, (2, 2), (1, 1), (1, 1), -1.0)
+    assert col.shape == (2, 3, 2, 2, 5, 6) and col[0, 0, 0, 0, 0, 0] == -1.0
+    assert conv_nd.get_conv_outsize is conv.get_conv_outsize
+    # conv.im2col has Chainer's signature: cover_all is the 8th argument
+    assert conv.im2col(img, 3, 3, 2, 2, 0, 0, True).shape == (2, 3, 3, 3, 2, 2)
+    with pytest.raises(AssertionError):
+        conv_nd.as_tuple((1,), 3)
+    with pytest.raises(ValueError, match='length 3'):
+        conv_nd.as_tuple((1,), 3)
+    with pytest.raises(ValueError, match=r'\(2, 3, 4, 5\)'):
+        conv_nd.im2col_nd_cpu(img, (5, 2), (1, 1), (0, 0))
+    back = conv_nd.col2im_nd_cpu(numpy.ones((2, 3, 2, 2, 3, 4), 'f'), 1, 0, (4, 5))
+    assert back.shape == (2, 3, 4, 5) and back[0, 0, 1, 1] == 4

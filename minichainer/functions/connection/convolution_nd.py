@@ -1,23 +1,256 @@
-"""N-dimensional convolution via im2col and a single BLAS matmul."""
+"""The convolution engine: one N-dimensional implementation for every convolution.
+
+``convolution_nd`` (1-D, 2-D, 3-D, ...), ``convolution_2d``, ``deconvolution_2d``/``_nd``,
+``depthwise_convolution_2d`` and ``dilated_convolution_2d`` all run the code below.
+
+Layout. The patches of ``x`` (n, c, d_1..d_N) are taken through a strided view and copied
+once into ``col`` of shape (c, k_1..k_N, n, o_1..o_N). Seen as a (c * prod(k),
+n * prod(o)) matrix it is the right operand of every product, so none needs a transposed
+copy:
+
+* forward ``y = W (oc, c*k) @ col``, giving y in (oc, n, o...) memory order (returned as an
+  (n, oc, o...) view);
+* filter gradient ``gW = gy (oc, n*o) @ col.T`` (BLAS reads ``col.T`` in place);
+* data gradient ``gcol = W.T @ gy``, then ``col2im``: one strided slice add per kernel
+  offset into a zeroed buffer (in chunks of images when ``gcol`` would exceed
+  ``_GCOL_CHUNK_BYTES``).
+
+``gy`` is brought to channel-major order at most once per backward and shared by both
+gradients. The forward ``col`` is kept for the filter gradient when it is at most
+``_COL_CACHE_MAX_BYTES`` (recomputed otherwise, as Chainer always does).
+"""
+import numbers
+
+from minichainer import backend
 from minichainer import function_node
-from minichainer.functions.connection.convolution_2d import _matmul
-from minichainer.functions.connection.convolution_2d import _check_x_W_types
 from minichainer.utils import conv
 from minichainer.utils import conv_nd
+from minichainer.utils.conv import ConvolutionShapeError
 from minichainer.utils import type_check
 
+# The im2col buffer of the forward pass is kept for the filter gradient when it is at
+# most this large; bigger buffers are recomputed in backward to bound memory.
+_COL_CACHE_MAX_BYTES = 64 * 1024 * 1024
+# The data gradient's patch matrix (W.T @ gy) is formed at most this many bytes at a time
+# (whole below it: smaller chunks measured slower, and the convnet's peak memory is
+# elsewhere).
+_GCOL_CHUNK_BYTES = 64 * 1024 * 1024
 
-def _check_b_type(in_types, n_in, out_channels):
-    """Type check of the optional bias of the N-d (de)convolutions: any float dtype (it
-    is cast into the output's dtype, as in Chainer), 1-D, ``out_channels`` elements."""
+
+# -- argument checks -------------------------------------------------------------------
+
+def _shape_note(x_shape):
+    return '' if x_shape is None else ' (input shape {})'.format(tuple(x_shape))
+
+
+def _as_ints(owner, name, value, ndim, minimum, x_shape=None):
+    """``value`` (an int or ``ndim`` ints) as a tuple of ints >= ``minimum``.
+
+    Raises:
+        ValueError: naming ``owner``, the argument, its value and the input shape.
+    """
+    if isinstance(value, numbers.Integral):
+        values = (int(value),) * ndim
+    else:
+        try:
+            values = tuple(value)
+        except TypeError:
+            values = None
+        if (values is None or len(values) != ndim
+                or not all(isinstance(v, numbers.Integral) for v in values)):
+            raise ValueError('{}: {} must be an int or a sequence of length {} of ints, got {!r}{}'
+                             .format(owner, name, ndim, value, _shape_note(x_shape)))
+        values = tuple(int(v) for v in values)
+    if any(v < minimum for v in values):
+        kind = 'positive' if minimum == 1 else 'non-negative'
+        raise ValueError('{}: {} must be {}, got {!r}{}'.format(
+            owner, name, kind, value, _shape_note(x_shape)))
+    return values
+
+
+def _check_groups(owner, groups, x_shape=None):
+    if not isinstance(groups, numbers.Integral) or groups < 1:
+        raise ValueError('{}: groups must be a positive int, got {!r}{}'.format(
+            owner, groups, _shape_note(x_shape)))
+    return int(groups)
+
+
+def _parse_params(owner, ndim, stride, pad, dilate, groups, x_shape=None):
+    """Validated ``(stride, pad, dilate, groups)`` tuples of a convolution."""
+    return (_as_ints(owner, 'stride', stride, ndim, 1, x_shape),
+            _as_ints(owner, 'pad', pad, ndim, 0, x_shape),
+            _as_ints(owner, 'dilate', dilate, ndim, 1, x_shape),
+            _check_groups(owner, groups, x_shape))
+
+
+def _spatial_ndim(owner, x):
+    ndim = len(x.shape) - 2
+    if ndim < 1:
+        raise ValueError('{}: x must have a batch, a channel and at least one spatial '
+                         'axis, got shape {}'.format(owner, tuple(x.shape)))
+    return ndim
+
+
+def _conv_out_dims(owner, x_shape, ksize, stride, pad, dilate, cover_all):
+    """Output sizes of a convolution of ``x_shape`` by ``ksize``.
+
+    Raises:
+        ConvolutionShapeError: a zero kernel size, or a (dilated) kernel larger than
+            the padded input.
+    """
+    if any(k < 1 for k in ksize):
+        raise ConvolutionShapeError('{}: the kernel size must be positive, got {} '
+                                    '(input shape {})'.format(owner, tuple(ksize),
+                                                              tuple(x_shape)))
+    outs = tuple(conv.get_conv_outsize(d, k, s, p, cover_all=cover_all, d=di)
+                 for d, k, s, p, di in zip(x_shape[2:], ksize, stride, pad, dilate))
+    if any(o <= 0 for o in outs):
+        raise ConvolutionShapeError(
+            '{}: the kernel {} (dilate {}) is larger than the padded input: input shape '
+            '{}, pad {}, stride {} give output size {}'.format(
+                owner, tuple(ksize), dilate, tuple(x_shape), pad, stride, outs))
+    return outs
+
+
+def _check_channels(owner, groups, in_channels, out_channels, x_shape):
+    if in_channels % groups or out_channels % groups:
+        raise ConvolutionShapeError(
+            '{}: groups ({}) must divide the input channels ({}) and the output '
+            'channels ({}) (input shape {})'.format(
+                owner, groups, in_channels, out_channels, tuple(x_shape)))
+
+
+def _check_x_W_types(in_types, ndim):
+    """Type check shared by the (de)convolutions: 2 or 3 inputs, ``x`` and ``W`` of a
+    float dtype with ``ndim`` axes.
+
+    Returns:
+        tuple: ``(n_in, x_type, w_type)`` for the function's own checks.
+    """
+    n_in = in_types.size()
+    type_check.expect(2 <= n_in, n_in <= 3)
+    x_type, w_type = in_types[:2]
+    type_check._argname((x_type, w_type), ('x', 'W'))
+    type_check.expect(
+        x_type.dtype.kind == 'f',
+        w_type.dtype.kind == 'f',
+        x_type.ndim == ndim,
+        w_type.ndim == ndim,
+    )
+    return n_in, x_type, w_type
+
+
+def _check_b_type(in_types, n_in, x_type, out_channels, same_dtype):
+    """Type check of the optional bias: 1-D with ``out_channels`` elements, of ``x``'s
+    dtype when ``same_dtype`` (the 2-D functions) else of any float dtype (the N-d ones,
+    which cast it into the output's dtype, as in Chainer)."""
     if type_check.eval(n_in) == 3:
         b_type = in_types[2]
         type_check._argname((b_type,), ('b',))
         type_check.expect(
-            b_type.dtype.kind == 'f',
+            b_type.dtype == x_type.dtype if same_dtype else b_type.dtype.kind == 'f',
             b_type.ndim == 1,
             b_type.shape[0] == out_channels,
         )
+
+
+def _check_groups_type(owner, in_types, groups, channels_axis_type):
+    """Raise a ValueError (before the shape expectations) when ``groups`` does not
+    divide the channel count of ``x``."""
+    if groups == 1:
+        return
+    channels = type_check.eval(channels_axis_type)
+    if channels % groups:
+        raise ConvolutionShapeError(
+            '{}: groups ({}) must divide the input channels ({}) (input shape {})'.format(
+                owner, groups, channels, tuple(type_check.eval(in_types[0].shape))))
+
+
+# -- array kernels (arrays in, arrays out) ----------------------------------------------
+
+def _matmul(a, b, xp):
+    """``a @ b`` for 2-D operands, batched over the groups axis for 3-D ones."""
+    if a.ndim == 2:
+        return a.dot(b)
+    if a.shape[0] == 1:
+        return a[0].dot(b[0])[None]
+    return xp.matmul(a, b)
+
+
+def _channel_major(a):
+    """(n, c, d...) -> (c, n * prod(d)), free when ``a`` already is in that memory order."""
+    return a.swapaxes(0, 1).reshape(a.shape[1], -1)
+
+
+def _grouped(m, groups):
+    """A (rows, cols) matrix as (groups, rows / groups, cols) or, for 1 group, itself."""
+    if groups == 1:
+        return m
+    return m.reshape(groups, m.shape[0] // groups, m.shape[1])
+
+
+def _conv_forward(x, W, b, stride, pad, dilate, outs, groups, xp):
+    """Return ``(y, col)``: y (n, oc, o...) as a view, col (c, k..., n, o...)."""
+    n = x.shape[0]
+    out_c = W.shape[0]
+    col = conv_nd._im2col_cn(x, W.shape[2:], stride, pad, dilate, outs)
+    npix = col.size // (W.size // out_c * groups)
+    y = _matmul(_grouped(W.reshape(out_c, -1), groups),
+                col.reshape(groups, -1, npix) if groups > 1 else col.reshape(-1, npix), xp)
+    if y.dtype != x.dtype:
+        y = y.astype(x.dtype, copy=False)
+    y = y.reshape((out_c, n) + tuple(outs))
+    if b is not None:
+        y += b.reshape((out_c,) + (1,) * (len(outs) + 1)).astype(y.dtype, copy=False)
+    return y.swapaxes(0, 1), col
+
+
+def _conv_grad_w(col, gy_cn, W_shape, groups, w_dtype, xp):
+    """gW (oc, c/G, k...) from col (c, k..., n, o...) and gy_cn (oc, n * prod(o))."""
+    npix = gy_cn.shape[1]
+    if groups == 1:
+        gW = gy_cn.dot(col.reshape(-1, npix).T)
+    else:
+        gW = xp.matmul(_grouped(gy_cn, groups),
+                       col.reshape(groups, -1, npix).transpose(0, 2, 1))
+    gW = gW.reshape(W_shape)
+    if gW.dtype != w_dtype:
+        gW = gW.astype(w_dtype, copy=False)
+    return gW
+
+
+def _deconv_forward(x_cn, W, b, x_shape, stride, pad, dilate, outs, groups, dtype, xp):
+    """Transposed convolution of x_cn (c, n * prod(d)) by W (c, oc/G, k...) into
+    (n, oc, outs...) (a view); ``x_shape`` is the (n, c, d...) shape of ``x``.
+
+    ``gcol = W.T @ x`` is computed for as many images at a time as fit in
+    ``_GCOL_CHUNK_BYTES`` and added into the output right away, which bounds the
+    temporary for large inputs.
+    """
+    c = W.shape[0]
+    ksize = tuple(W.shape[2:])
+    out_c = W.shape[1] * groups
+    n = x_shape[0]
+    in_dims = tuple(x_shape[2:])
+    per_image = x_cn.shape[1] // n
+    w2 = W.reshape(c, -1)
+    wt = w2.T if groups == 1 else _grouped(w2, groups).transpose(0, 2, 1)
+    img = conv_nd._col2im_buffer(out_c, n, ksize, stride, pad, outs, dilate, in_dims,
+                                 dtype, xp)
+    rows = w2.shape[1] * groups
+    chunk = max(1, _GCOL_CHUNK_BYTES // (rows * per_image * x_cn.itemsize))
+    for n0 in range(0, n, chunk):
+        n1 = min(n, n0 + chunk)
+        x_part = x_cn if n1 - n0 == n else x_cn[:, n0 * per_image:n1 * per_image]
+        gcol = _matmul(wt, _grouped(x_part, groups), xp)
+        if gcol.dtype != dtype:
+            gcol = gcol.astype(dtype, copy=False)
+        gcol = gcol.reshape((out_c,) + ksize + (n1 - n0,) + in_dims)
+        conv_nd._col2im_add(img[:, n0:n1], gcol, stride, dilate)
+    y = conv_nd._col2im_crop(img, pad, outs)
+    if b is not None:
+        y += b.reshape((1, out_c) + (1,) * len(outs)).astype(y.dtype, copy=False)
+    return y
 
 
 def _bias_grad(gy, b_node):
@@ -29,104 +262,46 @@ def _bias_grad(gy, b_node):
     return gb
 
 
-def _conv2d_module():
-    import sys
-    return sys.modules['minichainer.functions.connection.convolution_2d']
-
-
-def _check_spatial_ndim(x, ndim):
-    """Raise ValueError unless ``x`` has exactly ``ndim`` axes after (batch, channel)."""
-    if len(x.shape[2:]) != ndim:
-        raise ValueError(
-            'The number of dimensions under channel dimension of the input '
-            "'x' should be {}. But the actual ndim was {}.".format(ndim, len(x.shape[2:])))
-
-
-def _conv_nd_forward(x, W, b, stride, pad, dilate, cover_all, groups):
-    n, c = x.shape[:2]
-    out_c = W.shape[0]
-    ksize = W.shape[2:]
-    outs = []
-    for d, k, s, p, di in zip(x.shape[2:], ksize, stride, pad, dilate):
-        o = conv.get_conv_outsize(d, k, s, p, cover_all=cover_all, d=di)
-        if o <= 0:
-            raise RuntimeError('Output sizes should be positive.')
-        outs.append(o)
-    outs = tuple(outs)
-    col = conv_nd._im2col_nd_cn(x, ksize, stride, pad, dilate, outs)
-    npix = n
-    for o in outs:
-        npix *= o
-    G = groups
-    y = _matmul(W.reshape(G, out_c // G, -1), col.reshape(G, -1, npix))
-    if y.dtype != x.dtype:
-        y = y.astype(x.dtype, copy=False)
-    y = y.reshape((out_c, n) + outs)
-    if b is not None:
-        y += b.reshape((out_c,) + (1,) * (len(outs) + 1))
-    return y.swapaxes(0, 1), col
-
-
-def _conv_nd_grad_w(col, gy, ksize, groups, w_dtype):
-    n, out_c = gy.shape[:2]
-    npix = gy.size // out_c
-    G = groups
-    gy2 = gy.swapaxes(0, 1).reshape(G, out_c // G, npix)
-    colg = col.reshape(G, -1, npix)
-    gW = _matmul(gy2, colg.transpose(0, 2, 1)).reshape((out_c, -1) + tuple(ksize))
-    if gW.dtype != w_dtype:
-        gW = gW.astype(w_dtype, copy=False)
-    return gW
-
-
-def _deconv_nd_forward(x, W, b, stride, pad, dilate, outs, groups):
-    n, c = x.shape[:2]
-    out_cg = W.shape[1]
-    ksize = W.shape[2:]
-    G = groups
-    out_c = out_cg * G
-    npix = x.size // c
-    x2 = x.swapaxes(0, 1).reshape(G, c // G, npix)
-    Wg = W.reshape(G, c // G, -1)
-    gcol = _matmul(Wg.transpose(0, 2, 1), x2)
-    if gcol.dtype != x.dtype:
-        gcol = gcol.astype(x.dtype, copy=False)
-    gcol = gcol.reshape((out_c,) + tuple(ksize) + (n,) + x.shape[2:])
-    y = conv_nd._col2im_nd_cn(gcol, stride, pad, outs, dilate)
-    if b is not None:
-        y += b.reshape((1, b.size) + (1,) * len(outs))
-    return y
-
+# -- function nodes ---------------------------------------------------------------------
 
 class ConvolutionND(function_node.FunctionNode):
-    """FunctionNode of :func:`convolution_nd` (the im2col buffer is reused in backward)."""
+    """FunctionNode of every convolution: :func:`convolution_nd` and, through
+    :class:`~minichainer.functions.connection.convolution_2d.Convolution2DFunction`,
+    :func:`convolution_2d`.
+
+    Unlike Chainer, the im2col buffer of the forward pass (when at most
+    ``_COL_CACHE_MAX_BYTES``) is kept until the filter gradient is computed, so backward
+    does not redo im2col (faster, more memory).
+    """
 
     _col = None
+    _owner = 'convolution_nd'
+    _bias_same_dtype = False
 
     def __init__(self, ndim, stride=1, pad=0, cover_all=False, dilate=1, groups=1):
         self.ndim = ndim
-        self.stride = conv_nd.as_tuple(stride, ndim)
-        self.pad = conv_nd.as_tuple(pad, ndim)
+        self.stride, self.pad, self.dilate, self.groups = _parse_params(
+            self._owner, ndim, stride, pad, dilate, groups)
         self.cover_all = cover_all
-        self.dilate = conv_nd.as_tuple(dilate, ndim)
-        self.groups = groups
 
     def check_type_forward(self, in_types):
+        if type_check.eval(in_types.size()) >= 2:
+            _check_groups_type(self._owner, in_types, self.groups, in_types[0].shape[1])
         n_in, x_type, w_type = _check_x_W_types(in_types, self.ndim + 2)
         type_check.expect(x_type.shape[1] == w_type.shape[1] * self.groups)
-        _check_b_type(in_types, n_in, w_type.shape[0])
+        _check_b_type(in_types, n_in, x_type, w_type.shape[0], self._bias_same_dtype)
 
     def forward(self, inputs):
         self.retain_inputs((0, 1))
         x, W = inputs[:2]
         b = inputs[2] if len(inputs) == 3 else None
-        if W.shape[0] % self.groups:
-            raise ValueError(
-                'convolution_nd: the number of output channels ({}) must be a multiple '
-                'of groups ({})'.format(W.shape[0], self.groups))
-        y, col = _conv_nd_forward(x, W, b, self.stride, self.pad, self.dilate,
-                                  self.cover_all, self.groups)
-        if col.nbytes <= _conv2d_module()._COL_CACHE_MAX_BYTES:
+        _check_channels(self._owner, self.groups, x.shape[1], W.shape[0], x.shape)
+        outs = _conv_out_dims(self._owner, x.shape, W.shape[2:], self.stride, self.pad,
+                              self.dilate, self.cover_all)
+        xp = backend.get_array_module(x)
+        y, col = _conv_forward(x, W, b, self.stride, self.pad, self.dilate, outs,
+                               self.groups, xp)
+        if col.nbytes <= _COL_CACHE_MAX_BYTES:
             self._col = col
         return y,
 
@@ -134,14 +309,21 @@ class ConvolutionND(function_node.FunctionNode):
         x, W = self.get_retained_inputs()
         gy, = grad_outputs
         ret = []
+        # gy in channel-major layout, shared by the data and the filter gradients
+        gy_cn = _channel_major(gy.array) if (0 in indexes and 1 in indexes) else None
+        if 1 in indexes:
+            # first, so that the cached col is freed before the data gradient's buffers
+            fgw = ConvolutionNDGradW(self)
+            fgw._gy_cn = gy_cn
+            gW, = fgw.apply((x, gy))
         if 0 in indexes:
-            from minichainer.functions.connection.deconvolution_nd import deconvolution_nd
-            gx = deconvolution_nd(gy, W, stride=self.stride, pad=self.pad,
-                                  outsize=x.shape[2:], dilate=self.dilate,
-                                  groups=self.groups)
+            from minichainer.functions.connection.deconvolution_nd import DeconvolutionND
+            func = DeconvolutionND(self.ndim, self.stride, self.pad, x.shape[2:],
+                                   self.dilate, self.groups)
+            func._x_cn = gy_cn
+            gx, = func.apply((gy, W))
             ret.append(gx)
         if 1 in indexes:
-            gW, = ConvolutionNDGradW(self).apply((x, gy))
             ret.append(gW)
         if 2 in indexes:
             ret.append(_bias_grad(gy, self.inputs[2]))
@@ -149,21 +331,29 @@ class ConvolutionND(function_node.FunctionNode):
 
 
 class ConvolutionNDGradW(function_node.FunctionNode):
-    """Gradient of an N-d convolution w.r.t. its filter; inputs ``(x, gy)``."""
+    """Gradient of a convolution w.r.t. its filter; inputs ``(x, gy)``.
 
-    def __init__(self, convnd):
-        W_node = convnd.inputs[1]
-        self.ndim = convnd.ndim
+    Built from the convolution's node (or, for a deconvolution's filter gradient, from
+    the deconvolution's node with ``(gy, x)`` as inputs).
+    """
+
+    _gy_cn = None
+
+    def __init__(self, conv_node):
+        W_node = conv_node.inputs[1]
+        self.ndim = len(W_node.shape) - 2
+        self.W_shape = W_node.shape
         self.ksize = W_node.shape[2:]
-        self.stride = convnd.stride
-        self.pad = convnd.pad
-        self.cover_all = convnd.cover_all
-        self.dilate = convnd.dilate
-        self.groups = convnd.groups
+        self.stride = conv_node.stride
+        self.pad = conv_node.pad
+        self.dilate = conv_node.dilate
+        self.cover_all = conv_node.cover_all
+        self.groups = conv_node.groups
         self.W_dtype = W_node.dtype
-        self._col = getattr(convnd, '_col', None)
+        # Reuse the forward pass' im2col buffer once (freed afterwards).
+        self._col = getattr(conv_node, '_col', None)
         if self._col is not None:
-            convnd._col = None
+            conv_node._col = None
 
     def forward(self, inputs):
         self.retain_inputs((0, 1))
@@ -173,9 +363,16 @@ class ConvolutionNDGradW(function_node.FunctionNode):
         outs = gy.shape[2:]
         if (col is None or col.shape[self.ndim + 2:] != outs
                 or col.shape[self.ndim + 1] != x.shape[0]):
-            col = conv_nd._im2col_nd_cn(x, self.ksize, self.stride, self.pad,
-                                        self.dilate, outs)
-        return _conv_nd_grad_w(col, gy, self.ksize, self.groups, self.W_dtype),
+            col = conv_nd._im2col_cn(x, self.ksize, self.stride, self.pad, self.dilate,
+                                     outs)
+        gy_cn = self._gy_cn
+        self._gy_cn = None
+        if gy_cn is None:
+            gy_cn = _channel_major(gy)
+        xp = backend.get_array_module(x)
+        # The filter may belong to a deconvolution: (c_in, c_out / G, k...) there.
+        shape = (gy.shape[1], x.shape[1] // self.groups) + tuple(self.ksize)
+        return _conv_grad_w(col, gy_cn, shape, self.groups, self.W_dtype, xp),
 
     def backward(self, indexes, grad_outputs):
         x, gy = self.get_retained_inputs()
@@ -195,13 +392,29 @@ class ConvolutionNDGradW(function_node.FunctionNode):
         return ret
 
 
+def _check_spatial_ndim(x, ndim):
+    """Raise ValueError unless ``x`` has exactly ``ndim`` axes after (batch, channel)."""
+    if len(x.shape[2:]) != ndim:
+        raise ValueError(
+            'The number of dimensions under channel dimension of the input '
+            "'x' should be {}. But the actual ndim was {}.".format(ndim, len(x.shape[2:])))
+
+
 def convolution_nd(x, W, b=None, stride=1, pad=0, cover_all=False, dilate=1, groups=1):
     """N-dimensional convolution of ``x`` (n, c, d_1..d_N) with ``W`` (c_O, c/groups, k_1..k_N).
 
     Returns:
-        Variable: output of shape (n, c_O, out_1..out_N).
+        Variable: output of shape (n, c_O, out_1..out_N),
+        ``out_i = (d_i + 2 p_i - k'_i) // s_i + 1`` with ``k'_i = k_i + (k_i - 1)(dilate_i - 1)``
+        (``+ s_i - 1`` in the numerator with ``cover_all``).
+
+    Raises:
+        ValueError: a non-positive ``stride``/``dilate``/``groups`` or kernel size, a
+            negative ``pad``, a kernel larger than the padded input, or ``groups`` not
+            dividing the channels.
     """
-    ndim = len(x.shape[2:])
+    ndim = _spatial_ndim('convolution_nd', x)
+    _parse_params('convolution_nd', ndim, stride, pad, dilate, groups, x.shape)
     func = ConvolutionND(ndim, stride, pad, cover_all, dilate=dilate, groups=groups)
     args = (x, W) if b is None else (x, W, b)
     y, = func.apply(args)

@@ -7,6 +7,16 @@ from minichainer.links._check import check_size
 from minichainer import variable
 
 _conv = importlib.import_module('minichainer.functions.connection.convolution_2d')
+_engine = importlib.import_module('minichainer.functions.connection.convolution_nd')
+
+
+def _check_args(owner, ndim, ksize, stride, pad, dilate=1, groups=1):
+    """Raise ValueError, naming the argument and its value, for a non-positive
+    ``ksize``/``stride``/``dilate``/``groups`` or a negative ``pad`` of a convolution link
+    (at construction; Chainer fails later, or with a ZeroDivisionError)."""
+    if ksize is not None:
+        _engine._as_ints(owner, 'ksize', ksize, ndim, 1)
+    _engine._parse_params(owner, ndim, stride, pad, dilate, groups)
 
 
 def _pair(x):
@@ -47,6 +57,7 @@ class Convolution2D(link.Link):
         dilate, groups = _parse_kwargs(kwargs, 'Convolution2D')
         if ksize is None:
             out_channels, ksize, in_channels = in_channels, out_channels, None
+        _check_args('Convolution2D', 2, ksize, stride, pad, dilate, groups)
         check_size('Convolution2D', 'in_channels', in_channels, allow_none=True)
         check_size('Convolution2D', 'out_channels', out_channels)
         self.in_channels = in_channels

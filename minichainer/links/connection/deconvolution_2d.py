@@ -3,6 +3,7 @@ import importlib
 
 import numpy
 
+from minichainer.links.connection.convolution_2d import _check_args
 from minichainer import initializers
 from minichainer import link
 from minichainer.links.connection import _params
@@ -33,6 +34,7 @@ class Deconvolution2D(link.Link):
         dilate, groups = _parse_kwargs(kwargs, 'Deconvolution2D')
         if ksize is None:
             out_channels, ksize, in_channels = in_channels, out_channels, None
+        _check_args('Deconvolution2D', 2, ksize, stride, pad, dilate, groups)
         check_size('Deconvolution2D', 'in_channels', in_channels, allow_none=True)
         check_size('Deconvolution2D', 'out_channels', out_channels)
         self.in_channels = in_channels

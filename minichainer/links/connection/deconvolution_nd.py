@@ -2,6 +2,7 @@
 ``Deconvolution3D``."""
 import importlib
 
+from minichainer.links.connection.convolution_2d import _check_args
 from minichainer import link
 from minichainer.links.connection import _params
 from minichainer.links.connection.convolution_nd import _as_tuple
@@ -28,6 +29,7 @@ class DeconvolutionND(link.Link):
         super().__init__()
         if ksize is None:
             out_channels, ksize, in_channels = in_channels, out_channels, None
+        _check_args(type(self).__name__, ndim, ksize, stride, pad, dilate, groups)
         self.ndim = ndim
         self.out_channels = out_channels
         self.ksize = _as_tuple(ksize, ndim)

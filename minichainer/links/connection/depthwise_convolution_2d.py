@@ -3,6 +3,7 @@ import importlib
 
 import math
 
+from minichainer.links.connection.convolution_2d import _check_args
 from minichainer import initializers
 from minichainer import link
 from minichainer.links.connection.convolution_2d import _pair
@@ -22,6 +23,7 @@ class DepthwiseConvolution2D(link.Link):
     def __init__(self, in_channels, channel_multiplier, ksize, stride=1, pad=0,
                  nobias=False, initialW=None, initial_bias=None):
         super().__init__()
+        _check_args('DepthwiseConvolution2D', 2, ksize, stride, pad)
         self.ksize = ksize
         self.stride = _pair(stride)
         self.pad = _pair(pad)

@@ -1,6 +1,7 @@
 """The dilated 2-D convolution layer ``DilatedConvolution2D``."""
 import importlib
 
+from minichainer.links.connection.convolution_2d import _check_args
 from minichainer import link
 from minichainer.links.connection import _params
 from minichainer.links.connection.convolution_2d import _pair
@@ -21,6 +22,7 @@ class DilatedConvolution2D(link.Link):
         super().__init__()
         if ksize is None:
             out_channels, ksize, in_channels = in_channels, out_channels, None
+        _check_args('DilatedConvolution2D', 2, ksize, stride, pad, dilate)
         self.ksize = ksize
         self.stride = _pair(stride)
         self.pad = _pair(pad)

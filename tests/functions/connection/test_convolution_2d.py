@@ -154,7 +154,7 @@ def test_convolution_2d_noncontiguous_inputs():
 
 def test_convolution_2d_without_col_cache(monkeypatch):
     import sys
-    mod = sys.modules['minichainer.functions.connection.convolution_2d']
+    mod = sys.modules['minichainer.functions.connection.convolution_nd']  # the engine
     rng = numpy.random.RandomState(7)
     x = rng.randn(2, 3, 5, 5)
     W = rng.randn(4, 3, 3, 3)

@@ -1,0 +1,188 @@
+"""The N-d convolution engine: equal to the previous implementation on recorded random
+cases, gradient checks over the dilation / groups / cover_all combinations in float16/32/64,
+and clear errors on bad arguments."""
+import os
+
+import numpy
+import pytest
+
+import minichainer
+import minichainer.functions as F
+from minichainer import gradient_check
+from minichainer.utils import conv_nd
+
+from . import conv_cases
+from ._conv_ref import conv_ref
+
+_RECORDED = numpy.load(os.path.join(os.path.dirname(__file__), 'fixtures',
+                                    'conv_previous.npz'))
+
+
+@pytest.mark.parametrize('case', conv_cases.CASES, ids=[c[0] for c in conv_cases.CASES])
+def test_equal_to_the_previous_implementation(case):
+    got = conv_cases.run_case(F, minichainer, case)
+    for key, value in got.items():
+        expect = _RECORDED['{}/{}'.format(case[0], key)]
+        assert value.shape == expect.shape, key
+        numpy.testing.assert_allclose(value, expect, rtol=1e-12, atol=1e-12, err_msg=key)
+
+
+@pytest.mark.parametrize('case', [c for c in conv_cases.CASES if c[1] == 'convolution_nd'],
+                         ids=lambda c: c[0])
+def test_recorded_values_match_the_loop_reference(case):
+    # The recorded outputs are themselves right: a naive loop convolution agrees.
+    name, _, xs, ws, with_bias, kw = case
+    nd = len(xs) - 2
+    rng = numpy.random.RandomState(sum(map(ord, name)))
+    x = rng.uniform(-1, 1, xs)
+    W = rng.uniform(-1, 1, ws)
+    b = rng.uniform(-1, 1, ws[0]) if with_bias else None
+    tup = (lambda v: conv_nd.as_tuple(v, nd))
+    expect = conv_ref(x, W, b, tup(kw.get('stride', 1)), tup(kw.get('pad', 0)),
+                      tup(kw.get('dilate', 1)), kw.get('groups', 1),
+                      kw.get('cover_all', False))
+    numpy.testing.assert_allclose(_RECORDED[name + '/y'], expect, rtol=1e-12, atol=1e-12)
+
+
+TOL = {numpy.float16: dict(atol=5e-3, rtol=5e-2, dtype=numpy.float64),
+       numpy.float32: dict(atol=1e-3, rtol=1e-2),
+       numpy.float64: dict(atol=1e-7, rtol=1e-6)}
+
+GRAD_CASES = [
+    # (x shape, W shape, stride, pad, dilate, groups, cover_all)
+    ((1, 2, 5), (2, 2, 2), 2, 1, 2, 1, True),
+    ((2, 4, 5, 4), (4, 2, 3, 2), 1, 1, 1, 2, False),
+    ((1, 4, 6, 5), (2, 2, 2, 3), 2, (0, 1), (2, 1), 2, True),
+    ((1, 2, 6, 7), (2, 2, 3, 2), (2, 3), 1, 2, 1, False),
+    ((1, 2, 4, 3, 4), (2, 1, 2, 2, 2), (1, 2, 1), 1, (1, 1, 2), 2, True),
+]
+
+
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32, numpy.float64])
+@pytest.mark.parametrize('case', GRAD_CASES)
+def test_convolution_gradients(case, dtype):
+    xs, ws, stride, pad, dilate, groups, cover_all = case
+    rng = numpy.random.RandomState(3)
+    x = rng.uniform(-1, 1, xs).astype(dtype)
+    W = rng.uniform(-1, 1, ws).astype(dtype)
+    b = rng.uniform(-1, 1, ws[0]).astype(dtype)
+
+    def f(x, W, b):
+        return F.convolution_nd(x, W, b, stride, pad, cover_all, dilate, groups)
+
+    gy = rng.uniform(-1, 1, f(x, W, b).shape).astype(dtype)
+    gradient_check.check_backward(f, (x, W, b), gy, **TOL[dtype])
+
+
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32, numpy.float64])
+@pytest.mark.parametrize('case', GRAD_CASES)
+def test_deconvolution_gradients(case, dtype):
+    xs, ws, stride, pad, dilate, groups, cover_all = case
+    rng = numpy.random.RandomState(4)
+    nd = len(xs) - 2
+    # a deconvolution from the convolution's output size back to (a size near) xs
+    ys = F.convolution_nd(numpy.zeros(xs), numpy.zeros(ws), None, stride, pad, cover_all,
+                          dilate, groups).shape
+    x = rng.uniform(-1, 1, ys).astype(dtype)
+    W = rng.uniform(-1, 1, (ys[1], xs[1] // groups) + ws[2:]).astype(dtype)
+    b = rng.uniform(-1, 1, xs[1]).astype(dtype)
+    outsize = xs[2:] if nd > 1 else None
+
+    def f(x, W, b):
+        return F.deconvolution_nd(x, W, b, stride, pad, outsize, dilate, groups)
+
+    gy = rng.uniform(-1, 1, f(x, W, b).shape).astype(dtype)
+    gradient_check.check_backward(f, (x, W, b), gy, **TOL[dtype])
+
+
+def test_double_backward_grouped_dilated():
+    rng = numpy.random.RandomState(5)
+    x = rng.uniform(-1, 1, (1, 4, 5, 5))
+    W = rng.uniform(-1, 1, (2, 2, 2, 2))
+
+    def f(x, W):
+        return F.convolution_2d(x, W, stride=2, pad=1, cover_all=True, dilate=2, groups=2)
+
+    y = f(x, W)
+    gy = rng.uniform(-1, 1, y.shape)
+    gradient_check.check_double_backward(
+        f, (x, W), gy, (rng.uniform(-1, 1, x.shape), rng.uniform(-1, 1, W.shape)),
+        atol=1e-6, rtol=1e-5)
+
+
+def test_two_d_attributes():
+    func = F.connection.convolution_2d.Convolution2DFunction(
+        (2, 3), (1, 0), dilate=(2, 1), groups=1)
+    assert (func.sy, func.sx, func.ph, func.pw, func.dy, func.dx) == (2, 3, 1, 0, 2, 1)
+    dfunc = F.connection.deconvolution_2d.Deconvolution2DFunction(2, 1, outsize=(5, 6))
+    assert (dfunc.outh, dfunc.outw, dfunc.sy, dfunc.pw) == (5, 6, 2, 1)
+
+
+def test_deconvolution_2d_one_axis_outsize():
+    x = numpy.ones((1, 1, 3, 3))
+    W = numpy.ones((1, 1, 3, 3))
+    y = F.deconvolution_2d(x, W, stride=2, pad=1, outsize=(None, 6))
+    assert y.shape == (1, 1, 5, 6)
+
+
+# -- bad input --------------------------------------------------------------------------
+
+X = numpy.zeros((2, 4, 5, 5), numpy.float32)
+W = numpy.zeros((4, 4, 3, 3), numpy.float32)
+
+
+@pytest.mark.parametrize('call, words', [
+    (lambda: F.convolution_2d(X, W, stride=0), ['stride', '0', '(2, 4, 5, 5)']),
+    (lambda: F.convolution_2d(X, W, stride=(1, 0)), ['stride', '(1, 0)']),
+    (lambda: F.convolution_2d(X, W, pad=-1), ['pad', '-1', '(2, 4, 5, 5)']),
+    (lambda: F.convolution_2d(X, W, dilate=0), ['dilate', '0']),
+    (lambda: F.convolution_2d(X, W[:, :, :0], pad=1), ['kernel size', '(0, 3)']),
+    (lambda: F.convolution_2d(X, W[:2, :2], groups=3), ['groups (3)', '(2, 4, 5, 5)']),
+    (lambda: F.convolution_2d(X, W[:3, :2], groups=2), ['groups (2)', 'output']),
+    (lambda: F.convolution_2d(X, W, groups=0), ['groups', '0']),
+    (lambda: F.convolution_2d(X, numpy.zeros((4, 4, 7, 3), 'f')), ['kernel', '(7, 3)',
+                                                                   '(2, 4, 5, 5)']),
+    (lambda: F.convolution_2d(X, W, dilate=3), ['dilate', '(3, 3)', 'larger']),
+    (lambda: F.convolution_nd(X[:, :, 0], W[:, :, 0], stride=0), ['stride', '0']),
+    (lambda: F.convolution_nd(X[:, :, 0], W[:, :, 0], pad=(1, 1)), ['pad', '(1, 1)']),
+    (lambda: F.convolution_nd(X[:, :, 0], numpy.zeros((4, 4, 9), 'f')), ['kernel', '(9,)']),
+    (lambda: F.deconvolution_2d(X, W, stride=0), ['stride', '0']),
+    (lambda: F.deconvolution_2d(X, W, pad=-2), ['pad', '-2']),
+    (lambda: F.deconvolution_2d(X, W[:, :1], groups=3), ['groups (3)']),
+    (lambda: F.deconvolution_2d(X, W, pad=5), ['output size', '(2, 4, 5, 5)']),
+    (lambda: F.deconvolution_nd(X, W, dilate=(1, 0)), ['dilate', '(1, 0)']),
+    (lambda: F.depthwise_convolution_2d(X, W[:1], stride=0), ['stride']),
+    (lambda: F.dilated_convolution_2d(X, W, dilate=-1), ['dilate', '-1']),
+])
+def test_bad_arguments_raise_value_error(call, words):
+    with pytest.raises(ValueError) as info:
+        call()
+    for word in words:
+        assert word in str(info.value)
+
+
+def test_shape_errors_are_also_chainers_types():
+    # Chainer raises RuntimeError (convolution_2d) and AssertionError
+    # (deconvolution_nd) for a non-positive output size; both still catch it.
+    with pytest.raises(RuntimeError):
+        F.convolution_2d(X, numpy.zeros((4, 4, 7, 7), 'f'))
+    with pytest.raises(AssertionError):
+        F.deconvolution_nd(X, W, pad=5)
+
+
+def test_type_check_off_still_gives_value_errors():
+    with minichainer.using_config('type_check', False):
+        with pytest.raises(ValueError, match='groups'):
+            F.convolution_2d(X, W[:3, :2], groups=2)
+        with pytest.raises(ValueError, match='kernel'):
+            F.convolution_2d(X, numpy.zeros((4, 4, 6, 6), 'f'))
+
+
+def test_data_gradient_in_image_chunks_is_the_same(monkeypatch):
+    from minichainer.functions.connection import convolution_nd as engine
+    case = conv_cases.CASES[2]  # grouped, dilated
+    whole = conv_cases.run_case(F, minichainer, case)
+    monkeypatch.setattr(engine, '_GCOL_CHUNK_BYTES', 1)  # one image at a time
+    chunked = conv_cases.run_case(F, minichainer, case)
+    for key in whole:
+        numpy.testing.assert_allclose(chunked[key], whole[key], rtol=1e-12, atol=1e-12)
