@@ -138,12 +138,16 @@ def _check_dtypes(fn, arrays, dtype, double=True, differentiable=True):
     if not differentiable:
         return
     y = next(o for o in outs if o.dtype.kind == 'f')
-    y.grad = numpy.ones_like(y.array)
-    y.backward(enable_double_backprop=double)
-    for v in float_inputs:
-        if v.grad is not None:
-            assert v.grad.dtype == dtype, \
-                'backward gave {} for {} input'.format(v.grad.dtype, dtype)
+    # first the arrays-only backward (the fast path), then the one that builds a graph
+    for build_graph in ((False, True) if double else (False,)):
+        for v in float_inputs:
+            v.cleargrad()
+        y.grad = numpy.ones_like(y.array)
+        y.backward(enable_double_backprop=build_graph)
+        for v in float_inputs:
+            if v.grad is not None:
+                assert v.grad.dtype == dtype, 'backward (double={}) gave {} for {} input' \
+                    .format(build_graph, v.grad.dtype, dtype)
     if not double:
         return
     grads = [v.grad_var for v in float_inputs if v.grad_var is not None]
