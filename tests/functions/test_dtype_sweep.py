@@ -365,3 +365,46 @@ def test_function_dtype(name, dtype):
     arrays = [m(dtype, rng) for m in makers]
     with minichainer.using_config('train', True):
         _check_dtypes(fn, arrays, dtype, double=name not in NO_DOUBLE_MULTI)
+
+
+# The cases reported against NumPy 1.26 (issue 14), each named.
+
+def test_sum_divided_by_python_int_keeps_float32():
+    v = Variable(numpy.arange(3, dtype=numpy.float32))
+    y = F.sum(v) / 3
+    assert y.dtype == numpy.float32
+    assert y.array == numpy.float32(1)
+    y.backward()
+    assert v.grad.dtype == numpy.float32
+    numpy.testing.assert_array_equal(v.grad, numpy.full(3, 1 / 3, numpy.float32))
+
+
+@pytest.mark.parametrize('loss', [
+    lambda a, b, c, t: F.contrastive(a, b, t),
+    lambda a, b, c, t: F.triplet(a, b, c),
+    lambda a, b, c, t: F.hinge(a, t),
+])
+def test_float16_loss_gradients_stay_float16(loss):
+    rng = numpy.random.RandomState(0)
+    a, b, c = (Variable(rng.uniform(-1, 1, (4, 3)).astype(numpy.float16)) for _ in range(3))
+    t = numpy.array([0, 1, 1, 0], numpy.int32)
+    y = loss(a, b, c, t)
+    assert y.dtype == numpy.float16
+    y.backward()
+    for v in (a, b, c):
+        assert v.grad is None or v.grad.dtype == numpy.float16
+
+
+@pytest.mark.parametrize('shape', [(), (2, 3)])
+def test_float16_sqrt_and_normalize(shape):
+    x = Variable(numpy.full(shape, 0.5, numpy.float16))
+    y = F.sqrt(x)
+    y.grad = numpy.ones_like(y.array)
+    y.backward()
+    assert y.dtype == x.grad.dtype == numpy.float16
+    if shape:
+        x.cleargrad()
+        z = F.normalize(x)
+        z.grad = numpy.ones_like(z.array)
+        z.backward()
+        assert z.dtype == x.grad.dtype == numpy.float16
