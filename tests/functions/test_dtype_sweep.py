@@ -245,6 +245,9 @@ MULTI = {
     'maximum': (F.maximum, [_u(S), _u(S)]),
     'minimum': (F.minimum, [_u(S), _u(S)]),
     'maximum_0d': (F.maximum, [_u(Z), _u(Z)]),
+    'minimum_0d': (F.minimum, [_u(Z), _u(Z)]),
+    'squared_difference_0d': (F.squared_difference, [_u(Z), _u(Z)]),
+    'fmod_0d': (F.fmod, [_u(Z), _pos(Z)]),
     'fmod': (F.fmod, [_u(S), _pos(S)]),
     'arctan2': (F.arctan2, [_u(S), _pos(S)]),
     'arctan2_0d': (F.arctan2, [_u(Z), _pos(Z)]),
@@ -348,7 +351,7 @@ NO_DOUBLE_MULTI = {'ctc', 'crf1d', 'discriminative_loss', 'det', 'batch_det', 'i
                    'hinge_no_reduce', 'contrastive', 'contrastive_no_reduce', 'triplet',
                    'triplet_no_reduce', 'huber_loss', 'huber_loss_sum', 'max_pooling_2d',
                    'sigmoid_cross_entropy', 'sigmoid_cross_entropy_no_norm',
-                   'resize_images', 'resize_images_align', 'tree_lstm', 'slstm',
+                   'resize_images', 'resize_images_align', 'tree_lstm', 'slstm', 'fmod_0d',
                    'mean_absolute_error', 'absolute_error', 'im2col', 'fmod',
                    'softmax_cross_entropy_soft', 'gumbel_softmax', 'softmax_cross_entropy',
                    'softmax_cross_entropy_no_norm'}
