@@ -267,6 +267,33 @@ LEGACY_NAMES = {
     'trapz': ('2.4', _attr('trapezoid'), '`np.trapezoid`'),
 }
 
+# Functions whose NumPy 1 form took any iterable of arrays; NumPy 1.24 requires a sequence
+# (``np.hstack(a for a in arrays)`` raises TypeError). The mode wraps each so that a
+# generator or other non-sequence iterable is made a tuple first (warning once).
+STACK_FUNCTIONS = ('stack', 'hstack', 'vstack', 'dstack', 'column_stack', 'row_stack')
+
+
+def _wrap_stack_function(np, name, original):
+    import functools
+
+    @functools.wraps(original)
+    def wrapper(arrays, *args, **kwargs):
+        if not isinstance(arrays, (list, tuple, np.ndarray)) and \
+                hasattr(arrays, '__iter__') and not hasattr(arrays, '__array__'):
+            arrays = tuple(arrays)
+            if name not in _announced_stack:
+                _announced_stack.add(name)
+                _announce_message(
+                    'np.{0} of a generator was removed in NumPy 1.24; minichainer\'s '
+                    'legacy-NumPy mode makes it a tuple. Pass a list or tuple '
+                    'instead.'.format(name), sys._getframe(1))
+        return original(arrays, *args, **kwargs)
+    wrapper._minichainer_numpy_legacy_original = original
+    return wrapper
+
+
+_announced_stack = set()
+
 # Removed names the mode deliberately leaves out (no faithful meaning today); documented in
 # docs/porting.md.
 NOT_RESTORED = ('set_numeric_ops', 'geterrobj', 'seterrobj', 'set_string_function',
@@ -313,8 +340,12 @@ def _filter_action(category, message, module, lineno):
 
 
 def _announce(name, removed_in, replacement, frame):
-    message = ('np.{0} was removed in NumPy {1}; minichainer\'s legacy-NumPy mode restores '
-               'it. Use {2} instead.'.format(name, removed_in, replacement))
+    _announce_message(
+        'np.{0} was removed in NumPy {1}; minichainer\'s legacy-NumPy mode restores it. '
+        'Use {2} instead.'.format(name, removed_in, replacement), frame)
+
+
+def _announce_message(message, frame):
     if frame is not None:
         filename, lineno = frame.f_code.co_filename, frame.f_lineno
         module = frame.f_globals.get('__name__', '<string>')
@@ -358,14 +389,35 @@ def install(np=None):
         original = vars(np).get('__getattr__')
         restored = _missing_names(np)
         np.__getattr__ = _make_getattr(np, original, restored)
-        _state.update(numpy=np, original=original, restored=restored)
+        stack_originals = {}
+        if _stack_needs_sequence(np):
+            for name in STACK_FUNCTIONS:
+                function = vars(np).get(name)
+                if function is not None:
+                    stack_originals[name] = function
+                    setattr(np, name, _wrap_stack_function(np, name, function))
+        _state.update(numpy=np, original=original, restored=restored,
+                      stack_originals=stack_originals)
         return sorted(restored)
+
+
+def _stack_needs_sequence(np):
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')
+            np.hstack(np.zeros(1) for _ in range(1))
+    except TypeError:
+        return True
+    return False
 
 
 def _uninstall_locked():
     np = _state['numpy']
     for name in _state['restored']:
         vars(np).pop(name, None)
+    for name, function in _state['stack_originals'].items():
+        setattr(np, name, function)
+    _announced_stack.clear()
     if _state['original'] is None:
         vars(np).pop('__getattr__', None)
     else:

@@ -56,6 +56,12 @@ assert np.DataSource is not None and callable(np.byte_bounds)
 assert callable(np.compare_chararrays) and callable(np.format_parser)
 assert np.in1d([[1, 5], [7, 1]], [1]).tolist() == [True, False, False, True]
 assert np.trapz([1, 1, 1]) == 2.0
+# NumPy 1.24 also stopped taking generators in the stack functions
+assert np.hstack(np.full(2, i) for i in range(3)).tolist() == [0, 0, 1, 1, 2, 2]
+assert np.vstack(np.zeros((1, 2)) for _ in range(3)).shape == (3, 2)
+assert np.stack((np.zeros(2) for _ in range(2)), axis=1).shape == (2, 2)
+assert np.dstack(np.zeros((1, 1)) for _ in range(2)).shape == (1, 1, 2)
+assert np.column_stack(np.zeros(2) for _ in range(3)).shape == (2, 3)
 print('old program ok')
 '''
 
@@ -72,6 +78,9 @@ def _runner(script, *options, env=None, python_options=()):
 def test_old_program_covers_every_restored_name():
     for name in numpy_legacy.LEGACY_NAMES:
         assert 'np.{}'.format(name) in OLD_PROGRAM, name
+    for name in numpy_legacy.STACK_FUNCTIONS:
+        if name != 'row_stack':   # deprecated by NumPy 2 itself
+            assert 'np.{}('.format(name) in OLD_PROGRAM, name
 
 
 def test_old_program_runs_in_legacy_mode_and_fails_without(tmp_path):
@@ -85,6 +94,7 @@ def test_old_program_runs_in_legacy_mode_and_fails_without(tmp_path):
     # this NumPy's missing names were each announced once, with a replacement
     assert 'np.float was removed in NumPy 1.24' in proc.stderr
     assert 'Use the builtin `float`' in proc.stderr
+    assert proc.stderr.count('np.hstack of a generator was removed in NumPy 1.24') == 1
     for name in restored:
         assert proc.stderr.count('np.{} was removed'.format(name)) == 1, name
     if numpy.lib.NumpyVersion(numpy.__version__) >= '2.0.0':
@@ -155,6 +165,8 @@ def test_install_opt_in_and_uninstall():
     assert 'float' not in vars(numpy)
     with pytest.raises(AttributeError):
         numpy.asscalar
+    with pytest.raises(TypeError):
+        numpy.hstack(numpy.zeros(1) for _ in range(2))
 
 
 def test_in1d_flattens_like_numpy1():
