@@ -21,7 +21,7 @@ class Arctanh(_elementwise.UnaryFloat):
         gy, = grad_outputs
         if not _fast.needs_graph():
             xa = x.array
-            return _fast.as_grad(gy.array / (1 - xa * xa)),
+            return _fast.as_grad(gy.array / (xa.dtype.type(1) - xa * xa)),
         return gy / (1 - x * x),
 
 

@@ -322,7 +322,17 @@ class Div(_BinaryOp):
 def div(self, rhs):
     if isinstance(rhs, Variable):
         return Div().apply((self, rhs))[0]
-    return MulConstant(1. / _preprocess_const(self, rhs)).apply((self,))[0]
+    # the reciprocal is taken first and then cast (as Chainer): ``1. / float32(3)`` would be
+    # float64 on NumPy 1.26
+    return MulConstant(_preprocess_const(self, _reciprocal(rhs))).apply((self,))[0]
+
+
+def _reciprocal(value):
+    if isinstance(value, _ndarray):
+        return 1. / value
+    if numpy.isscalar(value) and not isinstance(value, (str, bytes)):
+        return 1. / value
+    return value  # not a constant: _preprocess_const raises naming the type
 
 
 class DivFromConstant(_ConstantOp):

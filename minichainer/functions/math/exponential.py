@@ -53,8 +53,7 @@ class Log2(_elementwise.UnaryFloat):
         x, = self.get_retained_inputs()
         gy, = grad_outputs
         if not _fast.needs_graph():
-            gx = gy.array / x.array
-            gx *= _INV_LOG2
+            gx = gy.array / x.array * x.dtype.type(_INV_LOG2)
             return _fast.as_grad(gx),
         return gy / x * _INV_LOG2,
 
@@ -73,8 +72,7 @@ class Log10(_elementwise.UnaryFloat):
         x, = self.get_retained_inputs()
         gy, = grad_outputs
         if not _fast.needs_graph():
-            gx = gy.array / x.array
-            gx *= _INV_LOG10
+            gx = gy.array / x.array * x.dtype.type(_INV_LOG10)
             return _fast.as_grad(gx),
         return gy / x * _INV_LOG10,
 

@@ -12,8 +12,8 @@ class Expm1(_elementwise.UnaryFloatKeepsOutput):
         y, = self.get_retained_outputs()
         gy, = grad_outputs
         if not _fast.needs_graph():
-            gx = y.array + 1
-            gx *= gy.array
+            gx = y.array + y.dtype.type(1)   # not ``+ 1``: a 0-d y would widen on NumPy 1.26
+            gx = gx * gy.array
             return _fast.as_grad(gx),
         return (y + 1.0) * gy,
 

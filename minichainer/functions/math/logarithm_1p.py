@@ -12,7 +12,7 @@ class Log1p(_elementwise.UnaryFloat):
         x, = self.get_retained_inputs()
         gy, = grad_outputs
         if not _fast.needs_graph():
-            return _fast.as_grad(gy.array / (x.array + 1)),
+            return _fast.as_grad(gy.array / (x.array + x.dtype.type(1))),
         return gy / (x + 1.0),
 
 

@@ -20,7 +20,7 @@ class Sqrt(_elementwise.UnaryFloatKeepsOutput):
         y, = self.get_retained_outputs()
         gy, = grad_outputs
         if not _fast.needs_graph():
-            return _fast.as_grad(gy.array / (y.array * 2)),
+            return _fast.as_grad(gy.array / (y.array * y.dtype.type(2))),
         return gy / (y * 2.0),
 
 

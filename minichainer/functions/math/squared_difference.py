@@ -29,7 +29,7 @@ class SquaredDifference(function_node.FunctionNode):
         if not _fast.needs_graph():
             g = x1.array - x2.array
             g *= gy.array
-            g *= 2
+            g *= x1.dtype.type(2)  # not ``*= 2``: 0-d operands make g a NumPy scalar
             return _fast.as_grad(g), _fast.as_grad(-g)
         gx = gy * 2 * (x1 - x2)
         return gx, -gx
