@@ -8,6 +8,7 @@ import numpy
 
 from minichainer import backend
 from minichainer.configuration import using_config
+from minichainer.testing.array import assert_allclose  # noqa: F401 (re-exported as Chainer)
 from minichainer.variable import Variable
 
 
@@ -142,17 +143,55 @@ def _unit_directions(shapes):
     ``sign(d) * sqrt(0.99 * d**2 / |d|**2 + 0.01 / size)``.
     """
     sizes = [int(numpy.prod(shape, dtype=numpy.int64)) for shape in shapes]
-    total = sum(sizes)
-    flat = numpy.random.normal(size=(total,))
-    if total:
-        sq = numpy.square(flat)
-        flat = numpy.copysign(numpy.sqrt((0.99 / sq.sum()) * sq + 0.01 / total), flat)
+    flat = _CheckBackward._sample_unit_vector(sum(sizes), numpy)
     out = []
     offset = 0
     for shape, size in zip(shapes, sizes):
         out.append(flat[offset:offset + size].reshape(shape))
         offset += size
     return out
+
+
+class _CheckBackward:
+    """Chainer's internal runner of :func:`check_backward` (some tests build it directly).
+
+    ``_CheckBackward(func, xs, gys, params, eps, atol, rtol, no_gxs, dtype,
+    detect_nondifferentiable, is_immutable_params).run()`` is ``check_backward`` with those
+    arguments.
+    """
+
+    def __init__(self, func, xs, gys, params, eps, atol, rtol, no_gxs, dtype,
+                 detect_nondifferentiable, is_immutable_params):
+        if dtype is not None and numpy.dtype(dtype).kind != 'f':
+            raise ValueError('check_backward: dtype must be a float dtype, got {}'.format(
+                numpy.dtype(dtype)))
+        self.func = func
+        self.x_data = xs
+        self.y_grad = gys
+        self.params = params
+        self.eps = eps
+        self.atol = atol
+        self.rtol = rtol
+        self.no_grads = no_gxs
+        self.dtype = dtype
+        self.detect_nondifferentiable = detect_nondifferentiable
+        self.is_immutable_params = is_immutable_params
+
+    def run(self):
+        check_backward(self.func, self.x_data, self.y_grad, self.params, self.eps,
+                       self.atol, self.rtol, self.no_grads, self.dtype,
+                       self.detect_nondifferentiable, self.is_immutable_params)
+
+    @staticmethod
+    def _sample_unit_vector(size, xp):
+        """A random unit vector of ``size`` elements, each at least ``0.1 / sqrt(size)``
+        in magnitude (one ``xp.random.normal`` draw)."""
+        directions = xp.random.normal(size=(size,))
+        if size == 0:
+            return directions
+        squares = xp.square(directions)
+        return xp.copysign(xp.sqrt((0.99 / squares.sum()) * squares + 0.01 / size),
+                           directions)
 
 
 def _is_float(x):
