@@ -58,7 +58,7 @@ def _bad_grad(func, index, x, g_data, is_debug):
 
 
 def backward_from_variable(var, retain_grad, enable_double_backprop, loss_scale):
-    node = var._node
+    node = var._vnode
     if node is None or node._creator_node is None:
         if node is not None:
             # a gradient made by an old-style Function cannot be differentiated again
@@ -197,13 +197,17 @@ def _run(start, retain_grad, loss_scale, targets=None, initial=None):
             else:
                 gys = (grads.pop(y, None),)
         else:
+            # An output that was unchained (``h.unchain()``) passes no gradient back to
+            # this function, as in Chainer.  (A single output that was unchained cannot
+            # lead here at all.)
             out_nodes = [ref() for ref in outputs]
             if collect:
-                gys = tuple(None if y is None else
+                gys = tuple(None if y is None or y._creator_node is None else
                             (grads.get(y) if y in targets else grads.pop(y, None))
                             for y in out_nodes)
             else:
-                gys = tuple([None if y is None else grads.pop(y, None) for y in out_nodes])
+                gys = tuple([None if y is None or y._creator_node is None
+                             else grads.pop(y, None) for y in out_nodes])
         if retain_grad:
             for y, gy in zip(out_nodes, gys):
                 if y is not None and gy is not None:
@@ -289,7 +293,7 @@ def _run(start, retain_grad, loss_scale, targets=None, initial=None):
                 current = var._grad_var
                 if current is None:
                     if id(g_data) in handed_out:
-                        old_node = gx._node
+                        old_node = gx._vnode
                         if old_node is not None and old_node._creator_node is not None:
                             # A gradient in a graph (double backprop): copy it inside
                             # the graph so that it stays differentiable.

@@ -179,7 +179,7 @@ class FunctionNode:
             v = _new_variable(Variable)
             v._data = y
             v._requires_grad = requires_grad
-            v._node = None
+            v._vnode = None
             v._name = None
             v._grad_var = None
             ret.append(v)
@@ -197,14 +197,14 @@ class FunctionNode:
 
     def _raise_bad_outputs(self, outputs):
         if type(outputs) is not tuple:
-            raise TypeError('{}.forward must return a tuple of arrays, got {}'.format(
-                self.label, type(outputs).__name__))
+            raise TypeError('forward output must be a tuple ({}): {}.forward returned {}'
+                            .format(self.label, self.label, type(outputs).__name__))
         for y in outputs:
             if not isinstance(y, _ndarray):
                 raise TypeError(
-                    '{}.forward must return a tuple of numpy.ndarray, got an element of type '
-                    '{} (wrap 0-dim results with minichainer.utils.force_array)'.format(
-                        self.label, type(y).__name__))
+                    'forward output must be a tuple of ndarrays: {}.forward returned an '
+                    'element of type {} (wrap 0-dim results with '
+                    'minichainer.utils.force_array)'.format(self.label, type(y).__name__))
 
     def _link(self, input_vars, in_data, outputs):
         nodes = []
@@ -212,7 +212,7 @@ class FunctionNode:
         for x in input_vars:
             if x is None:
                 x = Variable(in_data[len(nodes)], requires_grad=False)
-            node = x._node
+            node = x._vnode
             if node is None:
                 node = x.node
             elif node._rank > rank:
@@ -239,7 +239,7 @@ class FunctionNode:
             node.dtype = y.dtype
             node._rank = out_rank
             node._old_style_grad_generator = None
-            v._node = node
+            v._vnode = node
             ret.append(v)
             out_refs.append(_weakref(node))
         self.outputs = tuple(out_refs)
@@ -249,6 +249,8 @@ class FunctionNode:
         if self._output_indexes_to_retain is not None:
             self._retained_output_data = tuple(
                 [outputs[index] for index in self._output_indexes_to_retain])
+            for index in self._output_indexes_to_retain:
+                ret[index]._vnode.data = outputs[index]  # as Chainer's retain_data()
         return tuple(ret)
 
     def _all_hooks(self, global_hooks):

@@ -211,7 +211,7 @@ class Variable:
         requires_grad (bool): whether backward computes a gradient for it.
     """
 
-    __slots__ = ('_data', '_grad_var', '_node', '_requires_grad', '_name', '__dict__',
+    __slots__ = ('_data', '_grad_var', '_vnode', '_requires_grad', '_name', '__dict__',
                  '__weakref__')
 
     __array_priority__ = 200
@@ -226,7 +226,7 @@ class Variable:
         var = Variable.__new__(Variable)
         var._data = data
         var._requires_grad = requires_grad
-        var._node = node
+        var._vnode = node
         var._name = name
         var._grad_var = None if grad is None else Variable(grad)
         return var
@@ -237,7 +237,7 @@ class Variable:
                 _raise_bad_data(data)
         self._data = data
         self._requires_grad = requires_grad
-        self._node = None
+        self._vnode = None
         self._name = name
         self._grad_var = None
         if grad is not None:
@@ -248,7 +248,7 @@ class Variable:
         var = cls.__new__(cls)
         var._data = node.data
         var._requires_grad = node._requires_grad
-        var._node = node
+        var._vnode = node
         var._name = node.name
         var._grad_var = None
         return var
@@ -257,15 +257,28 @@ class Variable:
     @property
     def node(self):
         """The :class:`VariableNode` of this variable."""
-        node = self._node
+        node = self._vnode
         if node is None:
-            node = self._node = VariableNode(self, self._name)
+            node = self._vnode = VariableNode(self, self._name)
         return node
+
+    @property
+    def _node(self):
+        # Chainer's attribute: the node, which Chainer creates with the variable (here on
+        # first access).  Internally the slot ``_vnode`` holds it (None until needed).
+        node = self._vnode
+        if node is None:
+            node = self._vnode = VariableNode(self, self._name)
+        return node
+
+    @_node.setter
+    def _node(self, node):
+        self._vnode = node
 
     @property
     def creator(self):
         """The function that created this variable (None for a leaf)."""
-        node = self._node
+        node = self._vnode
         return None if node is None else node.creator
 
     @creator.setter
@@ -275,7 +288,7 @@ class Variable:
     @property
     def creator_node(self):
         """The :class:`FunctionNode` that created this variable (None for a leaf)."""
-        node = self._node
+        node = self._vnode
         return None if node is None else node._creator_node
 
     @creator_node.setter
@@ -284,7 +297,7 @@ class Variable:
 
     @property
     def rank(self):
-        node = self._node
+        node = self._vnode
         return 0 if node is None else node._rank
 
     @property
@@ -298,8 +311,8 @@ class Variable:
     @name.setter
     def name(self, name):
         self._name = name
-        if self._node is not None:
-            self._node.name = name
+        if self._vnode is not None:
+            self._vnode.name = name
 
     @property
     def label(self):
@@ -320,8 +333,8 @@ class Variable:
         if data is not None and (not isinstance(data, _ndarray) or data.dtype.kind == 'O'):
             _raise_bad_data(data, 'Variable.array')
         self._data = data
-        if self._node is not None:
-            self._node._update_data_info(data)
+        if self._vnode is not None:
+            self._vnode._update_data_info(data)
 
     data = array
 
@@ -429,7 +442,7 @@ class Variable:
         new = Variable.__new__(Variable)
         new._data = self._data
         new._grad_var = self._grad_var
-        new._node = self._node
+        new._vnode = self._vnode
         new._requires_grad = self._requires_grad
         new._name = self._name
         if self.__dict__:
@@ -441,7 +454,7 @@ class Variable:
         memo[id(self)] = new
         new._data = _copy.deepcopy(self._data, memo)
         new._grad_var = _copy.deepcopy(self._grad_var, memo)
-        new._node = None
+        new._vnode = None
         new._requires_grad = self._requires_grad
         new._name = self._name
         for key, value in self.__dict__.items():
@@ -532,12 +545,12 @@ class Variable:
 
     def unchain(self):
         """Delete the reference to the creator, making this variable a root."""
-        if self._node is not None:
-            self._node.unchain()
+        if self._vnode is not None:
+            self._vnode.unchain()
 
     def unchain_backward(self):
         """Delete references between variables and functions backward from here."""
-        node = self._node
+        node = self._vnode
         if node is None or node._creator_node is None:
             return
         stack = [node._creator_node]
@@ -670,7 +683,7 @@ class Parameter(Variable):
         new = Parameter.__new__(Parameter)
         new._data = self._data
         new._grad_var = self._grad_var
-        new._node = self._node
+        new._vnode = self._vnode
         new._requires_grad = self._requires_grad
         new._name = self._name
         new.__dict__.update(self.__dict__)
@@ -726,8 +739,8 @@ class Parameter(Variable):
         if self._grad_initializer is not None:
             grad = _generate_array(self._grad_initializer, shape)
         self._data = data
-        if self._node is not None:
-            self._node._update_data_info(data)
+        if self._vnode is not None:
+            self._vnode._update_data_info(data)
         self._grad_var = None if grad is None else Variable(grad)
 
     def update(self):

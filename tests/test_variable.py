@@ -262,7 +262,7 @@ class TestGraphSurgery:
 
     def test_node_is_lazy_and_stable(self):
         v = Variable(_x())
-        assert v._node is None
+        assert v._vnode is None
         node = v.node
         assert isinstance(node, VariableNode)
         assert v.node is node
