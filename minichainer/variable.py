@@ -335,6 +335,8 @@ class Variable:
         self._data = data
         if self._vnode is not None:
             self._vnode._update_data_info(data)
+        if '_data_peers' in self.__dict__:
+            self._set_data_of_peers(data)
 
     data = array
 
@@ -438,16 +440,39 @@ class Variable:
         return '\n'.join(lines)
 
     def __copy__(self):
-        # Chainer copies the Python-level object; the copy shares the node.
+        # As Chainer: a new Python object with a new (leaf) node, sharing the data holder
+        # with the original, so a later ``x.array = a`` or ``initialize()`` on either one
+        # is seen by both (``Link.copy()`` relies on it).
         new = Variable.__new__(Variable)
+        self._copy_to(new)
+        return new
+
+    def _copy_to(self, new):
         new._data = self._data
         new._grad_var = self._grad_var
-        new._vnode = self._vnode
+        new._vnode = None
         new._requires_grad = self._requires_grad
         new._name = self._name
-        if self.__dict__:
-            new.__dict__.update(self.__dict__)
+        d = self.__dict__
+        if d:
+            new.__dict__.update(d)
+        peers = d.get('_data_peers')
+        if peers is None:
+            peers = d['_data_peers'] = [weakref.ref(self)]
+        else:
+            peers[:] = [ref for ref in peers if ref() is not None]
+        peers.append(weakref.ref(new))
+        new.__dict__['_data_peers'] = peers
         return new
+
+    def _set_data_of_peers(self, data):
+        # Give ``data`` to every copy sharing this variable's data holder (see __copy__).
+        for ref in self.__dict__['_data_peers']:
+            other = ref()
+            if other is not None and other is not self:
+                other._data = data
+                if other._vnode is not None:
+                    other._vnode._update_data_info(data)
 
     def __deepcopy__(self, memo):
         new = type(self).__new__(type(self))
@@ -458,7 +483,8 @@ class Variable:
         new._requires_grad = self._requires_grad
         new._name = self._name
         for key, value in self.__dict__.items():
-            setattr(new, key, _copy.deepcopy(value, memo))
+            if key != '_data_peers':  # a deep copy owns its data
+                setattr(new, key, _copy.deepcopy(value, memo))
         return new
 
     def __reduce__(self):
@@ -681,12 +707,7 @@ class Parameter(Variable):
 
     def __copy__(self):
         new = Parameter.__new__(Parameter)
-        new._data = self._data
-        new._grad_var = self._grad_var
-        new._vnode = self._vnode
-        new._requires_grad = self._requires_grad
-        new._name = self._name
-        new.__dict__.update(self.__dict__)
+        self._copy_to(new)
         return new
 
     def __reduce__(self):
@@ -742,6 +763,8 @@ class Parameter(Variable):
         if self._vnode is not None:
             self._vnode._update_data_info(data)
         self._grad_var = None if grad is None else Variable(grad)
+        if '_data_peers' in self.__dict__:
+            self._set_data_of_peers(data)  # copies (Link.copy) are initialized together
 
     def update(self):
         """Update the data with the attached update rule (no-op without one)."""
