@@ -215,6 +215,7 @@ class Variable:
                  '__weakref__')
 
     __array_priority__ = 200
+    _layout = None  # memory layout (minichainer.memory_layouts); None is the standard one
     _loss_scale = None  # set on leaves by backward(loss_scale=...); read by update rules
     _has_chainerx_array = False  # Chainer's flag; minichainer has no ChainerX arrays
 
@@ -229,9 +230,11 @@ class Variable:
         var._vnode = node
         var._name = name
         var._grad_var = None if grad is None else Variable(grad)
+        if layout is not None:
+            var._set_layout(layout)
         return var
 
-    def __init__(self, data=None, *, name=None, grad=None, requires_grad=True):
+    def __init__(self, data=None, *, name=None, grad=None, requires_grad=True, layout=None):
         if data is not None and (type(data) is not _ndarray or data.dtype.kind == 'O'):
             if not isinstance(data, _ndarray) or data.dtype.kind == 'O':
                 _raise_bad_data(data)
@@ -240,8 +243,17 @@ class Variable:
         self._vnode = None
         self._name = name
         self._grad_var = None
+        if layout is not None:
+            self._set_layout(layout)
         if grad is not None:
             self.grad = grad
+
+    def _set_layout(self, layout):
+        # A non-standard memory layout (see minichainer.memory_layouts); the first one
+        # switches FunctionNode.apply to its layout-aware variant.
+        from minichainer import function_node
+        self._layout = layout
+        function_node._enable_layouts()
 
     @classmethod
     def _from_node(cls, node):
@@ -366,8 +378,35 @@ class Variable:
         self._grad_var = g
 
     @property
+    def raw_array(self):
+        """The data array as stored (its shape is not the semantic one in a non-standard
+        memory layout)."""
+        return self._data
+
+    @property
+    def layout(self):
+        """The memory layout of the array (None: the standard layout)."""
+        return self._layout
+
+    def as_layout(self, layout):
+        """This variable in memory layout ``layout`` (differentiable; self if it is)."""
+        if self._layout == layout:
+            return self
+        from minichainer.memory_layouts import AsLayout
+        y, = AsLayout(layout).apply((self,))
+        return y
+
+    @property
+    def chx_array(self):
+        raise ValueError('chx_array is not available for Variable with non-ChainerX array '
+                         '(minichainer has no ChainerX backend)')
+
+    @property
     def shape(self):
-        return self._data.shape
+        if self._layout is None:
+            return self._data.shape
+        from minichainer.memory_layouts import _transpose_shape
+        return _transpose_shape(self._data.shape, self._layout, None)
 
     @property
     def ndim(self):
@@ -624,6 +663,12 @@ class Variable:
         from minichainer.functions.array.transpose import transpose
         return transpose(self, axes)
 
+    def mean(self, axis=None, *, weights=None, keepdims=False):
+        """Weighted average over ``axis`` (differentiable). See
+        :func:`minichainer.functions.average`."""
+        from minichainer.functions.math.average import average
+        return average(self, axis, weights, keepdims)
+
     def __getitem__(self, slices):
         from minichainer.functions.array.get_item import get_item
         return get_item(self, slices)
@@ -684,7 +729,7 @@ class Parameter(Variable):
     _grad_initializer = None
     _initial_device = None
 
-    def __init__(self, initializer=None, shape=None, name=None):
+    def __init__(self, initializer=None, shape=None, name=None, *, layout=None):
         from minichainer.initializers import constant
         if initializer is None:
             initializer = constant.NaN()
@@ -704,6 +749,10 @@ class Parameter(Variable):
             super().__init__(data, name=name, grad=numpy.full_like(data, numpy.nan))
         self.initializer = initializer
         self.update_rule = None
+        if layout is not None:
+            # As in Chainer, an array given here is taken as stored (raw); initialize()
+            # generates the semantic shape and stores it in ``layout``.
+            self._set_layout(layout)
 
     def __copy__(self):
         new = Parameter.__new__(Parameter)
@@ -759,6 +808,11 @@ class Parameter(Variable):
         grad = None
         if self._grad_initializer is not None:
             grad = _generate_array(self._grad_initializer, shape)
+        if self._layout is not None:
+            from minichainer.memory_layouts import _transpose_array
+            data = _transpose_array(data, None, self._layout)
+            if grad is not None:
+                grad = _transpose_array(grad, None, self._layout)
         self._data = data
         if self._vnode is not None:
             self._vnode._update_data_info(data)
