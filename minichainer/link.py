@@ -302,6 +302,15 @@ class Link(device_resident.DeviceResident):
         _bump()
         return ret
 
+    @classmethod
+    def from_params(cls, *args, **kwargs):
+        """Build the link from given arrays (links that support it override this).
+
+        Raises:
+            NotImplementedError: this link does not implement ``from_params``.
+        """
+        raise NotImplementedError('{} does not implement `from_params`.'.format(cls.__name__))
+
     def copy(self, mode='share'):
         """Copy the link hierarchy rooted here.
 
