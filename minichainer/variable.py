@@ -681,8 +681,9 @@ class Variable:
 
     __lt__ = __le__ = __eq__ = __ne__ = __gt__ = __ge__ = _no_compare
 
-    def __hash__(self):
-        return object.__hash__(self)
+    # As in Chainer, Variables are unhashable (``__eq__`` is not an identity test); key
+    # dicts and sets on ``id(x)`` or on ``x.node`` instead.
+    __hash__ = None
 
     def __bool__(self):
         raise _UnsupportedOperatorError(
