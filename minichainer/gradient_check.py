@@ -16,6 +16,10 @@ class NondifferentiableError(Exception):
     """The function is not differentiable at the point checked."""
 
 
+class _InvalidEps(ValueError, AssertionError):
+    """A non-positive ``eps`` (an AssertionError too, which Chainer raises)."""
+
+
 def _as_tuple(x):
     if isinstance(x, tuple):
         return x
@@ -39,7 +43,7 @@ def numerical_grad(f, inputs, grad_outputs, eps=1e-3, detect_nondifferentiable=F
         tuple of arrays: the gradient with respect to each input.
     """
     if eps <= 0:
-        raise ValueError('numerical_grad: eps must be positive, got {}'.format(eps))
+        raise _InvalidEps('numerical_grad: eps must be positive, got {}'.format(eps))
     inputs = tuple(inputs)
     grad_outputs = tuple(grad_outputs)
     grads = []
@@ -233,8 +237,9 @@ def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5, rtol=1e
     if y_grad is not None:
         y_grad = _as_tuple(y_grad)
 
-    # Analytic gradients.
-    xs = [Variable(x, requires_grad=not ng) for x, ng in zip(x_data, no_grads)]
+    # Analytic gradients. As in Chainer every float input requires a gradient, and one
+    # marked in no_grads must not receive any.
+    xs = [Variable(x, requires_grad=_is_float(x)) for x in x_data]
     for p in params:
         p.cleargrad()
     ys = _as_tuple(func(*xs))
@@ -253,18 +258,26 @@ def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5, rtol=1e
             raise ValueError('check_backward: y_grad shape {} does not match output shape {}'
                              .format(gy.shape, y.shape))
     from minichainer.function_node import grad as _grad
-    targets = [x for x, ng in zip(xs, no_grads) if not ng] + list(params)
+    float_xs = [x for x in xs if x.requires_grad]
+    targets = float_xs + list(params)
     outs = [y for y, gy in zip(ys, y_grad) if gy is not None]
     gys = [Variable(gy, requires_grad=False) for gy in y_grad if gy is not None]
     if targets and outs:
         gxs = _grad(outs, targets, grad_outputs=gys)
     else:
         gxs = [None] * len(targets)
-    for x, ng in zip(xs, no_grads):
-        if ng and x.grad is not None:
-            raise RuntimeError('check_backward: a gradient was set on an input marked in '
-                               'no_grads')
-    analytic = [None if g is None else g.array for g in gxs]
+    x_grads = dict(zip(map(id, float_xs), gxs[:len(float_xs)]))
+    analytic = []
+    for i, (x, ng) in enumerate(zip(xs, no_grads)):
+        g = x_grads.get(id(x))
+        if ng:
+            if g is not None or x.grad is not None:
+                raise RuntimeError('check_backward: backward computed a gradient of input '
+                                   '{}, which no_grads marks as having none (gradient of '
+                                   'int variable must be None)'.format(i))
+        else:
+            analytic.append(None if g is None else g.array)
+    analytic += [None if g is None else g.array for g in gxs[len(float_xs):]]
 
     # Random direction over all checked inputs and parameters.
     target_arrays = [x for x, ng in zip(x_data, no_grads) if not ng] + [p.array for p in params]
@@ -287,7 +300,9 @@ def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5, rtol=1e
         k = 0
         for x, ng in zip(x_data, no_grads):
             if ng:
-                new_xs.append(x)
+                # as in Chainer, a skipped float input is cast to ``dtype`` too
+                new_xs.append(x.astype(work_dtype, copy=False)
+                              if work_dtype is not None and _is_float(x) else x)
                 continue
             base = numpy.asarray(x.astype(numpy.float64) + t * directions[k])
             new_xs.append(base.astype(work_dtype or x.dtype))
