@@ -403,3 +403,27 @@ def test_deep_copy_of_a_copied_parameter_is_independent():
     d = copy.deepcopy(q)
     d.array = numpy.zeros(2, numpy.float32)
     assert p.array is q.array and p.array is not d.array
+
+
+def test_sequential_insert_out_of_range_raises_index_error():
+    seq = minichainer.Sequential(F.relu)
+    for pos in (2, -2):
+        with pytest.raises(IndexError, match='out of range'):
+            seq.insert(pos, F.identity)
+    seq.insert(-1, L.Linear(2, 2))  # before the last layer, as list.insert
+    assert isinstance(seq[0], L.Linear) and seq[1] is F.relu
+
+
+def test_check_backward_no_grads_input_must_not_get_a_gradient():
+    x1 = numpy.array([2], numpy.float32)
+    x2 = numpy.array([3], numpy.float32)
+    g = numpy.array([5], numpy.float32)
+
+    def f(x, y):
+        return x + y.array,
+
+    with pytest.raises(RuntimeError, match='no_grads'):
+        gradient_check.check_backward(f, (x1, x2), g, no_grads=[True, True])
+    gradient_check.check_backward(f, (x1, x2), g, no_grads=[False, True])
+    with pytest.raises(AssertionError):  # eps must be positive (Chainer asserts)
+        gradient_check.numerical_grad(lambda: (x1 * 2,), (x1,), (g,), eps=0)
