@@ -93,9 +93,9 @@ class Link(device_resident.DeviceResident):
 
     def _check_init_done(self):
         if not self._init_done:
-            raise RuntimeError(
-                '{}: Link.__init__() has not been called; call super().__init__() first '
-                'in the constructor'.format(type(self).__name__))
+            # Chainer's exact message (its tests match it); the constructor of the
+            # subclass must call super().__init__() first.
+            raise RuntimeError('Link.__init__() has not been called.')
 
     def __getstate__(self):
         state = self.__dict__.copy()
