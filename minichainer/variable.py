@@ -467,7 +467,9 @@ class Variable:
                  '- shape: {}'.format(None if data is None else data.shape),
                  '- dtype: {}'.format(None if data is None else data.dtype)]
         stats = 'mean={0:.8f}, std={1:.8f}'
-        if data is not None:
+        if data is None:
+            lines.append('- statistics: None')
+        else:
             lines.append('- statistics: ' + stats.format(float(data.mean()), float(data.std())))
         grad = self.grad
         if grad is None:

@@ -427,3 +427,9 @@ def test_check_backward_no_grads_input_must_not_get_a_gradient():
     gradient_check.check_backward(f, (x1, x2), g, no_grads=[False, True])
     with pytest.raises(AssertionError):  # eps must be positive (Chainer asserts)
         gradient_check.numerical_grad(lambda: (x1 * 2,), (x1,), (g,), eps=0)
+
+
+def test_debug_print_of_an_empty_variable_has_statistics_none():
+    text = Variable().debug_print()
+    assert text.splitlines()[1:] == ['- device: None', '- backend: None', '- shape: None',
+                                     '- dtype: None', '- statistics: None', '- grad: None']
