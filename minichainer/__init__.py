@@ -102,15 +102,23 @@ class DebugMode:
 
 def print_runtime_info(out=None):
     """Print the platform and library versions, as ``chainer.print_runtime_info``."""
-    import platform
-    if out is None:
-        out = sys.stdout
-    out.write('Platform: {}\n'.format(platform.platform()))
-    out.write('Chainer: {} (minichainer {})\n'.format(chainer_version, minichainer_version))
-    out.write('ChainerX: Not Available\n')
-    out.write('NumPy: {}\n'.format(numpy.__version__))
-    out.write('CuPy: Not Available\n')
-    out.write('iDeep: Not Available\n')
+    from minichainer._runtime_info import print_runtime_info as _print
+    _print(out)
+
+
+def get_compute_mode():
+    """The configured compute mode (``config.compute_mode``; e.g. ``'cudnn_fast'``)."""
+    return config.compute_mode
+
+
+class _FallbackType:
+    """Type of :data:`Fallback`, which ``forward_chainerx`` returns to fall back."""
+
+    def __repr__(self):
+        return 'Fallback'
+
+
+Fallback = _FallbackType()
 
 
 _LAZY_MODULES = frozenset([
@@ -119,7 +127,8 @@ _LAZY_MODULES = frozenset([
     'reporter', 'serializers', 'testing', 'training', 'utils', 'variable', 'function_node',
     'function', 'link', 'optimizer', 'initializer', 'serializer', 'sequential', 'backend',
     'gradient_check', 'compat', 'device_resident', 'function_hook', 'link_hook', 'warnings',
-    'computational_graph', 'distributions', 'distribution', 'types',
+    'computational_graph', 'distributions', 'distribution', 'types', 'memory_layouts',
+    'graph_optimizations', '_backprop_utils', '_runtime_info', '_backprop',
 ])
 
 _LAZY_ATTRS = {
@@ -169,6 +178,8 @@ _LAZY_ATTRS = {
     'using_device': ('backend', 'using_device'),
     'cuda': ('backends.cuda', None),
     'basic_math': ('functions.math.basic_math', None),  # chainer.basic_math
+    'static_graph': ('graph_optimizations.static_graph', 'static_graph'),
+    'static_code': ('graph_optimizations.static_graph_utilities', 'static_code'),
     # probability distributions
     'Distribution': ('distribution', 'Distribution'),
     'kl_divergence': ('distribution', 'kl_divergence'),

@@ -58,7 +58,7 @@ def _bad_grad(func, index, x, g_data, is_debug):
 
 
 def backward_from_variable(var, retain_grad, enable_double_backprop, loss_scale):
-    node = var._node
+    node = var._vnode
     if node is None or node._creator_node is None:
         if node is not None:
             # a gradient made by an old-style Function cannot be differentiated again
@@ -76,45 +76,74 @@ def backward_from_variable(var, retain_grad, enable_double_backprop, loss_scale)
         _run({node: gy}, retain_grad, loss_scale)
 
 
-def backward(variables, grad_variables=None, retain_grad=False, enable_double_backprop=False,
-             loss_scale=None):
-    """Backpropagate from several variables at once (``chainer.backward``).
+def backward(outputs, grad_outputs=None, **kwargs):
+    """backward(outputs, grad_outputs=None, *, enable_double_backprop=False)
+
+    Backpropagate from several variables at once (``chainer.backward``), as Chainer does.
 
     Args:
-        variables (list of Variable): the outputs to start from.
-        grad_variables (list of Variable or None): their initial gradients; None uses the
-            variable's own ``grad_var`` or ones for a size-1 variable.
+        outputs (tuple or list of Variable): the variables to start from.
+        grad_outputs (tuple or list of Variable, or None): their initial gradients.  With
+            None, each output's own ``grad_var`` is used (and consumed: set to None);
+            unlike ``Variable.backward`` no default gradient is made, so an output without
+            one (or an output given twice) is skipped with a ``RuntimeWarning``.
+        enable_double_backprop (bool): record the backward computation in the graph.
+
+    Raises:
+        ValueError: ``retain_grad`` or ``loss_scale`` is given (Chainer does not support
+            them here), or the lengths of ``outputs`` and ``grad_outputs`` differ.
+        TypeError: ``outputs``/``grad_outputs`` are not sequences of Variables.
     """
-    if not isinstance(variables, (tuple, list)):
-        raise TypeError('backward: variables must be a tuple or a list, got {}'.format(
-            type(variables).__name__))
-    if grad_variables is not None and len(grad_variables) != len(variables):
-        raise ValueError('backward: grad_variables must have as many elements as variables '
-                         '({}), got {}'.format(len(variables), len(grad_variables)))
-    start = {}
-    for i, var in enumerate(variables):
+    enable_double_backprop = kwargs.pop('enable_double_backprop', False)
+    if 'retain_grad' in kwargs:
+        raise ValueError('backward: retain_grad is not supported (semantics for '
+                         'retain_grad=True is under discussion in Chainer)')
+    if 'loss_scale' in kwargs:
+        raise ValueError('backward: chainer.backward does not support the loss_scale option')
+    if kwargs:
+        raise TypeError('backward() got unexpected keyword argument(s): {}'.format(
+            ', '.join(sorted(kwargs))))
+    if not isinstance(outputs, (tuple, list)):
+        raise TypeError('backward: outputs must be a tuple or a list, got {}'.format(
+            type(outputs).__name__))
+    for i, var in enumerate(outputs):
         if not isinstance(var, Variable):
-            raise TypeError('backward: variables[{}] must be a Variable, got {}'.format(
+            raise TypeError('backward: outputs[{}] must be a Variable, got {}'.format(
                 i, type(var).__name__))
-        gv = None if grad_variables is None else grad_variables[i]
-        if gv is not None and not isinstance(gv, Variable):
-            gv = Variable(gv)
-        if gv is None:
+    if grad_outputs is None:
+        grad_outputs = []
+        for var in outputs:
             gv = var._grad_var
+            if gv is None:
+                warnings.warn('outputs contains a Variable without grad, or duplicate '
+                              'outputs. Note that chainer.backward does not set default '
+                              'grad.', RuntimeWarning)
+            var._grad_var = None
+            grad_outputs.append(gv)
+    else:
+        if not isinstance(grad_outputs, (tuple, list)):
+            raise TypeError('backward: grad_outputs must be None, a tuple or a list, got '
+                            '{}'.format(type(grad_outputs).__name__))
+        if len(grad_outputs) != len(outputs):
+            raise ValueError('backward: grad_outputs must have as many elements as outputs '
+                             '({}), got {}'.format(len(outputs), len(grad_outputs)))
+    start = {}
+    for var, gv in zip(outputs, grad_outputs):
         if gv is None:
-            gv = _initial_grad(var, loss_scale)
-        var._grad_var = gv
+            continue
+        if not isinstance(gv, Variable):
+            gv = Variable(gv)
+        _check_grad_type(None, var, False, gv._data)
         node = var.node
         if node._creator_node is None:
+            current = var._grad_var  # a leaf: its gradient is the given one (summed)
+            var._grad_var = gv if current is None else current + gv
             continue
-        if node in start:
-            start[node] = start[node] + gv
-        else:
-            start[node] = gv
+        start[node] = start[node] + gv if node in start else gv
     if not start:
         return
     with using_config('enable_backprop', enable_double_backprop):
-        _run(start, retain_grad, loss_scale)
+        _run(start, False, None)
 
 
 def grad(outputs, inputs, grad_outputs, grad_inputs, set_grad, retain_grad,
@@ -197,13 +226,17 @@ def _run(start, retain_grad, loss_scale, targets=None, initial=None):
             else:
                 gys = (grads.pop(y, None),)
         else:
+            # An output that was unchained (``h.unchain()``) passes no gradient back to
+            # this function, as in Chainer.  (A single output that was unchained cannot
+            # lead here at all.)
             out_nodes = [ref() for ref in outputs]
             if collect:
-                gys = tuple(None if y is None else
+                gys = tuple(None if y is None or y._creator_node is None else
                             (grads.get(y) if y in targets else grads.pop(y, None))
                             for y in out_nodes)
             else:
-                gys = tuple([None if y is None else grads.pop(y, None) for y in out_nodes])
+                gys = tuple([None if y is None or y._creator_node is None
+                             else grads.pop(y, None) for y in out_nodes])
         if retain_grad:
             for y, gy in zip(out_nodes, gys):
                 if y is not None and gy is not None:
@@ -289,7 +322,7 @@ def _run(start, retain_grad, loss_scale, targets=None, initial=None):
                 current = var._grad_var
                 if current is None:
                     if id(g_data) in handed_out:
-                        old_node = gx._node
+                        old_node = gx._vnode
                         if old_node is not None and old_node._creator_node is not None:
                             # A gradient in a graph (double backprop): copy it inside
                             # the graph so that it stays differentiable.

@@ -1,7 +1,8 @@
 """Old-style functions (``chainer.Function``) and the backprop-mode context managers.
 
-An old-style :class:`Function` works on arrays in both directions: ``forward(inputs)`` and
-``backward(inputs, grad_outputs)`` take and return tuples of arrays.  Calling one wraps it
+An old-style :class:`Function` works on arrays in both directions: ``forward(inputs)``
+returns a tuple of arrays and ``backward(inputs, grad_outputs)`` a tuple or any other
+sequence (a list) of arrays, one per input, as in Chainer.  Calling one wraps it
 in a :class:`FunctionAdapter`, a FunctionNode, so it joins the same graph as new-style
 functions (but cannot be differentiated twice).
 """
@@ -11,7 +12,7 @@ import numpy
 
 from minichainer.configuration import using_config
 from minichainer.function_node import FunctionNode
-from minichainer.variable import Variable
+from minichainer.variable import Variable, _check_grad_type
 
 
 def no_backprop_mode():
@@ -77,9 +78,14 @@ class FunctionAdapter(FunctionNode):
             if g is not None and g.creator_node is not None:
                 g.node._check_old_style_gradient()
         gxs = self.function.backward(in_data, grad_out_data)
-        if not isinstance(gxs, tuple):
-            raise TypeError('{}.backward must return a tuple of arrays, got {}'.format(
-                self.label, type(gxs).__name__))
+        if type(gxs) is not tuple:
+            # As in Chainer, any sequence (a list, typically) is accepted.
+            try:
+                gxs = tuple(gxs)
+            except TypeError:
+                raise TypeError('{}.backward must return a sequence (tuple or list) of '
+                                'arrays, got {}'.format(self.label, type(gxs).__name__)) \
+                    from None
         if len(gxs) != len(self.inputs):
             raise ValueError('{}.backward must return one gradient per input ({}), got '
                              '{}'.format(self.label, len(self.inputs), len(gxs)))
@@ -91,6 +97,7 @@ class FunctionAdapter(FunctionNode):
                 continue
             if numpy.isscalar(gx):
                 gx = numpy.asarray(gx)
+            _check_grad_type(self, self.inputs[i], True, gx)
             g = Variable(gx)
             g.node._old_style_grad_generator = self.function.label
             ret.append(g)

@@ -55,6 +55,12 @@ class FunctionNode:
     _retained_output_data = None
     _local_function_hooks = None
     _supports_static_optimizations = False
+    is_elementwise = False  # Chainer's flag: outputs take the inputs' memory layout
+    chainerx_device = None  # minichainer has no ChainerX backend
+    _is_chainerx_fallback_mode = False
+    _input_layouts = None
+    _output_layouts = None
+    _output_count = None
     # The backward engine takes its general path (hooks, backward_accumulate) only for
     # nodes flagged here, so the common case pays a single attribute lookup.
     _backward_slow_path = False
@@ -98,6 +104,79 @@ class FunctionNode:
         for index, array in zip(self._output_indexes_to_retain, self._retained_output_data):
             data[index] = array
         return tuple(data)
+
+    @property
+    def input_layouts(self):
+        """Memory layouts of the inputs of the current ``apply`` (None: standard)."""
+        layouts = self._input_layouts
+        if layouts is None:
+            layouts = (None,) * (len(self.inputs) if self.inputs is not None else 0)
+        return layouts
+
+    @property
+    def output_layouts(self):
+        """Memory layouts of the outputs (set in ``forward`` by layout-aware functions)."""
+        return self._output_layouts
+
+    @output_layouts.setter
+    def output_layouts(self, layouts):
+        if not isinstance(layouts, tuple):
+            raise TypeError('{}: output_layouts must be a tuple, got {}'.format(
+                self.label, type(layouts).__name__))
+        self._output_layouts = layouts
+
+    def check_layout_forward(self, inputs):
+        """Check the memory layouts of the input Variables (called by ``apply`` once some
+        Variable has a non-standard layout).
+
+        By default, as in Chainer, an elementwise function needs all inputs in one layout
+        and any other function needs standard layouts; layout-aware functions override it.
+
+        Raises:
+            RuntimeError: the layouts are not supported.
+        """
+        layouts = [x.layout for x in inputs]
+        if self.is_elementwise:
+            if any(layout != layouts[0] for layout in layouts):
+                raise RuntimeError(
+                    'Inputs with mixed memory layouts were given to an elementwise '
+                    'function.\nFunction: {}\nInput layouts: {}'.format(
+                        self.label, ', '.join(str(layout) for layout in layouts)))
+        elif any(layout is not None for layout in layouts):
+            raise RuntimeError(
+                'Inputs with non-standard layouts were given to a function without '
+                'explicit `check_layout_forward` implementation.\nFunction: {}\n'
+                'Input layouts: {}\n(convert them with Variable.as_layout(None))'.format(
+                    self.label, ', '.join(str(layout) for layout in layouts)))
+
+    def _get_error_message(self, message):
+        lines = [message, '  function={} ({})'.format(self._impl_name, self.label)]
+        if self.inputs:
+            for i, node in enumerate(self.inputs):
+                lines.append('    input {}: shape={} dtype={}'.format(
+                    i, node.shape, node.dtype))
+        return '\n'.join(lines)
+
+    def _apply_with_layouts(self, inputs):
+        # ``apply`` once memory layouts are in use (see _enable_layouts): checks the input
+        # layouts and gives each output its layout.
+        input_vars = [x if isinstance(x, Variable) else Variable(x, requires_grad=False)
+                      for x in inputs]
+        self._input_layouts = tuple([x.layout for x in input_vars])
+        self._output_layouts = None
+        self.check_layout_forward(input_vars)
+        outputs = _plain_apply(self, inputs)
+        layouts = self._output_layouts
+        if self.is_elementwise:
+            layouts = (self._input_layouts[0] if self._input_layouts else None,) * \
+                len(outputs)
+            self._output_layouts = layouts
+        elif layouts is None:
+            layouts = self._output_layouts = (None,) * len(outputs)
+        for y, layout in zip(outputs, layouts):
+            if layout is not None:
+                y._layout = layout
+        return outputs
 
     # -- forward -------------------------------------------------------------------------
     def apply(self, inputs):
@@ -179,7 +258,7 @@ class FunctionNode:
             v = _new_variable(Variable)
             v._data = y
             v._requires_grad = requires_grad
-            v._node = None
+            v._vnode = None
             v._name = None
             v._grad_var = None
             ret.append(v)
@@ -197,14 +276,14 @@ class FunctionNode:
 
     def _raise_bad_outputs(self, outputs):
         if type(outputs) is not tuple:
-            raise TypeError('{}.forward must return a tuple of arrays, got {}'.format(
-                self.label, type(outputs).__name__))
+            raise TypeError('forward output must be a tuple ({}): {}.forward returned {}'
+                            .format(self.label, self.label, type(outputs).__name__))
         for y in outputs:
             if not isinstance(y, _ndarray):
                 raise TypeError(
-                    '{}.forward must return a tuple of numpy.ndarray, got an element of type '
-                    '{} (wrap 0-dim results with minichainer.utils.force_array)'.format(
-                        self.label, type(y).__name__))
+                    'forward output must be a tuple of ndarrays: {}.forward returned an '
+                    'element of type {} (wrap 0-dim results with '
+                    'minichainer.utils.force_array)'.format(self.label, type(y).__name__))
 
     def _link(self, input_vars, in_data, outputs):
         nodes = []
@@ -212,7 +291,7 @@ class FunctionNode:
         for x in input_vars:
             if x is None:
                 x = Variable(in_data[len(nodes)], requires_grad=False)
-            node = x._node
+            node = x._vnode
             if node is None:
                 node = x.node
             elif node._rank > rank:
@@ -239,7 +318,7 @@ class FunctionNode:
             node.dtype = y.dtype
             node._rank = out_rank
             node._old_style_grad_generator = None
-            v._node = node
+            v._vnode = node
             ret.append(v)
             out_refs.append(_weakref(node))
         self.outputs = tuple(out_refs)
@@ -249,6 +328,8 @@ class FunctionNode:
         if self._output_indexes_to_retain is not None:
             self._retained_output_data = tuple(
                 [outputs[index] for index in self._output_indexes_to_retain])
+            for index in self._output_indexes_to_retain:
+                ret[index]._vnode.data = outputs[index]  # as Chainer's retain_data()
         return tuple(ret)
 
     def _all_hooks(self, global_hooks):
@@ -427,6 +508,16 @@ class FunctionNode:
             raise KeyError('Hook {} does not exist'.format(name))
         self.local_function_hooks[name].deleted(self)
         del self.local_function_hooks[name]
+
+
+_plain_apply = FunctionNode.apply
+
+
+def _enable_layouts():
+    """Make ``FunctionNode.apply`` layout-aware (done when the first Variable with a
+    non-standard memory layout is made, so programs that use none pay nothing)."""
+    if FunctionNode.apply is _plain_apply:
+        FunctionNode.apply = FunctionNode._apply_with_layouts
 
 
 def _default_check_type_forward(self, in_types):

@@ -8,11 +8,16 @@ import numpy
 
 from minichainer import backend
 from minichainer.configuration import using_config
+from minichainer.testing.array import assert_allclose  # noqa: F401 (re-exported as Chainer)
 from minichainer.variable import Variable
 
 
 class NondifferentiableError(Exception):
     """The function is not differentiable at the point checked."""
+
+
+class _InvalidEps(ValueError, AssertionError):
+    """A non-positive ``eps`` (an AssertionError too, which Chainer raises)."""
 
 
 def _as_tuple(x):
@@ -38,7 +43,7 @@ def numerical_grad(f, inputs, grad_outputs, eps=1e-3, detect_nondifferentiable=F
         tuple of arrays: the gradient with respect to each input.
     """
     if eps <= 0:
-        raise ValueError('numerical_grad: eps must be positive, got {}'.format(eps))
+        raise _InvalidEps('numerical_grad: eps must be positive, got {}'.format(eps))
     inputs = tuple(inputs)
     grad_outputs = tuple(grad_outputs)
     grads = []
@@ -142,17 +147,55 @@ def _unit_directions(shapes):
     ``sign(d) * sqrt(0.99 * d**2 / |d|**2 + 0.01 / size)``.
     """
     sizes = [int(numpy.prod(shape, dtype=numpy.int64)) for shape in shapes]
-    total = sum(sizes)
-    flat = numpy.random.normal(size=(total,))
-    if total:
-        sq = numpy.square(flat)
-        flat = numpy.copysign(numpy.sqrt((0.99 / sq.sum()) * sq + 0.01 / total), flat)
+    flat = _CheckBackward._sample_unit_vector(sum(sizes), numpy)
     out = []
     offset = 0
     for shape, size in zip(shapes, sizes):
         out.append(flat[offset:offset + size].reshape(shape))
         offset += size
     return out
+
+
+class _CheckBackward:
+    """Chainer's internal runner of :func:`check_backward` (some tests build it directly).
+
+    ``_CheckBackward(func, xs, gys, params, eps, atol, rtol, no_gxs, dtype,
+    detect_nondifferentiable, is_immutable_params).run()`` is ``check_backward`` with those
+    arguments.
+    """
+
+    def __init__(self, func, xs, gys, params, eps, atol, rtol, no_gxs, dtype,
+                 detect_nondifferentiable, is_immutable_params):
+        if dtype is not None and numpy.dtype(dtype).kind != 'f':
+            raise ValueError('check_backward: dtype must be a float dtype, got {}'.format(
+                numpy.dtype(dtype)))
+        self.func = func
+        self.x_data = xs
+        self.y_grad = gys
+        self.params = params
+        self.eps = eps
+        self.atol = atol
+        self.rtol = rtol
+        self.no_grads = no_gxs
+        self.dtype = dtype
+        self.detect_nondifferentiable = detect_nondifferentiable
+        self.is_immutable_params = is_immutable_params
+
+    def run(self):
+        check_backward(self.func, self.x_data, self.y_grad, self.params, self.eps,
+                       self.atol, self.rtol, self.no_grads, self.dtype,
+                       self.detect_nondifferentiable, self.is_immutable_params)
+
+    @staticmethod
+    def _sample_unit_vector(size, xp):
+        """A random unit vector of ``size`` elements, each at least ``0.1 / sqrt(size)``
+        in magnitude (one ``xp.random.normal`` draw)."""
+        directions = xp.random.normal(size=(size,))
+        if size == 0:
+            return directions
+        squares = xp.square(directions)
+        return xp.copysign(xp.sqrt((0.99 / squares.sum()) * squares + 0.01 / size),
+                           directions)
 
 
 def _is_float(x):
@@ -194,8 +237,9 @@ def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5, rtol=1e
     if y_grad is not None:
         y_grad = _as_tuple(y_grad)
 
-    # Analytic gradients.
-    xs = [Variable(x, requires_grad=not ng) for x, ng in zip(x_data, no_grads)]
+    # Analytic gradients. As in Chainer every float input requires a gradient, and one
+    # marked in no_grads must not receive any.
+    xs = [Variable(x, requires_grad=_is_float(x)) for x in x_data]
     for p in params:
         p.cleargrad()
     ys = _as_tuple(func(*xs))
@@ -214,18 +258,26 @@ def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5, rtol=1e
             raise ValueError('check_backward: y_grad shape {} does not match output shape {}'
                              .format(gy.shape, y.shape))
     from minichainer.function_node import grad as _grad
-    targets = [x for x, ng in zip(xs, no_grads) if not ng] + list(params)
+    float_xs = [x for x in xs if x.requires_grad]
+    targets = float_xs + list(params)
     outs = [y for y, gy in zip(ys, y_grad) if gy is not None]
     gys = [Variable(gy, requires_grad=False) for gy in y_grad if gy is not None]
     if targets and outs:
         gxs = _grad(outs, targets, grad_outputs=gys)
     else:
         gxs = [None] * len(targets)
-    for x, ng in zip(xs, no_grads):
-        if ng and x.grad is not None:
-            raise RuntimeError('check_backward: a gradient was set on an input marked in '
-                               'no_grads')
-    analytic = [None if g is None else g.array for g in gxs]
+    x_grads = dict(zip(map(id, float_xs), gxs[:len(float_xs)]))
+    analytic = []
+    for i, (x, ng) in enumerate(zip(xs, no_grads)):
+        g = x_grads.get(id(x))
+        if ng:
+            if g is not None or x.grad is not None:
+                raise RuntimeError('check_backward: backward computed a gradient of input '
+                                   '{}, which no_grads marks as having none (gradient of '
+                                   'int variable must be None)'.format(i))
+        else:
+            analytic.append(None if g is None else g.array)
+    analytic += [None if g is None else g.array for g in gxs[len(float_xs):]]
 
     # Random direction over all checked inputs and parameters.
     target_arrays = [x for x, ng in zip(x_data, no_grads) if not ng] + [p.array for p in params]
@@ -248,7 +300,9 @@ def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5, rtol=1e
         k = 0
         for x, ng in zip(x_data, no_grads):
             if ng:
-                new_xs.append(x)
+                # as in Chainer, a skipped float input is cast to ``dtype`` too
+                new_xs.append(x.astype(work_dtype, copy=False)
+                              if work_dtype is not None and _is_float(x) else x)
                 continue
             base = numpy.asarray(x.astype(numpy.float64) + t * directions[k])
             new_xs.append(base.astype(work_dtype or x.dtype))

@@ -93,9 +93,9 @@ class Link(device_resident.DeviceResident):
 
     def _check_init_done(self):
         if not self._init_done:
-            raise RuntimeError(
-                '{}: Link.__init__() has not been called; call super().__init__() first '
-                'in the constructor'.format(type(self).__name__))
+            # Chainer's exact message (its tests match it); the constructor of the
+            # subclass must call super().__init__() first.
+            raise RuntimeError('Link.__init__() has not been called.')
 
     def __getstate__(self):
         state = self.__dict__.copy()
@@ -301,6 +301,15 @@ class Link(device_resident.DeviceResident):
             d[name] = param
         _bump()
         return ret
+
+    @classmethod
+    def from_params(cls, *args, **kwargs):
+        """Build the link from given arrays (links that support it override this).
+
+        Raises:
+            NotImplementedError: this link does not implement ``from_params``.
+        """
+        raise NotImplementedError('{} does not implement `from_params`.'.format(cls.__name__))
 
     def copy(self, mode='share'):
         """Copy the link hierarchy rooted here.

@@ -143,8 +143,16 @@ class Sequential(link_module.ChainList):
         """Insert ``layer`` before position ``i``.
 
         Raises:
+            IndexError: ``i`` is outside ``[-len(self), len(self)]`` (as in Chainer, unlike
+                ``list.insert``).
             ValueError: ``layer`` is not callable.
         """
+        n = len(self._layers)
+        if not -n <= i <= n:
+            raise IndexError('Sequential.insert: index out of range: {} (the sequence has '
+                             '{} layers)'.format(i, n))
+        if i < 0:
+            i += n
         if not callable(layer):
             raise ValueError(
                 'Sequential: every layer must be callable, got {!r}'.format(layer))
@@ -153,8 +161,6 @@ class Sequential(link_module.ChainList):
             if i == 0:
                 self._children.insert(0, layer)
             else:
-                if i < 0:
-                    i = len(self._layers) + i
                 # Chainer 7 places the link after the first link before i (see class doc).
                 pos = 0
                 for j in range(i - 1, -1, -1):

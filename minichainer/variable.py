@@ -211,10 +211,11 @@ class Variable:
         requires_grad (bool): whether backward computes a gradient for it.
     """
 
-    __slots__ = ('_data', '_grad_var', '_node', '_requires_grad', '_name', '__dict__',
+    __slots__ = ('_data', '_grad_var', '_vnode', '_requires_grad', '_name', '__dict__',
                  '__weakref__')
 
     __array_priority__ = 200
+    _layout = None  # memory layout (minichainer.memory_layouts); None is the standard one
     _loss_scale = None  # set on leaves by backward(loss_scale=...); read by update rules
     _has_chainerx_array = False  # Chainer's flag; minichainer has no ChainerX arrays
 
@@ -226,29 +227,40 @@ class Variable:
         var = Variable.__new__(Variable)
         var._data = data
         var._requires_grad = requires_grad
-        var._node = node
+        var._vnode = node
         var._name = name
         var._grad_var = None if grad is None else Variable(grad)
+        if layout is not None:
+            var._set_layout(layout)
         return var
 
-    def __init__(self, data=None, *, name=None, grad=None, requires_grad=True):
+    def __init__(self, data=None, *, name=None, grad=None, requires_grad=True, layout=None):
         if data is not None and (type(data) is not _ndarray or data.dtype.kind == 'O'):
             if not isinstance(data, _ndarray) or data.dtype.kind == 'O':
                 _raise_bad_data(data)
         self._data = data
         self._requires_grad = requires_grad
-        self._node = None
+        self._vnode = None
         self._name = name
         self._grad_var = None
+        if layout is not None:
+            self._set_layout(layout)
         if grad is not None:
             self.grad = grad
+
+    def _set_layout(self, layout):
+        # A non-standard memory layout (see minichainer.memory_layouts); the first one
+        # switches FunctionNode.apply to its layout-aware variant.
+        from minichainer import function_node
+        self._layout = layout
+        function_node._enable_layouts()
 
     @classmethod
     def _from_node(cls, node):
         var = cls.__new__(cls)
         var._data = node.data
         var._requires_grad = node._requires_grad
-        var._node = node
+        var._vnode = node
         var._name = node.name
         var._grad_var = None
         return var
@@ -257,15 +269,28 @@ class Variable:
     @property
     def node(self):
         """The :class:`VariableNode` of this variable."""
-        node = self._node
+        node = self._vnode
         if node is None:
-            node = self._node = VariableNode(self, self._name)
+            node = self._vnode = VariableNode(self, self._name)
         return node
+
+    @property
+    def _node(self):
+        # Chainer's attribute: the node, which Chainer creates with the variable (here on
+        # first access).  Internally the slot ``_vnode`` holds it (None until needed).
+        node = self._vnode
+        if node is None:
+            node = self._vnode = VariableNode(self, self._name)
+        return node
+
+    @_node.setter
+    def _node(self, node):
+        self._vnode = node
 
     @property
     def creator(self):
         """The function that created this variable (None for a leaf)."""
-        node = self._node
+        node = self._vnode
         return None if node is None else node.creator
 
     @creator.setter
@@ -275,7 +300,7 @@ class Variable:
     @property
     def creator_node(self):
         """The :class:`FunctionNode` that created this variable (None for a leaf)."""
-        node = self._node
+        node = self._vnode
         return None if node is None else node._creator_node
 
     @creator_node.setter
@@ -284,7 +309,7 @@ class Variable:
 
     @property
     def rank(self):
-        node = self._node
+        node = self._vnode
         return 0 if node is None else node._rank
 
     @property
@@ -298,8 +323,8 @@ class Variable:
     @name.setter
     def name(self, name):
         self._name = name
-        if self._node is not None:
-            self._node.name = name
+        if self._vnode is not None:
+            self._vnode.name = name
 
     @property
     def label(self):
@@ -320,8 +345,10 @@ class Variable:
         if data is not None and (not isinstance(data, _ndarray) or data.dtype.kind == 'O'):
             _raise_bad_data(data, 'Variable.array')
         self._data = data
-        if self._node is not None:
-            self._node._update_data_info(data)
+        if self._vnode is not None:
+            self._vnode._update_data_info(data)
+        if '_data_peers' in self.__dict__:
+            self._set_data_of_peers(data)
 
     data = array
 
@@ -351,8 +378,35 @@ class Variable:
         self._grad_var = g
 
     @property
+    def raw_array(self):
+        """The data array as stored (its shape is not the semantic one in a non-standard
+        memory layout)."""
+        return self._data
+
+    @property
+    def layout(self):
+        """The memory layout of the array (None: the standard layout)."""
+        return self._layout
+
+    def as_layout(self, layout):
+        """This variable in memory layout ``layout`` (differentiable; self if it is)."""
+        if self._layout == layout:
+            return self
+        from minichainer.memory_layouts import AsLayout
+        y, = AsLayout(layout).apply((self,))
+        return y
+
+    @property
+    def chx_array(self):
+        raise ValueError('chx_array is not available for Variable with non-ChainerX array '
+                         '(minichainer has no ChainerX backend)')
+
+    @property
     def shape(self):
-        return self._data.shape
+        if self._layout is None:
+            return self._data.shape
+        from minichainer.memory_layouts import _transpose_shape
+        return _transpose_shape(self._data.shape, self._layout, None)
 
     @property
     def ndim(self):
@@ -413,7 +467,9 @@ class Variable:
                  '- shape: {}'.format(None if data is None else data.shape),
                  '- dtype: {}'.format(None if data is None else data.dtype)]
         stats = 'mean={0:.8f}, std={1:.8f}'
-        if data is not None:
+        if data is None:
+            lines.append('- statistics: None')
+        else:
             lines.append('- statistics: ' + stats.format(float(data.mean()), float(data.std())))
         grad = self.grad
         if grad is None:
@@ -425,27 +481,51 @@ class Variable:
         return '\n'.join(lines)
 
     def __copy__(self):
-        # Chainer copies the Python-level object; the copy shares the node.
+        # As Chainer: a new Python object with a new (leaf) node, sharing the data holder
+        # with the original, so a later ``x.array = a`` or ``initialize()`` on either one
+        # is seen by both (``Link.copy()`` relies on it).
         new = Variable.__new__(Variable)
+        self._copy_to(new)
+        return new
+
+    def _copy_to(self, new):
         new._data = self._data
         new._grad_var = self._grad_var
-        new._node = self._node
+        new._vnode = None
         new._requires_grad = self._requires_grad
         new._name = self._name
-        if self.__dict__:
-            new.__dict__.update(self.__dict__)
+        d = self.__dict__
+        if d:
+            new.__dict__.update(d)
+        peers = d.get('_data_peers')
+        if peers is None:
+            peers = d['_data_peers'] = [weakref.ref(self)]
+        else:
+            peers[:] = [ref for ref in peers if ref() is not None]
+        peers.append(weakref.ref(new))
+        new.__dict__['_data_peers'] = peers
         return new
+
+    def _set_data_of_peers(self, data):
+        # Give ``data`` to every copy sharing this variable's data holder (see __copy__).
+        for ref in self.__dict__['_data_peers']:
+            other = ref()
+            if other is not None and other is not self:
+                other._data = data
+                if other._vnode is not None:
+                    other._vnode._update_data_info(data)
 
     def __deepcopy__(self, memo):
         new = type(self).__new__(type(self))
         memo[id(self)] = new
         new._data = _copy.deepcopy(self._data, memo)
         new._grad_var = _copy.deepcopy(self._grad_var, memo)
-        new._node = None
+        new._vnode = None
         new._requires_grad = self._requires_grad
         new._name = self._name
         for key, value in self.__dict__.items():
-            setattr(new, key, _copy.deepcopy(value, memo))
+            if key != '_data_peers':  # a deep copy owns its data
+                setattr(new, key, _copy.deepcopy(value, memo))
         return new
 
     def __reduce__(self):
@@ -532,12 +612,12 @@ class Variable:
 
     def unchain(self):
         """Delete the reference to the creator, making this variable a root."""
-        if self._node is not None:
-            self._node.unchain()
+        if self._vnode is not None:
+            self._vnode.unchain()
 
     def unchain_backward(self):
         """Delete references between variables and functions backward from here."""
-        node = self._node
+        node = self._vnode
         if node is None or node._creator_node is None:
             return
         stack = [node._creator_node]
@@ -585,6 +665,12 @@ class Variable:
         from minichainer.functions.array.transpose import transpose
         return transpose(self, axes)
 
+    def mean(self, axis=None, *, weights=None, keepdims=False):
+        """Weighted average over ``axis`` (differentiable). See
+        :func:`minichainer.functions.average`."""
+        from minichainer.functions.math.average import average
+        return average(self, axis, weights, keepdims)
+
     def __getitem__(self, slices):
         from minichainer.functions.array.get_item import get_item
         return get_item(self, slices)
@@ -597,8 +683,9 @@ class Variable:
 
     __lt__ = __le__ = __eq__ = __ne__ = __gt__ = __ge__ = _no_compare
 
-    def __hash__(self):
-        return object.__hash__(self)
+    # As in Chainer, Variables are unhashable (``__eq__`` is not an identity test); key
+    # dicts and sets on ``id(x)`` or on ``x.node`` instead.
+    __hash__ = None
 
     def __bool__(self):
         raise _UnsupportedOperatorError(
@@ -645,7 +732,7 @@ class Parameter(Variable):
     _grad_initializer = None
     _initial_device = None
 
-    def __init__(self, initializer=None, shape=None, name=None):
+    def __init__(self, initializer=None, shape=None, name=None, *, layout=None):
         from minichainer.initializers import constant
         if initializer is None:
             initializer = constant.NaN()
@@ -665,15 +752,14 @@ class Parameter(Variable):
             super().__init__(data, name=name, grad=numpy.full_like(data, numpy.nan))
         self.initializer = initializer
         self.update_rule = None
+        if layout is not None:
+            # As in Chainer, an array given here is taken as stored (raw); initialize()
+            # generates the semantic shape and stores it in ``layout``.
+            self._set_layout(layout)
 
     def __copy__(self):
         new = Parameter.__new__(Parameter)
-        new._data = self._data
-        new._grad_var = self._grad_var
-        new._node = self._node
-        new._requires_grad = self._requires_grad
-        new._name = self._name
-        new.__dict__.update(self.__dict__)
+        self._copy_to(new)
         return new
 
     def __reduce__(self):
@@ -725,10 +811,17 @@ class Parameter(Variable):
         grad = None
         if self._grad_initializer is not None:
             grad = _generate_array(self._grad_initializer, shape)
+        if self._layout is not None:
+            from minichainer.memory_layouts import _transpose_array
+            data = _transpose_array(data, None, self._layout)
+            if grad is not None:
+                grad = _transpose_array(grad, None, self._layout)
         self._data = data
-        if self._node is not None:
-            self._node._update_data_info(data)
+        if self._vnode is not None:
+            self._vnode._update_data_info(data)
         self._grad_var = None if grad is None else Variable(grad)
+        if '_data_peers' in self.__dict__:
+            self._set_data_of_peers(data)  # copies (Link.copy) are initialized together
 
     def update(self):
         """Update the data with the attached update rule (no-op without one)."""

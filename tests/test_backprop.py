@@ -199,8 +199,47 @@ def test_minichainer_backward_multiple_outputs():
     x = _scalar(2.0)
     y1 = x * 3
     y2 = x * x
+    y1.grad = numpy.array(1.0, numpy.float64)
+    y2.grad = numpy.array(1.0, numpy.float64)
     minichainer.backward([y1, y2])
     assert float(x.grad) == 7.0
+    assert y1.grad is None and y2.grad is None  # consumed, as in Chainer
+
+
+def test_minichainer_backward_sets_no_default_grad():
+    # chainer.backward makes no default gradient, even for a scalar: it warns and skips
+    x = _scalar(2.0)
+    y = x * 3
+    with pytest.warns(RuntimeWarning, match='without grad, or duplicate outputs'):
+        minichainer.backward([y])
+    assert x.grad is None
+
+
+def test_minichainer_backward_duplicated_outputs_warn():
+    # the second occurrence finds its grad consumed: Chainer warns and uses it once
+    x = _scalar(0.0)
+    y = minichainer.functions.identity(x)
+    y.grad = numpy.array(3.0, numpy.float64)
+    with pytest.warns(RuntimeWarning, match='duplicate outputs'):
+        minichainer.backward([y, y])
+    assert float(x.grad) == 3.0
+
+
+def test_minichainer_backward_rejects_chainer_unsupported_options():
+    y = _scalar(1.0) * 2
+    with pytest.raises(ValueError, match='retain_grad'):
+        minichainer.backward([y], retain_grad=True)
+    with pytest.raises(ValueError, match='loss_scale'):
+        minichainer.backward([y], loss_scale=2.0)
+
+
+def test_unchained_output_of_multi_output_function_passes_no_grad():
+    x = Variable(numpy.arange(4, dtype=numpy.float32).reshape(2, 2))
+    h0, h1 = minichainer.functions.split_axis(x, [1], axis=0)
+    w = minichainer.functions.sum(h0) + minichainer.functions.sum(h1)
+    h0.unchain()
+    gx, = minichainer.grad([w], [x])
+    numpy.testing.assert_array_equal(gx.array, [[0, 0], [1, 1]])
 
 
 def test_minichainer_backward_with_grads():

@@ -41,6 +41,10 @@ class _UnavailableCupy:
 cupy = _UnavailableCupy()
 
 
+class _PerformanceWarning(Warning):
+    """Stands for CuPy's ``PerformanceWarning`` (Chainer defines it likewise without CuPy)."""
+
+
 class ndarray:
     """Dummy ``cupy.ndarray`` type: no object is ever an instance (for type tests)."""
 

@@ -35,7 +35,7 @@ def as_grad(array):
     v = _new_variable(_Variable)
     v._data = array
     v._requires_grad = False
-    v._node = None
+    v._vnode = None
     v._name = None
     v._grad_var = None
     return v

@@ -33,3 +33,11 @@ def sum_to(x, shape):
     if lead:
         y = y.reshape(shape)
     return y
+
+
+def size_of_shape(shape):
+    """Number of elements of an array of ``shape`` (a Python int; 1 for ``()``)."""
+    size = 1
+    for n in shape:
+        size *= int(n)
+    return size

@@ -69,7 +69,7 @@ def test_none_output_gradient_prints_empty_variable():
     hook.backward_preprocess(F.math.exponential.Exp(), (a,), (None,))
     text = out.getvalue()
     assert 'output gradient\n<variable at ' in text
-    assert '- shape: None\n- dtype: None\n- grad: None\n' in text
+    assert '- shape: None\n- dtype: None\n- statistics: None\n- grad: None\n' in text  # as Chainer
 
 
 def test_sep_is_deprecated():

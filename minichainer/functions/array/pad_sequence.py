@@ -30,11 +30,14 @@ class PadSequence(function_node.FunctionNode):
         y = xp.empty((len(xs), length) + xs[0].shape[1:], xs[0].dtype)
         if length == 0:
             return y,
+        # Cast the padding as C does (and as NumPy 1 did on assignment): -1 pads uint8
+        # with 255 on every NumPy version, as in Chainer.
+        padding = xp.asarray(self.padding).astype(y.dtype)
         for i, x in enumerate(xs):
             n = len(x)
             y[i, :n] = x
             if n < length:
-                y[i, n:] = self.padding
+                y[i, n:] = padding
         return y,
 
     def backward(self, indexes, grad_outputs):

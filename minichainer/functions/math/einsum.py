@@ -34,8 +34,13 @@ def _to_numpy_subs(labels):
     return ''.join(out)
 
 
-def _einsum(xp, dtype, in_subs, out_sub, *inputs):
-    """``xp.einsum`` that also sums over the ellipsis when the output omits it."""
+def _einsum(xp, dtype, in_subs, out_sub, *inputs, check_undefined_ellipsis_sum=False):
+    """``xp.einsum`` that also sums over the ellipsis when the output omits it.
+
+    With ``check_undefined_ellipsis_sum`` (the user-facing forward), summing over a
+    non-empty ellipsis raises ``ValueError`` as in Chainer; the gradient computations use
+    the summation internally.
+    """
     sum_ellipsis = '@' in in_subs and '@' not in out_sub
     if sum_ellipsis:
         subscripts = '{}->...{}'.format(in_subs.replace('@', '...'), out_sub)
@@ -45,6 +50,12 @@ def _einsum(xp, dtype, in_subs, out_sub, *inputs):
     y = xp.einsum(subscripts, *inputs, **kwargs)
     if sum_ellipsis:
         n = y.ndim - len(out_sub)
+        if check_undefined_ellipsis_sum and n > 0:
+            raise ValueError(
+                'einsum: summing over a non-empty ellipsis is not supported, as in Chainer '
+                '(subscripts {!r}: the output omits the {} axis(es) covered by ...; write '
+                'them in the output, e.g. ...{})'.format(
+                    '{}->{}'.format(in_subs, out_sub).replace('@', '...'), n, out_sub))
         if n:
             y = y.sum(axis=tuple(range(n)))
     return utils.force_array(y, dtype)
@@ -85,7 +96,8 @@ class EinSum(function_node.FunctionNode):
         self.retain_inputs(tuple(range(len(inputs))))
         xp = backend.get_array_module(*inputs)
         dtype = xp.result_type(*[x.dtype for x in inputs])
-        return _einsum(xp, dtype, self.in_subs, self.out_sub, *inputs),
+        return _einsum(xp, dtype, self.in_subs, self.out_sub, *inputs,
+                       check_undefined_ellipsis_sum=True),
 
     def backward(self, indexes, grad_outputs):
         inputs = self.get_retained_inputs()
@@ -219,14 +231,15 @@ def einsum(*operands):
 
     Both forms are accepted: ``einsum('ij,jk->ik', a, b)`` and
     ``einsum(a, [0, 1], b, [1, 2], [0, 2])``; ``...`` broadcasts batch axes.
-    Summing over ``...`` (ellipsis in the inputs but not in an explicit output)
-    is supported.
+    As in Chainer, summing over a non-empty ``...`` (an ellipsis in the inputs but not
+    in an explicit output) raises ``ValueError``; an empty one is fine.
 
     Returns:
         ~chainer.Variable: The result.
 
     Raises:
-        ValueError: malformed subscripts or operand count mismatch.
+        ValueError: malformed subscripts, operand count mismatch, or summing over a
+            non-empty ellipsis.
     """
     in_subs, out_sub, ops = _parse_einsum_input(operands)
     return EinSum(in_subs=in_subs, out_sub=out_sub).apply(ops)[0]

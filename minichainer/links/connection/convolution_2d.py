@@ -4,6 +4,8 @@ import importlib
 from minichainer import link
 from minichainer.links.connection import _params
 from minichainer.links._check import check_size
+from minichainer import get_compute_mode as _get_compute_mode
+from minichainer import memory_layouts as _memory_layouts
 from minichainer import variable
 
 _conv = importlib.import_module('minichainer.functions.connection.convolution_2d')
@@ -70,6 +72,15 @@ class Convolution2D(link.Link):
         self.nobias = nobias
         _params.init_weight_and_bias(self, initialW, in_channels, nobias, initial_bias,
                                      out_channels)
+        # As Chainer: under ``using_config('compute_mode', 'cudnn_fast')`` the weight is
+        # kept channel-last (memory_layouts); that mode needs cuDNN, so forward raises.
+        self.cudnn_fast = _get_compute_mode() == 'cudnn_fast'
+        self.x_layout = _memory_layouts.CUDNN_CHANNEL_LAST_X if self.cudnn_fast else None
+        if self.cudnn_fast:
+            self.W._set_layout(_memory_layouts.CUDNN_CHANNEL_LAST_W)
+            if self.W.array is not None:
+                self.W.array = _memory_layouts._transpose_array(
+                    self.W.array, None, self.W.layout)
 
     @property
     def printable_specs(self):
@@ -102,6 +113,9 @@ class Convolution2D(link.Link):
 
     def forward(self, x):
         """Convolve ``x`` of shape (n, c, h, w)."""
+        if self.cudnn_fast:
+            raise RuntimeError("Convolution2D: the 'cudnn_fast' compute mode needs cuDNN; "
+                               "it can't be used in the CPU backend")
         if self.W.array is None:
             self._initialize_params(x.shape[1])
         return _conv.convolution_2d(x, self.W, self.b, self.stride, self.pad,

@@ -32,7 +32,11 @@ class Linear(link.Link):
         if out_size is None:
             in_size, out_size = None, in_size
         check_size('Linear', 'in_size', in_size, allow_none=True)
-        check_size('Linear', 'out_size', out_size)
+        if not (isinstance(out_size, tuple) and all(
+                isinstance(n, int) and n >= 0 for n in out_size)):
+            # (As Chainer, a tuple of sizes is accepted here: the bias takes that shape,
+            # and the weight cannot be initialized; see _initialize_params.)
+            check_size('Linear', 'out_size', out_size)
         self.in_size = in_size
         self.out_size = out_size
         self.nobias = nobias
@@ -45,6 +49,9 @@ class Linear(link.Link):
         yield 'nobias', self.b is None
 
     def _initialize_params(self, in_size):
+        if isinstance(self.out_size, tuple):
+            raise TypeError('Linear: out_size must be an int to initialize W, got {!r}'
+                            .format(self.out_size))
         self.W.initialize((self.out_size, in_size))
 
     @classmethod

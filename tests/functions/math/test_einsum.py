@@ -15,7 +15,7 @@ CASES = [
     ('i,j->ij', [(2,), (3,)]),
     ('...ij,...jk->...ik', [(2, 2, 3), (2, 3, 2)]),
     ('...j,...k,jkl', [(3, 2), (3, 4), (2, 4, 2)]),
-    ('...i,i->', [(2, 3), (3,)]),
+    ('...i,i->', [(3,), (3,)]),  # an empty ellipsis may be summed over
     ('ij,j->i', [(3, 4), (4,)]),
     ('iij->ji', [(2, 2, 3)]),
     ('ij,ij->ij', [(2, 3), (2, 3)]),
@@ -31,12 +31,21 @@ CASES = [
 @pytest.mark.parametrize('subscripts,shapes', CASES)
 def test_einsum(subscripts, shapes, dtype):
     ops = tuple(uniform(s, dtype, seed=i) for i, s in enumerate(shapes))
-    if '...' in subscripts and '->' in subscripts and \
-            subscripts.split('->')[1] == '' and subscripts.startswith('...'):
-        ref = lambda *xs: numpy.einsum(subscripts.replace('->', '->...'), *xs).sum()  # noqa
-    else:
-        ref = lambda *xs: numpy.einsum(subscripts, *xs)  # noqa
+    ref = lambda *xs: numpy.einsum(subscripts, *xs)  # noqa
     check_op(lambda *xs: F.einsum(subscripts, *xs), ref, ops, dtype)
+
+
+@pytest.mark.parametrize('subscripts,shapes', [
+    ('...i,i->', [(2, 3), (3,)]),
+    ('...ij->ij', [(2, 3, 4)]),
+    ('ij...->ij', [(3, 4, 2)]),
+    ('...->', [(2, 3)]),
+])
+def test_einsum_summing_over_nonempty_ellipsis_raises(subscripts, shapes):
+    # Chainer 7 rejects it (NumPy 1.14 summed it only by accident)
+    ops = tuple(numpy.ones(s, numpy.float32) for s in shapes)
+    with pytest.raises(ValueError, match='ellipsis'):
+        F.einsum(subscripts, *ops)
 
 
 @pytest.mark.parametrize('shapes', [((2, 2), (1, 2)), ((2,), (1, 2)), ((2, 2), (3, 2))])
