@@ -31,7 +31,8 @@ def test_he_normal_fan_out():
 def test_links_with_a_zero_sized_input_or_kernel():
     with pytest.raises(ValueError, match=r'shape \(3, 0\).*in_size=0 or ksize=0'):
         L.Linear(0, 3)
-    with pytest.raises(ValueError, match=r'shape \(4, 3, 0, 0\)'):
+    # The convolution link names its own argument before any initializer runs.
+    with pytest.raises(ValueError, match=r'Convolution2D: ksize must be positive, got 0'):
         L.Convolution2D(3, 4, ksize=0)
 
 
