@@ -428,6 +428,20 @@ def prod(xs):
     return _prod_impl(xs) if in_light_mode() else _prod(xs)
 
 
+def expect_axis(x_type, axis):
+    """Check that ``axis`` (an int, or a tuple of ints checked one by one) is a valid axis
+    of the input ``x_type``; the error names the axis argument and ``x.ndim``."""
+    ndim = eval(x_type.ndim)
+    axes = axis if isinstance(axis, tuple) else (axis,)
+    for a in axes:
+        if not -ndim <= a < ndim:
+            raise InvalidType(
+                '-x.ndim <= axis < x.ndim' + (' for each value of the axis argument'
+                                              if isinstance(axis, tuple)
+                                              else ' (the axis argument)'),
+                'axis={}, x.ndim={}'.format(a if len(axes) == 1 else axis, ndim))
+
+
 def expect_broadcast_shapes(*shape_types):
     """Check that the given shapes broadcast together."""
     shapes = [eval(s) for s in shape_types]

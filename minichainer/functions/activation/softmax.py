@@ -14,11 +14,7 @@ class Softmax(function_node.FunctionNode):
         type_check._argname(in_types, ('x',))
         x_type, = in_types
         type_check.expect(x_type.dtype.kind == 'f')
-        ndim = type_check.eval(x_type.ndim)
-        if not -ndim <= self.axis < ndim:
-            raise type_check.InvalidType(
-                '-x.ndim <= axis < x.ndim (the axis argument)',
-                'axis={}, x.ndim={}'.format(self.axis, ndim))
+        type_check.expect_axis(x_type, self.axis)
 
     def forward(self, inputs):
         x, = inputs

@@ -51,13 +51,7 @@ class Sum(FunctionNode):
         type_check.argname(in_types, ('x',))
         type_check.expect(in_types[0].dtype.kind == 'f')
         if self.axis is not None:
-            ndim = type_check.eval(in_types[0].ndim)
-            for axis in self.axis:
-                if not -ndim <= axis < ndim:
-                    raise type_check.InvalidType(
-                        '-x.ndim <= axis < x.ndim for each value of the axis argument',
-                        'axis={}, x.ndim={}'.format(
-                            axis if len(self.axis) == 1 else self.axis, ndim))
+            type_check.expect_axis(in_types[0], tuple(self.axis))
 
     def forward(self, inputs):
         x, = inputs
