@@ -731,6 +731,10 @@ class Parameter(Variable):
     initializer = None
     _grad_initializer = None
     _initial_device = None
+    # As in Chainer, the gradient of a parameter created uninitialized cannot be read
+    # until it is set, cleared (cleargrad/zerograd) or the parameter is initialized;
+    # an instance attribute False marks that state, the class attribute covers the rest.
+    _grad_valid = True
 
     def __init__(self, initializer=None, shape=None, name=None, *, layout=None):
         from minichainer.initializers import constant
@@ -745,6 +749,7 @@ class Parameter(Variable):
                 super().__init__(name=name)
                 dtype = getattr(initializer, 'dtype', None)
                 self._grad_initializer = constant.NaN(dtype)
+                self._grad_valid = False
         else:
             if isinstance(initializer, numpy.ndarray):
                 initializer = constant.Constant(initializer)
@@ -763,13 +768,36 @@ class Parameter(Variable):
         return new
 
     def __reduce__(self):
-        return _rebuild_parameter, (self._data, self._name, self.grad, self.initializer,
-                                    self.update_rule)
+        return _rebuild_parameter, (self._data, self._name, self._grad, self.initializer,
+                                    self.update_rule, self._grad_valid)
+
+    @property
+    def grad(self):
+        """The gradient array (None when there is none).
+
+        Raises:
+            RuntimeError: the parameter was created uninitialized and its gradient has
+                been neither set nor cleared (``cleargrad``/``zerograd``) nor created by
+                :meth:`initialize` yet (as in Chainer).
+        """
+        if not self._grad_valid:
+            raise RuntimeError(
+                'Cannot retrieve Variable.grad. Either it must be set manually or '
+                'Variable.cleargrad() must be called beforehand.')
+        gv = self._grad_var
+        return None if gv is None else gv._data
+
+    @grad.setter
+    def grad(self, g):
+        Variable.grad.fset(self, g)
+        if not self._grad_valid:
+            del self._grad_valid
 
     @property
     def _grad(self):
-        # Chainer's internal name of the gradient array of a parameter
-        return self.grad
+        # Chainer's internal name of the gradient array of a parameter (never raises)
+        gv = self._grad_var
+        return None if gv is None else gv._data
 
     @property
     def is_initialized(self):
@@ -795,6 +823,8 @@ class Parameter(Variable):
         self._grad_var = None
         if self._data is None:
             self._grad_initializer = None
+            if not self._grad_valid:
+                del self._grad_valid
 
     def zerograd(self):
         if self._data is None:
@@ -802,6 +832,8 @@ class Parameter(Variable):
                           DeprecationWarning)
             from minichainer.initializers import constant
             self._grad_initializer = constant.Zero(getattr(self.initializer, 'dtype', None))
+            if not self._grad_valid:
+                del self._grad_valid
             return
         super().zerograd()
 
@@ -820,6 +852,8 @@ class Parameter(Variable):
         if self._vnode is not None:
             self._vnode._update_data_info(data)
         self._grad_var = None if grad is None else Variable(grad)
+        if not self._grad_valid:
+            del self._grad_valid
         if '_data_peers' in self.__dict__:
             self._set_data_of_peers(data)  # copies (Link.copy) are initialized together
 
@@ -834,12 +868,16 @@ def _generate_array(initializer, shape):
     return generate_array(initializer, shape, numpy)
 
 
-def _rebuild_parameter(data, name, grad, initializer, update_rule):
+def _rebuild_parameter(data, name, grad, initializer, update_rule, grad_valid=True):
     param = Parameter(initializer if data is None else data, name=name)
     if data is not None:
         param.initializer = initializer
     if grad is not None:
         param._grad_var = Variable(grad)
+    if grad_valid:
+        param.__dict__.pop('_grad_valid', None)
+    else:
+        param._grad_valid = False
     param.update_rule = update_rule
     return param
 
