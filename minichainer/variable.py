@@ -218,6 +218,7 @@ class Variable:
     _layout = None  # memory layout (minichainer.memory_layouts); None is the standard one
     _loss_scale = None  # set on leaves by backward(loss_scale=...); read by update rules
     _has_chainerx_array = False  # Chainer's flag; minichainer has no ChainerX arrays
+    _device = None  # a non-CPU (user-defined, NumPy-based) device given to to_device()
 
     @staticmethod
     def _init_unchecked(data=None, device=None, name=None, grad=None, grad_valid=True,
@@ -427,9 +428,13 @@ class Variable:
 
     @property
     def device(self):
-        """The device the data lives on (the CPU)."""
-        from minichainer.backends._cpu import CpuDevice
-        return CpuDevice()
+        """The device the data lives on: the CPU, or the NumPy-based device given to
+        :meth:`to_device` (a user-defined :class:`~minichainer.backend.Device`)."""
+        device = self._device
+        if device is None:
+            from minichainer.backends._cpu import CpuDevice
+            return CpuDevice()
+        return device
 
     @property
     def T(self):
@@ -581,7 +586,10 @@ class Variable:
         raise NotImplementedError('only Parameter supports lazy initialization')
 
     def to_cpu(self):
-        """Move data and gradient to the CPU (a no-op: they are already there)."""
+        """Move data and gradient to the CPU (NumPy arrays already are there)."""
+        if self._device is not None:
+            from minichainer.backends._cpu import CpuDevice
+            self._to_device(CpuDevice())
         return self
 
     def to_gpu(self, device=None):
@@ -598,10 +606,32 @@ class Variable:
         return self
 
     def to_device(self, device):
-        """Move to ``device`` (only the CPU exists; other devices raise)."""
+        """Move to ``device``: the CPU, or a user-defined NumPy-based
+        :class:`~minichainer.backend.Device`, which then receives the arrays through its
+        ``send`` and is what :attr:`device` reports (as in Chainer).  GPU, iDeep and
+        ChainerX specs raise (see :func:`minichainer.backend.get_device`)."""
         from minichainer.backend import get_device
-        get_device(device)
+        self._to_device(get_device(device))
         return self
+
+    def _to_device(self, device):
+        from minichainer.backends._cpu import CpuDevice
+        d = self.__dict__
+        if isinstance(device, CpuDevice):
+            if d.get('_device') is None:
+                return  # already on the CPU: nothing moves
+            del d['_device']
+        else:
+            d['_device'] = device
+        arr = self._data
+        if arr is None or isinstance(device, CpuDevice):
+            return  # NumPy arrays already are CPU arrays
+        self._data = device.send(arr)
+        if self._vnode is not None:
+            self._vnode._update_data_info(self._data)
+        gv = self._grad_var
+        if gv is not None:
+            gv._to_device(device)
 
     # -- graph surgery -------------------------------------------------------------------
     def set_creator(self, gen_func):
@@ -817,6 +847,19 @@ class Parameter(Variable):
                            'uninitialized and dtype was not explicitly given.')
 
     def to_cpu(self):
+        return self.to_device('@numpy')
+
+    def to_device(self, device):
+        """As :meth:`Variable.to_device`; an uninitialized parameter records the device,
+        generates its arrays there in :meth:`initialize`, and stops sharing its pending
+        data with copies left on another device (as in Chainer)."""
+        from minichainer.backend import get_device
+        device = get_device(device)
+        if self._data is None and self.device != device:
+            peers = self.__dict__.pop('_data_peers', None)
+            if peers is not None:
+                peers[:] = [ref for ref in peers if ref() not in (None, self)]
+        self._to_device(device)
         return self
 
     def cleargrad(self):
@@ -848,6 +891,11 @@ class Parameter(Variable):
             data = _transpose_array(data, None, self._layout)
             if grad is not None:
                 grad = _transpose_array(grad, None, self._layout)
+        device = self._device
+        if device is not None:  # a user-defined device given to to_device() beforehand
+            data = device.send(data)
+            if grad is not None:
+                grad = device.send(grad)
         self._data = data
         if self._vnode is not None:
             self._vnode._update_data_info(data)
