@@ -258,3 +258,11 @@ def test_pseudo_connect_returns_a_tuple_as_chainermn():
     numpy.testing.assert_array_equal(delegate.grad, numpy.zeros(2))
     y, = mn.functions.pseudo_connect(None, x)  # an empty float32 delegate
     assert y is not x and y.creator is not None
+
+
+def test_checkpointer_parses_its_file_names():
+    cp = mn.create_multi_node_checkpointer('hoge', _SoloComm())
+    names = cp._filenames([3, 10])
+    assert names == ['hoge.0.3', 'hoge.0.10']
+    assert cp._parse_filenames(names + ['other.0.1']) == [
+        ('hoge', 0, 3), ('hoge', 0, 10), None]
