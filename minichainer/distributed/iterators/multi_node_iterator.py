@@ -41,12 +41,12 @@ class _MultiNodeIterator:
         self.actual_iterator = actual_iterator
         self.communicator = communicator
         self.rank_master = rank_master
-        self._state = None
+        self._mn_state = None
         if communicator.rank == rank_master:
             state = self._read_state()
         else:
             state = None
-        self._state = communicator.bcast_obj(state, root=rank_master)
+        self._mn_state = communicator.bcast_obj(state, root=rank_master)
 
     def _read_state(self):
         it = self.actual_iterator
@@ -76,13 +76,13 @@ class _MultiNodeIterator:
             raise StopIteration
         if msg is False:
             raise TypeError(_INVALID_TYPE_MESSAGE)
-        batch, self._state = msg
+        batch, self._mn_state = msg
         return batch
 
     next = __next__
 
     def __getattr__(self, name):
-        state = self.__dict__.get('_state')
+        state = self.__dict__.get('_mn_state')
         if state is not None and name in state:
             return state[name]
         return getattr(self.__dict__['actual_iterator'], name)
