@@ -225,7 +225,9 @@ class UpdateRule:
                 fp32_param = variable.Variable(array.astype(numpy.float32),
                                                name=param.name)
             self._fp32_param = fp32_param
-        grad = param.grad
+        # an uninitialized parameter has no gradient to convert (its ``grad`` may not be
+        # readable yet, as in Chainer), so only an initialized one's is read
+        grad = None if array is None else param.grad
         fp32_param.grad = None if grad is None else grad.astype(numpy.float32)
         if fp32_param.array is not None:
             self._prepare(fp32_param)

@@ -218,6 +218,7 @@ class Variable:
     _layout = None  # memory layout (minichainer.memory_layouts); None is the standard one
     _loss_scale = None  # set on leaves by backward(loss_scale=...); read by update rules
     _has_chainerx_array = False  # Chainer's flag; minichainer has no ChainerX arrays
+    _device = None  # a non-CPU (user-defined, NumPy-based) device given to to_device()
 
     @staticmethod
     def _init_unchecked(data=None, device=None, name=None, grad=None, grad_valid=True,
@@ -427,9 +428,13 @@ class Variable:
 
     @property
     def device(self):
-        """The device the data lives on (the CPU)."""
-        from minichainer.backends._cpu import CpuDevice
-        return CpuDevice()
+        """The device the data lives on: the CPU, or the NumPy-based device given to
+        :meth:`to_device` (a user-defined :class:`~minichainer.backend.Device`)."""
+        device = self._device
+        if device is None:
+            from minichainer.backends._cpu import CpuDevice
+            return CpuDevice()
+        return device
 
     @property
     def T(self):
@@ -581,7 +586,10 @@ class Variable:
         raise NotImplementedError('only Parameter supports lazy initialization')
 
     def to_cpu(self):
-        """Move data and gradient to the CPU (a no-op: they are already there)."""
+        """Move data and gradient to the CPU (NumPy arrays already are there)."""
+        if self._device is not None:
+            from minichainer.backends._cpu import CpuDevice
+            self._to_device(CpuDevice())
         return self
 
     def to_gpu(self, device=None):
@@ -598,10 +606,32 @@ class Variable:
         return self
 
     def to_device(self, device):
-        """Move to ``device`` (only the CPU exists; other devices raise)."""
+        """Move to ``device``: the CPU, or a user-defined NumPy-based
+        :class:`~minichainer.backend.Device`, which then receives the arrays through its
+        ``send`` and is what :attr:`device` reports (as in Chainer).  GPU, iDeep and
+        ChainerX specs raise (see :func:`minichainer.backend.get_device`)."""
         from minichainer.backend import get_device
-        get_device(device)
+        self._to_device(get_device(device))
         return self
+
+    def _to_device(self, device):
+        from minichainer.backends._cpu import CpuDevice
+        d = self.__dict__
+        if isinstance(device, CpuDevice):
+            if d.get('_device') is None:
+                return  # already on the CPU: nothing moves
+            del d['_device']
+        else:
+            d['_device'] = device
+        arr = self._data
+        if arr is None or isinstance(device, CpuDevice):
+            return  # NumPy arrays already are CPU arrays
+        self._data = device.send(arr)
+        if self._vnode is not None:
+            self._vnode._update_data_info(self._data)
+        gv = self._grad_var
+        if gv is not None:
+            gv._to_device(device)
 
     # -- graph surgery -------------------------------------------------------------------
     def set_creator(self, gen_func):
@@ -731,6 +761,10 @@ class Parameter(Variable):
     initializer = None
     _grad_initializer = None
     _initial_device = None
+    # As in Chainer, the gradient of a parameter created uninitialized cannot be read
+    # until it is set, cleared (cleargrad/zerograd) or the parameter is initialized;
+    # an instance attribute False marks that state, the class attribute covers the rest.
+    _grad_valid = True
 
     def __init__(self, initializer=None, shape=None, name=None, *, layout=None):
         from minichainer.initializers import constant
@@ -745,6 +779,7 @@ class Parameter(Variable):
                 super().__init__(name=name)
                 dtype = getattr(initializer, 'dtype', None)
                 self._grad_initializer = constant.NaN(dtype)
+                self._grad_valid = False
         else:
             if isinstance(initializer, numpy.ndarray):
                 initializer = constant.Constant(initializer)
@@ -763,13 +798,36 @@ class Parameter(Variable):
         return new
 
     def __reduce__(self):
-        return _rebuild_parameter, (self._data, self._name, self.grad, self.initializer,
-                                    self.update_rule)
+        return _rebuild_parameter, (self._data, self._name, self._grad, self.initializer,
+                                    self.update_rule, self._grad_valid)
+
+    @property
+    def grad(self):
+        """The gradient array (None when there is none).
+
+        Raises:
+            RuntimeError: the parameter was created uninitialized and its gradient has
+                been neither set nor cleared (``cleargrad``/``zerograd``) nor created by
+                :meth:`initialize` yet (as in Chainer).
+        """
+        if not self._grad_valid:
+            raise RuntimeError(
+                'Cannot retrieve Variable.grad. Either it must be set manually or '
+                'Variable.cleargrad() must be called beforehand.')
+        gv = self._grad_var
+        return None if gv is None else gv._data
+
+    @grad.setter
+    def grad(self, g):
+        Variable.grad.fset(self, g)
+        if not self._grad_valid:
+            del self._grad_valid
 
     @property
     def _grad(self):
-        # Chainer's internal name of the gradient array of a parameter
-        return self.grad
+        # Chainer's internal name of the gradient array of a parameter (never raises)
+        gv = self._grad_var
+        return None if gv is None else gv._data
 
     @property
     def is_initialized(self):
@@ -789,12 +847,27 @@ class Parameter(Variable):
                            'uninitialized and dtype was not explicitly given.')
 
     def to_cpu(self):
+        return self.to_device('@numpy')
+
+    def to_device(self, device):
+        """As :meth:`Variable.to_device`; an uninitialized parameter records the device,
+        generates its arrays there in :meth:`initialize`, and stops sharing its pending
+        data with copies left on another device (as in Chainer)."""
+        from minichainer.backend import get_device
+        device = get_device(device)
+        if self._data is None and self.device != device:
+            peers = self.__dict__.pop('_data_peers', None)
+            if peers is not None:
+                peers[:] = [ref for ref in peers if ref() not in (None, self)]
+        self._to_device(device)
         return self
 
     def cleargrad(self):
         self._grad_var = None
         if self._data is None:
             self._grad_initializer = None
+            if not self._grad_valid:
+                del self._grad_valid
 
     def zerograd(self):
         if self._data is None:
@@ -802,6 +875,8 @@ class Parameter(Variable):
                           DeprecationWarning)
             from minichainer.initializers import constant
             self._grad_initializer = constant.Zero(getattr(self.initializer, 'dtype', None))
+            if not self._grad_valid:
+                del self._grad_valid
             return
         super().zerograd()
 
@@ -816,10 +891,17 @@ class Parameter(Variable):
             data = _transpose_array(data, None, self._layout)
             if grad is not None:
                 grad = _transpose_array(grad, None, self._layout)
+        device = self._device
+        if device is not None:  # a user-defined device given to to_device() beforehand
+            data = device.send(data)
+            if grad is not None:
+                grad = device.send(grad)
         self._data = data
         if self._vnode is not None:
             self._vnode._update_data_info(data)
         self._grad_var = None if grad is None else Variable(grad)
+        if not self._grad_valid:
+            del self._grad_valid
         if '_data_peers' in self.__dict__:
             self._set_data_of_peers(data)  # copies (Link.copy) are initialized together
 
@@ -834,12 +916,16 @@ def _generate_array(initializer, shape):
     return generate_array(initializer, shape, numpy)
 
 
-def _rebuild_parameter(data, name, grad, initializer, update_rule):
+def _rebuild_parameter(data, name, grad, initializer, update_rule, grad_valid=True):
     param = Parameter(initializer if data is None else data, name=name)
     if data is not None:
         param.initializer = initializer
     if grad is not None:
         param._grad_var = Variable(grad)
+    if grad_valid:
+        param.__dict__.pop('_grad_valid', None)
+    else:
+        param._grad_valid = False
     param.update_rule = update_rule
     return param
 

@@ -189,6 +189,12 @@ def test_cleargrads_zerograds_addgrads():
         p.grad = np.ones_like(p.array)
     for p in b.params(include_uninit=False):
         p.grad = np.full_like(p.array, 2)
+    # as in Chainer, the gradient of a never-cleared uninitialized parameter is unreadable
+    with pytest.raises(RuntimeError, match='cleargrad'):
+        Net().addgrads(Net())
+    a.cleargrads()
+    for p in a.params(include_uninit=False):
+        p.grad = np.ones_like(p.array)
     b.addgrads(a)
     assert all((p.grad == 3).all() for p in b.params(include_uninit=False))
     b.cleargrads()

@@ -70,6 +70,13 @@ def test_update_skips_uninitialized_parameters_and_counts_steps():
     model = Tiny()
     opt = optimizers.SGD(lr=1.0).setup(model)
     model.child.w.grad = numpy.ones(4, numpy.float32)
+    # as in Chainer, the never-cleared gradient of the uninitialized parameter is unreadable
+    other = Tiny()
+    optimizers.SGD().setup(other)
+    with pytest.raises(RuntimeError, match='cleargrad'):
+        other.lazy.u.update()
+    model.cleargrads()
+    model.child.w.grad = numpy.ones(4, numpy.float32)
     opt.update()
     opt.update()
     numpy.testing.assert_array_equal(model.child.w.array, numpy.arange(4) - 2)
@@ -95,6 +102,7 @@ def test_serialize_uses_chainer_keys():
     from minichainer.serializers import npz
     model = Tiny()
     opt = optimizers.MomentumSGD().setup(model)
+    model.cleargrads()
     model.child.w.grad = numpy.ones(4, numpy.float32)
     opt.update()
     opt.new_epoch()
@@ -146,6 +154,7 @@ def test_custom_update_rule_and_gradient_method():
     assert 'hyperparam.factor' in Half.factor.__doc__
     model = Tiny()
     opt = Half().setup(model)
+    model.cleargrads()
     model.child.w.grad = numpy.zeros(4, numpy.float32)
     opt.update()
     opt.factor = 2.0
@@ -175,6 +184,7 @@ def test_optimizer_saved_before_first_update_loads():
     opt = optimizers.MomentumSGD().setup(model)
     serializers.load_npz(buf, opt)
     assert model.child.w.update_rule.state is None
+    model.cleargrads()
     model.child.w.grad = numpy.ones(4, numpy.float32)
     opt.update()
     numpy.testing.assert_allclose(model.child.w.update_rule.state['v'], -0.01)

@@ -400,3 +400,65 @@ def test_numpy_asarray_of_variables_gives_an_object_array_as_chainer():
     vs = [Variable(numpy.asarray(a, numpy.float32)) for a in (0.5, 0.6)]
     arr = numpy.asarray(vs)
     assert arr.dtype == object and arr[1] is vs[1]
+
+
+# ------------------------------------------------ uninitialized gradient, user devices
+def test_uninitialized_parameter_grad_unreadable_until_cleared_or_initialized():
+    import pickle
+    p = minichainer.Parameter()
+    with pytest.raises(RuntimeError, match='cleargrad'):
+        p.grad
+    assert p._grad is None  # the internal accessor never raises
+    with pytest.raises(RuntimeError, match='cleargrad'):
+        pickle.loads(pickle.dumps(p)).grad
+    p.cleargrad()
+    assert p.grad is None
+    q = minichainer.Parameter()
+    q.initialize((2,))
+    assert numpy.isnan(q.grad).all()  # the NaN gradient of the grad initializer
+    r = minichainer.Parameter()
+    r.grad = None
+    assert r.grad is None
+    s = minichainer.Parameter()
+    with pytest.warns(DeprecationWarning):
+        s.zerograd()
+    s.initialize((3,))
+    numpy.testing.assert_array_equal(s.grad, numpy.zeros(3))
+
+
+class _CopyingDevice(minichainer.backend.Device):
+    xp = numpy
+    supported_array_types = (numpy.ndarray,)
+
+    def __init__(self, index):
+        self.index = index
+        self.sent = 0
+
+    def __eq__(self, other):
+        return isinstance(other, _CopyingDevice) and other.index == self.index
+
+    __hash__ = None
+
+    def send_array(self, array):
+        self.sent += 1
+        return array.copy()
+
+
+def test_to_device_of_a_user_defined_numpy_device_is_followed():
+    dev = _CopyingDevice(3)
+    a = numpy.arange(3, dtype=numpy.float32)
+    v = minichainer.Variable(a)
+    v.to_device(dev)
+    assert v.device == dev and v.array is not a and dev.sent == 1
+    v.to_device('@numpy')
+    assert v.device == minichainer.backend.CpuDevice()
+    p = minichainer.Parameter()  # uninitialized: the device is recorded and used later
+    p.to_device(dev)
+    assert p.device == dev
+    p.initialize((2,))
+    assert p.device == dev and dev.sent == 3  # data and NaN grad were sent
+    link = minichainer.Link()
+    with link.init_scope():
+        link.u = minichainer.Parameter()
+    link.to_device(dev)
+    assert link.u.device == dev

@@ -501,7 +501,7 @@ def scenario_functions(comm):
         a = minichainer.Variable(numpy.array([1., 2.], numpy.float32))
         phi = MF.send(a * 2, comm, rank=1)
         b = minichainer.Variable(numpy.array([5.], numpy.float32))
-        c = MF.pseudo_connect(phi, b * 3)
+        c, = MF.pseudo_connect(phi, b * 3)  # a tuple, even of one, as in ChainerMN
         F.sum(c).backward()
         out['pseudo'] = [a.grad.tolist(), b.grad.tolist()]
     else:
@@ -538,10 +538,11 @@ def scenario_iterators(comm):
     it = mn.create_synchronized_iterator(
         minichainer.iterators.SerialIterator(data, 4), comm)
     order = [list(it.next()) for _ in range(3)]
+    # as ChainerMN's, the multi-node iterator takes array elements only (no Python ints)
     it2 = mn.create_multi_node_iterator(
         minichainer.iterators.SerialIterator(
-            data, 5, repeat=False, shuffle=False), comm)
-    batches = [list(b) for b in it2]
+            numpy.arange(12), 5, repeat=False, shuffle=False), comm)
+    batches = [[int(v) for v in b] for b in it2]
     dump('iterators', comm, {'sync': order, 'multi': batches,
                              'epoch': it2.epoch})
 

@@ -5,6 +5,7 @@ import sys
 
 import pytest
 
+import minichainer
 import minichainer.distributed as mn
 from . import _launch
 
@@ -206,3 +207,62 @@ def test_scatter_small_datasets_and_chainermn_module_name():
     assert list(mn.datasets.scatter._scatter_index(1, 2, True)) == [(0, 0, 1), (1, 0, 1)]
     with pytest.raises(ValueError, match='non-negative int, got -1'):
         mn.scatter_index(-1, _SoloComm())
+
+
+def test_chainermn_private_names():
+    # Names Chainer-era code and ChainerMN's tests import from ChainerMN's modules.
+    import numpy
+    mni = importlib.import_module('minichainer.distributed.iterators.multi_node_iterator')
+    msg = mni._build_ctrl_msg(True, False, True, True, 7)
+    assert msg.dtype == numpy.float32 and msg.tolist() == [1, 0, 1, 1, 7]
+    assert mni._parse_ctrl_msg(msg) == (True, False, True, True, 7)
+    assert mni._is_valid_type(numpy.float32(1))
+    assert mni._is_valid_type((numpy.zeros(2), numpy.int32(1)))
+    assert not mni._is_valid_type(3) and not mni._is_valid_type('x')
+    snap = importlib.import_module('minichainer.distributed.extensions._multi_node_snapshot')
+    assert snap._parse_replica_sets([0], 3) == [{0}, {1, 2}]
+    nccl = importlib.import_module('minichainer.distributed.nccl')
+    assert nccl._available is False and not hasattr(nccl, 'get_build_version')
+    with pytest.raises(AttributeError, match='NCCL is not available'):
+        nccl.get_version()
+    pure = importlib.import_module(
+        'minichainer.distributed.communicators.pure_nccl_communicator')
+    with pytest.raises(RuntimeError, match='NCCL'):
+        pure.PureNcclCommunicator(None)
+    util = importlib.import_module(
+        'minichainer.distributed.communicators._communication_utility')
+    assert util.INT_MAX == 2 ** 31 - 1
+    for bad in (0, -1, util.INT_MAX):  # ChainerMN's bound, both error types caught
+        with pytest.raises(ValueError, match='max_buf_len'):
+            util.chunked_bcast_obj(1, None, max_buf_len=bad)
+        with pytest.raises(AssertionError):
+            util.chunked_bcast_obj(1, None, max_buf_len=bad)
+
+
+def test_multi_node_iterator_rejects_non_array_elements():
+    it = mn.create_multi_node_iterator(
+        minichainer.iterators.SerialIterator(['a', 'b'], 1, shuffle=False), _SoloComm())
+    with pytest.raises(TypeError, match='ndarray or tuple'):
+        it.next()
+
+
+def test_pseudo_connect_returns_a_tuple_as_chainermn():
+    import numpy
+    delegate = minichainer.Variable(numpy.zeros(2, numpy.float32))
+    x = minichainer.Variable(numpy.arange(3, dtype=numpy.float32))
+    ys = mn.functions.pseudo_connect(delegate, x)
+    assert isinstance(ys, tuple) and len(ys) == 1
+    ys[0].grad = numpy.ones(3, numpy.float32)
+    ys[0].backward()
+    numpy.testing.assert_array_equal(x.grad, numpy.ones(3))
+    numpy.testing.assert_array_equal(delegate.grad, numpy.zeros(2))
+    y, = mn.functions.pseudo_connect(None, x)  # an empty float32 delegate
+    assert y is not x and y.creator is not None
+
+
+def test_checkpointer_parses_its_file_names():
+    cp = mn.create_multi_node_checkpointer('hoge', _SoloComm())
+    names = cp._filenames([3, 10])
+    assert names == ['hoge.0.3', 'hoge.0.10']
+    assert cp._parse_filenames(names + ['other.0.1']) == [
+        ('hoge', 0, 3), ('hoge', 0, 10), None]

@@ -21,13 +21,22 @@ def init_ranks(mpi_comm, MPI):
     return (rank, same_host.index(rank), len(same_host), hosts.index(mine), len(hosts))
 
 
+INT_MAX = 2147483647  # the largest MPI count (a C int), as ChainerMN names it
+
+
+class _BadBufferLength(ValueError, AssertionError):
+    # A ValueError, and an AssertionError as well: ChainerMN asserts on the bound and
+    # its callers (and tests) catch AssertionError.
+    pass
+
+
 def chunked_bcast_obj(obj, mpi_comm, max_buf_len=256 * 1024 * 1024, root=0):
     """Broadcast a picklable object from ``root`` in pieces of at most ``max_buf_len``
     bytes (MPI counts are 32-bit, so a single message cannot exceed 2 GiB)."""
-    if not 0 < max_buf_len <= 2147483647:
-        raise ValueError(
-            'bcast_obj: max_buf_len must be in (0, 2147483647], got {!r}'.format(
-                max_buf_len))
+    if not 0 < max_buf_len < INT_MAX:
+        raise _BadBufferLength(
+            'bcast_obj: max_buf_len must be in (0, {}), got {!r}'.format(
+                INT_MAX, max_buf_len))
     if mpi_comm.rank == root:
         payload = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
         n = len(payload)

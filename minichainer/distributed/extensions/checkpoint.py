@@ -181,6 +181,10 @@ class _MultiNodeCheckpointer(extension.Extension):
     def _filename(self, iteration):
         return '{}.{}.{}'.format(self.name, self.comm.rank, iteration)
 
+    def _parse_filenames(self, filenames):
+        # ChainerMN's name: (name, rank, iteration) per file name, None for a foreign one
+        return [self._parse_filename(f) for f in filenames]
+
     def _parse_filename(self, filename):
         parts = filename.split('.')
         if len(parts) != 3 or parts[0] != self.name:

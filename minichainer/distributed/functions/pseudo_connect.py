@@ -1,6 +1,5 @@
 """Attach a delegate variable to real variables (``chainermn.functions.pseudo_connect``)."""
-import numpy
-
+from minichainer import backend
 from minichainer import function_node
 from minichainer import variable
 
@@ -9,18 +8,23 @@ class PseudoConnect(function_node.FunctionNode):
     """Identity on the actual variables whose backward also reaches the delegate."""
 
     def forward(self, inputs):
-        self._delegate_like = numpy.empty_like(inputs[0])
+        self._delegate_like = backend.get_array_module(inputs[0]).empty_like(inputs[0])
         return tuple(inputs[1:])
 
     def backward(self, target_input_indexes, grad_outputs):
-        gd = variable.Variable(numpy.zeros_like(self._delegate_like))
+        like = self._delegate_like
+        gd = variable.Variable(backend.get_array_module(like).zeros_like(like))
         return (gd,) + tuple(grad_outputs)
 
 
 def pseudo_connect(delegate_variable, *actual_variables):
-    """Return ``actual_variables`` (one Variable or a tuple) connected in the graph to
-    ``delegate_variable``, so a backward pass from them also runs the delegate's
-    (e.g. a :func:`send`'s) backward.
+    """Return ``actual_variables`` connected in the graph to ``delegate_variable``, so a
+    backward pass from them also runs the delegate's (e.g. a :func:`send`'s) backward.
+
+    Returns:
+        tuple of Variable: one output per actual variable (a tuple even for one, as in
+        ChainerMN). With ``delegate_variable=None`` an empty ``(0,)`` float32 delegate
+        is used, so the outputs are still new variables of the graph.
 
     Raises:
         ValueError: no ``actual_variables``.
@@ -28,6 +32,6 @@ def pseudo_connect(delegate_variable, *actual_variables):
     if not actual_variables:
         raise ValueError('pseudo_connect: at least one actual variable is required')
     if delegate_variable is None:
-        return actual_variables[0] if len(actual_variables) == 1 else actual_variables
-    ys = PseudoConnect().apply((delegate_variable,) + actual_variables)
-    return ys[0] if len(ys) == 1 else ys
+        xp = backend.get_array_module(*actual_variables)
+        delegate_variable = xp.empty((0,), xp.float32)
+    return PseudoConnect().apply((delegate_variable,) + actual_variables)

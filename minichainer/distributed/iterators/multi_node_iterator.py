@@ -1,4 +1,36 @@
 """An iterator read on one rank and broadcast to all (``create_multi_node_iterator``)."""
+import numpy
+
+_CTRL_FIELDS = 5  # stop, valid data type, paired dataset, new epoch, current position
+
+
+def _is_valid_type(element):
+    """Whether a batch element is one the iterator can broadcast as ChainerMN's does:
+    an array-like (anything with a ``dtype``) or a pair of them."""
+    if isinstance(element, tuple):
+        return (len(element) == 2 and hasattr(element[0], 'dtype')
+                and hasattr(element[1], 'dtype'))
+    return hasattr(element, 'dtype')
+
+
+def _build_ctrl_msg(stop, is_valid_data_type, is_paired_dataset, is_new_epoch,
+                    current_position):
+    """ChainerMN's control message: the five fields as a float32 array of shape (5,)."""
+    return numpy.array([int(stop), int(is_valid_data_type), int(is_paired_dataset),
+                        int(is_new_epoch), int(current_position)], dtype=numpy.float32)
+
+
+def _parse_ctrl_msg(msg):
+    """Inverse of :func:`_build_ctrl_msg`: ``(stop, is_valid_data_type,
+    is_paired_dataset, is_new_epoch, current_position)`` (four bools and an int)."""
+    if len(msg) != _CTRL_FIELDS:
+        raise ValueError('_parse_ctrl_msg: a control message has {} fields, got {}'
+                         .format(_CTRL_FIELDS, len(msg)))
+    return (bool(msg[0]), bool(msg[1]), bool(msg[2]), bool(msg[3]), int(msg[4]))
+
+
+_INVALID_TYPE_MESSAGE = ('Multi node iterator supports ndarray or tuple of scalars as the '
+                         'data type of the batch element only.')
 
 
 class _MultiNodeIterator:
@@ -9,12 +41,12 @@ class _MultiNodeIterator:
         self.actual_iterator = actual_iterator
         self.communicator = communicator
         self.rank_master = rank_master
-        self._state = None
+        self._mn_state = None
         if communicator.rank == rank_master:
             state = self._read_state()
         else:
             state = None
-        self._state = communicator.bcast_obj(state, root=rank_master)
+        self._mn_state = communicator.bcast_obj(state, root=rank_master)
 
     def _read_state(self):
         it = self.actual_iterator
@@ -30,21 +62,27 @@ class _MultiNodeIterator:
         if comm.rank == self.rank_master:
             try:
                 batch = self.actual_iterator.next()
-                msg = (batch, self._read_state())
             except StopIteration:
                 msg = None
+            else:
+                if batch and not _is_valid_type(batch[0]):
+                    msg = False  # every rank raises, as ChainerMN's does
+                else:
+                    msg = (batch, self._read_state())
             comm.bcast_obj(msg, root=self.rank_master)
         else:
             msg = comm.bcast_obj(None, root=self.rank_master)
         if msg is None:
             raise StopIteration
-        batch, self._state = msg
+        if msg is False:
+            raise TypeError(_INVALID_TYPE_MESSAGE)
+        batch, self._mn_state = msg
         return batch
 
     next = __next__
 
     def __getattr__(self, name):
-        state = self.__dict__.get('_state')
+        state = self.__dict__.get('_mn_state')
         if state is not None and name in state:
             return state[name]
         return getattr(self.__dict__['actual_iterator'], name)

@@ -11,9 +11,8 @@ def _connect(delegate, x):
     if delegate is None:
         return x
     if isinstance(x, tuple):
-        return tuple(pc.pseudo_connect(delegate, *x)) if len(x) > 1 else \
-            (pc.pseudo_connect(delegate, *x),)
-    return pc.pseudo_connect(delegate, x)
+        return pc.pseudo_connect(delegate, *x)
+    return pc.pseudo_connect(delegate, x)[0]
 
 
 class MultiNodeChainList(link_module.ChainList):
@@ -102,5 +101,4 @@ class MultiNodeChainList(link_module.ChainList):
 
 
 def _connect_all(delegate, inputs):
-    connected = pc.pseudo_connect(delegate, *inputs)
-    return connected if isinstance(connected, tuple) else (connected,)
+    return pc.pseudo_connect(delegate, *inputs)
