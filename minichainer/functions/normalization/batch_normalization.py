@@ -124,8 +124,14 @@ class BatchNormalization(function_node.FunctionNode):
         xp.true_divide(var, m, out=var, casting='unsafe')
         inv_std = numpy.reciprocal(xp.sqrt(var + eps_of(self.eps, interm_dtype),
                                            dtype=interm_dtype))
-        # y = gamma * (x - mean) / std + beta, in place
-        xp.multiply(x_mu, gamma_e * inv_std[expander], out=y)
+        if x.ndim <= 2:
+            # (batch, units): Chainer's own rounding, ((x - mean) * inv_std) * gamma
+            # + beta, so that y is bit-equal to Chainer's (one more pass; small arrays)
+            x_mu *= inv_std[expander]
+            xp.multiply(x_mu, gamma_e, out=y)
+        else:
+            # y = gamma * (x - mean) / std + beta, in place
+            xp.multiply(x_mu, gamma_e * inv_std[expander], out=y)
         del x_mu
         y += beta_e
         y = y.astype(x.dtype, copy=False)
@@ -183,6 +189,8 @@ def _bn_grad_arrays(x, gamma, gy, axis, expander, mean, inv_std):
     interm_dtype = numpy.promote_types(x.dtype, gamma.dtype)
     m = x.size // gamma.size
     inv_std_e = inv_std[expander]
+    if x.ndim <= 2:
+        return _bn_grad_arrays_exact(x, gamma, gy, axis, expander, mean, inv_std_e, m)
     gbeta = gy.sum(axis=axis, dtype=interm_dtype)
     buf = xp.subtract(x, mean[expander], dtype=interm_dtype)
     buf *= inv_std_e                                   # x_hat
@@ -194,6 +202,20 @@ def _bn_grad_arrays(x, gamma, gy, axis, expander, mean, inv_std):
     buf *= gamma.astype(interm_dtype, copy=False)[expander] * inv_std_e
     return (buf.astype(x.dtype, copy=False), ggamma.astype(gamma.dtype, copy=False),
             gbeta.astype(gamma.dtype, copy=False))
+
+
+def _bn_grad_arrays_exact(x, gamma, gy, axis, expander, mean, inv_std_e, m):
+    """(gx, ggamma, gbeta) rounded as Chainer 7's CPU backward rounds them (used for
+    (batch, units) inputs, where the statistics are bit-equal to Chainer's too)."""
+    x_hat = _x_hat(x, mean[expander], inv_std_e)
+    gbeta = gy.sum(axis=axis, dtype=gamma.dtype)
+    ggamma = (gy * x_hat).sum(axis=axis, dtype=gamma.dtype)
+    inv_m = gamma.dtype.type(1. / m)
+    x_hat *= ggamma[expander]
+    x_hat += gbeta[expander]
+    x_hat *= inv_m
+    gx = (gamma[expander] * inv_std_e) * (gy - x_hat)
+    return gx.astype(x.dtype, copy=False), ggamma, gbeta
 
 
 def eps_of(eps, dtype):
