@@ -133,8 +133,8 @@ def test_batch_renormalization_gradients():
     gy = rng.randn(*x.shape)
 
     def f(g, b):
-        # r and d are constants of the backward: compare with fixed statistics, x held
-        # constant (a no_grads input must receive no gradient, as in Chainer)
+        # r and d are constants of the backward: compare with fixed statistics
+        # (x is a constant here: its gradient is checked against plain BN elsewhere)
         return F.batch_renormalization(x, g, b, 3.0, 2.0, running_mean=mean.copy(),
                                        running_var=var.copy())
     gradient_check.check_backward(f, (gamma, beta), gy, atol=1e-4, rtol=1e-4)
@@ -157,3 +157,53 @@ def test_group_normalization_mul_inv_std_helper():
     gz, ggx, ggy = rng.randn(3, 5, 4)
     gradient_check.check_backward(f, (x, y), gz, atol=1e-5, rtol=1e-4)
     gradient_check.check_double_backward(f, (x, y), gz, (ggx, ggy), atol=1e-5, rtol=1e-4)
+
+
+@pytest.mark.parametrize('dtype', [numpy.float32, numpy.float64])
+def test_batch_normalization_feature_map_statistics_match_numpy_var(dtype):
+    # feature maps sum their squares by einsum (no squares buffer): the statistics,
+    # running statistics and y agree with x.mean / x.var to rounding
+    rng = numpy.random.RandomState(7)
+    x = (rng.randn(6, 4, 5, 3) * 3 + 2).astype(dtype)
+    gamma = rng.uniform(.5, 1.5, 4).astype(dtype)
+    beta = rng.randn(4).astype(dtype)
+    rm, rv = numpy.zeros(4, dtype), numpy.ones(4, dtype)
+    y = F.batch_normalization(x, gamma, beta, running_mean=rm, running_var=rv, decay=0.5)
+    mean = x.mean(axis=(0, 2, 3), dtype=numpy.float64)
+    var = x.var(axis=(0, 2, 3), dtype=numpy.float64)
+    e = (None, slice(None), None, None)
+    ref = gamma[e] * (x - mean[e]) / numpy.sqrt(var[e] + 2e-5) + beta[e]
+    tol = 1e-5 if dtype == numpy.float32 else 1e-12
+    assert y.dtype == dtype
+    numpy.testing.assert_allclose(y.array, ref, rtol=tol, atol=tol)
+    numpy.testing.assert_allclose(rm, 0.5 * mean, rtol=tol)
+    numpy.testing.assert_allclose(rv, 0.5 + 0.5 * var * 90 / 89, rtol=tol)
+
+
+# Chainer 7.8.1's CPU output bits (float32 little-endian, recorded with chainer==7.8.1 on
+# NumPy 1.26.4) for batch_normalization of a (6, 4) input: (batch, units) inputs follow
+# Chainer's rounding exactly, forward, backward and running statistics
+_CHAINER_BN_2D_BITS = {
+    'y': '554cd73ed36f36be508af23c329806bfec53b9be2b509cbfbabceebee77a6cbf5c5b27bf6787bebfe35602bfaebb59bf13dce8be5ce77abf00aacabd0db59cbe0a78703efeab9b3e84a6433f8fa8353f6324b53f504a17401f27054064930c40',
+    'gx': '8877293fbe822c3f26d999bedf9233bf852cfdbe4d6a3b3ea648163f0776183ff96433bd98cdabbfea8d39bf02050c3d8a41323f41037f3fa785923d38e904bf2bf956bfab9c83befbd1233ffc98563f8495a13c17ee81beb2e18bbeef4c7dbe',
+    'ggamma': '3097753f266585bf4075d1bf1824b5be',
+    'gbeta': '0e82fd3e00272bbbf4f3febe461509bf',
+    'rm': '5c72c53d3371d63dc272ef3d843b083e',
+    'rv': '42e27e3f6418843f23f18a3f5ffb933f',
+}
+
+
+def test_batch_normalization_2d_bit_equal_to_chainer():
+    x = minichainer.Variable(
+        (numpy.arange(24, dtype=numpy.float32).reshape(6, 4) * 0.37 - 3.1) ** 2 / 7)
+    g = minichainer.Variable(numpy.array([0.7, 1.3, 0.9, 1.1], numpy.float32))
+    b = minichainer.Variable(numpy.array([0.1, -0.2, 0.3, 0.05], numpy.float32))
+    rm, rv = numpy.zeros(4, numpy.float32), numpy.ones(4, numpy.float32)
+    y = F.batch_normalization(x, g, b, running_mean=rm, running_var=rv)
+    y.grad = numpy.cos(numpy.arange(24, dtype=numpy.float32)).reshape(6, 4)
+    y.backward()
+    got = {'y': y.array, 'gx': x.grad, 'ggamma': g.grad, 'gbeta': b.grad, 'rm': rm,
+           'rv': rv}
+    for key, hexbits in _CHAINER_BN_2D_BITS.items():
+        want = numpy.frombuffer(bytes.fromhex(hexbits), dtype='<f4')
+        numpy.testing.assert_array_equal(got[key].ravel(), want, err_msg=key)
