@@ -23,7 +23,6 @@ import argparse
 import json
 import os
 import sys
-import time
 
 import numpy
 
@@ -31,30 +30,9 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import minichainer  # noqa: E402
 import minichainer.functions as F  # noqa: E402
+from bench_functions import _best_pair  # noqa: E402  (the same alternating timer)
 
 SHAPE = (64, 32, 32, 32)
-
-
-def _time(fn, number):
-    t0 = time.perf_counter()
-    for _ in range(number):
-        fn()
-    return (time.perf_counter() - t0) / number
-
-
-def _best_pair(ref, mc, repeat, number):
-    """Best-of-``repeat`` times of both callables, measured alternately."""
-    ref()
-    mc()
-    t_ref = t_mc = float('inf')
-    for i in range(repeat):
-        if i % 2:
-            t_mc = min(t_mc, _time(mc, number))
-            t_ref = min(t_ref, _time(ref, number))
-        else:
-            t_ref = min(t_ref, _time(ref, number))
-            t_mc = min(t_mc, _time(mc, number))
-    return t_ref, t_mc
 
 
 def _fwd_bwd(func, x, gy, *params):
