@@ -135,10 +135,14 @@ def run(runs=1):
     With several runs the reported ratio is the median of the per-run ratios (the
     machine may be shared; a single run can be disturbed by other processes).
     """
+    return _median_of_runs((bench_linear, bench_convolution_2d), runs)
+
+
+def _median_of_runs(benches, runs):
+    """Run each benchmark ``runs`` times; keep the run of median ratio, with every ratio."""
     results = []
-    for bench in (bench_linear, bench_convolution_2d):
-        rs = [bench() for _ in range(runs)]
-        rs.sort(key=lambda r: r['ratio'])
+    for bench in benches:
+        rs = sorted((bench() for _ in range(runs)), key=lambda r: r['ratio'])
         med = dict(rs[len(rs) // 2])
         med['ratios'] = [round(r['ratio'], 3) for r in rs]
         results.append(med)

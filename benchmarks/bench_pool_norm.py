@@ -30,7 +30,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import minichainer  # noqa: E402
 import minichainer.functions as F  # noqa: E402
-from bench_functions import _best_pair  # noqa: E402  (the same alternating timer)
+from bench_functions import _best_pair, _median_of_runs  # noqa: E402  (shared timing)
 
 SHAPE = (64, 32, 32, 32)
 
@@ -234,13 +234,7 @@ BENCHES = (bench_max_pooling_2d, bench_batch_normalization, bench_relu,
 
 def run(runs=1):
     """Run all benchmarks ``runs`` times; the reported ratio is the median of the runs."""
-    results = []
-    for bench in BENCHES:
-        rs = sorted((bench() for _ in range(runs)), key=lambda r: r['ratio'])
-        med = dict(rs[len(rs) // 2])
-        med['ratios'] = [round(r['ratio'], 3) for r in rs]
-        results.append(med)
-    return results
+    return _median_of_runs(BENCHES, runs)
 
 
 def main(argv=None):
