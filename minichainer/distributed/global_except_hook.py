@@ -12,11 +12,13 @@ initialized and the job has more than one process.
 """
 import os
 import sys
+import time
 import warnings
 
 from minichainer.distributed import _mpi
 
 _orig_except_hook = None
+_FORWARD_GRACE_SECONDS = 0.5
 _installed_explicitly = False
 
 
@@ -40,6 +42,11 @@ def _global_except_hook(exctype, value, traceback):
                 '   Calling MPI_Abort() to shut down the whole MPI job...\n'
                 '******************************************\n\n'.format(rank))
             sys.stderr.flush()
+            # MPI_Abort makes mpiexec kill every rank at once, and the output this
+            # rank has written but mpiexec's proxy has not yet forwarded is lost with
+            # it (seen under load: the traceback cut mid-line). A moment's wait on
+            # this error path lets the traceback and the banner reach the terminal.
+            time.sleep(_FORWARD_GRACE_SECONDS)
             try:
                 MPI.COMM_WORLD.Abort(1)
             except Exception:
