@@ -140,9 +140,11 @@ class MultiprocessIterator(_statemachine.EpochBookkeepingMixin, iterator.Iterato
 
     Gives the same batches and epoch bookkeeping as
     :class:`~minichainer.iterators.SerialIterator` for the same order; the next
-    ``n_prefetch`` batches are loaded in the background. Workers are started on the
-    first ``next()`` with the platform's default ``multiprocessing`` start method (with
-    spawn/forkserver the dataset must be picklable).
+    ``n_prefetch`` batches (and the indices of one more) are loaded in the background.
+    As in Chainer, with ``shared_mem=None`` the first batch is loaded in this process,
+    and the workers are started after it with the platform's default
+    ``multiprocessing`` start method (with spawn/forkserver the dataset must be
+    picklable), so seeded runs draw random numbers in Chainer's order.
 
     An exception raised by the dataset in a worker is re-raised in the main process
     (its ``__cause__`` holds the worker's traceback); a worker that dies raises
@@ -176,6 +178,7 @@ class MultiprocessIterator(_statemachine.EpochBookkeepingMixin, iterator.Iterato
     _interruption_testing = False  # prints the worker pids on start (for tests)
     _finalized = False
     _pool = None
+    _measured = False  # the first batch was loaded in this process (see __next__)
 
     def __init__(self, dataset, batch_size, repeat=True, shuffle=None,
                  n_processes=None, n_prefetch=1, shared_mem=None,
@@ -262,7 +265,11 @@ class MultiprocessIterator(_statemachine.EpochBookkeepingMixin, iterator.Iterato
     def _fill(self):
         pool = self._pool
         chunk_size = max(self.batch_size // self.n_processes // 2, 1)
-        while len(self._pending) < self.n_prefetch:
+        # One batch more than n_prefetch is dispatched, as in Chainer, whose prefetch
+        # thread computes the next indices while its queue of n_prefetch is full: after
+        # batch k is returned the order for batch k + n_prefetch + 1 has been drawn, so a
+        # new epoch's permutation comes from the global RNG at the same point as there.
+        while len(self._pending) <= self.n_prefetch:
             state, indices = _statemachine.iterator_statemachine(
                 self._dispatch_state, self.batch_size, self.repeat, self.order_sampler,
                 len(self.dataset))
@@ -330,6 +337,9 @@ class MultiprocessIterator(_statemachine.EpochBookkeepingMixin, iterator.Iterato
         if self._finalized:
             raise RuntimeError('MultiprocessIterator: next() called after finalize()')
         if self._pool is None:
+            if self.shared_mem is None and not self._measured:
+                self._measured = True
+                return self._first_batch_in_process()
             self._start()
         self._fill()
         entry = self._pending[0]
@@ -347,6 +357,25 @@ class MultiprocessIterator(_statemachine.EpochBookkeepingMixin, iterator.Iterato
         return batch
 
     next = __next__
+
+    def _first_batch_in_process(self):
+        """The first batch, loaded in this process before the workers are started.
+
+        Chainer does so when ``shared_mem`` is None (to measure the examples), so the
+        examples' random draws come from this process's RNG, and the workers start
+        (fork) from its state after them.
+        """
+        state, indices = _statemachine.iterator_statemachine(
+            self._state, self.batch_size, self.repeat, self.order_sampler,
+            len(self.dataset))
+        batch = None if indices is None else [self.dataset[i] for i in indices]
+        self._previous_epoch_detail = self.epoch_detail
+        self._state = self._dispatch_state = state
+        if batch is None:
+            raise StopIteration
+        self._start()
+        self._fill()
+        return batch
 
     def __copy__(self):
         other = MultiprocessIterator(
@@ -366,7 +395,8 @@ class MultiprocessIterator(_statemachine.EpochBookkeepingMixin, iterator.Iterato
     # Pickling (as Chainer): the dataset, the arguments and the position are kept;
     # the worker processes and the prefetched batches are not.  The copy starts its
     # own workers on its first ``next()`` and continues from the same position.
-    _UNPICKLED = ('_pool', '_pool_finalizer', '_pending', '_dispatch_state', '_seq')
+    _UNPICKLED = ('_pool', '_pool_finalizer', '_pending', '_dispatch_state', '_seq',
+                  '_measured')
 
     def __getstate__(self):
         state = self.__dict__.copy()

@@ -30,7 +30,7 @@ class _Dying(DatasetMixin):
         return 8
 
     def get_example(self, i):
-        if i == 3:
+        if i == 5:  # in the second batch: the first is loaded in the main process
             os._exit(7)
         return i
 
@@ -84,6 +84,7 @@ def test_worker_death_raises_instead_of_hanging():
                               dataset_timeout=None)
     start = time.monotonic()
     try:
+        assert it.next() == [0, 1, 2, 3]
         with pytest.raises(RuntimeError, match='exited with code 7'):
             it.next()
     finally:
@@ -305,3 +306,45 @@ def test_pickle_keeps_position_and_starts_new_workers():
         it.finalize()
         if copy is not None:
             copy.finalize()
+
+
+class _Augmented(DatasetMixin):
+    """Each example draws from numpy's global RNG, as random augmentation does."""
+
+    def __len__(self):
+        return 10
+
+    def get_example(self, i):
+        return i + round(float(numpy.random.rand()), 4)
+
+
+@pytest.mark.parametrize('shared_mem', [None, 1000])
+def test_random_draws_in_the_same_order_as_chainer(shared_mem):
+    # Reference numbers from real Chainer 7.8.1 (NumPy 1.26): numpy.random.seed(0),
+    # MultiprocessIterator(<this dataset>, 4, n_processes=1, n_prefetch=1, shared_mem=...),
+    # and after each next() a GIL-releasing numpy.linalg.inv, then one numpy.random.rand()
+    # in the main process.  Chainer loads the first batch in the main process when
+    # shared_mem is None and forks its workers after it; its prefetch thread draws the
+    # next epoch's order one batch beyond the n_prefetch queued.
+    if shared_mem is None:
+        batches = [[2.4376, 8.8918, 4.9637, 9.3834], [1.7917, 6.5289, 7.568, 3.9256],
+                   [0.071, 5.0871, 5.0202, 2.8326], [3.7782, 4.87, 1.9786, 0.7992],
+                   [9.4615, 8.7805, 7.1183, 6.6399], [4.1434, 1.9447, 7.5218, 8.4147]]
+        draws = [0.337396, 0.648172, 0.461479, 0.780529, 0.118274, 0.736918]
+    else:
+        batches = [[2.4376, 8.8918, 4.9637, 9.3834], [1.7917, 6.5289, 7.568, 3.9256],
+                   [0.071, 5.0871, 3.0202, 5.8326], [1.7782, 2.87, 9.9786, 8.7992],
+                   [0.4615, 6.7805, 7.1183, 4.6399], [2.1434, 4.9447, 3.5218, 6.4147]]
+        draws = [0.812169, 0.479977, 0.957155, 0.140351, 0.870087, 0.639921]
+    state = numpy.random.get_state()
+    numpy.random.seed(0)
+    it = MultiprocessIterator(_Augmented(), 4, n_processes=1, n_prefetch=1,
+                              shared_mem=shared_mem)
+    try:
+        for expected_batch, expected_draw in zip(batches, draws):
+            got = it.next()
+            assert [round(v, 4) for v in got] == expected_batch
+            assert round(float(numpy.random.rand()), 6) == expected_draw
+    finally:
+        it.finalize()
+        numpy.random.set_state(state)
