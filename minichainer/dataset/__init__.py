@@ -6,6 +6,7 @@ from minichainer.dataset import iterator  # noqa: F401
 from minichainer.dataset import tabular  # noqa: F401
 
 from minichainer.dataset.convert import _call_converter  # noqa: F401
+from minichainer.dataset.convert import call_converter  # noqa: F401
 from minichainer.dataset.convert import concat_examples  # noqa: F401
 from minichainer.dataset.convert import ConcatWithAsyncTransfer  # noqa: F401
 from minichainer.dataset.convert import Converter  # noqa: F401

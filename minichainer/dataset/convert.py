@@ -50,8 +50,16 @@ def converter():
     return wrap
 
 
-def _call_converter(converter, batch, device):
-    """Call a new-style (Device) or old-style (int device) converter."""
+def call_converter(converter, batch, device):
+    """Call ``converter(batch, device)`` the way its style expects.
+
+    A :class:`Converter` (new style) gets ``device`` as a Device or None; any other
+    callable (old style, Chainer 5) gets None, or ``-1`` for the CPU.  Updaters and
+    evaluators call their converter through this function.
+
+    Raises:
+        RuntimeError: an old-style converter is given a non-CPU device.
+    """
     if device is not None and not isinstance(device, backend.Device):
         device = backend.get_device(device)
     if isinstance(converter, Converter):
@@ -63,6 +71,9 @@ def _call_converter(converter, batch, device):
     raise RuntimeError(
         'converter {!r} does not support device {}; decorate it with '
         'minichainer.dataset.converter()'.format(converter, device))
+
+
+_call_converter = call_converter  # Chainer's name (chainer.dataset.convert)
 
 
 def _get_device(device_spec):

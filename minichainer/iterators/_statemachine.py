@@ -4,6 +4,8 @@ import numbers
 
 import numpy
 
+from minichainer.iterators import order_samplers
+
 IteratorState = collections.namedtuple(
     'IteratorState', ('current_position', 'epoch', 'is_new_epoch', 'order'))
 
@@ -74,15 +76,14 @@ def check_arguments(name, dataset, batch_size):
 
 def make_order_sampler(name, shuffle, order_sampler):
     """Chainer's rule: ``shuffle=None`` means shuffle unless a sampler is given."""
-    from minichainer.iterators.order_samplers import ShuffleOrderSampler
     if shuffle is not None:
         if order_sampler is not None:
             raise ValueError(
                 '{}: shuffle must be None when an order_sampler is given, got '
                 'shuffle={!r}'.format(name, shuffle))
-        return ShuffleOrderSampler() if shuffle else None
+        return order_samplers.ShuffleOrderSampler() if shuffle else None
     if order_sampler is None:
-        return ShuffleOrderSampler()
+        return order_samplers.ShuffleOrderSampler()
     if not callable(order_sampler):
         raise TypeError('{}: order_sampler must be callable, got {!r}'.format(
             name, order_sampler))

@@ -1,5 +1,8 @@
 """Lazy, optional matplotlib access for the plotting extensions (Agg, no pyplot)."""
+import os
 import warnings
+
+from minichainer.utils import atomic_write
 
 _available = None
 _warned = False
@@ -34,8 +37,6 @@ def new_figure(**kwargs):
 
 def save_figure(fig, path, **kwargs):
     """Save ``fig`` to ``path`` atomically (temporary file + ``os.replace``)."""
-    import os
-    from minichainer.training.extensions import _util
     directory, name = os.path.split(path)
     root, ext = os.path.splitext(name)
 
@@ -43,5 +44,5 @@ def save_figure(fig, path, **kwargs):
         os.close(fd)
         fig.savefig(tmp, format=ext[1:] or None, **kwargs)
 
-    _util.write_atomically(directory or '.', name, write, prefix=root,
-                           suffix='.tmp' + ext)
+    atomic_write.write_atomically(directory or '.', name, write, prefix=root,
+                                  suffix='.tmp' + ext)

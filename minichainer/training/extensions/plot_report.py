@@ -5,10 +5,10 @@ import os
 import numpy
 
 from minichainer import reporter
+from minichainer import serializer as serializer_module
 from minichainer.training import extension
 from minichainer.training import trigger as trigger_module
 from minichainer.training.extensions import _plot_util
-from minichainer.training.extensions import _util
 
 
 class PlotReport(extension.Extension):
@@ -97,7 +97,7 @@ class PlotReport(extension.Extension):
     def serialize(self, serializer):
         """Save or load the plotted points (JSON under ``_plot_<filename>``)."""
         key = '_plot_{}'.format(self._file_name)
-        if _util.is_serializer(serializer):
+        if isinstance(serializer, serializer_module.Serializer):
             serializer(key, json.dumps(self._data))
         else:
             self._data = json.loads(str(serializer(key, '')))

@@ -3,6 +3,9 @@ import os
 
 import numpy
 
+from minichainer import backend
+from minichainer import link
+from minichainer import variable
 from minichainer.training import extension
 from minichainer.training import trigger as trigger_module
 from minichainer.training.extensions import _plot_util
@@ -13,8 +16,6 @@ _plot_common_kwargs = {'alpha': 0.2, 'linewidth': 0, 'color': _plot_color}
 
 
 def _unpack_variables(x, memo=None):
-    from minichainer import link
-    from minichainer import variable
     if memo is None:
         memo = ()
     if isinstance(x, variable.Variable):
@@ -89,7 +90,6 @@ class Statistician:
         if self.collect_std:
             out['std'] = x.std(axis=axis)
         if self.percentile_sigmas:
-            from minichainer import backend
             xp = backend.get_array_module(x)
             out['percentile'] = xp.percentile(x, self.percentile_sigmas, axis=axis)
         return out

@@ -11,7 +11,7 @@ import numpy
 import pytest
 
 from minichainer import serializers
-from minichainer.serializers import _atomic
+from minichainer.utils import atomic_write as _atomic
 from minichainer.training import extensions
 from minichainer.training.extensions import snapshot_writers
 
