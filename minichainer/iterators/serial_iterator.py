@@ -1,27 +1,7 @@
 """Iterator visiting the examples one batch at a time (``chainer.iterators.SerialIterator``)."""
-import numpy
-
 from minichainer.dataset import iterator
-from minichainer.dataset.example_batch import ExampleBatch
+from minichainer.dataset.example_batch import gather_batch
 from minichainer.iterators import _statemachine
-
-
-def gather_batch(dataset, indices):
-    """Return the batch of ``dataset`` at ``indices``.
-
-    Array-backed datasets (plain ndarrays and datasets with a ``_get_batch`` hook,
-    e.g. TupleDataset of ndarrays) are gathered with one fancy-indexing call per
-    array into an :class:`~minichainer.dataset.ExampleBatch`; other datasets give a
-    list built with ``dataset[i]`` for every index, as in Chainer.
-    """
-    if type(dataset) is numpy.ndarray:
-        return ExampleBatch(dataset[indices])
-    get_batch = getattr(dataset, '_get_batch', None)
-    if get_batch is not None:
-        batch = get_batch(indices)
-        if batch is not None:
-            return batch
-    return [dataset[index] for index in indices]
 
 
 class SerialIterator(_statemachine.EpochBookkeepingMixin, iterator.Iterator):
