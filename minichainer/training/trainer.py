@@ -213,9 +213,12 @@ class Trainer:
         pairs = [(entry.trigger, entry.extension) for _, entry in extensions]
 
         try:
-            while not stop_trigger(self):
-                observation = self.observation = {}
-                with reporter.scope(observation):
+            # The trainer's reporter is current for the whole loop; each iteration
+            # reports into a new observation dict (``with reporter.scope(...)`` entered
+            # once instead of once per iteration).
+            with reporter.scope(self.observation):
+                while not stop_trigger(self):
+                    observation = self.observation = reporter.observation = {}
                     update()
                     for trig, ext in pairs:
                         if trig(self):
