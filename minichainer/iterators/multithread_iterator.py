@@ -28,16 +28,11 @@ class MultithreadIterator(serial_iterator.EpochBookkeepingMixin, iterator.Iterat
 
     def __init__(self, dataset, batch_size, repeat=True, shuffle=None,
                  n_threads=1, order_sampler=None):
-        serial_iterator.check_arguments('MultithreadIterator', dataset, batch_size)
+        self._set_arguments('MultithreadIterator', dataset, batch_size, repeat, shuffle,
+                            order_sampler)
         if isinstance(n_threads, bool) or not isinstance(n_threads, int) or n_threads <= 0:
             raise ValueError('MultithreadIterator: n_threads must be a positive int, '
                              'got {!r}'.format(n_threads))
-        self.dataset = dataset
-        self.batch_size = batch_size
-        self._repeat = repeat
-        self._shuffle = shuffle
-        self.order_sampler = serial_iterator.make_order_sampler(
-            'MultithreadIterator', shuffle, order_sampler)
         self.n_threads = n_threads
         self._pool = None
         self.reset()

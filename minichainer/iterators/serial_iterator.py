@@ -118,6 +118,15 @@ class EpochBookkeepingMixin:
 
     __slots__ = ()
 
+    def _set_arguments(self, name, dataset, batch_size, repeat, shuffle, order_sampler):
+        # Checks and stores the arguments SerialIterator and MultithreadIterator share.
+        check_arguments(name, dataset, batch_size)
+        self.dataset = dataset
+        self.batch_size = batch_size
+        self._repeat = repeat
+        self._shuffle = shuffle
+        self.order_sampler = make_order_sampler(name, shuffle, order_sampler)
+
     @property
     def current_position(self):
         return self._state.current_position
@@ -218,13 +227,8 @@ class SerialIterator(EpochBookkeepingMixin, iterator.Iterator):
 
     def __init__(self, dataset, batch_size, repeat=True, shuffle=None,
                  order_sampler=None):
-        check_arguments('SerialIterator', dataset, batch_size)
-        self.dataset = dataset
-        self.batch_size = batch_size
-        self._repeat = repeat
-        self._shuffle = shuffle
-        self.order_sampler = make_order_sampler(
-            'SerialIterator', shuffle, order_sampler)
+        self._set_arguments('SerialIterator', dataset, batch_size, repeat, shuffle,
+                            order_sampler)
         self.reset()
 
     def __next__(self):
