@@ -26,6 +26,25 @@ def available():
     return _available
 
 
+class MatplotlibMixin:
+    """``available()`` of the plotting extensions (PlotReport, VariableStatisticsPlot)."""
+
+    @staticmethod
+    def available():
+        """True when matplotlib is installed (warns once otherwise)."""
+        return available()
+
+
+def module_getattr(module_name):
+    """A module ``__getattr__`` giving Chainer's module attribute ``_available`` (None
+    until checked, then whether matplotlib imports)."""
+    def __getattr__(name):
+        if name == '_available':
+            return _available
+        raise AttributeError('module {!r} has no attribute {!r}'.format(module_name, name))
+    return __getattr__
+
+
 def new_figure(**kwargs):
     """A matplotlib Figure drawn with the Agg canvas (does not touch pyplot's backend)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg

@@ -11,7 +11,7 @@ from minichainer.training import trigger as trigger_module
 from minichainer.training.extensions import _plot_util
 
 
-class PlotReport(extension.Extension):
+class PlotReport(_plot_util.MatplotlibMixin, extension.Extension):
     """Trainer extension that plots the interval means of ``y_keys`` against
     ``x_key`` into ``<out>/<filename>``.
 
@@ -48,11 +48,6 @@ class PlotReport(extension.Extension):
         self._postprocess = postprocess
         self._init_summary()
         self._data = {k: [] for k in y_keys}
-
-    @staticmethod
-    def available():
-        """True when matplotlib is installed (warns once otherwise)."""
-        return _plot_util.available()
 
     def __call__(self, trainer):
         if not _plot_util.available():
@@ -106,8 +101,4 @@ class PlotReport(extension.Extension):
         self._summary = reporter.DictSummary()
 
 
-def __getattr__(name):
-    # ``_available`` (None until checked, then whether matplotlib imports) as in Chainer.
-    if name == '_available':
-        return _plot_util._available
-    raise AttributeError('module {!r} has no attribute {!r}'.format(__name__, name))
+__getattr__ = _plot_util.module_getattr(__name__)
