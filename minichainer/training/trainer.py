@@ -180,6 +180,10 @@ class Trainer:
         exception every ``on_error`` handler is called before it propagates; every
         ``finalize`` and ``updater.finalize()`` run in all cases.
 
+        The trainer's reporter is current from the first stop-trigger check to the
+        last (in Chainer, only during each update and its extensions); every
+        iteration reports into a new ``trainer.observation``.
+
         Raises:
             RuntimeError: the trainer already ran.
         """
@@ -213,12 +217,11 @@ class Trainer:
         pairs = [(entry.trigger, entry.extension) for _, entry in extensions]
 
         try:
-            # The trainer's reporter is current for the whole loop; each iteration
-            # reports into a new observation dict (``with reporter.scope(...)`` entered
-            # once instead of once per iteration).
+            # The trainer's reporter is current for the whole loop (its scope is
+            # entered once); each iteration reports into a new observation dict.
             with reporter.scope(self.observation):
                 while not stop_trigger(self):
-                    observation = self.observation = reporter.observation = {}
+                    self.observation = reporter.observation = {}
                     update()
                     for trig, ext in pairs:
                         if trig(self):
