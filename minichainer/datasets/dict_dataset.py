@@ -44,8 +44,8 @@ class DictDataset:
         return self._length
 
     def get_example_batch(self, indices):
-        """The batch protocol: the examples at ``indices`` as an ExampleBatch gathered
-        with one indexing call per array, or None unless every dataset is an ndarray."""
+        """Batch protocol: an ExampleBatch of the dict examples at ``indices`` (None
+        unless every dataset is an ndarray)."""
         if not self._all_arrays:
             return None
         return ExampleBatch({k: d[indices] for k, d in self._datasets.items()})

@@ -44,8 +44,8 @@ class TupleDataset:
         return self._length
 
     def get_example_batch(self, indices):
-        """The batch protocol: the examples at ``indices`` as an ExampleBatch gathered
-        with one indexing call per array, or None unless every dataset is an ndarray."""
+        """Batch protocol: an ExampleBatch of the tuple examples at ``indices`` (None
+        unless every dataset is an ndarray)."""
         if not self._all_arrays:
             return None
         return ExampleBatch(tuple([d[indices] for d in self._datasets]))
