@@ -123,11 +123,17 @@ class ChildProcesses:
             proc.kill()
             proc.wait(timeout=30)
         finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
-            proc.stdout.close()
+            self.reap(proc)
         return pids
+
+    @staticmethod
+    def reap(proc):
+        """Kill the ``subprocess.Popen`` ``proc`` unless it ended, wait for it and
+        close its stdout."""
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stdout.close()
 
 
 @pytest.fixture

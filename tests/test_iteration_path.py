@@ -72,14 +72,13 @@ def _relative(filename):
 
 
 def _trace_one_iteration(tmp_path):
-    numpy.random.seed(0)
-    x = numpy.random.rand(20, 4).astype(numpy.float32)
-    t = numpy.random.randint(0, 3, 20).astype(numpy.int32)
+    rng = numpy.random.RandomState(0)
+    dataset = minichainer.datasets.TupleDataset(
+        rng.rand(20, 4).astype(numpy.float32), rng.randint(0, 3, 20).astype(numpy.int32))
     model = L.Classifier(_MLP())
     optimizer = minichainer.optimizers.Adam()
     optimizer.setup(model)
-    iterator = minichainer.iterators.SerialIterator(
-        minichainer.datasets.TupleDataset(x, t), 5)
+    iterator = minichainer.iterators.SerialIterator(dataset, 5)
     updater = training.updaters.StandardUpdater(iterator, optimizer)
     stop_trigger = training.triggers.IntervalTrigger(3, 'iteration')
     trainer = training.Trainer(updater, stop_trigger, out=str(tmp_path))
