@@ -15,17 +15,10 @@ import warnings
 import numpy
 
 from minichainer import configuration
+from minichainer import serializer as serializer_module
+from minichainer import variable
 
 _thread_local = threading.local()
-_variable_cls = None
-
-
-def _get_variable_class():
-    global _variable_cls
-    if _variable_cls is None:
-        from minichainer import variable
-        _variable_cls = variable.Variable
-    return _variable_cls
 
 
 def _get_reporters():
@@ -34,17 +27,6 @@ def _get_reporters():
     except AttributeError:
         reporters = _thread_local.reporters = []
         return reporters
-
-
-def _copy_variable(value):
-    # A reported Variable is replaced by a new one that shares the array but not the
-    # graph, so that keeping observations does not keep whole graphs alive.
-    Variable = _get_variable_class()
-    if isinstance(value, Variable):
-        copied = Variable(value.array, requires_grad=value.requires_grad)
-        copied.name = value.name
-        return copied
-    return value
 
 
 class Reporter:
@@ -94,7 +76,9 @@ class Reporter:
             KeyError: ``observer`` is not registered to this reporter.
         """
         if not configuration.config.keep_graph_on_report:
-            Variable = _variable_cls or _get_variable_class()
+            # A reported Variable is replaced by one sharing the array but not the
+            # graph, so that keeping observations does not keep whole graphs alive.
+            Variable = variable.Variable
             copied = {}
             for k, v in values.items():
                 if isinstance(v, Variable):
@@ -167,11 +151,6 @@ def report_scope(observation):
         yield
     finally:
         current.observation = old
-
-
-def _is_serializer(serializer):
-    from minichainer import serializer as serializer_module
-    return isinstance(serializer, serializer_module.Serializer)
 
 
 _FOLD_EVERY = 1024
@@ -355,7 +334,7 @@ class DictSummary:
             ValueError: the weight of a ``(value, weight)`` entry is not a scalar.
         """
         summaries = self._summaries
-        Variable = _get_variable_class()
+        Variable = variable.Variable
         for k, v in d.items():
             w = 1
             if isinstance(v, tuple):
@@ -388,7 +367,7 @@ class DictSummary:
 
     def serialize(self, serializer):
         """Save or load the summaries: ``_names`` (JSON list) and ``_summaries/<i>``."""
-        if _is_serializer(serializer):
+        if isinstance(serializer, serializer_module.Serializer):
             names = list(self._summaries.keys())
             serializer('_names', json.dumps(names))
             for index, name in enumerate(names):

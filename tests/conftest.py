@@ -1,6 +1,10 @@
 """Shared fixtures for the minichainer test suite."""
 import http.server
+import os
+import subprocess
+import sys
 import threading
+import time
 
 import numpy
 import pytest
@@ -72,3 +76,67 @@ def dataset_root(tmp_path, monkeypatch):
     root = tmp_path / 'dataset_root'
     monkeypatch.setattr(download, '_dataset_root', str(root))
     return root
+
+
+class ChildProcesses:
+    """Helpers for tests that kill a Python child process and check what it leaves."""
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+    @staticmethod
+    def alive(pid):
+        """Whether ``pid`` runs (a zombie waiting to be reaped counts as gone)."""
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            pass
+        try:
+            with open('/proc/{}/stat'.format(pid)) as f:
+                return f.read().split()[2] != 'Z'
+        except OSError:
+            return False
+
+    def wait_gone(self, pids, seconds=15):
+        """Wait (at most ``seconds``, a liveness bound, not a timing check) until none
+        of ``pids`` is alive; return those still alive."""
+        deadline = time.monotonic() + seconds
+        alive = list(pids)
+        while alive and time.monotonic() < deadline:
+            alive = [p for p in alive if self.alive(p)]
+            time.sleep(0.05)
+        return alive
+
+    def kill_after_first_line(self, script, n_pids, settle=0.0):
+        """Run ``python -c script`` in the repository root; once it prints a line of
+        ``n_pids`` process ids, wait ``settle`` seconds, ``kill -9`` it and return
+        those ids."""
+        env = dict(os.environ,
+                   PYTHONPATH=self.root + os.pathsep + os.environ.get('PYTHONPATH', ''))
+        proc = subprocess.Popen([sys.executable, '-c', script], stdout=subprocess.PIPE,
+                                cwd=self.root, env=env)
+        try:
+            pids = [int(p) for p in proc.stdout.readline().split()]
+            assert len(pids) == n_pids
+            time.sleep(settle)
+            proc.kill()
+            proc.wait(timeout=30)
+        finally:
+            self.reap(proc)
+        return pids
+
+    @staticmethod
+    def reap(proc):
+        """Kill the ``subprocess.Popen`` ``proc`` unless it ended, wait for it and
+        close its stdout."""
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stdout.close()
+
+
+@pytest.fixture
+def child_processes():
+    """A :class:`ChildProcesses`."""
+    return ChildProcesses()

@@ -2,6 +2,7 @@
 import numpy
 
 from minichainer import backend
+from minichainer.dataset.example_batch import BatchLayout
 from minichainer.dataset.example_batch import ExampleBatch
 
 
@@ -50,8 +51,16 @@ def converter():
     return wrap
 
 
-def _call_converter(converter, batch, device):
-    """Call a new-style (Device) or old-style (int device) converter."""
+def call_converter(converter, batch, device):
+    """Call ``converter(batch, device)`` the way its style expects.
+
+    A :class:`Converter` (new style) gets ``device`` as a Device or None; any other
+    callable (old style, Chainer 5) gets None, or ``-1`` for the CPU.  Updaters and
+    evaluators call their converter through this function.
+
+    Raises:
+        RuntimeError: an old-style converter is given a non-CPU device.
+    """
     if device is not None and not isinstance(device, backend.Device):
         device = backend.get_device(device)
     if isinstance(converter, Converter):
@@ -63,6 +72,9 @@ def _call_converter(converter, batch, device):
     raise RuntimeError(
         'converter {!r} does not support device {}; decorate it with '
         'minichainer.dataset.converter()'.format(converter, device))
+
+
+_call_converter = call_converter  # Chainer's name (chainer.dataset.convert)
 
 
 def _get_device(device_spec):
@@ -131,15 +143,15 @@ def _concat_arrays_with_padding(arrays, padding):
 
 
 def _concat_examples(batch, device=None, padding=None):
-    if type(batch) is ExampleBatch:
-        stacked = batch._stacked()
-        if stacked is not None:
-            kind, arrays = stacked
+    if type(batch) is ExampleBatch:  # the batch protocol (see example_batch.py)
+        arrays = batch.stacked_arrays()
+        if arrays is not None:
             if device is None:
                 return arrays
-            if kind == 0:
+            layout = batch.layout
+            if layout is BatchLayout.TUPLE:
                 return tuple([device.send(a) for a in arrays])
-            if kind == 1:
+            if layout is BatchLayout.DICT:
                 return {k: device.send(a) for k, a in arrays.items()}
             return device.send(arrays)
 
@@ -180,7 +192,7 @@ _concat_examples.__doc__ = """Concatenate a list of examples into batched array(
     Args:
         batch (list): Examples, typically a batch from an iterator. An
             :class:`~minichainer.dataset.ExampleBatch` is converted without
-            restacking.
+            restacking (its ``stacked_arrays()`` are returned).
         device: Device specifier to send the arrays to; None leaves them in place.
         padding: None (shapes must match, else ``ValueError`` naming the shapes),
             or a scalar (or a tuple/dict of scalars, one per element) used to fill

@@ -15,6 +15,15 @@ import sys
 import tempfile
 import urllib.error
 
+from minichainer.utils import atomic_write
+
+try:
+    import fcntl
+    msvcrt = None
+except ImportError:  # Windows
+    fcntl = None
+    import msvcrt
+
 _dataset_root = os.environ.get(
     'MINICHAINER_DATASET_ROOT',
     os.environ.get('CHAINER_DATASET_ROOT', os.path.expanduser(os.path.join(
@@ -64,10 +73,7 @@ def _file_lock(lock_path):
     """Exclusive inter-process lock on ``lock_path`` (fcntl on POSIX, msvcrt on Windows)."""
     fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
     try:
-        try:
-            import fcntl
-        except ImportError:  # Windows
-            import msvcrt
+        if fcntl is None:
             msvcrt.locking(fd, msvcrt.LK_LOCK, 1)
             try:
                 yield
@@ -117,7 +123,9 @@ def _urlretrieve():
             return six.moves.urllib.request.urlretrieve
         except AttributeError:
             pass
-    import urllib.request  # imported on first download: it is slow to import
+    # Not a cycle: urllib.request (with http.client and ssl) takes ~40 ms to import,
+    # so it is imported on the first download rather than with minichainer.dataset.
+    import urllib.request
     return urllib.request.urlretrieve
 
 
@@ -161,8 +169,7 @@ def cached_download(url, md5=None, size=None):
             except DownloadError:
                 os.remove(cache_path)  # corrupt cache entry: download again
 
-    import urllib.error
-    fd, temp_path = tempfile.mkstemp(dir=cache_root, prefix='.dl-', suffix='.part')
+    fd, temp_path = atomic_write.mkstemp(cache_root, os.path.basename(cache_path))
     os.close(fd)
     try:
         print('Downloading from {}...'.format(url), file=sys.stdout)
@@ -183,6 +190,7 @@ def cached_download(url, md5=None, size=None):
     finally:
         if os.path.exists(temp_path):
             os.remove(temp_path)
+        atomic_write.release(temp_path)
     return cache_path
 
 

@@ -1,23 +1,62 @@
-"""A minibatch gathered from array-backed datasets in one indexing call per array.
+"""The batch protocol: a minibatch that already holds its examples as stacked arrays.
 
-:class:`ExampleBatch` is what iterators return for ``TupleDataset``/``DictDataset``
-of ndarrays, ``SubDataset`` of them and plain ndarray datasets. It behaves as the
-list of examples Chainer would return (``len``, indexing, iteration, ``==`` with a
-list, ``zip(*batch)``, ``+``, list mutators), while
-:func:`~minichainer.dataset.concat_examples` takes the already stacked arrays
-without touching the examples. Examples are materialised on first access.
+Three parties take part, each through public names only:
 
-Differences from a plain ``list`` (and from Chainer): ``isinstance(batch, list)`` is
-False, examples are views into the gathered batch arrays rather than into the
-dataset, and copying or pickling gives a plain ``list``.
+* **Datasets** that keep their examples in arrays define
+  ``get_example_batch(indices)``: gather the examples at ``indices`` (an int array)
+  with one indexing call per array and return an :class:`ExampleBatch`, or None when
+  they cannot (then the batch is built example by example, as in Chainer).
+  ``TupleDataset``/``DictDataset`` of ndarrays and ``SubDataset`` of those do; a plain
+  ndarray dataset is gathered directly.
+* **Iterators** build their batches with :func:`gather_batch`.
+* **Converters** ask an :class:`ExampleBatch` for :meth:`ExampleBatch.stacked_arrays`
+  and read :attr:`ExampleBatch.layout` (a :class:`BatchLayout`) to know its shape;
+  ``concat_examples`` returns those arrays without restacking.
+
+An :class:`ExampleBatch` behaves as the list of examples Chainer would return (``len``,
+indexing, iteration, ``==`` with a list, ``zip(*batch)``, ``+``, list mutators); the
+examples are materialised on first access.  Differences from a plain ``list`` (and
+from Chainer): ``isinstance(batch, list)`` is False, examples are views into the
+gathered batch arrays rather than into the dataset, and copying or pickling gives a
+plain ``list``.
 """
 import collections.abc
+import enum
 
 import numpy
 
-_TUPLE = 0
-_DICT = 1
-_ARRAY = 2
+
+class BatchLayout(enum.Enum):
+    """How the stacked arrays of an :class:`ExampleBatch` are arranged."""
+
+    TUPLE = 'tuple'
+    """A tuple of arrays, one per element of the (tuple) examples."""
+    DICT = 'dict'
+    """A dict of arrays, one per key of the (dict) examples."""
+    ARRAY = 'array'
+    """One array whose rows are the examples."""
+
+
+_TUPLE = BatchLayout.TUPLE
+_DICT = BatchLayout.DICT
+_ARRAY = BatchLayout.ARRAY
+
+
+def gather_batch(dataset, indices):
+    """Return the examples of ``dataset`` at ``indices`` as a batch.
+
+    An ndarray dataset, and a dataset whose ``get_example_batch(indices)`` returns an
+    :class:`ExampleBatch`, give that batch (one indexing call per array); any other
+    dataset gives the list ``[dataset[i] for i in indices]``, as in Chainer.
+    """
+    if type(dataset) is numpy.ndarray:
+        return ExampleBatch(dataset[indices])
+    get_example_batch = getattr(dataset, 'get_example_batch', None)
+    if get_example_batch is not None:
+        batch = get_example_batch(indices)
+        if batch is not None:
+            return batch
+    return [dataset[index] for index in indices]
 
 
 class ExampleBatch(collections.abc.MutableSequence):
@@ -26,9 +65,12 @@ class ExampleBatch(collections.abc.MutableSequence):
     Args:
         arrays: A tuple of arrays (tuple examples), a dict of arrays (dict examples)
             or one array (each row is an example). All have the same length.
+
+    Attributes:
+        layout (BatchLayout): how ``arrays`` are arranged.
     """
 
-    __slots__ = ('_arrays', '_kind', '_len', '_examples', '_handed_out')
+    __slots__ = ('_arrays', 'layout', '_len', '_examples', '_handed_out')
     __hash__ = None
 
     def __init__(self, arrays):
@@ -42,15 +84,17 @@ class ExampleBatch(collections.abc.MutableSequence):
             kind = _ARRAY
             n = len(arrays)
         self._arrays = arrays
-        self._kind = kind
+        self.layout = kind
         self._len = n
         self._examples = None
         self._handed_out = False
 
-    # -- fast path used by concat_examples ---------------------------------------
-    def _stacked(self):
-        """Return the stacked arrays and kind, or None once the list was modified.
+    # -- the converters' side of the protocol -------------------------------------
+    def stacked_arrays(self):
+        """Return the stacked arrays (arranged as :attr:`layout` says), or None.
 
+        None means the batch no longer matches them (the list was modified, or dict
+        examples were handed out and may have been): convert it example by example.
         The first call hands out the gathered arrays themselves; later calls copy
         them so that two conversions of one batch never share memory.
         """
@@ -58,25 +102,26 @@ class ExampleBatch(collections.abc.MutableSequence):
         if arrays is None:
             return None
         if self._handed_out:
-            if self._kind == _TUPLE:
+            layout = self.layout
+            if layout is _TUPLE:
                 arrays = tuple([a.copy() for a in arrays])
-            elif self._kind == _DICT:
+            elif layout is _DICT:
                 arrays = {k: a.copy() for k, a in arrays.items()}
             else:
                 arrays = arrays.copy()
         else:
             self._handed_out = True
-        return self._kind, arrays
+        return arrays
 
     # -- materialisation -----------------------------------------------------------
     def _list(self):
         examples = self._examples
         if examples is None:
             arrays = self._arrays
-            kind = self._kind
-            if kind == _TUPLE:
+            layout = self.layout
+            if layout is _TUPLE:
                 examples = list(zip(*arrays))
-            elif kind == _DICT:
+            elif layout is _DICT:
                 keys = list(arrays)
                 examples = [dict(zip(keys, values)) for values in zip(*arrays.values())]
                 # dict examples are mutable: the stacked arrays could go stale
@@ -191,7 +236,7 @@ class ExampleBatch(collections.abc.MutableSequence):
         return list, (list(self._list()),)
 
     def __array__(self, dtype=None, copy=None):
-        if self._kind == _ARRAY and self._arrays is not None:
+        if self.layout is _ARRAY and self._arrays is not None:
             array = self._arrays
             if dtype is not None and array.dtype != dtype:
                 return array.astype(dtype)

@@ -43,8 +43,9 @@ class DictDataset:
     def __len__(self):
         return self._length
 
-    def _get_batch(self, indices):
-        """Gather the examples at ``indices`` as an ExampleBatch (None if unsupported)."""
+    def get_example_batch(self, indices):
+        """Batch protocol: an ExampleBatch of the dict examples at ``indices`` (None
+        unless every dataset is an ndarray)."""
         if not self._all_arrays:
             return None
         return ExampleBatch({k: d[indices] for k, d in self._datasets.items()})

@@ -3,12 +3,19 @@
 It gives examples and tests real data without a download. Needs scikit-learn
 (``pip install minichainer[examples]``).
 """
+import functools
+
 import numpy
 
 import minichainer
 from minichainer.datasets import tuple_dataset
 
-_raw = None  # (images, labels) loaded once per process
+
+@functools.lru_cache(maxsize=None)
+def _load_raw(load_digits):
+    # scikit-learn's digits as (uint8 images, labels), loaded once per process.
+    digits = load_digits()
+    return numpy.asarray(digits.data, dtype=numpy.uint8), numpy.asarray(digits.target)
 
 
 def get_digits(withlabel=True, ndim=1, scale=1., dtype=None, label_dtype=numpy.int32,
@@ -43,11 +50,7 @@ def get_digits(withlabel=True, ndim=1, scale=1., dtype=None, label_dtype=numpy.i
             '`pip install minichainer[examples]`') from e
     if ndim not in (1, 2, 3):
         raise ValueError('get_digits: ndim must be 1, 2 or 3, got {!r}'.format(ndim))
-    global _raw
-    if _raw is None:
-        digits = load_digits()
-        _raw = (numpy.asarray(digits.data, dtype=numpy.uint8), numpy.asarray(digits.target))
-    x, y = _raw
+    x, y = _load_raw(load_digits)
     n = len(x)
     if not 0 < test_size < n:
         raise ValueError('get_digits: test_size must be in (0, {}), got {!r}'.format(

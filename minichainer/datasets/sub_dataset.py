@@ -59,13 +59,14 @@ class SubDataset(dataset_mixin.DatasetMixin):
             index = self._order[index]
         return self._dataset[index]
 
-    def _get_batch(self, indices):
-        """Gather from an array-backed base dataset in one call (None if unsupported)."""
+    def get_example_batch(self, indices):
+        """The batch protocol: the examples at ``indices`` as an ExampleBatch gathered
+        from the base dataset in one call, or None when the base cannot do that."""
         base = self._dataset
         if type(base) is numpy.ndarray:
             get = None
         else:
-            get = getattr(base, '_get_batch', None)
+            get = getattr(base, 'get_example_batch', None)
             if get is None:
                 return None
         indices = numpy.asarray(indices)

@@ -33,6 +33,8 @@ def _parent_sentinel():
 
 
 def _watch(initial_ppid, sentinel):
+    # Not a cycle: multiprocessing.connection is slow to import and only the watcher
+    # thread of a child process needs it.
     from multiprocessing import connection
     while True:
         if sentinel is not None:

@@ -2,14 +2,14 @@
 import concurrent.futures
 
 from minichainer.dataset import iterator
-from minichainer.iterators import _statemachine
+from minichainer.iterators import serial_iterator
 
 
 def _read_chunk(dataset, indices):
     return [dataset[i] for i in indices]
 
 
-class MultithreadIterator(_statemachine.EpochBookkeepingMixin, iterator.Iterator):
+class MultithreadIterator(serial_iterator.EpochBookkeepingMixin, iterator.Iterator):
     """Dataset iterator that loads the examples of the next batch in worker threads.
 
     Gives the same batches and epoch bookkeeping as
@@ -28,23 +28,18 @@ class MultithreadIterator(_statemachine.EpochBookkeepingMixin, iterator.Iterator
 
     def __init__(self, dataset, batch_size, repeat=True, shuffle=None,
                  n_threads=1, order_sampler=None):
-        _statemachine.check_arguments('MultithreadIterator', dataset, batch_size)
+        self._set_arguments('MultithreadIterator', dataset, batch_size, repeat, shuffle,
+                            order_sampler)
         if isinstance(n_threads, bool) or not isinstance(n_threads, int) or n_threads <= 0:
             raise ValueError('MultithreadIterator: n_threads must be a positive int, '
                              'got {!r}'.format(n_threads))
-        self.dataset = dataset
-        self.batch_size = batch_size
-        self._repeat = repeat
-        self._shuffle = shuffle
-        self.order_sampler = _statemachine.make_order_sampler(
-            'MultithreadIterator', shuffle, order_sampler)
         self.n_threads = n_threads
         self._pool = None
         self.reset()
 
     def reset(self):
         """Rewind to the beginning (drawing a new order when shuffling)."""
-        self._state = _statemachine.initial_state(self.order_sampler, len(self.dataset))
+        self._state = serial_iterator.initial_state(self.order_sampler, len(self.dataset))
         self._previous_epoch_detail = -1.
         self._next = None
         self._next_state = None
@@ -67,7 +62,7 @@ class MultithreadIterator(_statemachine.EpochBookkeepingMixin, iterator.Iterator
     next = __next__
 
     def _invoke_prefetch(self):
-        self._next_state, indices = _statemachine.iterator_statemachine(
+        self._next_state, indices = serial_iterator.iterator_statemachine(
             self._state, self.batch_size, self._repeat, self.order_sampler,
             len(self.dataset))
         if indices is None:
@@ -113,9 +108,9 @@ class MultithreadIterator(_statemachine.EpochBookkeepingMixin, iterator.Iterator
                 loaded = None
             if loaded is not None and getattr(loaded, 'ndim', 0) == 1:
                 self._state = old._replace(order=loaded)
-        state = _statemachine.serialize_state(
+        state = serial_iterator.serialize_state(
             self, serializer, order_keys=('_order', 'order'))
-        if _statemachine.same_state(state, old):
+        if serial_iterator.same_state(state, old):
             self._state = old  # saving: keep the batch already prefetched
         else:
             self._next = None

@@ -15,7 +15,7 @@ import sys
 import numpy
 
 from minichainer import serializer
-from minichainer.serializers import _atomic
+from minichainer.utils import atomic_write
 
 
 def _h5py_available():
@@ -111,16 +111,7 @@ def save_hdf5(filename, obj, compression=4):
             else:
                 HDF5Serializer(f, compression=compression).save(obj)
 
-    if _atomic.is_active_temp(filename):  # already the temporary file of a writer
-        write(filename)
-        return
-
-    def write_fd(fd, tmp_path):
-        os.close(fd)
-        write(tmp_path)
-
-    directory, name = os.path.split(os.path.abspath(filename))
-    _atomic.write_atomically(directory, name, write_fd, fsync=True, makedirs=False)
+    atomic_write.write_file(filename, write)
 
 
 class HDF5Deserializer(serializer.Deserializer):

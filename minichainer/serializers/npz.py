@@ -21,6 +21,7 @@ Deliberate differences from Chainer:
 * :class:`DictionarySerializer` stores copies of the arrays, so its ``target`` does not
   change when the model is trained further.
 """
+import codecs
 import io
 import os
 import pickle
@@ -29,8 +30,10 @@ import zlib
 
 import numpy
 
+from minichainer import link
+from minichainer import optimizer
 from minichainer import serializer
-from minichainer.serializers import _atomic
+from minichainer.utils import atomic_write
 
 # The pickle that Chainer (NumPy 1.x) writes for ``numpy.asarray(None)``, protocol 3,
 # referring to ``numpy.core.multiarray`` so that both NumPy 1.x and 2.x can read it.
@@ -115,30 +118,13 @@ def _write_npz(file, target, compression):
             _write_entry(zf, key, array)
 
 
-def _file_mode():
-    return _atomic._default_file_mode()
-
-
 def _write_to_path(path, write):
-    """Call ``write(fileobj)`` on ``path`` so that it is never seen half-written.
-
-    Normally a temporary file next to ``path`` is written, flushed to disk and renamed
-    into place.  A ``path`` that is itself the temporary file of a running atomic write
-    (a snapshot writer calling ``save_npz(tmp_path, ...)``) is written directly: the
-    caller renames it, and no second temporary file appears.
-    """
-    path = os.fsdecode(os.fspath(path))
-    if _atomic.is_active_temp(path):
-        with open(path, 'wb') as f:
-            write(f)
-        return
-
-    def write_fd(fd, tmp_path):
-        with os.fdopen(fd, 'wb') as f:
+    """Call ``write(fileobj)`` on ``path`` so that it is never seen half-written."""
+    def write_at(target):
+        with open(target, 'wb') as f:
             write(f)
 
-    directory, name = os.path.split(os.path.abspath(path))
-    _atomic.write_atomically(directory, name, write_fd, fsync=True, makedirs=False)
+    atomic_write.write_file(path, write_at)
 
 
 def save_npz(file, obj, compression=True):
@@ -179,7 +165,6 @@ class _RestrictedUnpickler(pickle.Unpickler):
         if module == 'numpy' and name == 'dtype':
             return numpy.dtype
         if module == '_codecs' and name == 'encode':
-            import codecs
             return codecs.encode
         raise pickle.UnpicklingError(
             'load_npz: refusing to unpickle {}.{} (pickled objects are never loaded)'
@@ -370,8 +355,6 @@ def _supports_rollback(obj):
     # Links and optimizers: their serialize() has no side effects besides the values it
     # reads or writes. Other objects (e.g. a Trainer, which restores itself, or mocks)
     # are loaded with a single serialize() call, as in Chainer.
-    from minichainer import link
-    from minichainer import optimizer
     return (isinstance(obj, (link.Link, optimizer.Optimizer))
             and 'serialize' not in vars(obj))
 

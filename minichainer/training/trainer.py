@@ -8,6 +8,8 @@ import traceback
 import numpy
 
 from minichainer import reporter as reporter_module
+from minichainer import serializer as serializer_module
+from minichainer.serializers import npz
 from minichainer.training import extension as extension_module
 from minichainer.training import trigger as trigger_module
 
@@ -28,11 +30,6 @@ class _ExtensionEntry:
         self.trigger = trigger
         self.priority = priority
         self.call_before_training = call_before_training
-
-
-def _is_serializer(serializer):
-    from minichainer import serializer as serializer_module
-    return isinstance(serializer, serializer_module.Serializer)
 
 
 class Trainer:
@@ -183,6 +180,10 @@ class Trainer:
         exception every ``on_error`` handler is called before it propagates; every
         ``finalize`` and ``updater.finalize()`` run in all cases.
 
+        The trainer's reporter is current from the first stop-trigger check to the
+        last (in Chainer, only during each update and its extensions); every
+        iteration reports into a new ``trainer.observation``.
+
         Raises:
             RuntimeError: the trainer already ran.
         """
@@ -215,22 +216,16 @@ class Trainer:
         stop_trigger = self.stop_trigger
         pairs = [(entry.trigger, entry.extension) for _, entry in extensions]
 
-        reporters = reporter_module._get_reporters()
         try:
-            while not stop_trigger(self):
-                # Inlined ``with reporter.scope(observation):`` (hot loop).
-                observation = self.observation = {}
-                old_observation = reporter.observation
-                reporter.observation = observation
-                reporters.append(reporter)
-                try:
+            # The trainer's reporter is current for the whole loop (its scope is
+            # entered once); each iteration reports into a new observation dict.
+            with reporter.scope(self.observation):
+                while not stop_trigger(self):
+                    self.observation = reporter.observation = {}
                     update()
                     for trig, ext in pairs:
                         if trig(self):
                             ext(self)
-                finally:
-                    reporters.pop()
-                    reporter.observation = old_observation
         except Exception as e:
             f = sys.stderr
             if show_loop_exception_msg:
@@ -301,7 +296,7 @@ class Trainer:
             KeyError: a key the trainer needs is missing from the snapshot; the trainer
                 is then restored to its state before the load.
         """
-        if _is_serializer(serializer):
+        if isinstance(serializer, serializer_module.Serializer):
             self._serialize_body(serializer)
             state = numpy.random.get_state(legacy=True)
             if state[0] == 'MT19937':
@@ -316,8 +311,7 @@ class Trainer:
         try:
             self._serialize_body(serializer)
         except KeyError:
-            if backup is not None:
-                self._restore_state(backup)
+            self._restore_state(backup)
             raise
         self._load_rng_state(serializer)
         self._n_loads += 1
@@ -335,18 +329,14 @@ class Trainer:
             if hasattr(entry.trigger, 'serialize'):
                 entry.trigger.serialize(t[name])
 
-        if _is_serializer(serializer):
+        if isinstance(serializer, serializer_module.Serializer):
             serializer('_snapshot_elapsed_time', self.elapsed_time)
         else:
             self._snapshot_elapsed_time = serializer('_snapshot_elapsed_time', 0.0)
 
     def _backup_state(self):
         # An in-memory copy of the state so that a failed load can be undone.
-        try:
-            from minichainer.serializers import npz
-            s = npz.DictionarySerializer()
-        except (ImportError, AttributeError):
-            return None
+        s = npz.DictionarySerializer()
         started = self._start_at
         if started is None:
             self._start_at = _get_time()
@@ -357,7 +347,6 @@ class Trainer:
         return s.target  # DictionarySerializer stores copies
 
     def _restore_state(self, backup):
-        from minichainer.serializers import npz
         saved = self._snapshot_elapsed_time
         self._serialize_body(npz.NpzDeserializer(backup, strict=False))
         self._snapshot_elapsed_time = saved

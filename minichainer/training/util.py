@@ -1,4 +1,5 @@
 """Training utilities (``chainer.training.util``): ``get_trigger``."""
+from minichainer.training.triggers import interval_trigger
 
 
 def _never_fire_trigger(trainer):
@@ -25,5 +26,4 @@ def get_trigger(trigger):
     except (TypeError, ValueError):
         raise TypeError('trigger must be a callable, None or a (period, unit) tuple such '
                         "as (1, 'epoch'), got {!r}".format(trigger)) from None
-    from minichainer.training.triggers import interval_trigger
     return interval_trigger.IntervalTrigger(period, unit)

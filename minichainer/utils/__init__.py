@@ -1,8 +1,12 @@
 """Utilities (``chainer.utils``)."""
 import collections.abc as collections_abc  # noqa: F401 (chainer.utils.collections_abc)
 import contextlib
+import shutil
+import tempfile
 
 import numpy
+
+from minichainer import backend
 
 from minichainer.utils import argument  # noqa: F401
 from minichainer.utils import array  # noqa: F401
@@ -46,8 +50,6 @@ def _raise_from(exc_type, message, orig_exc):
 def tempdir(**kwargs):
     """Context manager: a new temporary directory (``tempfile.mkdtemp(**kwargs)``),
     removed with its contents on exit (``ignore_errors=True`` ignores removal errors)."""
-    import shutil
-    import tempfile
     ignore_errors = kwargs.pop('ignore_errors', False)
     path = tempfile.mkdtemp(**kwargs)
     try:
@@ -57,7 +59,6 @@ def tempdir(**kwargs):
 
 
 def get_array_module(*args):
-    from minichainer import backend
     return backend.get_array_module(*args)
 
 

@@ -1,6 +1,8 @@
 """``chainer.utils.cache``: per-instance caching of computed attributes."""
 import functools
 
+from minichainer import configuration
+
 
 class cached_property:  # noqa: N801 (Chainer's name)
     """Read-only property computed once per instance and per backprop mode.
@@ -18,7 +20,6 @@ class cached_property:  # noqa: N801 (Chainer's name)
     def __get__(self, obj, cls):
         if obj is None:
             return self
-        from minichainer import configuration
         caches = obj.__dict__.setdefault(self.__name__, {})
         mode = configuration.config.enable_backprop
         if mode in caches:

@@ -49,6 +49,17 @@ def _check_outsize(out_h, out_w):
             'Width in the output should be positive, got {}.'.format(out_w))
 
 
+def _kernel_windows(kh, kw, sy, sx, dy, dx, out_h, out_w):
+    # ``(j, i, rows, cols)`` for each kernel offset: the strided slices of the padded
+    # image that kernel element (j, i) visits.
+    for j in range(kh):
+        y0 = j * dy
+        rows = slice(y0, y0 + sy * out_h, sy)
+        for i in range(kw):
+            x0 = i * dx
+            yield j, i, rows, slice(x0, x0 + sx * out_w, sx)
+
+
 def im2col_cpu(img, kh, kw, sy, sx, ph, pw, pval=0, cover_all=False, dy=1, dx=1,
                out_h=None, out_w=None):
     """Extract sliding patches of ``img`` (n, c, h, w) into (n, c, kh, kw, out_h, out_w)."""
@@ -62,13 +73,8 @@ def im2col_cpu(img, kh, kw, sy, sx, ph, pw, pval=0, cover_all=False, dy=1, dx=1,
     img = xp.pad(img, ((0, 0), (0, 0), (ph, ph + sy - 1), (pw, pw + sx - 1)),
                  mode='constant', constant_values=(pval,))
     col = xp.empty((n, c, kh, kw, out_h, out_w), dtype=img.dtype)
-    for j in range(kh):
-        y0 = j * dy
-        y1 = y0 + sy * out_h
-        for i in range(kw):
-            x0 = i * dx
-            x1 = x0 + sx * out_w
-            col[:, :, j, i, :, :] = img[:, :, y0:y1:sy, x0:x1:sx]
+    for j, i, rows, cols in _kernel_windows(kh, kw, sy, sx, dy, dx, out_h, out_w):
+        col[:, :, j, i, :, :] = img[:, :, rows, cols]
     return col
 
 
@@ -77,13 +83,8 @@ def col2im_cpu(col, sy, sx, ph, pw, h, w, dy=1, dx=1):
     n, c, kh, kw, out_h, out_w = col.shape
     xp = backend.get_array_module(col)
     img = xp.zeros((n, c, h + 2 * ph + sy - 1, w + 2 * pw + sx - 1), dtype=col.dtype)
-    for j in range(kh):
-        y0 = j * dy
-        y1 = y0 + sy * out_h
-        for i in range(kw):
-            x0 = i * dx
-            x1 = x0 + sx * out_w
-            img[:, :, y0:y1:sy, x0:x1:sx] += col[:, :, j, i]
+    for j, i, rows, cols in _kernel_windows(kh, kw, sy, sx, dy, dx, out_h, out_w):
+        img[:, :, rows, cols] += col[:, :, j, i]
     return img[:, :, ph:h + ph, pw:w + pw]
 
 
@@ -111,12 +112,14 @@ def col2im(col, sy, sx, ph, pw, h, w, dy=1, dx=1):
 
 def _im2col_cn(img, kh, kw, sy, sx, ph, pw, dy, dx, out_h, out_w, pval=0):
     """2-D ``conv_nd._im2col_cn``: contiguous patches (c, kh, kw, n, out_h, out_w)."""
-    from minichainer.utils import conv_nd
     return conv_nd._im2col_cn(img, (kh, kw), (sy, sx), (ph, pw), (dy, dx), (out_h, out_w),
                               pval)
 
 
 def _col2im_cn(col, sy, sx, ph, pw, h, w, dy, dx):
     """2-D ``conv_nd._col2im_cn``: sum (c, kh, kw, n, out_h, out_w) into (n, c, h, w)."""
-    from minichainer.utils import conv_nd
     return conv_nd._col2im_cn(col, (sy, sx), (ph, pw), (h, w), (dy, dx))
+
+
+# Imported last: conv_nd imports ConvolutionShapeError and get_conv_outsize from here.
+from minichainer.utils import conv_nd  # noqa: E402

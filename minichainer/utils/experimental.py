@@ -1,6 +1,8 @@
 """``chainer.utils.experimental``: mark an API as experimental."""
 import warnings
 
+import minichainer
+
 
 def experimental(api_name):
     """Issue a ``FutureWarning`` saying that ``api_name`` is experimental.
@@ -12,7 +14,6 @@ def experimental(api_name):
     Args:
         api_name (str): Name of the experimental API, used in the message.
     """
-    import minichainer
     if getattr(minichainer, 'disable_experimental_feature_warning', False):
         return
     warnings.warn('{} is experimental. The interface can change in the future.'.format(

@@ -1,4 +1,5 @@
 """``chainer.utils.imgproc``: image helpers."""
+from minichainer import backend
 
 
 def oversample(images, crop_dims):
@@ -14,7 +15,6 @@ def oversample(images, crop_dims):
         An array of shape ``(10 * len(images), channels, crop_height, crop_width)``
         and the dtype of the images.
     """
-    from minichainer import backend
     xp = backend.get_array_module(images[0])
     if not (getattr(images, 'ndim', None) == 4):
         images = xp.stack(list(images))

@@ -2,6 +2,7 @@
 import numpy
 
 from minichainer import backend
+from minichainer import variable
 
 
 class CooMatrix:
@@ -27,8 +28,7 @@ class CooMatrix:
             raise ValueError('numbers in shape must be greater than 0.')
         if order not in ('C', 'F', 'other', None):
             raise ValueError("order must be 'C', 'F', 'other' or None.")
-        from minichainer.variable import Variable
-        self.data = Variable(data, requires_grad=requires_grad)
+        self.data = variable.Variable(data, requires_grad=requires_grad)
         self.row = row
         self.col = col
         self.shape = tuple(shape)

@@ -2,6 +2,8 @@
 distribution, with the same table and the same random draws as Chainer."""
 import numpy
 
+from minichainer import backend
+
 
 class WalkerAlias:
     """Sample indices ``0..n-1`` with probabilities proportional to ``probs``.
@@ -42,8 +44,7 @@ class WalkerAlias:
 
     @property
     def device(self):
-        from minichainer.backends._cpu import CpuDevice
-        return CpuDevice()
+        return backend.CpuDevice()
 
     @property
     def use_gpu(self):
@@ -56,8 +57,7 @@ class WalkerAlias:
         raise RuntimeError('WalkerAlias.to_gpu: no GPU backend is available in minichainer')
 
     def to_device(self, device):
-        from minichainer.backend import get_device
-        get_device(device)
+        backend.get_device(device)
         return self
 
     def sample(self, shape):

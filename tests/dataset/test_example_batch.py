@@ -87,3 +87,44 @@ def test_subdataset_and_ndarray_datasets_are_gathered():
     numpy.testing.assert_array_equal(concat_examples(plain), [0, 2, 4])
     mixed = TupleDataset(x, list(range(10)))  # a list member: Chainer's plain list
     assert type(SerialIterator(mixed, 2, shuffle=False).next()) is list
+
+
+def test_batch_protocol_layouts_and_stacked_arrays():
+    from minichainer.dataset import BatchLayout
+    batch, x, t = _tuple_batch()
+    assert batch.layout is BatchLayout.TUPLE
+    xs, ts = batch.stacked_arrays()
+    assert xs is x and ts is t  # the first call hands out the gathered arrays
+    assert not numpy.shares_memory(batch.stacked_arrays()[0], x)
+    assert ExampleBatch({'a': x}).layout is BatchLayout.DICT
+    assert ExampleBatch(x).layout is BatchLayout.ARRAY
+    batch.append(batch[0])
+    assert batch.stacked_arrays() is None  # modified: convert example by example
+
+
+def test_user_dataset_takes_part_in_the_batch_protocol():
+    from minichainer.dataset import gather_batch
+
+    class Rows:
+        def __init__(self):
+            self.data = numpy.arange(12, dtype=numpy.float32).reshape(6, 2)
+            self.calls = 0
+
+        def __len__(self):
+            return len(self.data)
+
+        def __getitem__(self, i):
+            return self.data[i]
+
+        def get_example_batch(self, indices):
+            self.calls += 1
+            return ExampleBatch(self.data[indices])
+
+    ds = Rows()
+    batch = SerialIterator(ds, 4, shuffle=False).next()
+    assert isinstance(batch, ExampleBatch) and ds.calls == 1
+    numpy.testing.assert_array_equal(concat_examples(batch), ds.data[:4])
+    # a dataset that declines (None) gets Chainer's list of examples
+    ds.get_example_batch = lambda indices: None
+    plain = gather_batch(ds, numpy.array([1, 2]))
+    assert type(plain) is list and len(plain) == 2

@@ -126,7 +126,7 @@ def test_serialize_resume(tmp_path):
         resumed.finalize()
 
 
-def test_interpreter_exit_leaves_no_processes():
+def test_interpreter_exit_leaves_no_processes(child_processes):
     script = textwrap.dedent('''
         import multiprocessing
         from minichainer.iterators import MultiprocessIterator
@@ -134,31 +134,14 @@ def test_interpreter_exit_leaves_no_processes():
         it.next()
         print(' '.join(str(p.pid) for p in multiprocessing.active_children()), flush=True)
     ''')
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    env = dict(os.environ, PYTHONPATH=root + os.pathsep + os.environ.get('PYTHONPATH', ''))
+    env = dict(os.environ, PYTHONPATH=child_processes.root + os.pathsep
+               + os.environ.get('PYTHONPATH', ''))
     out = subprocess.run([sys.executable, '-c', script], capture_output=True, text=True,
                          timeout=30, env=env)
     assert out.returncode == 0, out.stderr
     pids = [int(p) for p in out.stdout.split()]
     assert len(pids) == 2
-    deadline = time.monotonic() + 5
-    alive = pids
-    while alive and time.monotonic() < deadline:
-        alive = [p for p in alive if _pid_alive(p)]
-        time.sleep(0.05)
-    assert alive == []
-
-
-def _pid_alive(pid):
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    try:  # a zombie waiting to be reaped by init counts as gone
-        with open('/proc/{}/stat'.format(pid)) as f:
-            return f.read().split()[2] != 'Z'
-    except OSError:
-        return False
+    assert child_processes.wait_gone(pids, seconds=5) == []
 
 
 def test_copy_and_bad_arguments():
@@ -202,22 +185,8 @@ def test_stalled_dataset_warns():
         it.finalize()
 
 
-_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-def _wait_gone(pids, seconds=15):
-    """Wait (at most ``seconds``, a liveness bound, not a timing check) until none of
-    ``pids`` is alive; return those still alive."""
-    deadline = time.monotonic() + seconds
-    alive = list(pids)
-    while alive and time.monotonic() < deadline:
-        alive = [p for p in alive if _pid_alive(p)]
-        time.sleep(0.05)
-    return alive
-
-
 @pytest.mark.parametrize('start_method', ['fork', 'spawn'])
-def test_killed_parent_leaves_no_workers(start_method):
+def test_killed_parent_leaves_no_workers(start_method, child_processes):
     # kill -9 of the main process: no cleanup code runs there, yet every worker exits,
     # the idle ones (waiting for a task) and a busy one (inside a slow get_example).
     script = textwrap.dedent('''
@@ -232,21 +201,9 @@ def test_killed_parent_leaves_no_workers(start_method):
               flush=True)
         it.next()  # blocks: example 2 never finishes loading
     ''').format(method=start_method)
-    env = dict(os.environ, PYTHONPATH=_ROOT + os.pathsep + os.environ.get('PYTHONPATH', ''))
-    proc = subprocess.Popen([sys.executable, '-c', script], stdout=subprocess.PIPE,
-                            cwd=_ROOT, env=env)
-    try:
-        pids = [int(p) for p in proc.stdout.readline().split()]
-        assert len(pids) == 2
-        time.sleep(0.3)  # let a worker enter the stuck get_example
-        proc.kill()
-        proc.wait(timeout=30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        proc.stdout.close()
-    assert _wait_gone(pids) == []
+    # settle: let a worker enter the stuck get_example
+    pids = child_processes.kill_after_first_line(script, 2, settle=0.3)
+    assert child_processes.wait_gone(pids) == []
 
 
 class _Stuck(DatasetMixin):
@@ -259,7 +216,7 @@ class _Stuck(DatasetMixin):
         return i
 
 
-def test_killed_worker_raises_and_leaves_no_processes():
+def test_killed_worker_raises_and_leaves_no_processes(child_processes):
     import signal
     before = _our_children()
     it = MultiprocessIterator(list(range(40)), 2, shuffle=False, n_processes=3,
@@ -270,11 +227,11 @@ def test_killed_worker_raises_and_leaves_no_processes():
         assert len(workers) == 3
         victim = sorted(workers)[0]
         os.kill(victim, signal.SIGKILL)
-        assert _wait_gone([victim]) == []
+        assert child_processes.wait_gone([victim]) == []
         # Raised at once, although the other workers could go on loading.
         with pytest.raises(RuntimeError, match='killed by signal SIGKILL'):
             it.next()
-        assert _wait_gone(workers) == []
+        assert child_processes.wait_gone(workers) == []
     finally:
         it.finalize()
     assert _our_children() - before == set()

@@ -148,7 +148,7 @@ _KILL_SCRIPT = textwrap.dedent('''
 ''')
 
 
-def test_kill_during_snapshot_write_then_autoload(tmp_path):
+def test_kill_during_snapshot_write_then_autoload(tmp_path, child_processes):
     out = tmp_path / 'result'
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     script = tmp_path / 'train.py'
@@ -161,10 +161,7 @@ def test_kill_during_snapshot_write_then_autoload(tmp_path):
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(timeout=30)
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        proc.stdout.close()
+        child_processes.reap(proc)
 
     names = sorted(os.listdir(out))
     complete = [n for n in names if n.startswith('snapshot_iter_')]

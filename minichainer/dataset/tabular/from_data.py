@@ -1,4 +1,5 @@
 """``from_data``: build a TabularDataset from lists, arrays and callables."""
+from minichainer import backend
 from minichainer.dataset.tabular import tabular_dataset
 
 
@@ -54,7 +55,6 @@ def _infer_size(columns):
 
 
 def _column_dataset(key, column, size):
-    from minichainer import backend
     if isinstance(column, backend.get_array_types()):
         return _Array('_{}'.format(id(column)) if key is None else key, column)
     if isinstance(column, list):

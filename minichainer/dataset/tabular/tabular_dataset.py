@@ -5,6 +5,10 @@ they live in the private modules of this package, as in Chainer.
 """
 import numpy
 
+from minichainer import backend
+# The views' modules import this one for the base class; their package is complete by
+# the time a method below runs, so they are reached through it (as Chainer does).
+from minichainer.dataset import tabular as tabular_package
 from minichainer.dataset.dataset_mixin import DatasetMixin
 
 
@@ -48,8 +52,7 @@ class TabularDataset(DatasetMixin):
         """Indexer for views: ``dataset.slice[indices]`` or
         ``dataset.slice[indices, keys]`` (rows: ints, bools or a slice; keys: a tuple
         of ints/strs, or a single int/str which makes the view's mode ``None``)."""
-        from minichainer.dataset.tabular import _slice
-        return _slice._SliceHelper(self)
+        return tabular_package._slice._SliceHelper(self)
 
     def fetch(self):
         """All the data, column-major: a tuple or dict of lists/arrays, or a single
@@ -70,13 +73,11 @@ class TabularDataset(DatasetMixin):
 
     def astuple(self):
         """A view whose :attr:`mode` is ``tuple``."""
-        from minichainer.dataset.tabular import _asmode
-        return _asmode._Astuple(self)
+        return tabular_package._asmode._Astuple(self)
 
     def asdict(self):
         """A view whose :attr:`mode` is ``dict``."""
-        from minichainer.dataset.tabular import _asmode
-        return _asmode._Asdict(self)
+        return tabular_package._asmode._Asdict(self)
 
     # minichainer's earlier spellings
     as_tuple = astuple
@@ -84,14 +85,12 @@ class TabularDataset(DatasetMixin):
 
     def concat(self, *datasets):
         """Stack this dataset and ``datasets`` (same :attr:`keys`) along rows."""
-        from minichainer.dataset.tabular import _concat
-        return _concat._Concat(self, *datasets)
+        return tabular_package._concat._Concat(self, *datasets)
 
     def join(self, *datasets):
         """Put this dataset and ``datasets`` (same length, distinct keys) side by
         side: the result has the columns of all of them."""
-        from minichainer.dataset.tabular import _join
-        return _join._Join(self, *datasets)
+        return tabular_package._join._Join(self, *datasets)
 
     def transform(self, keys, transform):
         """Apply ``transform`` to each example.
@@ -102,20 +101,17 @@ class TabularDataset(DatasetMixin):
                 arguments in tuple mode, keyword arguments in dict mode); returns
                 a tuple, a dict or a single value, which sets the new mode.
         """
-        from minichainer.dataset.tabular import _transform
-        return _transform._Transform(self, keys, transform)
+        return tabular_package._transform._Transform(self, keys, transform)
 
     def transform_batch(self, keys, transform_batch):
         """Like :meth:`transform`, but ``transform_batch`` receives whole columns
         and returns columns of the same length."""
-        from minichainer.dataset.tabular import _transform
-        return _transform._TransformBatch(self, keys, transform_batch)
+        return tabular_package._transform._TransformBatch(self, keys, transform_batch)
 
     def with_converter(self, converter):
         """A view whose :meth:`convert` calls ``converter`` (with the columns as
         positional arguments in tuple mode, keyword arguments in dict mode)."""
-        from minichainer.dataset.tabular import _with_converter
-        return _with_converter._WithConverter(self, converter)
+        return tabular_package._with_converter._WithConverter(self, converter)
 
     def get_example(self, i):
         return self._pack_example(self.get_examples([i], None))
@@ -164,7 +160,6 @@ class _Wrapper(TabularDataset):
 
 
 def _as_array(column):
-    from minichainer import backend
     if isinstance(column, backend.get_array_types()):
         return column
     xp = backend.get_array_module(column[0]) if len(column) else numpy

@@ -1,5 +1,8 @@
 """Lazy, optional matplotlib access for the plotting extensions (Agg, no pyplot)."""
+import os
 import warnings
+
+from minichainer.utils import atomic_write
 
 _available = None
 _warned = False
@@ -23,6 +26,25 @@ def available():
     return _available
 
 
+class MatplotlibMixin:
+    """``available()`` of the plotting extensions (PlotReport, VariableStatisticsPlot)."""
+
+    @staticmethod
+    def available():
+        """True when matplotlib is installed (warns once otherwise)."""
+        return available()
+
+
+def module_getattr(module_name):
+    """A module ``__getattr__`` giving Chainer's module attribute ``_available`` (None
+    until checked, then whether matplotlib imports)."""
+    def __getattr__(name):
+        if name == '_available':
+            return _available
+        raise AttributeError('module {!r} has no attribute {!r}'.format(module_name, name))
+    return __getattr__
+
+
 def new_figure(**kwargs):
     """A matplotlib Figure drawn with the Agg canvas (does not touch pyplot's backend)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -34,8 +56,6 @@ def new_figure(**kwargs):
 
 def save_figure(fig, path, **kwargs):
     """Save ``fig`` to ``path`` atomically (temporary file + ``os.replace``)."""
-    import os
-    from minichainer.training.extensions import _util
     directory, name = os.path.split(path)
     root, ext = os.path.splitext(name)
 
@@ -43,5 +63,5 @@ def save_figure(fig, path, **kwargs):
         os.close(fd)
         fig.savefig(tmp, format=ext[1:] or None, **kwargs)
 
-    _util.write_atomically(directory or '.', name, write, prefix=root,
-                           suffix='.tmp' + ext)
+    atomic_write.write_atomically(directory or '.', name, write, prefix=root,
+                                  suffix='.tmp' + ext)

@@ -6,7 +6,8 @@ import traceback
 import warnings
 import zipfile
 
-from minichainer.serializers import _atomic
+from minichainer.serializers import npz
+from minichainer.utils import atomic_write
 from minichainer.training import extension
 from minichainer.training.extensions import snapshot_writers
 
@@ -27,7 +28,6 @@ class _SerializedTarget(dict):
 def _serialize(target):
     # DictionarySerializer stores copies, so asynchronous writers may write the state
     # while training goes on.
-    from minichainer.serializers import npz
     s = npz.DictionarySerializer()
     s.save(target)
     return _SerializedTarget(s.target)
@@ -126,7 +126,7 @@ def _remove_stale_temps(fmt, outdir):
     """Remove the temporary files of interrupted snapshot writes whose destination
     name matches ``fmt`` (only minichainer's own temporaries, and only those no live
     process is writing)."""
-    return _atomic.remove_stale_temps(outdir, _matches_format(fmt))
+    return atomic_write.remove_stale_temps(outdir, _matches_format(fmt))
 
 
 class _RetentionCleanup:
@@ -280,10 +280,9 @@ class _Snapshot(extension.Extension):
             # pattern (also earlier versions' names) and of any other file minichainer
             # was writing here (log, plots), whose writer process is gone.
             _remove_stale_temps(self.filename, outdir)
-            _atomic.remove_stale_temps(outdir)
+            atomic_write.remove_stale_temps(outdir)
             filename = _find_latest_snapshot(self.filename, outdir)
             if filename is not None:
-                from minichainer.serializers import npz
                 npz.load_npz(os.path.join(outdir, filename), target)
 
         if (hasattr(self.writer, '_add_cleanup_hook') and isinstance(self.filename, str)

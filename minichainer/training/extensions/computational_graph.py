@@ -4,8 +4,9 @@ import subprocess
 
 from minichainer import computational_graph
 from minichainer import configuration
+from minichainer import variable
 from minichainer.training import extension
-from minichainer.training.extensions import _util
+from minichainer.utils import atomic_write
 
 def is_return_code_zero(args):
     """Return True when running the command ``args`` (a list of str) exits with 0.
@@ -76,7 +77,6 @@ class DumpGraph(extension.Extension):
         return True
 
     def __call__(self, trainer):
-        from minichainer import variable
         try:
             var = trainer.observation[self._root_name]
             if not isinstance(var, variable.Variable):
@@ -86,7 +86,7 @@ class DumpGraph(extension.Extension):
                 [var], variable_style=self._variable_style,
                 function_style=self._function_style).dump()
             filename = os.path.join(trainer.out, self._filename)
-            _util.atomic_write_text(filename, cg)
+            atomic_write.write_text(filename, cg)
             if is_graphviz_available():
                 image = os.path.join(
                     trainer.out, os.path.splitext(self._filename)[0] + '.png')

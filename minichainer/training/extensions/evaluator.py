@@ -3,19 +3,12 @@ import copy
 import sys
 import warnings
 
+from minichainer import backend
 from minichainer import configuration
+from minichainer import function
 from minichainer import reporter as reporter_module
+from minichainer.dataset import convert
 from minichainer.training import extension
-
-_convert = None
-
-
-def _call_converter(converter, batch, device):
-    global _convert
-    if _convert is None:
-        from minichainer.dataset import convert
-        _convert = convert
-    return _convert._call_converter(converter, batch, device)
 
 
 class Evaluator(extension.Extension):
@@ -54,7 +47,6 @@ class Evaluator(extension.Extension):
             raise TypeError('Evaluator() got unexpected keyword argument(s) {}'.format(
                 ', '.join(repr(k) for k in sorted(kwargs))))
         if device is not None:
-            from minichainer import backend
             device = backend.get_device(device)
         if not isinstance(iterator, dict):
             iterator = {'main': iterator}
@@ -63,7 +55,6 @@ class Evaluator(extension.Extension):
             target = {'main': target}
         self._targets = target
         if converter is None:
-            from minichainer.dataset import convert
             converter = convert.concat_examples
         self.converter = converter
         self.device = device
@@ -114,7 +105,6 @@ class Evaluator(extension.Extension):
 
     def evaluate(self):
         """Sweep the ``'main'`` iterator once and return the dict of means."""
-        from minichainer import function
         iterator = self._iterators['main']
         eval_func = self.eval_func or self._targets['main']
 
@@ -155,7 +145,7 @@ class Evaluator(extension.Extension):
             for batch in it:
                 observation = {}
                 with reporter_module.report_scope(observation):
-                    in_arrays = _call_converter(self.converter, batch, self.device)
+                    in_arrays = convert.call_converter(self.converter, batch, self.device)
                     with function.no_backprop_mode():
                         if isinstance(in_arrays, tuple):
                             eval_func(*in_arrays)

@@ -4,9 +4,10 @@ import os
 import warnings
 
 from minichainer import reporter
+from minichainer import serializer as serializer_module
 from minichainer.training import extension
 from minichainer.training import trigger as trigger_module
-from minichainer.training.extensions import _util
+from minichainer.utils import atomic_write
 
 
 class IntervalMean:
@@ -115,7 +116,7 @@ class LogReport(extension.Extension):
 
             if self._log_name is not None:
                 log_name = self._log_name.format(**stats_cpu)
-                _util.atomic_write_text(os.path.join(trainer.out, log_name),
+                atomic_write.write_text(os.path.join(trainer.out, log_name),
                                         self._render())
 
     def _render(self):
@@ -148,7 +149,7 @@ class LogReport(extension.Extension):
     def serialize(self, serializer):
         """Save or load the trigger, the running summary and the log (as JSON)."""
         self._mean.serialize(serializer)
-        if _util.is_serializer(serializer):
+        if isinstance(serializer, serializer_module.Serializer):
             serializer('_log', json.dumps(self._log))
         else:
             self._log = json.loads(str(serializer('_log', '')))

@@ -1,13 +1,13 @@
 """ParameterStatistics: report statistics of the parameters and gradients of links."""
 import numpy
 
+from minichainer import backend
 from minichainer import reporter
 from minichainer.training import extension
 from minichainer.training import trigger as trigger_module
 
 
 def _xp(x):
-    from minichainer import backend
     return backend.get_array_module(x)
 
 

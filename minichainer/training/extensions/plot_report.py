@@ -5,13 +5,13 @@ import os
 import numpy
 
 from minichainer import reporter
+from minichainer import serializer as serializer_module
 from minichainer.training import extension
 from minichainer.training import trigger as trigger_module
 from minichainer.training.extensions import _plot_util
-from minichainer.training.extensions import _util
 
 
-class PlotReport(extension.Extension):
+class PlotReport(_plot_util.MatplotlibMixin, extension.Extension):
     """Trainer extension that plots the interval means of ``y_keys`` against
     ``x_key`` into ``<out>/<filename>``.
 
@@ -48,11 +48,6 @@ class PlotReport(extension.Extension):
         self._postprocess = postprocess
         self._init_summary()
         self._data = {k: [] for k in y_keys}
-
-    @staticmethod
-    def available():
-        """True when matplotlib is installed (warns once otherwise)."""
-        return _plot_util.available()
 
     def __call__(self, trainer):
         if not _plot_util.available():
@@ -97,7 +92,7 @@ class PlotReport(extension.Extension):
     def serialize(self, serializer):
         """Save or load the plotted points (JSON under ``_plot_<filename>``)."""
         key = '_plot_{}'.format(self._file_name)
-        if _util.is_serializer(serializer):
+        if isinstance(serializer, serializer_module.Serializer):
             serializer(key, json.dumps(self._data))
         else:
             self._data = json.loads(str(serializer(key, '')))
@@ -106,8 +101,4 @@ class PlotReport(extension.Extension):
         self._summary = reporter.DictSummary()
 
 
-def __getattr__(name):
-    # ``_available`` (None until checked, then whether matplotlib imports) as in Chainer.
-    if name == '_available':
-        return _plot_util._available
-    raise AttributeError('module {!r} has no attribute {!r}'.format(__name__, name))
+__getattr__ = _plot_util.module_getattr(__name__)

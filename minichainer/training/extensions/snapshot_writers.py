@@ -2,7 +2,7 @@
 the snapshot extension writes its files.
 
 Every writer writes to one temporary file in the output directory (a hidden name ending
-in ``.tmp``, see :mod:`minichainer.serializers._atomic`) and renames it into place with
+in ``.tmp``, see :mod:`minichainer.utils.atomic_write`) and renames it into place with
 ``os.replace``, so a snapshot file is always complete; post-save hooks (used by
 ``n_retains`` cleanup) run after the rename.
 
@@ -23,7 +23,8 @@ import threading
 import traceback
 
 from minichainer.iterators import _process_guard
-from minichainer.training.extensions import _util
+from minichainer.serializers import npz
+from minichainer.utils import atomic_write
 
 # A failure report sent from a writer process must fit in a pipe's buffer.
 _MAX_TRACEBACK = 4000
@@ -55,7 +56,6 @@ class _RemoteTraceback(Exception):
 
 
 def _default_savefun():
-    from minichainer.serializers import npz
     return npz.save_npz
 
 
@@ -141,7 +141,7 @@ class Writer:
             os.close(fd)
             savefun(tmppath, target, **kwds)
 
-        _util.write_atomically(outdir, filename, write, fsync=True)
+        atomic_write.write_atomically(outdir, filename, write, fsync=True)
         self._post_save()
 
     def _post_save(self):

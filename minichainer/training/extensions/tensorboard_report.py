@@ -1,9 +1,13 @@
 """TensorBoardReport: write the averaged observations as TensorBoard scalars."""
+import functools
 import os
 import tempfile
 import time
 import warnings
 
+import numpy
+
+from minichainer import backend
 from minichainer.training import extension
 from minichainer.training.extensions import log_report
 
@@ -13,20 +17,16 @@ _BOOKKEEPING = ('epoch', 'iteration', 'elapsed_time')
 
 _EVENT_FILE_PREFIX = 'events.out.tfevents.'
 
-_bins = None
 
-
+@functools.lru_cache(maxsize=None)
 def _default_bins():
     # The bucket limits of TensorFlow's histograms, which tensorboardX's
     # SummaryWriter.add_histogram uses by default: 0 and +-1e-12 * 1.1**k below 1e20.
-    global _bins
-    if _bins is None:
-        limit, positive = 1e-12, []
-        while limit < 1e20:
-            positive.append(limit)
-            limit *= 1.1
-        _bins = [-v for v in reversed(positive)] + [0.0] + positive
-    return _bins
+    limit, positive = 1e-12, []
+    while limit < 1e20:
+        positive.append(limit)
+        limit *= 1.1
+    return [-v for v in reversed(positive)] + [0.0] + positive
 
 
 def _import_tensorboardx():
@@ -213,9 +213,6 @@ class TensorBoardReport(extension.Extension):
         self._last_step = step
 
     def _histogram_values(self, summary):
-        import numpy
-
-        from minichainer import backend
         cpu = backend.CpuDevice()
         values = []
         for link in self._histograms:

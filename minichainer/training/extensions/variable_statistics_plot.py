@@ -3,6 +3,9 @@ import os
 
 import numpy
 
+from minichainer import backend
+from minichainer import link
+from minichainer import variable
 from minichainer.training import extension
 from minichainer.training import trigger as trigger_module
 from minichainer.training.extensions import _plot_util
@@ -13,8 +16,6 @@ _plot_common_kwargs = {'alpha': 0.2, 'linewidth': 0, 'color': _plot_color}
 
 
 def _unpack_variables(x, memo=None):
-    from minichainer import link
-    from minichainer import variable
     if memo is None:
         memo = ()
     if isinstance(x, variable.Variable):
@@ -89,13 +90,12 @@ class Statistician:
         if self.collect_std:
             out['std'] = x.std(axis=axis)
         if self.percentile_sigmas:
-            from minichainer import backend
             xp = backend.get_array_module(x)
             out['percentile'] = xp.percentile(x, self.percentile_sigmas, axis=axis)
         return out
 
 
-class VariableStatisticsPlot(extension.Extension):
+class VariableStatisticsPlot(_plot_util.MatplotlibMixin, extension.Extension):
     """Trainer extension that samples statistics (mean, std, percentiles) of the data
     and gradients of ``targets`` at every call and plots them at each ``trigger``.
 
@@ -153,11 +153,6 @@ class VariableStatisticsPlot(extension.Extension):
         self._data_shape = (len(self._keys),
                             int(plot_mean) + int(plot_std) + n_percentile)
         self._samples = Reservoir(max_sample_size, data_shape=self._data_shape)
-
-    @staticmethod
-    def available():
-        """True when matplotlib is installed (warns once otherwise)."""
-        return _plot_util.available()
 
     def __call__(self, trainer):
         if not _plot_util.available():
@@ -228,8 +223,4 @@ class VariableStatisticsPlot(extension.Extension):
         _plot_util.save_figure(fig, file_path)
 
 
-def __getattr__(name):
-    # ``_available`` (None until checked, then whether matplotlib imports) as in Chainer.
-    if name == '_available':
-        return _plot_util._available
-    raise AttributeError('module {!r} has no attribute {!r}'.format(__name__, name))
+__getattr__ = _plot_util.module_getattr(__name__)

@@ -1,5 +1,6 @@
 """``unchain_variables``: cut the graphs of reported variables once all extensions ran."""
 from minichainer import configuration
+from minichainer import variable
 from minichainer.training import extension
 
 
@@ -27,7 +28,6 @@ class unchain_variables(extension.Extension):  # noqa: N801 (Chainer's name)
         return fire
 
     def __call__(self, trainer):
-        from minichainer import variable
         for value in trainer.observation.values():
             if isinstance(value, variable.Variable):
                 value.unchain_backward()

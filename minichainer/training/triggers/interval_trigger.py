@@ -3,10 +3,39 @@ import numbers
 import warnings
 
 
-def _check_unit(cls_name, unit):
+def check_unit(cls_name, unit):
+    """Raise ValueError unless ``unit`` is ``'epoch'`` or ``'iteration'``."""
     if unit not in ('epoch', 'iteration'):
         raise ValueError(
             "{}: unit must be either 'epoch' or 'iteration', got {!r}".format(cls_name, unit))
+
+
+
+def serialize_previous_counts(trigger, serializer):
+    """Save or load ``trigger``'s ``_previous_iteration`` and ``_previous_epoch_detail``.
+
+    A snapshot without them (older Chainer) warns, as Chainer does, and sets them to -1:
+    the trigger then guesses them from the updater at its next call.
+    """
+    name = type(trigger).__name__
+    try:
+        trigger._previous_iteration = serializer(
+            'previous_iteration', trigger._previous_iteration)
+    except KeyError:
+        warnings.warn(
+            'The previous value of iteration is not saved. {} guesses it using current '
+            'iteration. If this trigger is not called at every iteration, it may not '
+            'work correctly.'.format(name))
+        trigger._previous_iteration = -1
+    try:
+        trigger._previous_epoch_detail = serializer(
+            'previous_epoch_detail', trigger._previous_epoch_detail)
+    except KeyError:
+        warnings.warn(
+            'The previous value of epoch_detail is not saved. {} uses the value of '
+            'trainer.updater.previous_epoch_detail. If this trigger is not called at '
+            'every iteration, it may not work correctly.'.format(name))
+        trigger._previous_epoch_detail = -1.
 
 
 class IntervalTrigger:
@@ -26,7 +55,7 @@ class IntervalTrigger:
     """
 
     def __init__(self, period, unit):
-        _check_unit('IntervalTrigger', unit)
+        check_unit('IntervalTrigger', unit)
         if (isinstance(period, bool) or not isinstance(period, numbers.Real)
                 or not period > 0):
             raise ValueError('IntervalTrigger: period must be a positive number, got '
@@ -61,24 +90,7 @@ class IntervalTrigger:
 
     def serialize(self, serializer):
         """Save or load the values seen at the previous call."""
-        try:
-            self._previous_iteration = serializer(
-                'previous_iteration', self._previous_iteration)
-        except KeyError:
-            warnings.warn(
-                'The previous value of iteration is not saved. IntervalTrigger guesses '
-                'it using current iteration. If this trigger is not called at every '
-                'iteration, it may not work correctly.')
-            self._previous_iteration = -1
-        try:
-            self._previous_epoch_detail = serializer(
-                'previous_epoch_detail', self._previous_epoch_detail)
-        except KeyError:
-            warnings.warn(
-                'The previous value of epoch_detail is not saved. IntervalTrigger uses '
-                'the value of trainer.updater.previous_epoch_detail. If this trigger is '
-                'not called at every iteration, it may not work correctly.')
-            self._previous_epoch_detail = -1.
+        serialize_previous_counts(self, serializer)
 
     def get_training_length(self):
         """Return ``(period, unit)``."""

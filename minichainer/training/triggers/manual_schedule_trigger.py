@@ -1,7 +1,7 @@
 """ManualScheduleTrigger: fires at the given iterations or epochs."""
 import warnings
 
-from minichainer.training.triggers.interval_trigger import _check_unit
+from minichainer.training.triggers import interval_trigger
 
 
 class ManualScheduleTrigger:
@@ -17,7 +17,7 @@ class ManualScheduleTrigger:
     """
 
     def __init__(self, points, unit):
-        _check_unit('ManualScheduleTrigger', unit)
+        interval_trigger.check_unit('ManualScheduleTrigger', unit)
         self.points = points if isinstance(points, list) else [points]
         if not self.points:
             raise ValueError('ManualScheduleTrigger: points must not be empty')
@@ -54,24 +54,7 @@ class ManualScheduleTrigger:
 
     def serialize(self, serializer):
         """Save or load the previous counts and the ``finished`` flag."""
-        try:
-            self._previous_iteration = serializer(
-                'previous_iteration', self._previous_iteration)
-        except KeyError:
-            warnings.warn(
-                'The previous value of iteration is not saved. ManualScheduleTrigger '
-                'guesses it using current iteration. If this trigger is not called at '
-                'every iteration, it may not work correctly.')
-            self._previous_iteration = -1
-        try:
-            self._previous_epoch_detail = serializer(
-                'previous_epoch_detail', self._previous_epoch_detail)
-        except KeyError:
-            warnings.warn(
-                'The previous value of epoch_detail is not saved. ManualScheduleTrigger '
-                'uses the value of trainer.updater.previous_epoch_detail. If this '
-                'trigger is not called at every iteration, it may not work correctly.')
-            self._previous_epoch_detail = -1.
+        interval_trigger.serialize_previous_counts(self, serializer)
         try:
             self.finished = serializer('finished', self.finished)
         except KeyError:

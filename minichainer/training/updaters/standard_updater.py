@@ -1,22 +1,7 @@
 """StandardUpdater: one optimizer step per mini-batch from one iterator."""
+from minichainer import backend
+from minichainer.dataset import convert
 from minichainer.training import _updater
-
-
-def _get_device(spec):
-    from minichainer import backend
-    return backend.get_device(spec)
-
-
-_convert = None
-
-
-def _call_converter(converter, batch, device):
-    """Call a new-style (Device-taking) or old-style (int-taking) converter."""
-    global _convert
-    if _convert is None:
-        from minichainer.dataset import convert
-        _convert = convert
-    return _convert._call_converter(converter, batch, device)
 
 
 class StandardUpdater(_updater.Updater):
@@ -47,11 +32,11 @@ class StandardUpdater(_updater.Updater):
             raise TypeError('StandardUpdater() got unexpected keyword argument(s) {}'.format(
                 ', '.join(repr(k) for k in sorted(kwargs))))
         if device is not None:
-            device = _get_device(device)
+            device = backend.get_device(device)
         if input_device is None:
             input_device = device
         else:
-            input_device = _get_device(input_device)
+            input_device = backend.get_device(input_device)
 
         if not isinstance(iterator, dict):
             iterator = {'main': iterator}
@@ -69,7 +54,6 @@ class StandardUpdater(_updater.Updater):
                 opt.target.to_device(device)
 
         if converter is None:
-            from minichainer.dataset import convert
             converter = convert.concat_examples
         self.converter = converter
         self.loss_func = loss_func
@@ -142,7 +126,7 @@ class StandardUpdater(_updater.Updater):
         """
         iterator = self._iterators['main']
         batch = iterator.next()
-        in_arrays = _call_converter(self.converter, batch, self._input_device)
+        in_arrays = convert.call_converter(self.converter, batch, self._input_device)
 
         optimizer = self._optimizers['main']
         loss_func = self.loss_func or optimizer.target

@@ -11,7 +11,7 @@ import numpy
 import pytest
 
 from minichainer import serializers
-from minichainer.serializers import _atomic
+from minichainer.utils import atomic_write as _atomic
 from minichainer.training import extensions
 from minichainer.training.extensions import snapshot_writers
 
@@ -271,21 +271,7 @@ def test_snapshot_object_bad_n_retains():
         extensions.snapshot_object(object(), 'model', n_retains='3')
 
 
-_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__)))))
-
-
-def _pid_alive(pid):
-    if not _atomic.pid_alive(pid):
-        return False
-    try:  # a zombie waiting to be reaped by init counts as gone
-        with open('/proc/{}/stat'.format(pid)) as f:
-            return f.read().split()[2] != 'Z'
-    except OSError:
-        return False
-
-
-def test_killed_training_process_leaves_no_writer_processes(tmp_path):
+def test_killed_training_process_leaves_no_writer_processes(tmp_path, child_processes):
     # A ProcessWriter busy writing and an idle ProcessQueueWriter consumer exit by
     # themselves after kill -9 of the training process.
     script = '''
@@ -301,20 +287,5 @@ writer('snap', {out!r}, {{}})
 print(' '.join(str(p.pid) for p in multiprocessing.active_children()), flush=True)
 time.sleep(600)
 '''.format(out=str(tmp_path))
-    env = dict(os.environ, PYTHONPATH=_ROOT + os.pathsep + os.environ.get('PYTHONPATH', ''))
-    proc = subprocess.Popen([sys.executable, '-c', script], stdout=subprocess.PIPE,
-                            cwd=_ROOT, env=env)
-    try:
-        pids = [int(p) for p in proc.stdout.readline().split()]
-        assert len(pids) == 2
-        proc.kill()
-        proc.wait(timeout=30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        proc.stdout.close()
-    deadline = time.monotonic() + 15  # a liveness bound, not a timing check
-    while any(_pid_alive(p) for p in pids) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert [p for p in pids if _pid_alive(p)] == []
+    pids = child_processes.kill_after_first_line(script, 2)
+    assert child_processes.wait_gone(pids) == []

@@ -18,10 +18,14 @@ Within one process, a temporary file is registered while its write is running
 (:func:`is_active_temp`), so ``save_npz`` given such a path writes into it directly
 instead of adding a second temporary file of its own.
 """
+import functools
 import os
 import re
 import tempfile
 import threading
+
+if os.name == 'nt':  # pragma: no cover - Windows only
+    import ctypes
 
 _MARK = 'mc-'
 _RANDOM = r'[a-z0-9_]{8}'
@@ -31,17 +35,18 @@ _OLD = re.compile(r'^\.(?P<name>.+)\.' + _RANDOM + r'\.tmp$')
 
 _lock = threading.Lock()
 _active = set()
-_file_mode = None
 
 
-def _default_file_mode():
-    # mkstemp creates 0600 files; finished files get the usual 0666 & ~umask.
-    global _file_mode
-    if _file_mode is None:
-        umask = os.umask(0)
-        os.umask(umask)
-        _file_mode = 0o666 & ~umask
-    return _file_mode
+@functools.lru_cache(maxsize=None)
+def default_file_mode():
+    """The mode of a file created normally in this process: ``0o666 & ~umask``.
+
+    ``mkstemp`` creates 0600 files; finished files get this mode instead.  The umask is
+    read once (reading it means setting it), as in earlier versions.
+    """
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
 
 
 def mkstemp(directory, name, suffix='.tmp'):
@@ -53,7 +58,7 @@ def mkstemp(directory, name, suffix='.tmp'):
     prefix = '.{}.{}{}-'.format(name, _MARK, os.getpid())
     fd, path = tempfile.mkstemp(prefix=prefix, suffix=suffix, dir=directory)
     try:
-        os.fchmod(fd, _default_file_mode())
+        os.fchmod(fd, default_file_mode())
     except (AttributeError, OSError):
         pass
     with _lock:
@@ -119,6 +124,38 @@ def write_atomically(directory, name, write, prefix=None, suffix='.tmp', fsync=F
         release(tmp)
 
 
+def write_file(path, write, fsync=True):
+    """Create the file ``path`` atomically with ``write(target_path)``.
+
+    ``write`` creates the file at the path it is given: a fresh temporary file next to
+    ``path`` (flushed to disk when ``fsync``, then renamed onto ``path``), or ``path``
+    itself when ``path`` already is the temporary file of a write running in this
+    process (a snapshot writer calling ``save_npz(tmp_path, ...)``): that caller
+    renames it, and no second temporary file appears.  The folder must exist.
+    """
+    path = os.fsdecode(os.fspath(path))
+    if is_active_temp(path):
+        write(path)
+        return
+
+    def write_fd(fd, tmp_path):
+        os.close(fd)
+        write(tmp_path)
+
+    directory, name = os.path.split(os.path.abspath(path))
+    write_atomically(directory, name, write_fd, fsync=fsync, makedirs=False)
+
+
+def write_text(path, text):
+    """Write the string ``text`` to ``path`` atomically (its folder is created)."""
+    def write(fd, tmp_path):
+        with os.fdopen(fd, 'w') as f:
+            f.write(text)
+
+    directory, name = os.path.split(path)
+    write_atomically(directory or '.', name, write)
+
+
 def parse_temp_name(filename):
     """Return ``(target_name, pid)`` if ``filename`` is a temporary file name of
     minichainer's (``pid`` is None for names of earlier versions), else None."""
@@ -152,7 +189,6 @@ def pid_alive(pid):
 
 
 def _pid_alive_windows(pid):  # pragma: no cover - Windows only
-    import ctypes
     kernel32 = ctypes.windll.kernel32
     handle = kernel32.OpenProcess(0x1000, False, pid)  # QUERY_LIMITED_INFORMATION
     if not handle:
