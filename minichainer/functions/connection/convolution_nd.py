@@ -27,6 +27,11 @@ from minichainer.utils import conv
 from minichainer.utils import conv_nd
 from minichainer.utils.conv import ConvolutionShapeError
 from minichainer.utils import type_check
+from minichainer.functions.array.cast import cast
+# deconvolution_nd imports this module too: both bind the other as a module and look names
+# up at call time, so either may be imported first.
+from minichainer.functions.connection import deconvolution_nd as _deconvolution
+from minichainer.functions.math.sum import sum as _sum
 
 # The im2col buffer of the forward pass is kept for the filter gradient when it is at
 # most this large; bigger buffers are recomputed in backward to bound memory.
@@ -254,10 +259,8 @@ def _deconv_forward(x_cn, W, b, x_shape, stride, pad, dilate, outs, groups, dtyp
 
 
 def _bias_grad(gy, b_node):
-    from minichainer.functions.math.sum import sum as _sum
     gb = _sum(gy, axis=(0,) + tuple(range(2, gy.ndim)))
     if gb.dtype != b_node.dtype:
-        from minichainer.functions.array.cast import cast
         gb = cast(gb, b_node.dtype)
     return gb
 
@@ -317,9 +320,8 @@ class ConvolutionND(function_node.FunctionNode):
             fgw._gy_cn = gy_cn
             gW, = fgw.apply((x, gy))
         if 0 in indexes:
-            from minichainer.functions.connection.deconvolution_nd import DeconvolutionND
-            func = DeconvolutionND(self.ndim, self.stride, self.pad, x.shape[2:],
-                                   self.dilate, self.groups)
+            func = _deconvolution.DeconvolutionND(self.ndim, self.stride, self.pad, x.shape[2:],
+                                                  self.dilate, self.groups)
             func._x_cn = gy_cn
             gx, = func.apply((gy, W))
             ret.append(gx)
@@ -379,10 +381,9 @@ class ConvolutionNDGradW(function_node.FunctionNode):
         ggW, = grad_outputs
         ret = []
         if 0 in indexes:
-            from minichainer.functions.connection.deconvolution_nd import deconvolution_nd
-            gx = deconvolution_nd(gy, ggW, stride=self.stride, pad=self.pad,
-                                  outsize=x.shape[2:], dilate=self.dilate,
-                                  groups=self.groups)
+            gx = _deconvolution.deconvolution_nd(gy, ggW, stride=self.stride, pad=self.pad,
+                                                 outsize=x.shape[2:], dilate=self.dilate,
+                                                 groups=self.groups)
             ret.append(gx)
         if 1 in indexes:
             ggy = convolution_nd(x, ggW, stride=self.stride, pad=self.pad,

@@ -5,12 +5,13 @@ from minichainer import function_node
 from minichainer.functions import _fast
 from minichainer import utils
 from minichainer.utils import type_check
+from minichainer.functions.array.cast import cast
+from minichainer.functions.math.sum import sum as _sum
 
 
 def _cast(v, dtype):
     if v.dtype == dtype:
         return v
-    from minichainer.functions.array.cast import cast
     return cast(v, dtype)
 
 
@@ -63,7 +64,6 @@ class LinearFunction(function_node.FunctionNode):
             gW, = LinearGradWeight(W.dtype).apply((x, gy))
             ret.append(_cast(gW, W.dtype))
         if 2 in indexes:
-            from minichainer.functions.math.sum import sum as _sum
             ret.append(_sum(gy, axis=0))
         return ret
 

@@ -2,6 +2,12 @@
 from minichainer import backend
 from minichainer import function_node
 from minichainer.utils import type_check
+from minichainer.functions.array.broadcast import broadcast_to
+from minichainer.functions.array.cast import cast
+from minichainer.functions.array.repeat import repeat
+from minichainer.functions.math.maximum import maximum
+from minichainer.functions.math.sqrt import sqrt
+from minichainer.functions.math.sum import sum as _sum
 
 
 class Contrastive(function_node.FunctionNode):
@@ -46,12 +52,6 @@ class Contrastive(function_node.FunctionNode):
         return xp.asarray(loss, dtype=x0.dtype),
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.functions.array.broadcast import broadcast_to
-        from minichainer.functions.array.cast import cast
-        from minichainer.functions.array.repeat import repeat
-        from minichainer.functions.math.maximum import maximum
-        from minichainer.functions.math.sqrt import sqrt
-        from minichainer.functions.math.sum import sum as _sum
         x0, x1, y = self.get_retained_inputs()
         gy, = grad_outputs
         xp = backend.get_array_module(gy.array)

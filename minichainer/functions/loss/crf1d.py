@@ -1,17 +1,18 @@
 """Linear-chain conditional random field loss and Viterbi decoding."""
 
+from minichainer.functions.array.broadcast import broadcast
+from minichainer.functions.array.concat import concat
+from minichainer.functions.array.reshape import reshape
+from minichainer.functions.array.select_item import select_item
+from minichainer.functions.array.split_axis import split_axis
+from minichainer.functions.connection.embed_id import embed_id
+from minichainer.functions.math.logsumexp import logsumexp
+from minichainer.functions.math.minmax import argmax
+from minichainer.functions.math.minmax import max as _max
+from minichainer.functions.math.sum import sum as _sum
+
 
 def _f():
-    from minichainer.functions.array.broadcast import broadcast
-    from minichainer.functions.array.concat import concat
-    from minichainer.functions.array.reshape import reshape
-    from minichainer.functions.array.select_item import select_item
-    from minichainer.functions.array.split_axis import split_axis
-    from minichainer.functions.connection.embed_id import embed_id
-    from minichainer.functions.math.logsumexp import logsumexp
-    from minichainer.functions.math.minmax import argmax
-    from minichainer.functions.math.minmax import max as _max
-    from minichainer.functions.math.sum import sum as _sum
     return (broadcast, concat, reshape, select_item, split_axis, embed_id, logsumexp,
             argmax, _max, _sum)
 

@@ -3,6 +3,9 @@ from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
 from minichainer.utils import type_check
+from minichainer.functions.array.broadcast import broadcast_to
+from minichainer.functions.math.matmul import matmul
+from minichainer.functions.math.sum import sum as _sum
 
 
 class CrossCovariance(function_node.FunctionNode):
@@ -41,9 +44,6 @@ class CrossCovariance(function_node.FunctionNode):
         return covariance,
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.functions.array.broadcast import broadcast_to
-        from minichainer.functions.math.matmul import matmul
-        from minichainer.functions.math.sum import sum as _sum
         y, z = self.get_retained_inputs()
         gcost, = grad_outputs
         n = len(y)

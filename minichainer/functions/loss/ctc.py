@@ -7,6 +7,8 @@ from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
 from minichainer.utils import type_check
+from minichainer.functions.array.stack import stack
+from minichainer.variable import as_array
 
 _NEG_INF = -1e30
 
@@ -165,8 +167,6 @@ def connectionist_temporal_classification(x, t, blank_symbol, input_length=None,
         TypeError: if ``x`` is not a sequence or ``blank_symbol`` is not an int.
         ValueError: for out-of-range labels, lengths or ``blank_symbol``.
     """
-    from minichainer.functions.array.stack import stack
-    from minichainer.variable import as_array
     if not isinstance(x, collections.abc.Sequence):
         raise TypeError('x must be a list of Variables, got {}'.format(type(x).__name__))
     if not isinstance(blank_symbol, int):

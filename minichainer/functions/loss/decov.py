@@ -3,6 +3,9 @@ from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
 from minichainer.utils import type_check
+from minichainer.functions.array.broadcast import broadcast_to
+from minichainer.functions.math.matmul import matmul
+from minichainer.functions.math.sum import sum as _sum
 
 
 class DeCov(function_node.FunctionNode):
@@ -39,9 +42,6 @@ class DeCov(function_node.FunctionNode):
         return covariance,
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.functions.array.broadcast import broadcast_to
-        from minichainer.functions.math.matmul import matmul
-        from minichainer.functions.math.sum import sum as _sum
         h, = self.get_retained_inputs()
         gcost, = grad_outputs
         n = len(h)

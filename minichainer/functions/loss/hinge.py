@@ -3,6 +3,7 @@ from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
 from minichainer.utils import type_check
+from minichainer.functions.array.broadcast import broadcast_to
 
 
 class Hinge(function_node.FunctionNode):
@@ -59,7 +60,6 @@ class Hinge(function_node.FunctionNode):
         return utils.force_array(loss, x.dtype),
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.functions.array.broadcast import broadcast_to
         gloss, = grad_outputs
         if self.reduce == 'mean':
             gloss = gloss / self._num

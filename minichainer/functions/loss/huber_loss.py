@@ -3,6 +3,9 @@ from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
 from minichainer.utils import type_check
+from minichainer.functions.array.broadcast import broadcast_to
+from minichainer.functions.array.expand_dims import expand_dims
+from minichainer.functions.math.clip import clip
 
 
 class HuberLoss(function_node.FunctionNode):
@@ -43,9 +46,6 @@ class HuberLoss(function_node.FunctionNode):
         return y,
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.functions.array.broadcast import broadcast_to
-        from minichainer.functions.array.expand_dims import expand_dims
-        from minichainer.functions.math.clip import clip
         x0, x1 = self.get_retained_inputs()
         gy, = grad_outputs
         diff = x0 - x1

@@ -3,6 +3,7 @@ from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
 from minichainer.utils import type_check
+from minichainer.functions.array.broadcast import broadcast_to
 
 
 class MeanAbsoluteError(function_node.FunctionNode):
@@ -25,7 +26,6 @@ class MeanAbsoluteError(function_node.FunctionNode):
                                  diff.dtype),
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.functions.array.broadcast import broadcast_to
         gy, = grad_outputs
         xp = backend.get_array_module(self.diff)
         coeff = gy * gy.dtype.type(1. / self.diff.size)

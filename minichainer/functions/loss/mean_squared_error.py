@@ -2,6 +2,7 @@
 from minichainer import function_node
 from minichainer import utils
 from minichainer.utils import type_check
+from minichainer.functions.array.broadcast import broadcast_to
 
 
 class MeanSquaredError(function_node.FunctionNode):
@@ -22,7 +23,6 @@ class MeanSquaredError(function_node.FunctionNode):
                                  diff.dtype),
 
     def backward(self, indexes, gy):
-        from minichainer.functions.array.broadcast import broadcast_to
         x0, x1 = self.get_retained_inputs()
         diff = x0 - x1
         gy0 = broadcast_to(gy[0], diff.shape)

@@ -2,6 +2,12 @@
 from minichainer import backend
 from minichainer.utils import argument
 from minichainer.utils import type_check
+from minichainer.functions.activation.softplus import softplus
+from minichainer.functions.array.broadcast import broadcast_to
+from minichainer.functions.array.reshape import reshape
+from minichainer.functions.connection.embed_id import embed_id
+from minichainer.functions.math.sum import sum as _sum
+from minichainer.variable import as_array
 
 
 def _check_inputs(x, t, W):
@@ -33,12 +39,6 @@ def negative_sampling(x, t, W, sampler, sample_size, reduce='sum', **kwargs):
     Raises:
         ValueError: for an unknown ``reduce``.
     """
-    from minichainer.functions.activation.softplus import softplus
-    from minichainer.functions.array.broadcast import broadcast_to
-    from minichainer.functions.array.reshape import reshape
-    from minichainer.functions.connection.embed_id import embed_id
-    from minichainer.functions.math.sum import sum as _sum
-    from minichainer.variable import as_array
     return_samples, = argument.parse_kwargs(kwargs, ('return_samples', False))
     if reduce not in ('sum', 'no'):
         raise ValueError(

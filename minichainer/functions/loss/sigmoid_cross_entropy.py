@@ -3,6 +3,9 @@ from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
 from minichainer.utils import type_check
+from minichainer.functions.activation.sigmoid import sigmoid
+from minichainer.functions.array.broadcast import broadcast_to
+from minichainer.functions.math.sum import sum as _sum
 
 
 def _sigmoid(x):
@@ -84,9 +87,6 @@ class SigmoidCrossEntropyGrad(function_node.FunctionNode):
         return gx,
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.functions.activation.sigmoid import sigmoid
-        from minichainer.functions.array.broadcast import broadcast_to
-        from minichainer.functions.math.sum import sum as _sum
         x, gy = self.get_retained_inputs()
         ggx, = grad_outputs
         dtype = x.dtype

@@ -5,6 +5,13 @@ from minichainer import backend
 from minichainer import function_node
 from minichainer import variable
 from minichainer.utils import type_check
+from minichainer.functions.activation.log_softmax import log_softmax
+from minichainer.functions.array.broadcast import broadcast_to
+from minichainer.functions.array.cast import cast
+from minichainer.functions.array.reshape import reshape
+from minichainer.functions.array.rollaxis import rollaxis
+from minichainer.functions.array.select_item import select_item
+from minichainer.functions.math.sum import sum as _sum
 
 
 def _check_class_weight_option(class_weight):
@@ -245,13 +252,6 @@ class _SoftmaxCrossEntropyGrad_NoDoubleBackprop(function_node.FunctionNode):
 
 def _double_backward_softmax_cross_entropy(x, t, normalize, class_weight, ignore_label,
                                            reduce):
-    from minichainer.functions.activation.log_softmax import log_softmax
-    from minichainer.functions.array.broadcast import broadcast_to
-    from minichainer.functions.array.cast import cast
-    from minichainer.functions.array.reshape import reshape
-    from minichainer.functions.array.rollaxis import rollaxis
-    from minichainer.functions.array.select_item import select_item
-    from minichainer.functions.math.sum import sum as _sum
     if isinstance(t, variable.Variable):
         t = t.array
     _check_class_weight_option(class_weight)

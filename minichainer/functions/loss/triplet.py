@@ -2,6 +2,7 @@
 from minichainer import backend
 from minichainer import function_node
 from minichainer.utils import type_check
+from minichainer.functions.array.broadcast import broadcast_to
 
 
 class Triplet(function_node.FunctionNode):
@@ -41,7 +42,6 @@ class Triplet(function_node.FunctionNode):
         return xp.asarray(loss, dtype=anchor.dtype),
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.functions.array.broadcast import broadcast_to
         anchor, positive, negative = self.get_retained_inputs()
         N = anchor.shape[0]
         x_dim = anchor.shape[1]

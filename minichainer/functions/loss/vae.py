@@ -1,5 +1,9 @@
 """Losses used by variational auto-encoders."""
 import math
+from minichainer.functions.activation.softplus import softplus
+from minichainer.functions.math.average import average
+from minichainer.functions.math.exponential import exp
+from minichainer.functions.math.sum import sum as _sum
 
 
 def _check_reduce(reduce):
@@ -11,10 +15,8 @@ def _check_reduce(reduce):
 
 def _reduce(loss, reduce):
     if reduce == 'sum':
-        from minichainer.functions.math.sum import sum as _sum
         return _sum(loss)
     if reduce == 'mean':
-        from minichainer.functions.math.average import average
         return average(loss)
     return loss
 
@@ -25,7 +27,6 @@ def gaussian_kl_divergence(mean, ln_var, reduce='sum'):
     Args:
         reduce (str): ``'sum'``, ``'mean'`` or ``'no'`` (elementwise).
     """
-    from minichainer.functions.math.exponential import exp
     _check_reduce(reduce)
     var = exp(ln_var)
     mean_square = mean * mean
@@ -41,7 +42,6 @@ def bernoulli_nll(x, y, reduce='sum'):
         y (Variable or ndarray): logits of the Bernoulli parameters.
         reduce (str): ``'sum'``, ``'mean'`` or ``'no'``.
     """
-    from minichainer.functions.activation.softplus import softplus
     _check_reduce(reduce)
     loss = softplus(y) - x * y
     return _reduce(loss, reduce)
@@ -53,7 +53,6 @@ def gaussian_nll(x, mean, ln_var, reduce='sum'):
     Args:
         reduce (str): ``'sum'``, ``'mean'`` or ``'no'``.
     """
-    from minichainer.functions.math.exponential import exp
     _check_reduce(reduce)
     x_prec = exp(-ln_var)
     x_diff = x - mean

@@ -5,6 +5,7 @@ from minichainer import function_node
 from minichainer import utils
 from minichainer.utils import argument
 from minichainer.utils import type_check
+from minichainer.functions.math.exponential import exp
 
 
 class Gaussian(function_node.FunctionNode):
@@ -33,7 +34,6 @@ class Gaussian(function_node.FunctionNode):
         return utils.force_array(mean + self.noise),
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.functions.math.exponential import exp
         ln_var, = self.get_retained_inputs()
         gy, = grad_outputs
         ret = []

@@ -6,6 +6,11 @@ from minichainer import function_node
 from minichainer import utils
 from minichainer import variable
 from minichainer.utils import type_check
+from minichainer.functions.array.broadcast import broadcast_to
+from minichainer.functions.array.cast import cast
+from minichainer.functions.array.reshape import reshape
+from minichainer.functions.math.matmul import matmul
+from minichainer.functions.math.sum import sum as _sum
 
 
 def _as_mat(x):
@@ -75,11 +80,6 @@ class SimplifiedDropconnect(function_node.FunctionNode):
         return utils.force_array(y),
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.functions.array.broadcast import broadcast_to
-        from minichainer.functions.array.cast import cast
-        from minichainer.functions.array.reshape import reshape
-        from minichainer.functions.math.matmul import matmul
-        from minichainer.functions.math.sum import sum as _sum
         inputs = self.get_retained_inputs()
         x_in, W = inputs[0], inputs[1]
         dtype = W.dtype

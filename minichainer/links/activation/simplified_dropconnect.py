@@ -1,12 +1,11 @@
 """The fully-connected layer with simplified DropConnect: ``SimplifiedDropconnect``."""
-import importlib
 import math
 
 from minichainer import initializers
 from minichainer import link
 from minichainer import variable
 
-_sdc = importlib.import_module('minichainer.functions.noise.simplified_dropconnect')
+from minichainer.functions.noise import simplified_dropconnect as _sdc
 
 
 class SimplifiedDropconnect(link.Link):

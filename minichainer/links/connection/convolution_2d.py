@@ -1,6 +1,4 @@
 """The 2-D convolution layer ``Convolution2D``."""
-import importlib
-
 from minichainer import link
 from minichainer.links.connection import _params
 from minichainer.links._check import check_size
@@ -8,8 +6,8 @@ from minichainer import get_compute_mode as _get_compute_mode
 from minichainer import memory_layouts as _memory_layouts
 from minichainer import variable
 
-_conv = importlib.import_module('minichainer.functions.connection.convolution_2d')
-_engine = importlib.import_module('minichainer.functions.connection.convolution_nd')
+from minichainer.functions.connection import convolution_2d as _conv
+from minichainer.functions.connection import convolution_nd as _engine
 
 
 def _check_args(owner, ndim, ksize, stride, pad, dilate=1, groups=1):

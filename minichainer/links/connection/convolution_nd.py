@@ -1,12 +1,10 @@
 """N-dimensional convolution layers: ``ConvolutionND``, ``Convolution1D``, ``Convolution3D``."""
-import importlib
-
 from minichainer.links.connection.convolution_2d import _check_args
 from minichainer import link
 from minichainer.links.connection import _params
 from minichainer import variable
 
-_conv_nd = importlib.import_module('minichainer.functions.connection.convolution_nd')
+from minichainer.functions.connection import convolution_nd as _conv_nd
 
 
 def _as_tuple(x, n):

@@ -1,6 +1,4 @@
 """The 2-D transposed convolution layer ``Deconvolution2D``."""
-import importlib
-
 import numpy
 
 from minichainer.links.connection.convolution_2d import _check_args
@@ -12,7 +10,7 @@ from minichainer.links.connection.convolution_2d import _pair
 from minichainer.links.connection.convolution_2d import _parse_kwargs
 from minichainer import variable
 
-_deconv = importlib.import_module('minichainer.functions.connection.deconvolution_2d')
+from minichainer.functions.connection import deconvolution_2d as _deconv
 
 
 class Deconvolution2D(link.Link):

@@ -1,7 +1,5 @@
 """N-dimensional transposed convolution layers: ``DeconvolutionND``, ``Deconvolution1D``,
 ``Deconvolution3D``."""
-import importlib
-
 from minichainer.links.connection.convolution_2d import _check_args
 from minichainer import link
 from minichainer.links.connection import _params
@@ -9,7 +7,7 @@ from minichainer.links.connection.convolution_nd import _as_tuple
 from minichainer.links.connection.convolution_nd import _from_params_kwargs
 from minichainer import variable
 
-_deconv_nd = importlib.import_module('minichainer.functions.connection.deconvolution_nd')
+from minichainer.functions.connection import deconvolution_nd as _deconv_nd
 
 
 class DeconvolutionND(link.Link):

@@ -1,14 +1,11 @@
 """Deformable 2-D convolution layers ``DeformableConvolution2D`` and its sampler link."""
-import importlib
-
 from minichainer import initializers
 from minichainer import link
 from minichainer.links._check import check_size
 from minichainer.links.connection import _params
 from minichainer.links.connection.convolution_2d import Convolution2D
 
-_sampler = importlib.import_module(
-    'minichainer.functions.connection.deformable_convolution_2d_sampler')
+from minichainer.functions.connection import deformable_convolution_2d_sampler as _sampler
 
 
 def _pair(x):

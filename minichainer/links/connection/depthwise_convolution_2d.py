@@ -1,6 +1,4 @@
 """The depthwise 2-D convolution layer ``DepthwiseConvolution2D``."""
-import importlib
-
 import math
 
 from minichainer.links.connection.convolution_2d import _check_args
@@ -9,7 +7,7 @@ from minichainer import link
 from minichainer.links.connection.convolution_2d import _pair
 from minichainer import variable
 
-_dwconv = importlib.import_module('minichainer.functions.connection.depthwise_convolution_2d')
+from minichainer.functions.connection import depthwise_convolution_2d as _dwconv
 
 
 class DepthwiseConvolution2D(link.Link):

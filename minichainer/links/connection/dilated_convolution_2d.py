@@ -1,12 +1,10 @@
 """The dilated 2-D convolution layer ``DilatedConvolution2D``."""
-import importlib
-
 from minichainer.links.connection.convolution_2d import _check_args
 from minichainer import link
 from minichainer.links.connection import _params
 from minichainer.links.connection.convolution_2d import _pair
 
-_dilconv = importlib.import_module('minichainer.functions.connection.dilated_convolution_2d')
+from minichainer.functions.connection import dilated_convolution_2d as _dilconv
 
 
 class DilatedConvolution2D(link.Link):

@@ -1,12 +1,10 @@
 """The fully-connected layer ``Linear``."""
-import importlib
-
 from minichainer import link
 from minichainer.links.connection import _params
 from minichainer.links._check import check_size
 from minichainer import variable
 
-_linear = importlib.import_module('minichainer.functions.connection.linear')
+from minichainer.functions.connection import linear as _linear
 
 
 class Linear(link.Link):

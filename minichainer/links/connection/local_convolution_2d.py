@@ -1,13 +1,10 @@
 """The locally-connected (unshared-weight) 2-D convolution layer ``LocalConvolution2D``."""
-import importlib
-
 from minichainer import link
 from minichainer.links._check import check_size
 from minichainer.links.connection import _params
 from minichainer.utils import conv
 
-_local_conv = importlib.import_module(
-    'minichainer.functions.connection.local_convolution_2d')
+from minichainer.functions.connection import local_convolution_2d as _local_conv
 
 
 def _pair(x):

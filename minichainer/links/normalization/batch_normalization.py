@@ -1,6 +1,4 @@
 """The batch normalization layer ``BatchNormalization``."""
-import importlib
-
 import numpy
 
 import minichainer
@@ -8,6 +6,7 @@ from minichainer import configuration
 from minichainer import initializers
 from minichainer import link
 from minichainer import variable
+from minichainer.functions.normalization import batch_normalization as _bn
 
 
 class BatchNormalization(link.Link):
@@ -105,8 +104,6 @@ class BatchNormalization(link.Link):
         if kwargs:
             raise TypeError('BatchNormalization.forward() got unexpected keyword '
                             'argument(s): {}'.format(', '.join(sorted(kwargs))))
-        _bn = importlib.import_module('minichainer.functions.normalization.batch_normalization')
-
         if self.avg_mean is None:
             param_shape = tuple(d for i, d in enumerate(x.shape) if i not in self.axis)
             self._initialize_params(param_shape)

@@ -1,11 +1,9 @@
 """The batch renormalization layer ``BatchRenormalization``."""
-import importlib
-
 from minichainer import configuration
 from minichainer.links.normalization.batch_normalization import BatchNormalization
 
-_bn = importlib.import_module('minichainer.functions.normalization.batch_normalization')
-_brn = importlib.import_module('minichainer.functions.normalization.batch_renormalization')
+from minichainer.functions.normalization import batch_normalization as _bn
+from minichainer.functions.normalization import batch_renormalization as _brn
 
 
 class BatchRenormalization(BatchNormalization):

@@ -1,5 +1,4 @@
 """The decorrelated batch normalization layer ``DecorrelatedBatchNormalization``."""
-import importlib
 import warnings
 
 import numpy
@@ -11,8 +10,7 @@ from minichainer import serializer as serializer_mod
 from minichainer.links._check import check_size
 from minichainer.utils import argument
 
-_dbn = importlib.import_module(
-    'minichainer.functions.normalization.decorrelated_batch_normalization')
+from minichainer.functions.normalization import decorrelated_batch_normalization as _dbn
 
 
 class DecorrelatedBatchNormalization(link.Link):

@@ -1,20 +1,11 @@
 """Gated recurrent units: ``StatelessGRU``, ``StatefulGRU`` and ``GRU`` (stateful)."""
-import importlib
-
 from minichainer import link
 from minichainer.links.connection import linear
 from minichainer import variable
 
-_sigmoid = importlib.import_module('minichainer.functions.activation.sigmoid')
-_tanh = importlib.import_module('minichainer.functions.activation.tanh')
-
-
-def _linear_interpolate(p, x, y):
-    try:
-        from minichainer.functions.math.linear_interpolate import linear_interpolate
-    except ImportError:
-        return p * (x - y) + y
-    return linear_interpolate(p, x, y)
+from minichainer.functions.activation import sigmoid as _sigmoid
+from minichainer.functions.activation import tanh as _tanh
+from minichainer.functions.math.linear_interpolate import linear_interpolate
 
 
 class GRUBase(link.Chain):
@@ -46,7 +37,7 @@ class StatelessGRU(GRUBase):
         r = _sigmoid.sigmoid(self.W_r(x) + self.U_r(h))
         z = _sigmoid.sigmoid(self.W_z(x) + self.U_z(h))
         h_bar = _tanh.tanh(self.W(x) + self.U(r * h))
-        return _linear_interpolate(z, h_bar, h)
+        return linear_interpolate(z, h_bar, h)
 
 
 class StatefulGRU(GRUBase):
@@ -96,7 +87,7 @@ class StatefulGRU(GRUBase):
         z = _sigmoid.sigmoid(z)
         h_bar = _tanh.tanh(h_bar)
         if self.h is not None:
-            h_new = _linear_interpolate(z, h_bar, self.h)
+            h_new = linear_interpolate(z, h_bar, self.h)
         else:
             h_new = z * h_bar
         self.h = h_new

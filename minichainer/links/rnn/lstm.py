@@ -1,15 +1,13 @@
 """Fully-connected LSTM layers: ``LSTM`` (stateful) and ``StatelessLSTM``."""
-import importlib
-
 from minichainer import initializers
 from minichainer import link
 from minichainer.links._check import check_size
 from minichainer.links.connection import linear
 from minichainer import variable
 
-_concat = importlib.import_module('minichainer.functions.array.concat')
-_lstm = importlib.import_module('minichainer.functions.activation.lstm')
-_split_axis = importlib.import_module('minichainer.functions.array.split_axis')
+from minichainer.functions.array import concat as _concat
+from minichainer.functions.activation import lstm as _lstm
+from minichainer.functions.array import split_axis as _split_axis
 
 
 class LSTMBase(link.Chain):

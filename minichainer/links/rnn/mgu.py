@@ -1,14 +1,12 @@
 """Minimal gated units: ``StatelessMGU`` and ``StatefulMGU``."""
-import importlib
-
 from minichainer import link
 from minichainer.links.connection import linear
 from minichainer import variable
 
-_concat = importlib.import_module('minichainer.functions.array.concat')
-_linear_interpolate = importlib.import_module('minichainer.functions.math.linear_interpolate')
-_sigmoid = importlib.import_module('minichainer.functions.activation.sigmoid')
-_tanh = importlib.import_module('minichainer.functions.activation.tanh')
+from minichainer.functions.array import concat as _concat
+from minichainer.functions.math import linear_interpolate as _linear_interpolate
+from minichainer.functions.activation import sigmoid as _sigmoid
+from minichainer.functions.activation import tanh as _tanh
 
 
 class MGUBase(link.Chain):

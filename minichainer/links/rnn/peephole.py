@@ -1,14 +1,12 @@
 """The LSTM layer with peephole connections: ``StatefulPeepholeLSTM``."""
-import importlib
-
 from minichainer import link
 from minichainer.links.connection import linear
 from minichainer import variable
 
-_reshape = importlib.import_module('minichainer.functions.array.reshape')
-_sigmoid = importlib.import_module('minichainer.functions.activation.sigmoid')
-_split_axis = importlib.import_module('minichainer.functions.array.split_axis')
-_tanh = importlib.import_module('minichainer.functions.activation.tanh')
+from minichainer.functions.array import reshape as _reshape
+from minichainer.functions.activation import sigmoid as _sigmoid
+from minichainer.functions.array import split_axis as _split_axis
+from minichainer.functions.activation import tanh as _tanh
 
 
 class StatefulPeepholeLSTM(link.Chain):

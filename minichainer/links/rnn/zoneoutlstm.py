@@ -1,15 +1,13 @@
 """The LSTM layer with zoneout: ``StatefulZoneoutLSTM``."""
-import importlib
-
 from minichainer import link
 from minichainer.links.connection import linear
 from minichainer import variable
 
-_reshape = importlib.import_module('minichainer.functions.array.reshape')
-_sigmoid = importlib.import_module('minichainer.functions.activation.sigmoid')
-_split_axis = importlib.import_module('minichainer.functions.array.split_axis')
-_tanh = importlib.import_module('minichainer.functions.activation.tanh')
-_zoneout = importlib.import_module('minichainer.functions.noise.zoneout')
+from minichainer.functions.array import reshape as _reshape
+from minichainer.functions.activation import sigmoid as _sigmoid
+from minichainer.functions.array import split_axis as _split_axis
+from minichainer.functions.activation import tanh as _tanh
+from minichainer.functions.noise import zoneout as _zoneout
 
 
 class StatefulZoneoutLSTM(link.Chain):
