@@ -32,6 +32,7 @@ from minichainer.functions.array.cast import cast
 # up at call time, so either may be imported first.
 from minichainer.functions.connection import deconvolution_nd as _deconvolution
 from minichainer.functions.math.sum import sum as _sum
+from minichainer.functions.util import checks
 
 # The im2col buffer of the forward pass is kept for the filter gradient when it is at
 # most this large; bigger buffers are recomputed in backward to bound memory.
@@ -132,13 +133,8 @@ def _check_x_W_types(in_types, ndim):
     Returns:
         tuple: ``(n_in, x_type, w_type)`` for the function's own checks.
     """
-    n_in = in_types.size()
-    type_check.expect(2 <= n_in, n_in <= 3)
-    x_type, w_type = in_types[:2]
-    type_check._argname((x_type, w_type), ('x', 'W'))
+    n_in, x_type, w_type = checks.expect_x_W(in_types)
     type_check.expect(
-        x_type.dtype.kind == 'f',
-        w_type.dtype.kind == 'f',
         x_type.ndim == ndim,
         w_type.ndim == ndim,
     )
@@ -149,14 +145,7 @@ def _check_b_type(in_types, n_in, x_type, out_channels, same_dtype):
     """Type check of the optional bias: 1-D with ``out_channels`` elements, of ``x``'s
     dtype when ``same_dtype`` (the 2-D functions) else of any float dtype (the N-d ones,
     which cast it into the output's dtype, as in Chainer)."""
-    if type_check.eval(n_in) == 3:
-        b_type = in_types[2]
-        type_check._argname((b_type,), ('b',))
-        type_check.expect(
-            b_type.dtype == x_type.dtype if same_dtype else b_type.dtype.kind == 'f',
-            b_type.ndim == 1,
-            b_type.shape[0] == out_channels,
-        )
+    checks.expect_bias(in_types, n_in, x_type, out_channels, same_dtype)
 
 
 def _check_groups_type(owner, in_types, groups, channels_axis_type):

@@ -6,17 +6,14 @@ from minichainer.utils import type_check
 from minichainer.functions.array.broadcast import broadcast_to
 from minichainer.functions.math.matmul import matmul
 from minichainer.functions.math.sum import sum as _sum
+from minichainer.functions.util import checks
 
 
 class CrossCovariance(function_node.FunctionNode):
     """FunctionNode of :func:`cross_covariance` (inputs ``(y, z)``)."""
 
     def __init__(self, reduce='half_squared_sum'):
-        if reduce not in ('half_squared_sum', 'no'):
-            raise ValueError(
-                "only 'half_squared_sum' and 'no' are valid for 'reduce', but '%s' is "
-                "given" % reduce)
-        self.reduce = reduce
+        self.reduce = checks.reduce_option(reduce, ('half_squared_sum', 'no'))
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('y', 'z'))

@@ -9,6 +9,7 @@ from minichainer import utils
 from minichainer.utils import type_check
 from minichainer.functions.array.stack import stack
 from minichainer.variable import as_array
+from minichainer.functions.util import checks
 
 _NEG_INF = -1e30
 
@@ -75,10 +76,7 @@ class ConnectionistTemporalClassification(function_node.FunctionNode):
 
     def __init__(self, blank_symbol, reduce='mean'):
         self.blank_symbol = blank_symbol
-        if reduce not in ('mean', 'no'):
-            raise ValueError(
-                "only 'mean' and 'no' are valid for 'reduce', but '%s' is given" % reduce)
-        self.reduce = reduce
+        self.reduce = checks.reduce_option(reduce, ('mean', 'no'))
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('input_length', 'label_length', 't', 'x'))

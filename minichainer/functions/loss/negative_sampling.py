@@ -8,6 +8,7 @@ from minichainer.functions.array.reshape import reshape
 from minichainer.functions.connection.embed_id import embed_id
 from minichainer.functions.math.sum import sum as _sum
 from minichainer.variable import as_array
+from minichainer.functions.util import checks
 
 
 def _check_inputs(x, t, W):
@@ -40,9 +41,7 @@ def negative_sampling(x, t, W, sampler, sample_size, reduce='sum', **kwargs):
         ValueError: for an unknown ``reduce``.
     """
     return_samples, = argument.parse_kwargs(kwargs, ('return_samples', False))
-    if reduce not in ('sum', 'no'):
-        raise ValueError(
-            "only 'sum' and 'no' are valid for 'reduce', but '%s' is given" % reduce)
+    checks.reduce_option(reduce, ('sum', 'no'))
     t_arr = as_array(t)
     _check_inputs(x, t_arr, W)
     xp = backend.get_array_module(t_arr)

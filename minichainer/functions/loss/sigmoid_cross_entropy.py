@@ -6,6 +6,7 @@ from minichainer.utils import type_check
 from minichainer.functions.activation.sigmoid import sigmoid
 from minichainer.functions.array.broadcast import broadcast_to
 from minichainer.functions.math.sum import sum as _sum
+from minichainer.functions.util import checks
 
 
 def _sigmoid(x):
@@ -20,10 +21,7 @@ class SigmoidCrossEntropy(function_node.FunctionNode):
 
     def __init__(self, normalize=True, reduce='mean'):
         self.normalize = normalize
-        if reduce not in ('mean', 'no'):
-            raise ValueError(
-                "only 'mean' and 'no' are valid for 'reduce', but '%s' is given" % reduce)
-        self.reduce = reduce
+        self.reduce = checks.reduce_option(reduce, ('mean', 'no'))
         self.count = None
 
     def check_type_forward(self, in_types):

@@ -4,7 +4,7 @@ import numpy
 from minichainer import function_node
 from minichainer import utils
 from minichainer.utils import argument
-from minichainer.utils import type_check
+from minichainer.functions.util import checks
 from minichainer.functions.math.exponential import exp
 
 
@@ -16,13 +16,7 @@ class Gaussian(function_node.FunctionNode):
         self.eps = eps
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('mean', 'ln_var'))
-        m_type, v_type = in_types
-        type_check.expect(
-            m_type.dtype.kind == 'f',
-            m_type.dtype == v_type.dtype,
-            m_type.shape == v_type.shape,
-        )
+        checks.expect_same_float_pair(in_types, ('mean', 'ln_var'))
 
     def forward(self, inputs):
         self.retain_inputs((1,))

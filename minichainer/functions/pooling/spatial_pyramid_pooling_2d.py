@@ -1,5 +1,4 @@
 """Spatial pyramid pooling."""
-
 from minichainer.functions.array.concat import concat
 from minichainer.functions.array.reshape import reshape
 from minichainer.functions.pooling.max_pooling_2d import max_pooling_2d

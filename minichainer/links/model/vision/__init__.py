@@ -17,13 +17,10 @@ import numpy
 
 import minichainer
 from minichainer import backend
-from minichainer.dataset import download
-from minichainer.dataset.convert import concat_examples
 from minichainer import function
 from minichainer.functions.array.reshape import reshape
 from minichainer.functions.math.sum import sum as sum_
 from minichainer import link
-from minichainer.serializers import npz
 from minichainer.utils import argument
 from minichainer.utils import imgproc
 from minichainer import variable
@@ -206,8 +203,8 @@ class VisionModel(link.Chain):
                 name: _USE_CONFIG.format(name), 'volatile': _USE_CONFIG.format('volatile')})
         if layers is None:
             layers = [self._extract_default]
-        x = concat_examples([prepare_image(image, size, self._mean_bgr, 'extract')
-                             for image in images])
+        x = minichainer.dataset.concat_examples(
+            [prepare_image(image, size, self._mean_bgr, 'extract') for image in images])
         return self(variable.Variable(self.xp.asarray(x)), layers=layers)
 
     def _average_crops(self, y):
@@ -220,8 +217,8 @@ class VisionModel(link.Chain):
         ten 224x224 crops (corners, centre, mirrored) are averaged, otherwise only the
         centre crop is used.
         """
-        x = concat_examples([prepare_image(image, (256, 256), self._mean_bgr, 'predict')
-                             for image in images])
+        x = minichainer.dataset.concat_examples(
+            [prepare_image(image, (256, 256), self._mean_bgr, 'predict') for image in images])
         if oversample:
             x = oversample_images(x, (224, 224))
         else:
@@ -250,7 +247,7 @@ def pretrained_path(owner, pretrained_model, auto_npz_name=None, how=None):
             raise FileNotFoundError('{}: pretrained_model {!r} does not exist'.format(
                 owner, os.fspath(pretrained_model)))
         return pretrained_model
-    root = download.get_dataset_directory('pfnet/chainer/models/')
+    root = minichainer.dataset.get_dataset_directory('pfnet/chainer/models/')
     path = os.path.join(root, auto_npz_name)
     if not os.path.exists(path):
         raise FileNotFoundError(
@@ -265,4 +262,4 @@ def pretrained_path(owner, pretrained_model, auto_npz_name=None, how=None):
 def load_pretrained(model, path):
     """Load the weights found by :func:`pretrained_path` (if any) into ``model``."""
     if path is not None:
-        npz.load_npz(path, model)
+        minichainer.serializers.load_npz(path, model)
