@@ -1,6 +1,7 @@
 """Gated recurrent units: ``StatelessGRU``, ``StatefulGRU`` and ``GRU`` (stateful)."""
 from minichainer import link
 from minichainer.links.connection import linear
+from minichainer.links.rnn.state import RecurrentState
 from minichainer import variable
 
 from minichainer.functions.activation import sigmoid as _sigmoid
@@ -40,7 +41,7 @@ class StatelessGRU(GRUBase):
         return linear_interpolate(z, h_bar, h)
 
 
-class StatefulGRU(GRUBase):
+class StatefulGRU(RecurrentState, GRUBase):
     """GRU that keeps its hidden state ``h``: ``h = link(x)``.
 
     Args:
@@ -50,15 +51,12 @@ class StatefulGRU(GRUBase):
         bias_init: Bias initializer (default 0).
     """
 
+    state_names = ('h',)
+
     def __init__(self, in_size, out_size, init=None, inner_init=None, bias_init=0):
         super().__init__(in_size, out_size, init, inner_init, bias_init)
         self.state_size = out_size
         self.reset_state()
-
-    def device_resident_accept(self, visitor):
-        super().device_resident_accept(visitor)
-        if self.h is not None:
-            visitor.visit_variable(self.h)
 
     def set_state(self, h):
         """Set the hidden state (a Variable).
@@ -71,10 +69,6 @@ class StatefulGRU(GRUBase):
                 type(h).__name__))
         h.to_device(self.device)
         self.h = h
-
-    def reset_state(self):
-        """Forget the hidden state."""
-        self.h = None
 
     def forward(self, x):
         """Update the hidden state with ``x`` and return it."""

@@ -1,6 +1,7 @@
 """Minimal gated units: ``StatelessMGU`` and ``StatefulMGU``."""
 from minichainer import link
 from minichainer.links.connection import linear
+from minichainer.links.rnn.state import RecurrentState
 from minichainer import variable
 
 from minichainer.functions.array import concat as _concat
@@ -31,18 +32,15 @@ class StatelessMGU(MGUBase):
     forward = MGUBase._call_mgu
 
 
-class StatefulMGU(MGUBase):
+class StatefulMGU(RecurrentState, MGUBase):
     """MGU keeping its hidden state ``h``: ``h = link(x)``."""
+
+    state_names = ('h',)
 
     def __init__(self, in_size, out_size):
         super().__init__(in_size, out_size)
         self.state_size = out_size
         self.reset_state()
-
-    def device_resident_accept(self, visitor):
-        super().device_resident_accept(visitor)
-        if self.h is not None:
-            visitor.visit_variable(self.h)
 
     def set_state(self, h):
         """Set the hidden state (a Variable).
@@ -54,10 +52,6 @@ class StatefulMGU(MGUBase):
             raise TypeError('StatefulMGU.set_state: h must be a Variable, got {}'.format(
                 type(h).__name__))
         self.h = h
-
-    def reset_state(self):
-        """Forget the hidden state."""
-        self.h = None
 
     def forward(self, x):
         """Update the hidden state with ``x`` and return it."""
