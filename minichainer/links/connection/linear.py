@@ -1,6 +1,6 @@
 """The fully-connected layer ``Linear``."""
 from minichainer import link
-from minichainer.links.connection import _params
+from minichainer.links.connection import parameter_setup
 from minichainer.links._check import check_size
 from minichainer import variable
 
@@ -38,7 +38,8 @@ class Linear(link.Link):
         self.in_size = in_size
         self.out_size = out_size
         self.nobias = nobias
-        _params.init_weight_and_bias(self, initialW, in_size, nobias, initial_bias, out_size)
+        parameter_setup.init_weight_and_bias(self, initialW, in_size, nobias, initial_bias,
+                                             out_size)
 
     @property
     def printable_specs(self):
