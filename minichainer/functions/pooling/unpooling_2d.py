@@ -62,16 +62,11 @@ class Window2DGrad(function_node.FunctionNode):
     """Base of the gradients of :func:`unpooling_2d` and :func:`upsampling_2d`: holds
     the window of the forward node (kernel, stride, padding, output size, cover_all)."""
 
+    _window = ('kh', 'kw', 'sy', 'sx', 'ph', 'pw', 'outh', 'outw', 'cover_all')
+
     def __init__(self, forward_node):
-        self.kh = forward_node.kh
-        self.kw = forward_node.kw
-        self.sy = forward_node.sy
-        self.sx = forward_node.sx
-        self.ph = forward_node.ph
-        self.pw = forward_node.pw
-        self.outh = forward_node.outh
-        self.outw = forward_node.outw
-        self.cover_all = forward_node.cover_all
+        for name in self._window:
+            setattr(self, name, getattr(forward_node, name))
 
 
 class Unpooling2DGrad(Window2DGrad):

@@ -1,7 +1,4 @@
 """The 2-D transposed convolution layer ``Deconvolution2D``."""
-import numpy
-
-from minichainer import initializers
 from minichainer import link
 from minichainer.links.connection import parameter_setup
 from minichainer.links._check import check_size
@@ -41,22 +38,9 @@ class Deconvolution2D(link.Link):
         self.out_channels = out_channels
         self.groups = int(groups)
         self.nobias = nobias
-        with self.init_scope():
-            self.W = variable.Parameter(initializers._get_initializer(initialW))
-            if in_channels is not None:
-                self._initialize_params(in_channels)
-            if nobias:
-                self.b = None
-            else:
-                if isinstance(initial_bias, numpy.ndarray) \
-                        and initial_bias.shape != (out_channels,):
-                    raise ValueError(
-                        'Deconvolution2D: initial_bias must have shape ({},), got {}'.format(
-                            out_channels, initial_bias.shape))
-                if initial_bias is None:
-                    initial_bias = 0
-                self.b = variable.Parameter(
-                    initializers._get_initializer(initial_bias), out_channels)
+        parameter_setup.init_weight_and_bias(self, initialW, in_channels, nobias,
+                                             initial_bias, out_channels,
+                                             bias_shape_owner='Deconvolution2D')
 
     @property
     def printable_specs(self):

@@ -1,16 +1,23 @@
 """Argument checks and parameter set-up shared by the connection links (``Linear``, the
 convolutions)."""
+import numpy
+
 from minichainer import initializers
 from minichainer import variable
 from minichainer.functions.connection import convolution_nd as _engine
 
 
-def init_weight_and_bias(link, initialW, in_size, nobias, initial_bias, bias_size):
+def init_weight_and_bias(link, initialW, in_size, nobias, initial_bias, bias_size,
+                         bias_shape_owner=None):
     """Register ``link.W`` and ``link.b`` inside ``link.init_scope()``.
 
     ``W`` is initialized at once through ``link._initialize_params(in_size)`` when
     ``in_size`` is known (else on the first forward); ``b`` has ``bias_size``
     elements (``initial_bias`` defaults to 0), or is None when ``nobias``.
+
+    Raises:
+        ValueError: with ``bias_shape_owner`` given (the link's name), an array
+            ``initial_bias`` whose shape is not ``(bias_size,)``.
     """
     with link.init_scope():
         link.W = variable.Parameter(initializers._get_initializer(initialW))
@@ -19,6 +26,10 @@ def init_weight_and_bias(link, initialW, in_size, nobias, initial_bias, bias_siz
         if nobias:
             link.b = None
         else:
+            if (bias_shape_owner is not None and isinstance(initial_bias, numpy.ndarray)
+                    and initial_bias.shape != (bias_size,)):
+                raise ValueError('{}: initial_bias must have shape ({},), got {}'.format(
+                    bias_shape_owner, bias_size, initial_bias.shape))
             if initial_bias is None:
                 initial_bias = 0
             link.b = variable.Parameter(
