@@ -3,6 +3,7 @@ import sys
 import warnings
 
 from minichainer import function_hook
+from minichainer import backend, variable
 
 
 class PrintHook(function_hook.FunctionHook):
@@ -34,7 +35,6 @@ class PrintHook(function_hook.FunctionHook):
         self.file.write(text + self.end)
 
     def _process(self, function, in_data, out_grad=None):
-        from minichainer import backend, variable
         self._write('function\t{}'.format(function.label))
         self._write('input data')
         for x in in_data:

@@ -2,9 +2,13 @@
 (Miyato et al., https://arxiv.org/abs/1802.05957)."""
 import numpy
 
+import minichainer
 from minichainer import configuration
 from minichainer import link_hook
 from minichainer import variable
+from minichainer.functions.array.transpose import transpose
+from minichainer.functions.connection.linear import linear
+from minichainer.functions.math.sum import sum as f_sum
 
 
 def _l2normalize(v, eps):
@@ -23,9 +27,6 @@ def update_approximate_vectors(weight_matrix, u, n_power_iteration, eps):
 
 def calculate_max_singular_value(weight_matrix, u, v):
     """``u^T W v`` as a differentiable 0-dim Variable."""
-    from minichainer.functions.connection.linear import linear
-    from minichainer.functions.math.sum import sum as f_sum
-    from minichainer.functions.array.transpose import transpose
     return f_sum(linear(u[None], transpose(weight_matrix)) * v)
 
 
@@ -78,9 +79,9 @@ class SpectralNormalization(link_hook.LinkHook):
         if not hasattr(link, self.weight_name):
             raise ValueError('SpectralNormalization: the link has no weight {!r}'.format(
                 self.weight_name))
-        from minichainer.links.connection.deconvolution_2d import Deconvolution2D
-        from minichainer.links.connection.deconvolution_nd import DeconvolutionND
-        if isinstance(link, (Deconvolution2D, DeconvolutionND)):
+        # minichainer.links loads on first use: a hook module does not import all links
+        if isinstance(link, (minichainer.links.Deconvolution2D,
+                             minichainer.links.DeconvolutionND)):
             self.axis = 1
         if getattr(link, self.weight_name).array is not None:
             self._prepare_parameters(link)

@@ -1,11 +1,11 @@
 """``WeightStandardization``: standardize a link's weight per output channel
 (Qiao et al., https://arxiv.org/abs/1903.10520)."""
 from minichainer import link_hook
+import minichainer.functions as F
 
 
 def _standardize(W, eps):
     # (W - mean) / sqrt(var + eps), statistics over all axes but the first.
-    import minichainer.functions as F
     shape = W.shape
     W2 = F.reshape(W, (shape[0], -1))
     mean = F.broadcast_to(F.mean(W2, axis=1, keepdims=True), W2.shape)

@@ -1,6 +1,8 @@
 """Bilinear function ``y_il = sum_jk e1_ij e2_ik W_jkl (+ e1 V1 + e2 V2 + b)``."""
 from minichainer import function_node
 from minichainer.utils import type_check
+from minichainer.functions.math.matmul import matmul
+from minichainer.functions.math.sum import sum as _sum
 
 
 def _as_mat(x):
@@ -70,8 +72,6 @@ class BilinearFunction(function_node.FunctionNode):
         return y.astype(e1.dtype, copy=False),
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.functions.math.matmul import matmul
-        from minichainer.functions.math.sum import sum as _sum
         inputs = self.get_retained_inputs()
         e1v, e2v, W = inputs[:3]
         gy, = grad_outputs

@@ -27,6 +27,12 @@ from minichainer.utils import conv
 from minichainer.utils import conv_nd
 from minichainer.utils.conv import ConvolutionShapeError
 from minichainer.utils import type_check
+from minichainer.functions.array.cast import cast
+# deconvolution_nd imports this module too: both bind the other as a module and look names
+# up at call time, so either may be imported first.
+from minichainer.functions.connection import deconvolution_nd as _deconvolution
+from minichainer.functions.math.sum import sum as _sum
+from minichainer.functions.util import checks
 
 # The im2col buffer of the forward pass is kept for the filter gradient when it is at
 # most this large; bigger buffers are recomputed in backward to bound memory.
@@ -127,13 +133,8 @@ def _check_x_W_types(in_types, ndim):
     Returns:
         tuple: ``(n_in, x_type, w_type)`` for the function's own checks.
     """
-    n_in = in_types.size()
-    type_check.expect(2 <= n_in, n_in <= 3)
-    x_type, w_type = in_types[:2]
-    type_check._argname((x_type, w_type), ('x', 'W'))
+    n_in, x_type, w_type = checks.expect_x_W(in_types)
     type_check.expect(
-        x_type.dtype.kind == 'f',
-        w_type.dtype.kind == 'f',
         x_type.ndim == ndim,
         w_type.ndim == ndim,
     )
@@ -144,14 +145,7 @@ def _check_b_type(in_types, n_in, x_type, out_channels, same_dtype):
     """Type check of the optional bias: 1-D with ``out_channels`` elements, of ``x``'s
     dtype when ``same_dtype`` (the 2-D functions) else of any float dtype (the N-d ones,
     which cast it into the output's dtype, as in Chainer)."""
-    if type_check.eval(n_in) == 3:
-        b_type = in_types[2]
-        type_check._argname((b_type,), ('b',))
-        type_check.expect(
-            b_type.dtype == x_type.dtype if same_dtype else b_type.dtype.kind == 'f',
-            b_type.ndim == 1,
-            b_type.shape[0] == out_channels,
-        )
+    checks.expect_bias(in_types, n_in, x_type, out_channels, same_dtype)
 
 
 def _check_groups_type(owner, in_types, groups, channels_axis_type):
@@ -254,10 +248,8 @@ def _deconv_forward(x_cn, W, b, x_shape, stride, pad, dilate, outs, groups, dtyp
 
 
 def _bias_grad(gy, b_node):
-    from minichainer.functions.math.sum import sum as _sum
     gb = _sum(gy, axis=(0,) + tuple(range(2, gy.ndim)))
     if gb.dtype != b_node.dtype:
-        from minichainer.functions.array.cast import cast
         gb = cast(gb, b_node.dtype)
     return gb
 
@@ -317,9 +309,8 @@ class ConvolutionND(function_node.FunctionNode):
             fgw._gy_cn = gy_cn
             gW, = fgw.apply((x, gy))
         if 0 in indexes:
-            from minichainer.functions.connection.deconvolution_nd import DeconvolutionND
-            func = DeconvolutionND(self.ndim, self.stride, self.pad, x.shape[2:],
-                                   self.dilate, self.groups)
+            func = _deconvolution.DeconvolutionND(self.ndim, self.stride, self.pad, x.shape[2:],
+                                                  self.dilate, self.groups)
             func._x_cn = gy_cn
             gx, = func.apply((gy, W))
             ret.append(gx)
@@ -379,10 +370,9 @@ class ConvolutionNDGradW(function_node.FunctionNode):
         ggW, = grad_outputs
         ret = []
         if 0 in indexes:
-            from minichainer.functions.connection.deconvolution_nd import deconvolution_nd
-            gx = deconvolution_nd(gy, ggW, stride=self.stride, pad=self.pad,
-                                  outsize=x.shape[2:], dilate=self.dilate,
-                                  groups=self.groups)
+            gx = _deconvolution.deconvolution_nd(gy, ggW, stride=self.stride, pad=self.pad,
+                                                 outsize=x.shape[2:], dilate=self.dilate,
+                                                 groups=self.groups)
             ret.append(gx)
         if 1 in indexes:
             ggy = convolution_nd(x, ggW, stride=self.stride, pad=self.pad,

@@ -5,12 +5,11 @@ backward is a convolution (data gradient) and the convolution's filter gradient.
 """
 from minichainer import backend
 from minichainer import function_node
+# convolution_nd imports this module too: names are looked up at call time (either module
+# may be imported first).
 from minichainer.functions.connection import convolution_nd as _engine
-from minichainer.functions.connection.convolution_nd import _check_spatial_ndim
-from minichainer.functions.connection.convolution_nd import ConvolutionShapeError
-from minichainer.functions.connection.convolution_nd import convolution_nd
-from minichainer.functions.connection.convolution_nd import ConvolutionNDGradW
 from minichainer.utils import conv
+from minichainer.utils.conv import ConvolutionShapeError
 from minichainer.utils import type_check
 
 
@@ -99,12 +98,12 @@ class DeconvolutionND(function_node.FunctionNode):
         gy, = grad_outputs
         ret = []
         if 0 in indexes:
-            gx = convolution_nd(gy, W, stride=self.stride, pad=self.pad,
-                                cover_all=self.cover_all, dilate=self.dilate,
-                                groups=self.groups)
+            gx = _engine.convolution_nd(gy, W, stride=self.stride, pad=self.pad,
+                                        cover_all=self.cover_all, dilate=self.dilate,
+                                        groups=self.groups)
             ret.append(gx)
         if 1 in indexes:
-            gW, = ConvolutionNDGradW(self).apply((gy, x))
+            gW, = _engine.ConvolutionNDGradW(self).apply((gy, x))
             ret.append(gW)
         if 2 in indexes:
             ret.append(_engine._bias_grad(gy, self.inputs[2]))
@@ -135,7 +134,7 @@ def deconvolution_1d(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1, grou
     Raises:
         ValueError: if ``x`` is not 3-dimensional.
     """
-    _check_spatial_ndim(x, 1)
+    _engine._check_spatial_ndim(x, 1)
     return deconvolution_nd(x, W, b, stride, pad, outsize, dilate, groups)
 
 
@@ -145,5 +144,5 @@ def deconvolution_3d(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1, grou
     Raises:
         ValueError: if ``x`` is not 5-dimensional.
     """
-    _check_spatial_ndim(x, 3)
+    _engine._check_spatial_ndim(x, 3)
     return deconvolution_nd(x, W, b, stride, pad, outsize, dilate, groups)

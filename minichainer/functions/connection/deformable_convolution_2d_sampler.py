@@ -3,6 +3,13 @@ import numpy
 
 from minichainer import backend
 from minichainer import variable
+from minichainer.functions.array.get_item import get_item
+from minichainer.functions.array.pad import pad as pad_array
+from minichainer.functions.array.reshape import reshape
+from minichainer.functions.array.stack import stack
+from minichainer.functions.array.transpose import transpose
+from minichainer.functions.connection.linear import linear
+from minichainer.functions.math.sum import sum as sum_axis
 
 
 def _pair(x):
@@ -96,13 +103,6 @@ def deformable_convolution_2d_sampler(x, offset, W, b=None, stride=1, pad=0):
     ``offset``, ``W`` and ``b``; at positions clipped to the image border the
     gradient with respect to ``offset`` is zero.
     """
-    from minichainer.functions.array.get_item import get_item
-    from minichainer.functions.array.pad import pad as pad_array
-    from minichainer.functions.array.reshape import reshape
-    from minichainer.functions.array.stack import stack
-    from minichainer.functions.array.transpose import transpose
-    from minichainer.functions.connection.linear import linear
-    from minichainer.functions.math.sum import sum as sum_axis
 
     x = variable.as_variable(x)
     offset = variable.as_variable(offset)

@@ -1,5 +1,7 @@
 """Two-dimensional depthwise convolution."""
 from minichainer.functions.connection.convolution_2d import convolution_2d
+from minichainer.functions.array.reshape import reshape
+from minichainer.functions.array.transpose import transpose
 
 
 def depthwise_convolution_2d(x, W, b=None, stride=1, pad=0):
@@ -18,8 +20,6 @@ def depthwise_convolution_2d(x, W, b=None, stride=1, pad=0):
 
     It is computed as a grouped :func:`convolution_2d` (as Chainer 7 does).
     """
-    from minichainer.functions.array.reshape import reshape
-    from minichainer.functions.array.transpose import transpose
     multiplier, in_channels, kh, kw = W.shape
     W = transpose(W, (1, 0, 2, 3))
     W = reshape(W, (multiplier * in_channels, 1, kh, kw))

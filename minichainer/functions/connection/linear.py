@@ -5,12 +5,14 @@ from minichainer import function_node
 from minichainer.functions import _fast
 from minichainer import utils
 from minichainer.utils import type_check
+from minichainer.functions.array.cast import cast
+from minichainer.functions.math.sum import sum as _sum
+from minichainer.functions.util import checks
 
 
 def _cast(v, dtype):
     if v.dtype == dtype:
         return v
-    from minichainer.functions.array.cast import cast
     return cast(v, dtype)
 
 
@@ -18,25 +20,13 @@ class LinearFunction(function_node.FunctionNode):
     """FunctionNode of :func:`linear` on 2-D inputs ``(x, W[, b])``."""
 
     def check_type_forward(self, in_types):
-        n_in = in_types.size()
-        type_check.expect(2 <= n_in, n_in <= 3)
-        x_type, w_type = in_types[:2]
-        type_check._argname((x_type, w_type), ('x', 'W'))
+        n_in, x_type, w_type = checks.expect_x_W(in_types)
         type_check.expect(
-            x_type.dtype.kind == 'f',
-            w_type.dtype.kind == 'f',
             x_type.ndim == 2,
             w_type.ndim == 2,
             x_type.shape[1] == w_type.shape[1],
         )
-        if type_check.eval(n_in) == 3:
-            b_type = in_types[2]
-            type_check._argname((b_type,), ('b',))
-            type_check.expect(
-                b_type.dtype == x_type.dtype,
-                b_type.ndim == 1,
-                b_type.shape[0] == w_type.shape[0],
-            )
+        checks.expect_bias(in_types, n_in, x_type, w_type.shape[0])
 
     def forward(self, inputs):
         x = inputs[0]
@@ -63,7 +53,6 @@ class LinearFunction(function_node.FunctionNode):
             gW, = LinearGradWeight(W.dtype).apply((x, gy))
             ret.append(_cast(gW, W.dtype))
         if 2 in indexes:
-            from minichainer.functions.math.sum import sum as _sum
             ret.append(_sum(gy, axis=0))
         return ret
 

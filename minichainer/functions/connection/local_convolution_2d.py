@@ -1,5 +1,10 @@
 """Two-dimensional local (unshared-weight) convolution."""
 from minichainer.utils import type_check
+from minichainer.functions.array.cast import cast
+from minichainer.functions.array.im2col import im2col
+from minichainer.functions.array.reshape import reshape
+from minichainer.functions.array.transpose import transpose
+from minichainer.functions.math.matmul import matmul
 
 
 def _pair(x):
@@ -43,10 +48,6 @@ def local_convolution_2d(x, W, b=None, stride=1):
     Built from differentiable functions (im2col and a batched matmul), so higher-order
     gradients work; Chainer uses a dedicated FunctionNode.
     """
-    from minichainer.functions.array.im2col import im2col
-    from minichainer.functions.array.reshape import reshape
-    from minichainer.functions.array.transpose import transpose
-    from minichainer.functions.math.matmul import matmul
     _check(x, W, b)
     c_o, h_o, w_o, c_i, kh, kw = W.shape
     sy, sx = _pair(stride)
@@ -62,7 +63,6 @@ def local_convolution_2d(x, W, b=None, stride=1):
     w = transpose(reshape(W, (c_o, p, k)), (1, 2, 0))  # (p, k, c_O)
     y = matmul(col, w)  # (p, n, c_O)
     if y.dtype != x.dtype:  # W wider than x: the output keeps x's dtype, as in Chainer
-        from minichainer.functions.array.cast import cast
         y = cast(y, x.dtype)
     y = reshape(transpose(y, (1, 2, 0)), (n, c_o, h_o, w_o))
     if b is not None:

@@ -2,19 +2,14 @@
 from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
-from minichainer.utils import type_check
+from minichainer.functions.util import checks
 
 
 class AbsoluteError(function_node.FunctionNode):
     """FunctionNode of :func:`absolute_error`."""
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x0', 'x1'))
-        type_check.expect(
-            in_types[0].dtype.kind == 'f',
-            in_types[0].dtype == in_types[1].dtype,
-            in_types[0].shape == in_types[1].shape,
-        )
+        checks.expect_same_float_pair(in_types, ('x0', 'x1'))
 
     def forward(self, inputs):
         x0, x1 = inputs

@@ -1,4 +1,16 @@
 """BlackOut loss."""
+from minichainer.functions.array.broadcast import broadcast
+from minichainer.functions.array.concat import concat
+from minichainer.functions.array.expand_dims import expand_dims
+from minichainer.functions.array.reshape import reshape
+from minichainer.functions.connection.embed_id import embed_id
+from minichainer.functions.math.average import average
+from minichainer.functions.math.exponential import exp
+from minichainer.functions.math.exponential import log
+from minichainer.functions.math.logsumexp import logsumexp
+from minichainer.functions.math.matmul import matmul
+from minichainer.functions.math.sum import sum as _sum
+from minichainer.functions.util import checks
 
 
 def black_out(x, t, W, samples, reduce='mean'):
@@ -14,20 +26,7 @@ def black_out(x, t, W, samples, reduce='mean'):
     Raises:
         ValueError: for an unknown ``reduce``.
     """
-    from minichainer.functions.array.broadcast import broadcast
-    from minichainer.functions.array.concat import concat
-    from minichainer.functions.array.expand_dims import expand_dims
-    from minichainer.functions.array.reshape import reshape
-    from minichainer.functions.connection.embed_id import embed_id
-    from minichainer.functions.math.average import average
-    from minichainer.functions.math.exponential import exp
-    from minichainer.functions.math.exponential import log
-    from minichainer.functions.math.logsumexp import logsumexp
-    from minichainer.functions.math.matmul import matmul
-    from minichainer.functions.math.sum import sum as _sum
-    if reduce not in ('mean', 'no'):
-        raise ValueError(
-            "only 'mean' and 'no' are valid for 'reduce', but '%s' is given" % reduce)
+    checks.reduce_option(reduce, ('mean', 'no'))
     batch_size = x.shape[0]
     x3 = reshape(x, x.shape + (1,))
     neg_emb = embed_id(samples, W)

@@ -2,19 +2,21 @@
 from minichainer import backend
 from minichainer import function_node
 from minichainer.utils import type_check
+from minichainer.functions.array.broadcast import broadcast_to
+from minichainer.functions.array.cast import cast
+from minichainer.functions.array.repeat import repeat
+from minichainer.functions.math.maximum import maximum
+from minichainer.functions.math.sqrt import sqrt
+from minichainer.functions.math.sum import sum as _sum
+from minichainer.functions.util import checks
 
 
 class Contrastive(function_node.FunctionNode):
     """FunctionNode of :func:`contrastive` (inputs ``(x0, x1, y)``)."""
 
     def __init__(self, margin, reduce='mean'):
-        if margin <= 0:
-            raise ValueError('margin should be positive value.')
-        self.margin = margin
-        if reduce not in ('mean', 'no'):
-            raise ValueError(
-                "only 'mean' and 'no' are valid for 'reduce', but '%s' is given" % reduce)
-        self.reduce = reduce
+        self.margin = checks.positive_margin(margin)
+        self.reduce = checks.reduce_option(reduce, ('mean', 'no'))
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x0', 'x1', 'y'))
@@ -46,12 +48,6 @@ class Contrastive(function_node.FunctionNode):
         return xp.asarray(loss, dtype=x0.dtype),
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.functions.array.broadcast import broadcast_to
-        from minichainer.functions.array.cast import cast
-        from minichainer.functions.array.repeat import repeat
-        from minichainer.functions.math.maximum import maximum
-        from minichainer.functions.math.sqrt import sqrt
-        from minichainer.functions.math.sum import sum as _sum
         x0, x1, y = self.get_retained_inputs()
         gy, = grad_outputs
         xp = backend.get_array_module(gy.array)

@@ -1,19 +1,15 @@
 """Linear-chain conditional random field loss and Viterbi decoding."""
-
-
-def _f():
-    from minichainer.functions.array.broadcast import broadcast
-    from minichainer.functions.array.concat import concat
-    from minichainer.functions.array.reshape import reshape
-    from minichainer.functions.array.select_item import select_item
-    from minichainer.functions.array.split_axis import split_axis
-    from minichainer.functions.connection.embed_id import embed_id
-    from minichainer.functions.math.logsumexp import logsumexp
-    from minichainer.functions.math.minmax import argmax
-    from minichainer.functions.math.minmax import max as _max
-    from minichainer.functions.math.sum import sum as _sum
-    return (broadcast, concat, reshape, select_item, split_axis, embed_id, logsumexp,
-            argmax, _max, _sum)
+from minichainer.functions.array.broadcast import broadcast
+from minichainer.functions.array.concat import concat
+from minichainer.functions.array.reshape import reshape
+from minichainer.functions.array.select_item import select_item
+from minichainer.functions.array.split_axis import split_axis
+from minichainer.functions.connection.embed_id import embed_id
+from minichainer.functions.math.logsumexp import logsumexp
+from minichainer.functions.math.minmax import argmax
+from minichainer.functions.math.minmax import max as _max
+from minichainer.functions.math.sum import sum as _sum
+from minichainer.functions.util import checks
 
 
 def crf1d(cost, xs, ys, reduce='mean'):
@@ -33,11 +29,7 @@ def crf1d(cost, xs, ys, reduce='mean'):
     Raises:
         ValueError: for an unknown ``reduce`` or inconsistent label counts.
     """
-    (broadcast, concat, reshape, select_item, split_axis, embed_id, logsumexp,
-     _argmax, _max, _sum) = _f()
-    if reduce not in ('mean', 'no'):
-        raise ValueError(
-            "only 'mean' and 'no' are valid for 'reduce', but '%s' is given" % reduce)
+    checks.reduce_option(reduce, ('mean', 'no'))
     if xs[0].shape[1] != cost.shape[0]:
         raise ValueError('crf1d: xs[0].shape[1] ({}) must equal the number of labels '
                          'cost.shape[0] ({})'.format(xs[0].shape[1], cost.shape[0]))
@@ -91,8 +83,6 @@ def argmax_crf1d(cost, xs):
         tuple: ``(score, path)``: the (B,) best scores (a Variable) and the best label
         sequence as a list of int arrays, one per time step.
     """
-    (broadcast, concat, reshape, select_item, split_axis, embed_id, logsumexp,
-     _argmax, _max, _sum) = _f()
     alpha = xs[0]
     alphas = []
     max_inds = []
@@ -105,14 +95,14 @@ def argmax_crf1d(cost, xs):
             alphas.append(None)
         b_alpha, b_cost = broadcast(reshape(alpha, alpha.shape + (1,)), cost)
         scores = b_alpha + b_cost
-        max_inds.append(_argmax(scores, axis=1))
+        max_inds.append(argmax(scores, axis=1))
         alpha = _max(scores, axis=1) + x
-    inds = _argmax(alpha, axis=1)
+    inds = argmax(alpha, axis=1)
     path = [inds.array]
     for m, a in zip(max_inds[::-1], alphas[::-1]):
         inds = select_item(m, inds)
         if a is not None:
-            inds = concat([inds, _argmax(a, axis=1)], axis=0)
+            inds = concat([inds, argmax(a, axis=1)], axis=0)
         path.append(inds.array)
     path.reverse()
     score = _max(alpha, axis=1)

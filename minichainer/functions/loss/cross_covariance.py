@@ -3,17 +3,17 @@ from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
 from minichainer.utils import type_check
+from minichainer.functions.array.broadcast import broadcast_to
+from minichainer.functions.math.matmul import matmul
+from minichainer.functions.math.sum import sum as _sum
+from minichainer.functions.util import checks
 
 
 class CrossCovariance(function_node.FunctionNode):
     """FunctionNode of :func:`cross_covariance` (inputs ``(y, z)``)."""
 
     def __init__(self, reduce='half_squared_sum'):
-        if reduce not in ('half_squared_sum', 'no'):
-            raise ValueError(
-                "only 'half_squared_sum' and 'no' are valid for 'reduce', but '%s' is "
-                "given" % reduce)
-        self.reduce = reduce
+        self.reduce = checks.reduce_option(reduce, ('half_squared_sum', 'no'))
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('y', 'z'))
@@ -41,9 +41,6 @@ class CrossCovariance(function_node.FunctionNode):
         return covariance,
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.functions.array.broadcast import broadcast_to
-        from minichainer.functions.math.matmul import matmul
-        from minichainer.functions.math.sum import sum as _sum
         y, z = self.get_retained_inputs()
         gcost, = grad_outputs
         n = len(y)

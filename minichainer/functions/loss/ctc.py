@@ -7,6 +7,9 @@ from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
 from minichainer.utils import type_check
+from minichainer.functions.array.stack import stack
+from minichainer.variable import as_array
+from minichainer.functions.util import checks
 
 _NEG_INF = -1e30
 
@@ -73,10 +76,7 @@ class ConnectionistTemporalClassification(function_node.FunctionNode):
 
     def __init__(self, blank_symbol, reduce='mean'):
         self.blank_symbol = blank_symbol
-        if reduce not in ('mean', 'no'):
-            raise ValueError(
-                "only 'mean' and 'no' are valid for 'reduce', but '%s' is given" % reduce)
-        self.reduce = reduce
+        self.reduce = checks.reduce_option(reduce, ('mean', 'no'))
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('input_length', 'label_length', 't', 'x'))
@@ -165,8 +165,6 @@ def connectionist_temporal_classification(x, t, blank_symbol, input_length=None,
         TypeError: if ``x`` is not a sequence or ``blank_symbol`` is not an int.
         ValueError: for out-of-range labels, lengths or ``blank_symbol``.
     """
-    from minichainer.functions.array.stack import stack
-    from minichainer.variable import as_array
     if not isinstance(x, collections.abc.Sequence):
         raise TypeError('x must be a list of Variables, got {}'.format(type(x).__name__))
     if not isinstance(blank_symbol, int):

@@ -19,19 +19,21 @@ matrix products with a one-hot mask, so memory stays ``O(B K H W)``.
 """
 from minichainer import backend
 from minichainer import variable
+from minichainer.functions.activation.relu import relu
+from minichainer.functions.array.reshape import reshape
+from minichainer.functions.array.where import where
+from minichainer.functions.math.basic_math import absolute
+from minichainer.functions.math.matmul import matmul
+from minichainer.functions.math.sqrt import sqrt
+from minichainer.functions.math.sum import sum as _sum
 
 
 def _l1_norm(x, axis=None):
-    from minichainer.functions.math.basic_math import absolute
-    from minichainer.functions.math.sum import sum as _sum
     return _sum(absolute(x), axis=axis)
 
 
 def _l2_norm(x, axis=None):
     """L2 norm whose gradient is 0 (not NaN, as with a plain sqrt) where it is 0."""
-    from minichainer.functions.array.where import where
-    from minichainer.functions.math.sqrt import sqrt
-    from minichainer.functions.math.sum import sum as _sum
     squared = _sum(x * x, axis=axis)
     xp = backend.get_array_module(squared)
     nonzero = squared.array > 0
@@ -99,10 +101,6 @@ class DiscriminativeMarginBasedClusteringLoss(object):
         Raises:
             ValueError: for shapes that do not fit.
         """
-        from minichainer.functions.activation.relu import relu
-        from minichainer.functions.array.reshape import reshape
-        from minichainer.functions.math.matmul import matmul
-        from minichainer.functions.math.sum import sum as _sum
         n_clusters = self.max_embedding_dim
         labels = variable.as_array(labels)
         e_shape = embeddings.shape

@@ -3,6 +3,8 @@ from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
 from minichainer.utils import type_check
+from minichainer.functions.util import checks
+from minichainer.functions.array.broadcast import broadcast_to
 
 
 class Hinge(function_node.FunctionNode):
@@ -13,11 +15,7 @@ class Hinge(function_node.FunctionNode):
             self.norm = norm
         else:
             raise NotImplementedError("norm should be either 'L1' or 'L2'")
-        if reduce in ('mean', 'no'):
-            self.reduce = reduce
-        else:
-            raise ValueError(
-                "only 'mean' and 'no' are valid for 'reduce', but '%s' is given" % reduce)
+        self.reduce = checks.reduce_option(reduce, ('mean', 'no'))
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x', 't'))
@@ -59,7 +57,6 @@ class Hinge(function_node.FunctionNode):
         return utils.force_array(loss, x.dtype),
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.functions.array.broadcast import broadcast_to
         gloss, = grad_outputs
         if self.reduce == 'mean':
             gloss = gloss / self._num

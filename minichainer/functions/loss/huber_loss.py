@@ -2,7 +2,10 @@
 from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
-from minichainer.utils import type_check
+from minichainer.functions.util import checks
+from minichainer.functions.array.broadcast import broadcast_to
+from minichainer.functions.array.expand_dims import expand_dims
+from minichainer.functions.math.clip import clip
 
 
 class HuberLoss(function_node.FunctionNode):
@@ -17,12 +20,7 @@ class HuberLoss(function_node.FunctionNode):
         self.reduce = reduce
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x', 't'))
-        type_check.expect(
-            in_types[0].dtype.kind == 'f',
-            in_types[0].dtype == in_types[1].dtype,
-            in_types[0].shape == in_types[1].shape,
-        )
+        checks.expect_same_float_pair(in_types, ('x', 't'))
 
     def forward(self, inputs):
         self.retain_inputs((0, 1))
@@ -43,9 +41,6 @@ class HuberLoss(function_node.FunctionNode):
         return y,
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.functions.array.broadcast import broadcast_to
-        from minichainer.functions.array.expand_dims import expand_dims
-        from minichainer.functions.math.clip import clip
         x0, x1 = self.get_retained_inputs()
         gy, = grad_outputs
         diff = x0 - x1

@@ -2,19 +2,15 @@
 from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
-from minichainer.utils import type_check
+from minichainer.functions.util import checks
+from minichainer.functions.array.broadcast import broadcast_to
 
 
 class MeanAbsoluteError(function_node.FunctionNode):
     """FunctionNode of :func:`mean_absolute_error`."""
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x0', 'x1'))
-        type_check.expect(
-            in_types[0].dtype.kind == 'f',
-            in_types[0].dtype == in_types[1].dtype,
-            in_types[0].shape == in_types[1].shape,
-        )
+        checks.expect_same_float_pair(in_types, ('x0', 'x1'))
 
     def forward(self, inputs):
         x0, x1 = inputs
@@ -25,7 +21,6 @@ class MeanAbsoluteError(function_node.FunctionNode):
                                  diff.dtype),
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.functions.array.broadcast import broadcast_to
         gy, = grad_outputs
         xp = backend.get_array_module(self.diff)
         coeff = gy * gy.dtype.type(1. / self.diff.size)

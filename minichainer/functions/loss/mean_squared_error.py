@@ -1,19 +1,15 @@
 """Mean squared error."""
 from minichainer import function_node
 from minichainer import utils
-from minichainer.utils import type_check
+from minichainer.functions.util import checks
+from minichainer.functions.array.broadcast import broadcast_to
 
 
 class MeanSquaredError(function_node.FunctionNode):
     """FunctionNode of :func:`mean_squared_error`."""
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x0', 'x1'))
-        type_check.expect(
-            in_types[0].dtype.kind == 'f',
-            in_types[0].dtype == in_types[1].dtype,
-            in_types[0].shape == in_types[1].shape,
-        )
+        checks.expect_same_float_pair(in_types, ('x0', 'x1'))
 
     def forward(self, inputs):
         self.retain_inputs((0, 1))
@@ -22,7 +18,6 @@ class MeanSquaredError(function_node.FunctionNode):
                                  diff.dtype),
 
     def backward(self, indexes, gy):
-        from minichainer.functions.array.broadcast import broadcast_to
         x0, x1 = self.get_retained_inputs()
         diff = x0 - x1
         gy0 = broadcast_to(gy[0], diff.shape)

@@ -2,6 +2,13 @@
 from minichainer import backend
 from minichainer.utils import argument
 from minichainer.utils import type_check
+from minichainer.functions.activation.softplus import softplus
+from minichainer.functions.array.broadcast import broadcast_to
+from minichainer.functions.array.reshape import reshape
+from minichainer.functions.connection.embed_id import embed_id
+from minichainer.functions.math.sum import sum as _sum
+from minichainer.variable import as_array
+from minichainer.functions.util import checks
 
 
 def _check_inputs(x, t, W):
@@ -33,16 +40,8 @@ def negative_sampling(x, t, W, sampler, sample_size, reduce='sum', **kwargs):
     Raises:
         ValueError: for an unknown ``reduce``.
     """
-    from minichainer.functions.activation.softplus import softplus
-    from minichainer.functions.array.broadcast import broadcast_to
-    from minichainer.functions.array.reshape import reshape
-    from minichainer.functions.connection.embed_id import embed_id
-    from minichainer.functions.math.sum import sum as _sum
-    from minichainer.variable import as_array
     return_samples, = argument.parse_kwargs(kwargs, ('return_samples', False))
-    if reduce not in ('sum', 'no'):
-        raise ValueError(
-            "only 'sum' and 'no' are valid for 'reduce', but '%s' is given" % reduce)
+    checks.reduce_option(reduce, ('sum', 'no'))
     t_arr = as_array(t)
     _check_inputs(x, t_arr, W)
     xp = backend.get_array_module(t_arr)

@@ -3,6 +3,10 @@ from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
 from minichainer.utils import type_check
+from minichainer.functions.activation.sigmoid import sigmoid
+from minichainer.functions.array.broadcast import broadcast_to
+from minichainer.functions.math.sum import sum as _sum
+from minichainer.functions.util import checks
 
 
 def _sigmoid(x):
@@ -17,10 +21,7 @@ class SigmoidCrossEntropy(function_node.FunctionNode):
 
     def __init__(self, normalize=True, reduce='mean'):
         self.normalize = normalize
-        if reduce not in ('mean', 'no'):
-            raise ValueError(
-                "only 'mean' and 'no' are valid for 'reduce', but '%s' is given" % reduce)
-        self.reduce = reduce
+        self.reduce = checks.reduce_option(reduce, ('mean', 'no'))
         self.count = None
 
     def check_type_forward(self, in_types):
@@ -84,9 +85,6 @@ class SigmoidCrossEntropyGrad(function_node.FunctionNode):
         return gx,
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.functions.activation.sigmoid import sigmoid
-        from minichainer.functions.array.broadcast import broadcast_to
-        from minichainer.functions.math.sum import sum as _sum
         x, gy = self.get_retained_inputs()
         ggx, = grad_outputs
         dtype = x.dtype

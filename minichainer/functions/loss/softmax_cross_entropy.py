@@ -5,6 +5,14 @@ from minichainer import backend
 from minichainer import function_node
 from minichainer import variable
 from minichainer.utils import type_check
+from minichainer.functions.activation.log_softmax import log_softmax
+from minichainer.functions.array.broadcast import broadcast_to
+from minichainer.functions.array.cast import cast
+from minichainer.functions.array.reshape import reshape
+from minichainer.functions.array.rollaxis import rollaxis
+from minichainer.functions.array.select_item import select_item
+from minichainer.functions.math.sum import sum as _sum
+from minichainer.functions.util import checks
 
 
 def _check_class_weight_option(class_weight):
@@ -18,12 +26,6 @@ def _check_class_weight_option(class_weight):
         if class_weight.dtype.kind != 'f':
             raise ValueError("The dtype of class_weight should be 'f', got {}".format(
                 class_weight.dtype))
-
-
-def _check_reduce_option(reduce):
-    if reduce not in ('mean', 'no'):
-        raise ValueError(
-            "only 'mean' and 'no' are valid for 'reduce', but '%s' is given" % reduce)
 
 
 def _check_input_values(x, t, ignore_label):
@@ -81,7 +83,7 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         _check_class_weight_option(class_weight)
         self.class_weight = class_weight
         self.ignore_label = ignore_label
-        _check_reduce_option(reduce)
+        checks.reduce_option(reduce, ('mean', 'no'))
         self.reduce = reduce
         self.soft_target_loss = soft_target_loss
 
@@ -245,17 +247,10 @@ class _SoftmaxCrossEntropyGrad_NoDoubleBackprop(function_node.FunctionNode):
 
 def _double_backward_softmax_cross_entropy(x, t, normalize, class_weight, ignore_label,
                                            reduce):
-    from minichainer.functions.activation.log_softmax import log_softmax
-    from minichainer.functions.array.broadcast import broadcast_to
-    from minichainer.functions.array.cast import cast
-    from minichainer.functions.array.reshape import reshape
-    from minichainer.functions.array.rollaxis import rollaxis
-    from minichainer.functions.array.select_item import select_item
-    from minichainer.functions.math.sum import sum as _sum
     if isinstance(t, variable.Variable):
         t = t.array
     _check_class_weight_option(class_weight)
-    _check_reduce_option(reduce)
+    checks.reduce_option(reduce, ('mean', 'no'))
     _check_input_values(x, t, ignore_label)
     loss = -log_softmax(x)
     if class_weight is not None:

@@ -2,19 +2,16 @@
 from minichainer import backend
 from minichainer import function_node
 from minichainer.utils import type_check
+from minichainer.functions.array.broadcast import broadcast_to
+from minichainer.functions.util import checks
 
 
 class Triplet(function_node.FunctionNode):
     """FunctionNode of :func:`triplet`."""
 
     def __init__(self, margin, reduce='mean'):
-        if margin <= 0:
-            raise ValueError('margin should be positive value.')
-        self.margin = margin
-        if reduce not in ('mean', 'no'):
-            raise ValueError(
-                "only 'mean' and 'no' are valid for 'reduce', but '%s' is given" % reduce)
-        self.reduce = reduce
+        self.margin = checks.positive_margin(margin)
+        self.reduce = checks.reduce_option(reduce, ('mean', 'no'))
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('anchor', 'positive', 'negative'))
@@ -41,7 +38,6 @@ class Triplet(function_node.FunctionNode):
         return xp.asarray(loss, dtype=anchor.dtype),
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.functions.array.broadcast import broadcast_to
         anchor, positive, negative = self.get_retained_inputs()
         N = anchor.shape[0]
         x_dim = anchor.shape[1]

@@ -1,20 +1,16 @@
 """Losses used by variational auto-encoders."""
 import math
-
-
-def _check_reduce(reduce):
-    if reduce not in ('sum', 'mean', 'no'):
-        raise ValueError(
-            "only 'sum', 'mean' and 'no' are valid for 'reduce', but '%s' is given"
-            % reduce)
+from minichainer.functions.activation.softplus import softplus
+from minichainer.functions.math.average import average
+from minichainer.functions.math.exponential import exp
+from minichainer.functions.math.sum import sum as _sum
+from minichainer.functions.util import checks
 
 
 def _reduce(loss, reduce):
     if reduce == 'sum':
-        from minichainer.functions.math.sum import sum as _sum
         return _sum(loss)
     if reduce == 'mean':
-        from minichainer.functions.math.average import average
         return average(loss)
     return loss
 
@@ -25,8 +21,7 @@ def gaussian_kl_divergence(mean, ln_var, reduce='sum'):
     Args:
         reduce (str): ``'sum'``, ``'mean'`` or ``'no'`` (elementwise).
     """
-    from minichainer.functions.math.exponential import exp
-    _check_reduce(reduce)
+    checks.reduce_option(reduce, ('sum', 'mean', 'no'))
     var = exp(ln_var)
     mean_square = mean * mean
     loss = (mean_square + var - ln_var - 1) * 0.5
@@ -41,8 +36,7 @@ def bernoulli_nll(x, y, reduce='sum'):
         y (Variable or ndarray): logits of the Bernoulli parameters.
         reduce (str): ``'sum'``, ``'mean'`` or ``'no'``.
     """
-    from minichainer.functions.activation.softplus import softplus
-    _check_reduce(reduce)
+    checks.reduce_option(reduce, ('sum', 'mean', 'no'))
     loss = softplus(y) - x * y
     return _reduce(loss, reduce)
 
@@ -53,8 +47,7 @@ def gaussian_nll(x, mean, ln_var, reduce='sum'):
     Args:
         reduce (str): ``'sum'``, ``'mean'`` or ``'no'``.
     """
-    from minichainer.functions.math.exponential import exp
-    _check_reduce(reduce)
+    checks.reduce_option(reduce, ('sum', 'mean', 'no'))
     x_prec = exp(-ln_var)
     x_diff = x - mean
     x_power = (x_diff * x_diff) * x_prec * -0.5

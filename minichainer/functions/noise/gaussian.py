@@ -4,7 +4,8 @@ import numpy
 from minichainer import function_node
 from minichainer import utils
 from minichainer.utils import argument
-from minichainer.utils import type_check
+from minichainer.functions.util import checks
+from minichainer.functions.math.exponential import exp
 
 
 class Gaussian(function_node.FunctionNode):
@@ -15,13 +16,7 @@ class Gaussian(function_node.FunctionNode):
         self.eps = eps
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('mean', 'ln_var'))
-        m_type, v_type = in_types
-        type_check.expect(
-            m_type.dtype.kind == 'f',
-            m_type.dtype == v_type.dtype,
-            m_type.shape == v_type.shape,
-        )
+        checks.expect_same_float_pair(in_types, ('mean', 'ln_var'))
 
     def forward(self, inputs):
         self.retain_inputs((1,))
@@ -33,7 +28,6 @@ class Gaussian(function_node.FunctionNode):
         return utils.force_array(mean + self.noise),
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.functions.math.exponential import exp
         ln_var, = self.get_retained_inputs()
         gy, = grad_outputs
         ret = []

@@ -1,6 +1,7 @@
 """Gumbel-softmax sampling (``chainer.functions.gumbel_softmax``)."""
 from minichainer import backend
 from minichainer import variable
+from minichainer.functions.activation.softmax import softmax
 
 
 def gumbel_softmax(log_pi, tau=0.1, axis=1):
@@ -17,7 +18,6 @@ def gumbel_softmax(log_pi, tau=0.1, axis=1):
     Returns:
         ~minichainer.Variable: Relaxed one-hot samples of the same shape as ``log_pi``.
     """
-    from minichainer.functions.activation.softmax import softmax
     xp = backend.get_array_module(log_pi)
     if log_pi.ndim < 1:
         return variable.Variable(xp.ones((), log_pi.dtype))

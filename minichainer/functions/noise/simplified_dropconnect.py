@@ -6,6 +6,12 @@ from minichainer import function_node
 from minichainer import utils
 from minichainer import variable
 from minichainer.utils import type_check
+from minichainer.functions.array.broadcast import broadcast_to
+from minichainer.functions.array.cast import cast
+from minichainer.functions.array.reshape import reshape
+from minichainer.functions.math.matmul import matmul
+from minichainer.functions.math.sum import sum as _sum
+from minichainer.functions.util import checks
 
 
 def _as_mat(x):
@@ -23,25 +29,13 @@ class SimplifiedDropconnect(function_node.FunctionNode):
         self.use_batchwise_mask = use_batchwise_mask
 
     def check_type_forward(self, in_types):
-        n_in = in_types.size()
-        type_check.expect(2 <= n_in, n_in <= 3)
-        x_type, w_type = in_types[:2]
-        type_check._argname((x_type, w_type), ('x', 'W'))
+        n_in, x_type, w_type = checks.expect_x_W(in_types)
         type_check.expect(
-            x_type.dtype.kind == 'f',
-            w_type.dtype.kind == 'f',
             x_type.ndim >= 2,
             w_type.ndim == 2,
             type_check.prod(x_type.shape[1:]) == w_type.shape[1],
         )
-        if type_check.eval(n_in) == 3:
-            b_type = in_types[2]
-            type_check._argname((b_type,), ('b',))
-            type_check.expect(
-                b_type.dtype == x_type.dtype,
-                b_type.ndim == 1,
-                b_type.shape[0] == w_type.shape[0],
-            )
+        checks.expect_bias(in_types, n_in, x_type, w_type.shape[0])
         if self.mask is not None:
             if self.use_batchwise_mask:
                 type_check.expect(
@@ -75,11 +69,6 @@ class SimplifiedDropconnect(function_node.FunctionNode):
         return utils.force_array(y),
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.functions.array.broadcast import broadcast_to
-        from minichainer.functions.array.cast import cast
-        from minichainer.functions.array.reshape import reshape
-        from minichainer.functions.math.matmul import matmul
-        from minichainer.functions.math.sum import sum as _sum
         inputs = self.get_retained_inputs()
         x_in, W = inputs[0], inputs[1]
         dtype = W.dtype

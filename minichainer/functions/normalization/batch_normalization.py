@@ -8,6 +8,10 @@ from minichainer import function_node
 from minichainer.functions import _fast
 from minichainer.utils import argument
 from minichainer.utils import type_check
+from minichainer.functions.array.broadcast import broadcast_to
+from minichainer.functions.array.cast import cast
+from minichainer.functions.array.reshape import reshape
+from minichainer.functions.math.sum import sum as _sum
 
 
 def _compute_axis(x_ndim, gamma_ndim=1, axis=None):
@@ -254,9 +258,6 @@ class BatchNormalizationGrad(function_node.FunctionNode):
         return gx, ggamma, gbeta
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.functions.array.cast import cast
-        from minichainer.functions.array.reshape import reshape
-        from minichainer.functions.math.sum import sum as _sum
         x, gamma, gy = self.get_retained_inputs()
         gx1, ggamma1 = self.get_retained_outputs()
         ggx1, gggamma1, ggbeta1 = grad_outputs
@@ -411,10 +412,6 @@ def _fixed_bn_grad_arrays(indexes, x, gamma, mean, var, gy, axis, expander, inv_
 
 def _fixed_bn_grad_graph(x, gamma, mean, var, gy, axis, key_axis, eps):
     """(gx, ggamma, gbeta, gmean, gvar) of fixed batch normalization, differentiably."""
-    from minichainer.functions.array.broadcast import broadcast_to
-    from minichainer.functions.array.cast import cast
-    from minichainer.functions.array.reshape import reshape
-    from minichainer.functions.math.sum import sum as _sum
     shape = _param_shape(x.shape, key_axis)
     x_dtype = x.dtype
     p_dtype = gamma.dtype

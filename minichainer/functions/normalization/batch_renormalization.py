@@ -6,6 +6,7 @@ from minichainer import configuration
 from minichainer import function_node
 from minichainer.functions.normalization.batch_normalization import _sum_of_products
 from minichainer.utils import type_check
+from minichainer.functions.normalization.batch_normalization import fixed_batch_normalization
 
 
 def _xhat(x, mean, std, expander):
@@ -149,8 +150,6 @@ def batch_renormalization(x, gamma, beta, rmax, dmax, eps=2e-5, running_mean=Non
 
 def fixed_batch_renormalization(x, gamma, beta, mean, var, eps=2e-5):
     """Deprecated alias of :func:`fixed_batch_normalization` (warns)."""
-    from minichainer.functions.normalization.batch_normalization import \
-        fixed_batch_normalization
     warnings.warn('fixed_batch_renormalization is deprecated. '
                   'Use fixed_batch_normalization instead.', DeprecationWarning)
     with configuration.using_config('train', False):

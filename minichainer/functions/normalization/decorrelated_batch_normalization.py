@@ -5,6 +5,12 @@ from minichainer import backend
 from minichainer import function_node
 from minichainer.utils import argument
 from minichainer.utils import type_check
+from minichainer.functions.array.broadcast import broadcast_to
+from minichainer.functions.array.expand_dims import expand_dims
+from minichainer.functions.array.reshape import reshape
+from minichainer.functions.array.transpose import transpose
+from minichainer.functions.math.matmul import matmul
+from minichainer.functions.math.sum import sum as _sum
 
 
 def _spatial_axes(ndim):
@@ -24,15 +30,11 @@ def _from_groups(a, shape):
 
 
 def _to_groups_var(v, groups):
-    from minichainer.functions.array.reshape import reshape
-    from minichainer.functions.array.transpose import transpose
     perm = (1, 0) + _spatial_axes(v.ndim)
     return reshape(transpose(v, perm), (groups, v.shape[1] // groups, -1))
 
 
 def _from_groups_var(v, shape):
-    from minichainer.functions.array.reshape import reshape
-    from minichainer.functions.array.transpose import transpose
     perm = (1, 0) + _spatial_axes(len(shape))
     return transpose(reshape(v, (shape[1], shape[0]) + tuple(shape[2:])), perm)
 
@@ -200,10 +202,6 @@ class FixedDecorrelatedBatchNormalization(function_node.FunctionNode):
         return _from_groups(y, x.shape),
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.functions.array.broadcast import broadcast_to
-        from minichainer.functions.array.expand_dims import expand_dims
-        from minichainer.functions.math.matmul import matmul
-        from minichainer.functions.math.sum import sum as _sum
         x, mean, projection = self.get_retained_inputs()
         gy, = grad_outputs
         gyg = _to_groups_var(gy, self.groups)

@@ -4,6 +4,12 @@ import warnings
 from minichainer import backend
 from minichainer import function_node
 from minichainer.utils import type_check
+from minichainer.functions.array.broadcast import broadcast_to
+from minichainer.functions.array.cast import cast
+from minichainer.functions.array.reshape import reshape
+from minichainer.functions.math.sum import sum as _sum
+from minichainer.functions.normalization.batch_normalization import batch_normalization
+from minichainer.variable import as_variable
 
 
 class _MulInvStd(function_node.FunctionNode):
@@ -28,8 +34,6 @@ class _MulInvStd(function_node.FunctionNode):
         return self.inv_std[:, None] * y,
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.functions.array.broadcast import broadcast_to
-        from minichainer.functions.math.sum import sum as _sum
         x, = self.get_retained_inputs()
         z, = self.get_retained_outputs()
         gz, = grad_outputs
@@ -60,11 +64,6 @@ def group_normalization(x, groups, gamma, beta, eps=1e-5):
         InvalidType: if ``x`` has fewer than 2 axes.
         ValueError: if ``groups`` does not divide the number of channels.
     """
-    from minichainer.functions.array.broadcast import broadcast_to
-    from minichainer.functions.array.reshape import reshape
-    from minichainer.functions.normalization.batch_normalization import \
-        batch_normalization
-    from minichainer.variable import as_variable
     if x.ndim < 2:
         raise type_check.InvalidType(
             'x.ndim >= 2', 'x.ndim = {} (x.shape = {})'.format(x.ndim, x.shape))
@@ -102,7 +101,6 @@ def group_normalization(x, groups, gamma, beta, eps=1e-5):
     x = reshape(x, original_shape)
     if gamma.dtype != x.dtype or beta.dtype != x.dtype:
         # float16 activations with float32 parameters (mixed16)
-        from minichainer.functions.array.cast import cast
         gamma = cast(gamma, x.dtype)
         beta = cast(beta, x.dtype)
     target_shape = (1, channels) + (1,) * (len(original_shape) - 2)

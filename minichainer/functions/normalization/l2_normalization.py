@@ -3,6 +3,9 @@ from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
 from minichainer.utils import type_check
+from minichainer.functions.array.broadcast import broadcast_to
+from minichainer.functions.math.sqrt import sqrt
+from minichainer.functions.math.sum import sum as _sum
 
 
 class NormalizeL2(function_node.FunctionNode):
@@ -26,9 +29,6 @@ class NormalizeL2(function_node.FunctionNode):
         return utils.force_array(x / norm, x.dtype),
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.functions.array.broadcast import broadcast_to
-        from minichainer.functions.math.sqrt import sqrt
-        from minichainer.functions.math.sum import sum as _sum
         x, = self.get_retained_inputs()
         gy, = grad_outputs
         xp = backend.get_array_module(x.array)

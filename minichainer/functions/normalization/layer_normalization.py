@@ -3,6 +3,8 @@ from minichainer import backend
 from minichainer import function_node
 from minichainer.functions import _fast
 from minichainer.utils import type_check
+from minichainer.functions.array.broadcast import broadcast_to
+from minichainer.functions.math.sum import sum as _sum
 
 
 class LayerNormalization(function_node.FunctionNode):
@@ -44,8 +46,6 @@ class LayerNormalization(function_node.FunctionNode):
         return x_hat.astype(x.dtype, copy=False),
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.functions.array.broadcast import broadcast_to
-        from minichainer.functions.math.sum import sum as _sum
         x, gamma = self.get_retained_inputs()
         gy, = grad_outputs
         if not _fast.needs_graph():

@@ -1,4 +1,7 @@
 """Spatial pyramid pooling."""
+from minichainer.functions.array.concat import concat
+from minichainer.functions.array.reshape import reshape
+from minichainer.functions.pooling.max_pooling_2d import max_pooling_2d
 
 
 def spatial_pyramid_pooling_2d(x, pyramid_height, pooling=None):
@@ -19,9 +22,6 @@ def spatial_pyramid_pooling_2d(x, pyramid_height, pooling=None):
     Raises:
         ValueError: if ``pooling`` is not ``'max'``.
     """
-    from minichainer.functions.array.concat import concat
-    from minichainer.functions.array.reshape import reshape
-    from minichainer.functions.pooling.max_pooling_2d import max_pooling_2d
     if pooling != 'max':
         raise ValueError('Unsupported pooling operation: {!r} (only \'max\')'.format(pooling))
     _, _, bottom_h, bottom_w = x.shape

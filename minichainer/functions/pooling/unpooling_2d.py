@@ -6,7 +6,7 @@ from minichainer.utils import conv
 from minichainer.utils import type_check
 
 
-def _check_outsize_type(node, x_type):
+def check_outsize_type(node, x_type):
     """Type check of the input of an unpooling-like node against its ``(outh, outw)``."""
     if node.outh is not None:
         expected_h = conv.get_conv_outsize(
@@ -18,7 +18,7 @@ def _check_outsize_type(node, x_type):
         type_check.expect(x_type.shape[3] == expected_w)
 
 
-def _infer_outsize(node, h, w):
+def infer_outsize(node, h, w):
     """Fill in ``outh``/``outw`` not given, from the input's (h, w) (inverse of pooling)."""
     if node.outh is None:
         node.outh = conv.get_deconv_outsize(
@@ -43,11 +43,11 @@ class Unpooling2D(pooling_2d.Pooling2D):
             x_type.dtype.kind == 'f',
             x_type.ndim == 4,
         )
-        _check_outsize_type(self, x_type)
+        check_outsize_type(self, x_type)
 
     def forward(self, x):
         h, w = x[0].shape[2:]
-        _infer_outsize(self, h, w)
+        infer_outsize(self, h, w)
         xp = backend.get_array_module(*x)
         col = xp.broadcast_to(x[0][:, :, None, None],
                               x[0].shape[:2] + (self.kh, self.kw) + x[0].shape[2:])
@@ -58,19 +58,19 @@ class Unpooling2D(pooling_2d.Pooling2D):
         return Unpooling2DGrad(self).apply(grad_outputs)
 
 
-class Unpooling2DGrad(function_node.FunctionNode):
-    """Gradient of :func:`unpooling_2d`: sums gy over each window."""
+class Window2DGrad(function_node.FunctionNode):
+    """Base of the gradients of :func:`unpooling_2d` and :func:`upsampling_2d`: holds
+    the window of the forward node (kernel, stride, padding, output size, cover_all)."""
 
-    def __init__(self, unpooling2d):
-        self.kh = unpooling2d.kh
-        self.kw = unpooling2d.kw
-        self.sy = unpooling2d.sy
-        self.sx = unpooling2d.sx
-        self.ph = unpooling2d.ph
-        self.pw = unpooling2d.pw
-        self.outh = unpooling2d.outh
-        self.outw = unpooling2d.outw
-        self.cover_all = unpooling2d.cover_all
+    _window = ('kh', 'kw', 'sy', 'sx', 'ph', 'pw', 'outh', 'outw', 'cover_all')
+
+    def __init__(self, forward_node):
+        for name in self._window:
+            setattr(self, name, getattr(forward_node, name))
+
+
+class Unpooling2DGrad(Window2DGrad):
+    """Gradient of :func:`unpooling_2d`: sums gy over each window."""
 
     def forward(self, gy):
         gcol = conv.im2col_cpu(gy[0], self.kh, self.kw, self.sy, self.sx, self.ph, self.pw,

@@ -1,6 +1,5 @@
 """Upsampling with max-pooling indices (the inverse of ``max_pooling_2d``)."""
 from minichainer import backend
-from minichainer import function_node
 from minichainer.functions.pooling import pooling_2d
 from minichainer.functions.pooling import unpooling_2d
 from minichainer.utils import conv
@@ -24,13 +23,13 @@ class Upsampling2D(pooling_2d.Pooling2D):
             x_type.ndim == 4,
             x_type.shape == self.indexes.shape,
         )
-        unpooling_2d._check_outsize_type(self, x_type)
+        unpooling_2d.check_outsize_type(self, x_type)
 
     def forward(self, x):
         xp = backend.get_array_module(*x)
         self._in_dtype = x[0].dtype
         n, c, h, w = x[0].shape
-        unpooling_2d._infer_outsize(self, h, w)
+        unpooling_2d.infer_outsize(self, h, w)
         kk = self.kh * self.kw
         up = xp.zeros((n, c, h, w, kk), dtype=self._in_dtype)
         up.reshape(-1, kk)[xp.arange(n * c * h * w), self.indexes.ravel()] = x[0].ravel()
@@ -42,19 +41,11 @@ class Upsampling2D(pooling_2d.Pooling2D):
         return Upsampling2DGrad(self).apply(grad_outputs)
 
 
-class Upsampling2DGrad(function_node.FunctionNode):
+class Upsampling2DGrad(unpooling_2d.Window2DGrad):
     """Gradient of :func:`upsampling_2d`: gathers gy at the index positions."""
 
     def __init__(self, upsampling2d):
-        self.kh = upsampling2d.kh
-        self.kw = upsampling2d.kw
-        self.sy = upsampling2d.sy
-        self.sx = upsampling2d.sx
-        self.ph = upsampling2d.ph
-        self.pw = upsampling2d.pw
-        self.outh = upsampling2d.outh
-        self.outw = upsampling2d.outw
-        self.cover_all = upsampling2d.cover_all
+        super().__init__(upsampling2d)
         self.indexes = upsampling2d.indexes
 
     def forward(self, gy):

@@ -1,14 +1,14 @@
 """Stacked (bi-directional) GRU functions over variable-length sequences."""
 from minichainer.functions.rnn.n_step_rnn import _check_kwargs
 from minichainer.functions.rnn.n_step_rnn import n_step_rnn_impl
+from minichainer.functions.activation.sigmoid import sigmoid
+from minichainer.functions.activation.tanh import tanh
+from minichainer.functions.array.concat import concat
+from minichainer.functions.array.split_axis import split_axis
+from minichainer.functions.connection.linear import linear
 
 
 def _gru_cell(x, h, c, w, b):
-    from minichainer.functions.activation.sigmoid import sigmoid
-    from minichainer.functions.activation.tanh import tanh
-    from minichainer.functions.array.concat import concat
-    from minichainer.functions.array.split_axis import split_axis
-    from minichainer.functions.connection.linear import linear
     xw = concat([w[0], w[1], w[2]], axis=0)
     hw = concat([w[3], w[4], w[5]], axis=0)
     xb = concat([b[0], b[1], b[2]], axis=0)

@@ -2,11 +2,11 @@
 from minichainer.functions.rnn.n_step_rnn import _check_kwargs
 from minichainer.functions.rnn.n_step_rnn import _stack_weight
 from minichainer.functions.rnn.n_step_rnn import n_step_rnn_impl
+from minichainer.functions.activation.lstm import lstm
+from minichainer.functions.connection.linear import linear
 
 
 def _lstm_cell(x, h, c, w, b):
-    from minichainer.functions.activation.lstm import lstm
-    from minichainer.functions.connection.linear import linear
     xw = _stack_weight([w[2], w[0], w[1], w[3]])
     hw = _stack_weight([w[6], w[4], w[5], w[7]])
     xb = _stack_weight([b[2], b[0], b[1], b[3]])

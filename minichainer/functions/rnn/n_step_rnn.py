@@ -3,6 +3,15 @@
 These are compositions of differentiable functions (Chainer's CPU path); no cuDNN.
 """
 from minichainer.utils import argument
+from minichainer.functions.activation.relu import relu
+from minichainer.functions.activation.tanh import tanh
+from minichainer.functions.array.concat import concat
+from minichainer.functions.array.reshape import reshape
+from minichainer.functions.array.separate import separate
+from minichainer.functions.array.split_axis import split_axis
+from minichainer.functions.array.stack import stack
+from minichainer.functions.connection.linear import linear
+from minichainer.functions.noise.dropout import dropout
 
 
 def _check_kwargs(kwargs):
@@ -15,21 +24,16 @@ def _check_kwargs(kwargs):
 
 def _stack_weight(ws):
     """Interleave gate weights (the layout :func:`lstm` expects)."""
-    from minichainer.functions.array.reshape import reshape
-    from minichainer.functions.array.stack import stack
     w = stack(ws, axis=1)
     shape = w.shape
     return reshape(w, (shape[0] * shape[1],) + shape[2:])
 
 
 def _dropout_sequence(xs, dropout_ratio):
-    from minichainer.functions.noise.dropout import dropout
     return [dropout(x, ratio=dropout_ratio) for x in xs]
 
 
 def _one_directional_loop(f, xs, h, c, w, b):
-    from minichainer.functions.array.concat import concat
-    from minichainer.functions.array.split_axis import split_axis
     h_list = []
     for x in xs:
         batch = len(x)
@@ -53,9 +57,6 @@ def n_step_rnn_impl(f, n_layers, dropout_ratio, hx, cx, ws, bs, xs, use_bi_direc
     Returns:
         tuple: ``(hy, cy, ys)``; ``cy`` is None when ``cx`` is None.
     """
-    from minichainer.functions.array.concat import concat
-    from minichainer.functions.array.separate import separate
-    from minichainer.functions.array.stack import stack
     direction = 2 if use_bi_direction else 1
     hx = separate(hx)
     use_cell = cx is not None
@@ -90,9 +91,6 @@ def n_step_rnn_impl(f, n_layers, dropout_ratio, hx, cx, ws, bs, xs, use_bi_direc
 
 
 def _rnn_cell(activation):
-    from minichainer.functions.activation.relu import relu
-    from minichainer.functions.activation.tanh import tanh
-    from minichainer.functions.connection.linear import linear
     act = tanh if activation == 'tanh' else relu
 
     def f(x, h, c, w, b):

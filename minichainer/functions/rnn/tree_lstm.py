@@ -15,6 +15,10 @@ from minichainer import backend
 from minichainer import function_node
 from minichainer.functions import _fast
 from minichainer.utils import type_check
+from minichainer.functions.activation.sigmoid import sigmoid
+from minichainer.functions.activation.tanh import tanh
+from minichainer.functions.array.concat import concat
+from minichainer.functions.array.split_axis import split_axis
 
 
 def _extract_gates(x, n_split=5):
@@ -121,10 +125,6 @@ class TreeLSTM(function_node.FunctionNode):
 
 def _differentiable_grad(inputs, gc, gh):
     """Gradient of :class:`TreeLSTM` built from differentiable functions."""
-    from minichainer.functions.activation.sigmoid import sigmoid
-    from minichainer.functions.activation.tanh import tanh
-    from minichainer.functions.array.concat import concat
-    from minichainer.functions.array.split_axis import split_axis
     cs, x = inputs[:-1], inputs[-1]
     n_ary = len(cs)
     pre = split_axis(x, 3 + n_ary, axis=1)

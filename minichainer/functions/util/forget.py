@@ -2,6 +2,9 @@
 import minichainer
 from minichainer import function_node
 from minichainer import variable
+from minichainer import _backprop
+from minichainer.function import force_backprop_mode
+from minichainer.function import no_backprop_mode
 
 
 def _call_func(func, xs):
@@ -33,7 +36,6 @@ class Forget(function_node.FunctionNode):
         self.func = func
 
     def forward(self, inputs):
-        from minichainer.function import no_backprop_mode
         self.retain_inputs(tuple(range(len(inputs))))
         with no_backprop_mode(), minichainer.using_config('_will_recompute', True):
             xs = [variable.Variable(x) for x in inputs]
@@ -41,7 +43,6 @@ class Forget(function_node.FunctionNode):
         return tuple(out.array for out in outs)
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.function import force_backprop_mode
         if minichainer.config.enable_backprop:
             raise RuntimeError('double backpropagation in functions.forget is not allowed.')
 
@@ -55,7 +56,6 @@ class Forget(function_node.FunctionNode):
         # Backprop through the recomputed graph into every leaf it reaches: the dummy
         # inputs, whose gradients are returned, and also parameters used inside func
         # (e.g. a Link's W), whose .grad is accumulated as in Chainer.
-        from minichainer import _backprop
         starts, start_grads = [], []
         for out, gy in zip(outs, grad_outputs):
             if gy is None:

@@ -1,12 +1,10 @@
 """The maxout layer ``Maxout``."""
-import importlib
-
 import numpy
 
 from minichainer import link
 from minichainer.links.connection import linear
 
-_maxout = importlib.import_module('minichainer.functions.activation.maxout')
+from minichainer.functions.activation import maxout as _maxout
 
 
 class Maxout(link.Chain):

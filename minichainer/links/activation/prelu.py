@@ -1,10 +1,8 @@
 """The parametric ReLU layer ``PReLU``."""
-import importlib
-
 from minichainer import link
 from minichainer import variable
 
-_prelu = importlib.import_module('minichainer.functions.activation.prelu')
+from minichainer.functions.activation import prelu as _prelu
 
 
 class PReLU(link.Link):

@@ -1,12 +1,12 @@
 """The fully-connected layer with simplified DropConnect: ``SimplifiedDropconnect``."""
-import importlib
 import math
 
 from minichainer import initializers
 from minichainer import link
+from minichainer.links.connection import parameter_setup
 from minichainer import variable
 
-_sdc = importlib.import_module('minichainer.functions.noise.simplified_dropconnect')
+from minichainer.functions.noise import simplified_dropconnect as _sdc
 
 
 class SimplifiedDropconnect(link.Link):
@@ -28,17 +28,8 @@ class SimplifiedDropconnect(link.Link):
         self.ratio = ratio
         if initialW is None:
             initialW = initializers.HeNormal(1. / math.sqrt(2))
-        with self.init_scope():
-            self.W = variable.Parameter(initializers._get_initializer(initialW))
-            if in_size is not None:
-                self._initialize_params(in_size)
-            if nobias:
-                self.b = None
-            else:
-                if initial_bias is None:
-                    initial_bias = initializers.Constant(0)
-                self.b = variable.Parameter(initializers._get_initializer(initial_bias),
-                                            out_size)
+        parameter_setup.init_weight_and_bias(self, initialW, in_size, nobias, initial_bias,
+                                             out_size)
 
     def _initialize_params(self, in_size):
         self.W.initialize((self.out_size, in_size))

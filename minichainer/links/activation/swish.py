@@ -1,11 +1,9 @@
 """The Swish activation with a learnable ``beta``: ``Swish``."""
-import importlib
-
 from minichainer import initializers
 from minichainer import link
 from minichainer import variable
 
-_swish = importlib.import_module('minichainer.functions.activation.swish')
+from minichainer.functions.activation import swish as _swish
 
 
 class Swish(link.Link):

@@ -1,11 +1,9 @@
 """The broadcasted bias layer ``Bias``."""
-import importlib
-
 from minichainer import configuration
 from minichainer import link
 from minichainer import variable
 
-_bias = importlib.import_module('minichainer.functions.math.bias')
+from minichainer.functions.math import bias as _bias
 
 
 def _bad_argc(msg):

@@ -1,13 +1,11 @@
 """The bilinear layer ``Bilinear``."""
-import importlib
-
 import numpy
 
 from minichainer import initializers
 from minichainer import link
 from minichainer import variable
 
-_bilinear = importlib.import_module('minichainer.functions.connection.bilinear')
+from minichainer.functions.connection import bilinear as _bilinear
 
 
 class BilinearShapeError(ValueError, AssertionError):

@@ -1,43 +1,13 @@
 """The 2-D convolution layer ``Convolution2D``."""
-import importlib
-
 from minichainer import link
-from minichainer.links.connection import _params
+from minichainer.links.connection import parameter_setup
 from minichainer.links._check import check_size
 from minichainer import get_compute_mode as _get_compute_mode
 from minichainer import memory_layouts as _memory_layouts
 from minichainer import variable
 
-_conv = importlib.import_module('minichainer.functions.connection.convolution_2d')
-_engine = importlib.import_module('minichainer.functions.connection.convolution_nd')
-
-
-def _check_args(owner, ndim, ksize, stride, pad, dilate=1, groups=1):
-    """Raise ValueError, naming the argument and its value, for a non-positive
-    ``ksize``/``stride``/``dilate``/``groups`` or a negative ``pad`` of a convolution link
-    (at construction; Chainer fails later, or with a ZeroDivisionError)."""
-    if ksize is not None:
-        _engine._as_ints(owner, 'ksize', ksize, ndim, 1)
-    _engine._parse_params(owner, ndim, stride, pad, dilate, groups)
-
-
-def _pair(x):
-    if hasattr(x, '__getitem__'):
-        return x
-    return x, x
-
-
-def _parse_kwargs(kwargs, owner):
-    if 'deterministic' in kwargs:
-        raise ValueError(
-            "{}: the deterministic argument is not supported anymore; use "
-            "minichainer.using_config('cudnn_deterministic', value)".format(owner))
-    dilate = kwargs.pop('dilate', 1)
-    groups = kwargs.pop('groups', 1)
-    if kwargs:
-        raise TypeError('{}() got unexpected keyword argument(s): {}'.format(
-            owner, ', '.join(sorted(kwargs))))
-    return dilate, groups
+from minichainer.functions.connection import convolution_2d as _conv
+from minichainer.functions.connection import convolution_nd as _engine
 
 
 class Convolution2D(link.Link):
@@ -56,21 +26,21 @@ class Convolution2D(link.Link):
     def __init__(self, in_channels, out_channels, ksize=None, stride=1, pad=0,
                  nobias=False, initialW=None, initial_bias=None, **kwargs):
         super().__init__()
-        dilate, groups = _parse_kwargs(kwargs, 'Convolution2D')
+        dilate, groups = parameter_setup.parse_conv_kwargs(kwargs, 'Convolution2D')
         if ksize is None:
             out_channels, ksize, in_channels = in_channels, out_channels, None
-        _check_args('Convolution2D', 2, ksize, stride, pad, dilate, groups)
+        parameter_setup.check_args('Convolution2D', 2, ksize, stride, pad, dilate, groups)
         check_size('Convolution2D', 'in_channels', in_channels, allow_none=True)
         check_size('Convolution2D', 'out_channels', out_channels)
         self.in_channels = in_channels
         self.ksize = ksize
-        self.stride = _pair(stride)
-        self.pad = _pair(pad)
-        self.dilate = _pair(dilate)
+        self.stride = parameter_setup.pair(stride)
+        self.pad = parameter_setup.pair(pad)
+        self.dilate = parameter_setup.pair(dilate)
         self.out_channels = out_channels
         self.groups = int(groups)
         self.nobias = nobias
-        _params.init_weight_and_bias(self, initialW, in_channels, nobias, initial_bias,
+        parameter_setup.init_weight_and_bias(self, initialW, in_channels, nobias, initial_bias,
                                      out_channels)
         # As Chainer: under ``using_config('compute_mode', 'cudnn_fast')`` the weight is
         # kept channel-last (memory_layouts); that mode needs cuDNN, so forward raises.
@@ -98,17 +68,17 @@ class Convolution2D(link.Link):
         Raises:
             ValueError: ``b`` does not have ``out_channels`` elements.
         """
-        dilate, groups = _parse_kwargs(kwargs, 'Convolution2D.from_params')
+        dilate, groups = parameter_setup.parse_conv_kwargs(kwargs, 'Convolution2D.from_params')
         W = variable.as_array(W)
         out_channels, in_per_group, kh, kw = W.shape
-        b = _params.bias_from_params('Convolution2D.from_params', b, out_channels)
+        b = parameter_setup.bias_from_params('Convolution2D.from_params', b, out_channels)
         return cls(in_per_group * groups, out_channels, (kh, kw), stride, pad, nobias,
                    initialW=W, initial_bias=b, dilate=dilate, groups=groups)
 
     def _initialize_params(self, in_channels):
-        kh, kw = _pair(self.ksize)
-        _params.check_groups('Convolution2D', 'out_channels', self.out_channels, self.groups)
-        _params.check_groups('Convolution2D', 'in_channels', in_channels, self.groups)
+        kh, kw = parameter_setup.pair(self.ksize)
+        parameter_setup.check_channel_groups('Convolution2D', in_channels, self.out_channels,
+                                             self.groups)
         self.W.initialize((self.out_channels, int(in_channels / self.groups), kh, kw))
 
     def forward(self, x):

@@ -1,12 +1,9 @@
 """N-dimensional convolution layers: ``ConvolutionND``, ``Convolution1D``, ``Convolution3D``."""
-import importlib
-
-from minichainer.links.connection.convolution_2d import _check_args
 from minichainer import link
-from minichainer.links.connection import _params
+from minichainer.links.connection import parameter_setup
 from minichainer import variable
 
-_conv_nd = importlib.import_module('minichainer.functions.connection.convolution_nd')
+from minichainer.functions.connection import convolution_nd as _conv_nd
 
 
 def _as_tuple(x, n):
@@ -15,16 +12,6 @@ def _as_tuple(x, n):
             raise ValueError('expected a tuple of length {}, got {!r}'.format(n, x))
         return tuple(x)
     return (x,) * n
-
-
-def _from_params_kwargs(cls, kwargs):
-    """``(dilate, groups)`` from the keywords of an N-d ``from_params``; no others allowed."""
-    dilate = kwargs.pop('dilate', 1)
-    groups = kwargs.pop('groups', 1)
-    if kwargs:
-        raise TypeError('{}.from_params() got unexpected keyword argument(s): {}'.format(
-            cls.__name__, ', '.join(sorted(kwargs))))
-    return dilate, groups
 
 
 class ConvolutionND(link.Link):
@@ -46,7 +33,7 @@ class ConvolutionND(link.Link):
         super().__init__()
         if ksize is None:
             out_channels, ksize, in_channels = in_channels, out_channels, None
-        _check_args(type(self).__name__, ndim, ksize, stride, pad, dilate, groups)
+        parameter_setup.check_args(type(self).__name__, ndim, ksize, stride, pad, dilate, groups)
         self.ndim = ndim
         self.out_channels = out_channels
         self.ksize = _as_tuple(ksize, ndim)
@@ -55,7 +42,7 @@ class ConvolutionND(link.Link):
         self.cover_all = cover_all
         self.dilate = _as_tuple(dilate, ndim)
         self.groups = int(groups)
-        _params.init_weight_and_bias(self, initialW, in_channels, nobias, initial_bias,
+        parameter_setup.init_weight_and_bias(self, initialW, in_channels, nobias, initial_bias,
                                      out_channels)
 
     @classmethod
@@ -67,11 +54,11 @@ class ConvolutionND(link.Link):
         Raises:
             ValueError: ``b`` does not have ``out_channels`` elements.
         """
-        dilate, groups = _from_params_kwargs(cls, kwargs)
+        dilate, groups = parameter_setup.from_params_kwargs(cls, kwargs)
         W = variable.as_array(W)
         out_channels, in_per_group = W.shape[:2]
         ksize = W.shape[2:]
-        b = _params.bias_from_params(cls.__name__ + '.from_params', b, out_channels)
+        b = parameter_setup.bias_from_params(cls.__name__ + '.from_params', b, out_channels)
         args = (in_per_group * groups, out_channels, ksize, stride, pad, nobias, W, b, False,
                 dilate, groups)
         if cls.__init__ is ConvolutionND.__init__:
@@ -80,8 +67,7 @@ class ConvolutionND(link.Link):
 
     def _initialize_params(self, in_channels):
         name = type(self).__name__
-        _params.check_groups(name, 'out_channels', self.out_channels, self.groups)
-        _params.check_groups(name, 'in_channels', in_channels, self.groups)
+        parameter_setup.check_channel_groups(name, in_channels, self.out_channels, self.groups)
         self.W.initialize((self.out_channels, int(in_channels / self.groups)) + self.ksize)
 
     def forward(self, x):

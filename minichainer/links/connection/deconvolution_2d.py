@@ -1,18 +1,10 @@
 """The 2-D transposed convolution layer ``Deconvolution2D``."""
-import importlib
-
-import numpy
-
-from minichainer.links.connection.convolution_2d import _check_args
-from minichainer import initializers
 from minichainer import link
-from minichainer.links.connection import _params
+from minichainer.links.connection import parameter_setup
 from minichainer.links._check import check_size
-from minichainer.links.connection.convolution_2d import _pair
-from minichainer.links.connection.convolution_2d import _parse_kwargs
 from minichainer import variable
 
-_deconv = importlib.import_module('minichainer.functions.connection.deconvolution_2d')
+from minichainer.functions.connection import deconvolution_2d as _deconv
 
 
 class Deconvolution2D(link.Link):
@@ -31,37 +23,24 @@ class Deconvolution2D(link.Link):
     def __init__(self, in_channels, out_channels, ksize=None, stride=1, pad=0,
                  nobias=False, outsize=None, initialW=None, initial_bias=None, **kwargs):
         super().__init__()
-        dilate, groups = _parse_kwargs(kwargs, 'Deconvolution2D')
+        dilate, groups = parameter_setup.parse_conv_kwargs(kwargs, 'Deconvolution2D')
         if ksize is None:
             out_channels, ksize, in_channels = in_channels, out_channels, None
-        _check_args('Deconvolution2D', 2, ksize, stride, pad, dilate, groups)
+        parameter_setup.check_args('Deconvolution2D', 2, ksize, stride, pad, dilate, groups)
         check_size('Deconvolution2D', 'in_channels', in_channels, allow_none=True)
         check_size('Deconvolution2D', 'out_channels', out_channels)
         self.in_channels = in_channels
         self.ksize = ksize
-        self.stride = _pair(stride)
-        self.pad = _pair(pad)
-        self.dilate = _pair(dilate)
+        self.stride = parameter_setup.pair(stride)
+        self.pad = parameter_setup.pair(pad)
+        self.dilate = parameter_setup.pair(dilate)
         self.outsize = (None, None) if outsize is None else outsize
         self.out_channels = out_channels
         self.groups = int(groups)
         self.nobias = nobias
-        with self.init_scope():
-            self.W = variable.Parameter(initializers._get_initializer(initialW))
-            if in_channels is not None:
-                self._initialize_params(in_channels)
-            if nobias:
-                self.b = None
-            else:
-                if isinstance(initial_bias, numpy.ndarray) \
-                        and initial_bias.shape != (out_channels,):
-                    raise ValueError(
-                        'Deconvolution2D: initial_bias must have shape ({},), got {}'.format(
-                            out_channels, initial_bias.shape))
-                if initial_bias is None:
-                    initial_bias = 0
-                self.b = variable.Parameter(
-                    initializers._get_initializer(initial_bias), out_channels)
+        parameter_setup.init_weight_and_bias(self, initialW, in_channels, nobias,
+                                             initial_bias, out_channels,
+                                             bias_shape_owner='Deconvolution2D')
 
     @property
     def printable_specs(self):
@@ -78,18 +57,19 @@ class Deconvolution2D(link.Link):
         Raises:
             ValueError: ``b`` does not have ``out_channels`` elements.
         """
-        dilate, groups = _parse_kwargs(kwargs, 'Deconvolution2D.from_params')
+        dilate, groups = parameter_setup.parse_conv_kwargs(kwargs, 'Deconvolution2D.from_params')
         W = variable.as_array(W)
         in_channels, out_per_group, kh, kw = W.shape
         out_channels = out_per_group * groups
-        b = _params.bias_from_params('Deconvolution2D.from_params', b, out_channels)
+        b = parameter_setup.bias_from_params('Deconvolution2D.from_params', b, out_channels)
         return cls(in_channels, out_channels, (kh, kw), stride, pad, nobias, outsize,
                    initialW=W, initial_bias=b, dilate=dilate, groups=groups)
 
     def _initialize_params(self, in_channels):
-        kh, kw = _pair(self.ksize)
-        _params.check_groups('Deconvolution2D', 'in_channels', in_channels, self.groups)
-        _params.check_groups('Deconvolution2D', 'out_channels', self.out_channels, self.groups)
+        kh, kw = parameter_setup.pair(self.ksize)
+        parameter_setup.check_groups('Deconvolution2D', 'in_channels', in_channels, self.groups)
+        parameter_setup.check_groups('Deconvolution2D', 'out_channels', self.out_channels,
+                                     self.groups)
         self.W.initialize((in_channels, int(self.out_channels / self.groups), kh, kw))
 
     def forward(self, x):

@@ -1,15 +1,11 @@
 """N-dimensional transposed convolution layers: ``DeconvolutionND``, ``Deconvolution1D``,
 ``Deconvolution3D``."""
-import importlib
-
-from minichainer.links.connection.convolution_2d import _check_args
 from minichainer import link
-from minichainer.links.connection import _params
+from minichainer.links.connection import parameter_setup
 from minichainer.links.connection.convolution_nd import _as_tuple
-from minichainer.links.connection.convolution_nd import _from_params_kwargs
 from minichainer import variable
 
-_deconv_nd = importlib.import_module('minichainer.functions.connection.deconvolution_nd')
+from minichainer.functions.connection import deconvolution_nd as _deconv_nd
 
 
 class DeconvolutionND(link.Link):
@@ -29,7 +25,7 @@ class DeconvolutionND(link.Link):
         super().__init__()
         if ksize is None:
             out_channels, ksize, in_channels = in_channels, out_channels, None
-        _check_args(type(self).__name__, ndim, ksize, stride, pad, dilate, groups)
+        parameter_setup.check_args(type(self).__name__, ndim, ksize, stride, pad, dilate, groups)
         self.ndim = ndim
         self.out_channels = out_channels
         self.ksize = _as_tuple(ksize, ndim)
@@ -38,7 +34,7 @@ class DeconvolutionND(link.Link):
         self.outsize = outsize
         self.dilate = _as_tuple(dilate, ndim)
         self.groups = int(groups)
-        _params.init_weight_and_bias(self, initialW, in_channels, nobias, initial_bias,
+        parameter_setup.init_weight_and_bias(self, initialW, in_channels, nobias, initial_bias,
                                      out_channels)
 
     @classmethod
@@ -49,12 +45,12 @@ class DeconvolutionND(link.Link):
         Raises:
             ValueError: ``b`` does not have ``out_channels`` elements.
         """
-        dilate, groups = _from_params_kwargs(cls, kwargs)
+        dilate, groups = parameter_setup.from_params_kwargs(cls, kwargs)
         W = variable.as_array(W)
         in_channels, out_per_group = W.shape[:2]
         ksize = W.shape[2:]
         out_channels = out_per_group * groups
-        b = _params.bias_from_params(cls.__name__ + '.from_params', b, out_channels)
+        b = parameter_setup.bias_from_params(cls.__name__ + '.from_params', b, out_channels)
         args = (in_channels, out_channels, ksize, stride, pad, nobias, outsize, W, b, dilate,
                 groups)
         if cls.__init__ is DeconvolutionND.__init__:
@@ -63,8 +59,7 @@ class DeconvolutionND(link.Link):
 
     def _initialize_params(self, in_channels):
         name = type(self).__name__
-        _params.check_groups(name, 'out_channels', self.out_channels, self.groups)
-        _params.check_groups(name, 'in_channels', in_channels, self.groups)
+        parameter_setup.check_channel_groups(name, in_channels, self.out_channels, self.groups)
         self.W.initialize((in_channels, int(self.out_channels / self.groups)) + self.ksize)
 
     def forward(self, x):

@@ -1,20 +1,11 @@
 """Deformable 2-D convolution layers ``DeformableConvolution2D`` and its sampler link."""
-import importlib
-
 from minichainer import initializers
 from minichainer import link
 from minichainer.links._check import check_size
-from minichainer.links.connection import _params
+from minichainer.links.connection import parameter_setup
 from minichainer.links.connection.convolution_2d import Convolution2D
 
-_sampler = importlib.import_module(
-    'minichainer.functions.connection.deformable_convolution_2d_sampler')
-
-
-def _pair(x):
-    if hasattr(x, '__getitem__'):
-        return x
-    return x, x
+from minichainer.functions.connection import deformable_convolution_2d_sampler as _sampler
 
 
 class DeformableConvolution2D(link.Chain):
@@ -46,7 +37,7 @@ class DeformableConvolution2D(link.Chain):
                  offset_nobias=False, offset_initialW=None, offset_initial_bias=None,
                  deform_nobias=False, deform_initialW=None, deform_initial_bias=None):
         super().__init__()
-        kh, kw = _pair(ksize)
+        kh, kw = parameter_setup.pair(ksize)
         with self.init_scope():
             self.offset_conv = Convolution2D(
                 in_channels, 2 * kh * kw, ksize, stride, pad, offset_nobias,
@@ -76,19 +67,19 @@ class DeformableConvolution2DSampler(link.Link):
                    allow_none=True)
         check_size('DeformableConvolution2DSampler', 'out_channels', out_channels)
         self.ksize = ksize
-        self.stride = _pair(stride)
-        self.pad = _pair(pad)
+        self.stride = parameter_setup.pair(stride)
+        self.pad = parameter_setup.pair(pad)
         self.out_channels = out_channels
         self.initialW = initialW
         if initialW is None:
             initialW = initializers.Zero()
         # W and b get their shapes once in_channels is known
-        _params.init_weight_and_bias(self, initialW, None, nobias, initial_bias, None)
+        parameter_setup.init_weight_and_bias(self, initialW, None, nobias, initial_bias, None)
         if in_channels is not None:
             self._initialize_params(in_channels)
 
     def _initialize_params(self, in_channels):
-        kh, kw = _pair(self.ksize)
+        kh, kw = parameter_setup.pair(self.ksize)
         self.W.initialize((self.out_channels, in_channels, kh, kw))
         if self.b is not None:
             self.b.initialize(self.out_channels)

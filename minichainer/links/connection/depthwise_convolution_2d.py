@@ -1,15 +1,12 @@
 """The depthwise 2-D convolution layer ``DepthwiseConvolution2D``."""
-import importlib
-
 import math
 
-from minichainer.links.connection.convolution_2d import _check_args
 from minichainer import initializers
 from minichainer import link
-from minichainer.links.connection.convolution_2d import _pair
+from minichainer.links.connection import parameter_setup
 from minichainer import variable
 
-_dwconv = importlib.import_module('minichainer.functions.connection.depthwise_convolution_2d')
+from minichainer.functions.connection import depthwise_convolution_2d as _dwconv
 
 
 class DepthwiseConvolution2D(link.Link):
@@ -23,10 +20,10 @@ class DepthwiseConvolution2D(link.Link):
     def __init__(self, in_channels, channel_multiplier, ksize, stride=1, pad=0,
                  nobias=False, initialW=None, initial_bias=None):
         super().__init__()
-        _check_args('DepthwiseConvolution2D', 2, ksize, stride, pad)
+        parameter_setup.check_args('DepthwiseConvolution2D', 2, ksize, stride, pad)
         self.ksize = ksize
-        self.stride = _pair(stride)
-        self.pad = _pair(pad)
+        self.stride = parameter_setup.pair(stride)
+        self.pad = parameter_setup.pair(pad)
         self.channel_multiplier = channel_multiplier
         self.nobias = nobias
         if initialW is None:
@@ -43,7 +40,7 @@ class DepthwiseConvolution2D(link.Link):
             self._initialize_params(in_channels)
 
     def _initialize_params(self, in_channels):
-        kh, kw = _pair(self.ksize)
+        kh, kw = parameter_setup.pair(self.ksize)
         self.W.initialize((self.channel_multiplier, in_channels, kh, kw))
         if self.b is not None:
             self.b.initialize(self.channel_multiplier * in_channels)

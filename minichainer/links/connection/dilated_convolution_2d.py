@@ -1,12 +1,8 @@
 """The dilated 2-D convolution layer ``DilatedConvolution2D``."""
-import importlib
-
-from minichainer.links.connection.convolution_2d import _check_args
 from minichainer import link
-from minichainer.links.connection import _params
-from minichainer.links.connection.convolution_2d import _pair
+from minichainer.links.connection import parameter_setup
 
-_dilconv = importlib.import_module('minichainer.functions.connection.dilated_convolution_2d')
+from minichainer.functions.connection import dilated_convolution_2d as _dilconv
 
 
 class DilatedConvolution2D(link.Link):
@@ -22,17 +18,17 @@ class DilatedConvolution2D(link.Link):
         super().__init__()
         if ksize is None:
             out_channels, ksize, in_channels = in_channels, out_channels, None
-        _check_args('DilatedConvolution2D', 2, ksize, stride, pad, dilate)
+        parameter_setup.check_args('DilatedConvolution2D', 2, ksize, stride, pad, dilate)
         self.ksize = ksize
-        self.stride = _pair(stride)
-        self.pad = _pair(pad)
-        self.dilate = _pair(dilate)
+        self.stride = parameter_setup.pair(stride)
+        self.pad = parameter_setup.pair(pad)
+        self.dilate = parameter_setup.pair(dilate)
         self.out_channels = out_channels
-        _params.init_weight_and_bias(self, initialW, in_channels, nobias, initial_bias,
+        parameter_setup.init_weight_and_bias(self, initialW, in_channels, nobias, initial_bias,
                                      out_channels)
 
     def _initialize_params(self, in_channels):
-        kh, kw = _pair(self.ksize)
+        kh, kw = parameter_setup.pair(self.ksize)
         self.W.initialize((self.out_channels, in_channels, kh, kw))
 
     def forward(self, x):

@@ -1,12 +1,10 @@
 """The word embedding layer ``EmbedID``."""
-import importlib
-
 from minichainer.initializers import normal
 from minichainer import link
 from minichainer.links._check import check_size
 from minichainer import variable
 
-_embed_id = importlib.import_module('minichainer.functions.connection.embed_id')
+from minichainer.functions.connection import embed_id as _embed_id
 
 
 class EmbedID(link.Link):

@@ -1,11 +1,9 @@
 """The highway layer ``Highway``."""
-import importlib
-
 from minichainer import link
 from minichainer.links.connection import linear
 
-_relu = importlib.import_module('minichainer.functions.activation.relu')
-_sigmoid = importlib.import_module('minichainer.functions.activation.sigmoid')
+from minichainer.functions.activation import relu as _relu
+from minichainer.functions.activation import sigmoid as _sigmoid
 
 
 class Highway(link.Chain):

@@ -1,12 +1,10 @@
 """The fully-connected layer ``Linear``."""
-import importlib
-
 from minichainer import link
-from minichainer.links.connection import _params
+from minichainer.links.connection import parameter_setup
 from minichainer.links._check import check_size
 from minichainer import variable
 
-_linear = importlib.import_module('minichainer.functions.connection.linear')
+from minichainer.functions.connection import linear as _linear
 
 
 class Linear(link.Link):
@@ -40,7 +38,8 @@ class Linear(link.Link):
         self.in_size = in_size
         self.out_size = out_size
         self.nobias = nobias
-        _params.init_weight_and_bias(self, initialW, in_size, nobias, initial_bias, out_size)
+        parameter_setup.init_weight_and_bias(self, initialW, in_size, nobias, initial_bias,
+                                             out_size)
 
     @property
     def printable_specs(self):

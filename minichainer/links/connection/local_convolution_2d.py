@@ -1,19 +1,10 @@
 """The locally-connected (unshared-weight) 2-D convolution layer ``LocalConvolution2D``."""
-import importlib
-
 from minichainer import link
 from minichainer.links._check import check_size
-from minichainer.links.connection import _params
+from minichainer.links.connection import parameter_setup
 from minichainer.utils import conv
 
-_local_conv = importlib.import_module(
-    'minichainer.functions.connection.local_convolution_2d')
-
-
-def _pair(x):
-    if hasattr(x, '__getitem__'):
-        return x
-    return x, x
+from minichainer.functions.connection import local_convolution_2d as _local_conv
 
 
 class LocalConvolution2D(link.Link):
@@ -55,17 +46,17 @@ class LocalConvolution2D(link.Link):
             raise TypeError('LocalConvolution2D: ksize must be an int or a pair of ints, '
                             'got None')
         self.ksize = ksize
-        self.stride = _pair(stride)
+        self.stride = parameter_setup.pair(stride)
         self.nobias = nobias
         self.out_channels = out_channels
         # W and b get their shapes once in_channels and in_size are known
-        _params.init_weight_and_bias(self, initialW, None, nobias, initial_bias, None)
+        parameter_setup.init_weight_and_bias(self, initialW, None, nobias, initial_bias, None)
         if in_channels is not None and in_size is not None:
-            self._initialize_params(in_channels, _pair(in_size))
+            self._initialize_params(in_channels, parameter_setup.pair(in_size))
 
     def _initialize_params(self, in_channels, in_size):
-        kh, kw = _pair(self.ksize)
-        ih, iw = _pair(in_size)
+        kh, kw = parameter_setup.pair(self.ksize)
+        ih, iw = parameter_setup.pair(in_size)
         sy, sx = self.stride
         oh = conv.get_conv_outsize(ih, kh, sy, 0)
         ow = conv.get_conv_outsize(iw, kw, sx, 0)

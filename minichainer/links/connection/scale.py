@@ -1,12 +1,10 @@
 """The broadcasted scaling layer ``Scale``."""
-import importlib
-
 from minichainer import configuration
 from minichainer import link
 from minichainer.links.connection import bias as bias_module
 from minichainer import variable
 
-_scale = importlib.import_module('minichainer.functions.math.scale')
+from minichainer.functions.math import scale as _scale
 
 
 def _bad_argc(msg):

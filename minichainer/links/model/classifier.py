@@ -1,14 +1,15 @@
 """The ``Classifier`` wrapper: a predictor plus a loss and an accuracy."""
 from minichainer import link
+from minichainer import reporter
+from minichainer.functions.evaluation.accuracy import accuracy
+from minichainer.functions.loss.softmax_cross_entropy import softmax_cross_entropy
 
 
 def _default_lossfun(y, t):
-    from minichainer.functions.loss.softmax_cross_entropy import softmax_cross_entropy
     return softmax_cross_entropy(y, t)
 
 
 def _default_accfun(y, t):
-    from minichainer.functions.evaluation.accuracy import accuracy
     return accuracy(y, t)
 
 
@@ -94,7 +95,6 @@ class Classifier(link.Chain):
                                  'arguments'.format(label_key))
             t = kwargs.pop(label_key)
 
-        from minichainer import reporter
         self.y = None
         self.loss = None
         self.accuracy = None

@@ -1,6 +1,4 @@
 """The batch normalization layer ``BatchNormalization``."""
-import importlib
-
 import numpy
 
 import minichainer
@@ -8,6 +6,7 @@ from minichainer import configuration
 from minichainer import initializers
 from minichainer import link
 from minichainer import variable
+from minichainer.functions.normalization import batch_normalization as _bn
 
 
 class BatchNormalization(link.Link):
@@ -105,8 +104,6 @@ class BatchNormalization(link.Link):
         if kwargs:
             raise TypeError('BatchNormalization.forward() got unexpected keyword '
                             'argument(s): {}'.format(', '.join(sorted(kwargs))))
-        _bn = importlib.import_module('minichainer.functions.normalization.batch_normalization')
-
         if self.avg_mean is None:
             param_shape = tuple(d for i, d in enumerate(x.shape) if i not in self.axis)
             self._initialize_params(param_shape)
@@ -119,18 +116,11 @@ class BatchNormalization(link.Link):
             beta = self.xp.zeros(self.avg_mean.shape, dtype=self._highprec_dtype)
 
         if configuration.config.train:
-            if finetune:
-                self.N += 1
-                decay = 1. - 1. / self.N
-            else:
-                decay = self.decay
-            avg_mean = self.avg_mean
-            avg_var = self.avg_var
-            if getattr(configuration.config, 'in_recomputing', False):
-                # An extra forward pass (recomputation) must not update the statistics.
-                if finetune:
-                    self.N -= 1
-                avg_mean = avg_var = None
+            decay, recomputing = statistics_step(self, finetune)
+            avg_mean = avg_var = None
+            if not recomputing:
+                avg_mean = self.avg_mean
+                avg_var = self.avg_var
             return _bn.batch_normalization(
                 x, gamma, beta, eps=self.eps, running_mean=avg_mean,
                 running_var=avg_var, decay=decay, axis=self.axis)
@@ -140,6 +130,28 @@ class BatchNormalization(link.Link):
     def start_finetuning(self):
         """Reset the batch count ``N`` before accumulating population statistics again."""
         self.N = 0
+
+
+def statistics_step(link, finetune):
+    """The decay of the running statistics for one training forward of ``link`` (a batch
+    normalization link), and whether this forward is a recomputation (``F.forget``).
+
+    With ``finetune`` the step is counted in ``link.N`` and the decay is ``1 - 1/N``
+    (exact population statistics); a recomputation leaves ``N`` as it was.
+
+    Returns:
+        tuple: ``(decay, recomputing)``; the caller must not update the statistics
+        when ``recomputing``.
+    """
+    if finetune:
+        link.N += 1
+        decay = 1. - 1. / link.N
+    else:
+        decay = link.decay
+    recomputing = getattr(configuration.config, 'in_recomputing', False)
+    if recomputing and finetune:
+        link.N -= 1
+    return decay, recomputing
 
 
 def _init_array(initializer, default_value, size, dtype):

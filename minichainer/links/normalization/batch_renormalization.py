@@ -1,11 +1,10 @@
 """The batch renormalization layer ``BatchRenormalization``."""
-import importlib
-
 from minichainer import configuration
 from minichainer.links.normalization.batch_normalization import BatchNormalization
+from minichainer.links.normalization.batch_normalization import statistics_step
 
-_bn = importlib.import_module('minichainer.functions.normalization.batch_normalization')
-_brn = importlib.import_module('minichainer.functions.normalization.batch_renormalization')
+from minichainer.functions.normalization import batch_normalization as _bn
+from minichainer.functions.normalization import batch_renormalization as _brn
 
 
 class BatchRenormalization(BatchNormalization):
@@ -58,20 +57,14 @@ class BatchRenormalization(BatchNormalization):
             return _bn.fixed_batch_normalization(
                 x, gamma, beta, self.avg_mean, self.avg_var, self.eps)
 
-        if finetune:
-            self.N += 1
-            decay = 1. - 1. / self.N
-        else:
-            decay = self.decay
+        decay, recomputing = statistics_step(self, finetune)
         avg_mean = self.avg_mean
         avg_var = self.avg_var
         update_statistics = True
         config = configuration.config
-        if getattr(config, 'in_recomputing', False):
+        if recomputing:
             # re-running forward for backward (F.forget): use the statistics the first
             # pass saw and leave them unchanged
-            if finetune:
-                self.N -= 1
             avg_mean = self._prev_avg_mean
             avg_var = self._prev_avg_var
             update_statistics = False

@@ -1,5 +1,4 @@
 """The decorrelated batch normalization layer ``DecorrelatedBatchNormalization``."""
-import importlib
 import warnings
 
 import numpy
@@ -9,10 +8,10 @@ from minichainer import configuration
 from minichainer import link
 from minichainer import serializer as serializer_mod
 from minichainer.links._check import check_size
+from minichainer.links.normalization.batch_normalization import statistics_step
 from minichainer.utils import argument
 
-_dbn = importlib.import_module(
-    'minichainer.functions.normalization.decorrelated_batch_normalization')
+from minichainer.functions.normalization import decorrelated_batch_normalization as _dbn
 
 
 class DecorrelatedBatchNormalization(link.Link):
@@ -82,18 +81,11 @@ class DecorrelatedBatchNormalization(link.Link):
             return _dbn.fixed_decorrelated_batch_normalization(
                 x, self.avg_mean, self.avg_projection, groups=self.groups)
 
-        if finetune:
-            self.N += 1
-            decay = 1. - 1. / self.N
-        else:
-            decay = self.decay
-        avg_mean = self.avg_mean
-        avg_projection = self.avg_projection
-        if getattr(configuration.config, 'in_recomputing', False):
-            # an extra forward pass (F.forget) must not update the statistics
-            if finetune:
-                self.N -= 1
-            avg_mean = avg_projection = None
+        decay, recomputing = statistics_step(self, finetune)
+        avg_mean = avg_projection = None
+        if not recomputing:
+            avg_mean = self.avg_mean
+            avg_projection = self.avg_projection
         return _dbn.decorrelated_batch_normalization(
             x, groups=self.groups, eps=self.eps, running_mean=avg_mean,
             running_projection=avg_projection, decay=decay)

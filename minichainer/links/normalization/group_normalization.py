@@ -1,12 +1,12 @@
 """The group normalization layer ``GroupNormalization``."""
-import importlib
-
 import numpy
 
 import minichainer
 from minichainer import initializers
 from minichainer import link
 from minichainer import variable
+from minichainer.functions.array.reshape import reshape
+from minichainer.functions.normalization import group_normalization as _gn
 
 
 class GroupNormalization(link.Link):
@@ -48,7 +48,6 @@ class GroupNormalization(link.Link):
 
     def forward(self, x):
         """Apply group normalization to ``x`` of shape (batch, channels, ...)."""
-        _gn = importlib.import_module('minichainer.functions.normalization.group_normalization')
         if self.gamma.array is None:
             if x.ndim < 2:
                 raise ValueError(
@@ -58,7 +57,6 @@ class GroupNormalization(link.Link):
         if x.ndim == 2:
             # Chainer accepts (batch, channels) inputs; the function here needs a
             # trailing axis, so add (and then drop) a length-1 one.
-            reshape = importlib.import_module('minichainer.functions.array.reshape').reshape
             y = _gn.group_normalization(reshape(x, x.shape + (1,)), self.groups, self.gamma,
                                         self.beta, self.eps)
             return reshape(y, x.shape)

@@ -1,8 +1,7 @@
 """The layer normalization layer ``LayerNormalization``."""
-import importlib
-
 from minichainer import link
 from minichainer import variable
+from minichainer.functions.normalization import layer_normalization as _ln
 
 
 class LayerNormalization(link.Link):
@@ -34,7 +33,6 @@ class LayerNormalization(link.Link):
 
     def forward(self, x):
         """Apply layer normalization to ``x`` of shape (batch, size)."""
-        _ln = importlib.import_module('minichainer.functions.normalization.layer_normalization')
         if self.gamma.array is None:
             size = 1
             for n in x.shape[1:]:

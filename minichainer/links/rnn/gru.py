@@ -1,20 +1,12 @@
 """Gated recurrent units: ``StatelessGRU``, ``StatefulGRU`` and ``GRU`` (stateful)."""
-import importlib
-
 from minichainer import link
 from minichainer.links.connection import linear
+from minichainer.links.rnn.state import RecurrentState
 from minichainer import variable
 
-_sigmoid = importlib.import_module('minichainer.functions.activation.sigmoid')
-_tanh = importlib.import_module('minichainer.functions.activation.tanh')
-
-
-def _linear_interpolate(p, x, y):
-    try:
-        from minichainer.functions.math.linear_interpolate import linear_interpolate
-    except ImportError:
-        return p * (x - y) + y
-    return linear_interpolate(p, x, y)
+from minichainer.functions.activation import sigmoid as _sigmoid
+from minichainer.functions.activation import tanh as _tanh
+from minichainer.functions.math.linear_interpolate import linear_interpolate
 
 
 class GRUBase(link.Chain):
@@ -46,10 +38,10 @@ class StatelessGRU(GRUBase):
         r = _sigmoid.sigmoid(self.W_r(x) + self.U_r(h))
         z = _sigmoid.sigmoid(self.W_z(x) + self.U_z(h))
         h_bar = _tanh.tanh(self.W(x) + self.U(r * h))
-        return _linear_interpolate(z, h_bar, h)
+        return linear_interpolate(z, h_bar, h)
 
 
-class StatefulGRU(GRUBase):
+class StatefulGRU(RecurrentState, GRUBase):
     """GRU that keeps its hidden state ``h``: ``h = link(x)``.
 
     Args:
@@ -59,15 +51,12 @@ class StatefulGRU(GRUBase):
         bias_init: Bias initializer (default 0).
     """
 
+    state_names = ('h',)
+
     def __init__(self, in_size, out_size, init=None, inner_init=None, bias_init=0):
         super().__init__(in_size, out_size, init, inner_init, bias_init)
         self.state_size = out_size
         self.reset_state()
-
-    def device_resident_accept(self, visitor):
-        super().device_resident_accept(visitor)
-        if self.h is not None:
-            visitor.visit_variable(self.h)
 
     def set_state(self, h):
         """Set the hidden state (a Variable).
@@ -81,10 +70,6 @@ class StatefulGRU(GRUBase):
         h.to_device(self.device)
         self.h = h
 
-    def reset_state(self):
-        """Forget the hidden state."""
-        self.h = None
-
     def forward(self, x):
         """Update the hidden state with ``x`` and return it."""
         z = self.W_z(x)
@@ -96,7 +81,7 @@ class StatefulGRU(GRUBase):
         z = _sigmoid.sigmoid(z)
         h_bar = _tanh.tanh(h_bar)
         if self.h is not None:
-            h_new = _linear_interpolate(z, h_bar, self.h)
+            h_new = linear_interpolate(z, h_bar, self.h)
         else:
             h_new = z * h_bar
         self.h = h_new

@@ -1,15 +1,14 @@
 """Fully-connected LSTM layers: ``LSTM`` (stateful) and ``StatelessLSTM``."""
-import importlib
-
 from minichainer import initializers
 from minichainer import link
 from minichainer.links._check import check_size
 from minichainer.links.connection import linear
+from minichainer.links.rnn.state import RecurrentState
 from minichainer import variable
 
-_concat = importlib.import_module('minichainer.functions.array.concat')
-_lstm = importlib.import_module('minichainer.functions.activation.lstm')
-_split_axis = importlib.import_module('minichainer.functions.array.split_axis')
+from minichainer.functions.array import concat as _concat
+from minichainer.functions.activation import lstm as _lstm
+from minichainer.functions.array import split_axis as _split_axis
 
 
 class LSTMBase(link.Chain):
@@ -84,7 +83,7 @@ class StatelessLSTM(LSTMBase):
         return _lstm.lstm(c, lstm_in)
 
 
-class LSTM(LSTMBase):
+class LSTM(RecurrentState, LSTMBase):
     """Stateful fully-connected LSTM layer: ``h = link(x)`` updates the cell state ``c``
     and output ``h``.
 
@@ -100,6 +99,8 @@ class LSTM(LSTMBase):
         forget_bias_init: Bias initializer of the forget gate (1).
     """
 
+    state_names = ('c', 'h')
+
     def __init__(self, in_size, out_size=None, lateral_init=None, upward_init=None,
                  bias_init=None, forget_bias_init=None):
         if out_size is None:
@@ -107,13 +108,6 @@ class LSTM(LSTMBase):
         super().__init__(in_size, out_size, lateral_init, upward_init, bias_init,
                          forget_bias_init)
         self.reset_state()
-
-    def device_resident_accept(self, visitor):
-        super().device_resident_accept(visitor)
-        if self.c is not None:
-            visitor.visit_variable(self.c)
-        if self.h is not None:
-            visitor.visit_variable(self.h)
 
     def set_state(self, c, h):
         """Set the cell state ``c`` and the previous output ``h`` (Variables).
@@ -129,10 +123,6 @@ class LSTM(LSTMBase):
         h.to_device(self.device)
         self.c = c
         self.h = h
-
-    def reset_state(self):
-        """Forget the state (``c`` and ``h`` become None)."""
-        self.c = self.h = None
 
     def forward(self, x):
         """Update the state with the batch ``x`` and return the new output.

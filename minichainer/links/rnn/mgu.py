@@ -1,14 +1,13 @@
 """Minimal gated units: ``StatelessMGU`` and ``StatefulMGU``."""
-import importlib
-
 from minichainer import link
 from minichainer.links.connection import linear
+from minichainer.links.rnn.state import RecurrentState
 from minichainer import variable
 
-_concat = importlib.import_module('minichainer.functions.array.concat')
-_linear_interpolate = importlib.import_module('minichainer.functions.math.linear_interpolate')
-_sigmoid = importlib.import_module('minichainer.functions.activation.sigmoid')
-_tanh = importlib.import_module('minichainer.functions.activation.tanh')
+from minichainer.functions.array import concat as _concat
+from minichainer.functions.math import linear_interpolate as _linear_interpolate
+from minichainer.functions.activation import sigmoid as _sigmoid
+from minichainer.functions.activation import tanh as _tanh
 
 
 class MGUBase(link.Chain):
@@ -33,18 +32,15 @@ class StatelessMGU(MGUBase):
     forward = MGUBase._call_mgu
 
 
-class StatefulMGU(MGUBase):
+class StatefulMGU(RecurrentState, MGUBase):
     """MGU keeping its hidden state ``h``: ``h = link(x)``."""
+
+    state_names = ('h',)
 
     def __init__(self, in_size, out_size):
         super().__init__(in_size, out_size)
         self.state_size = out_size
         self.reset_state()
-
-    def device_resident_accept(self, visitor):
-        super().device_resident_accept(visitor)
-        if self.h is not None:
-            visitor.visit_variable(self.h)
 
     def set_state(self, h):
         """Set the hidden state (a Variable).
@@ -56,10 +52,6 @@ class StatefulMGU(MGUBase):
             raise TypeError('StatefulMGU.set_state: h must be a Variable, got {}'.format(
                 type(h).__name__))
         self.h = h
-
-    def reset_state(self):
-        """Forget the hidden state."""
-        self.h = None
 
     def forward(self, x):
         """Update the hidden state with ``x`` and return it."""

@@ -1,13 +1,11 @@
 """Stacked GRUs over lists of sequences: ``NStepGRU`` and ``NStepBiGRU``."""
-import importlib
-
 from minichainer.links.rnn import n_step_rnn
 
-_concat = importlib.import_module('minichainer.functions.array.concat')
-_linear = importlib.import_module('minichainer.functions.connection.linear')
-_sigmoid = importlib.import_module('minichainer.functions.activation.sigmoid')
-_split_axis = importlib.import_module('minichainer.functions.array.split_axis')
-_tanh = importlib.import_module('minichainer.functions.activation.tanh')
+from minichainer.functions.array import concat as _concat
+from minichainer.functions.connection import linear as _linear
+from minichainer.functions.activation import sigmoid as _sigmoid
+from minichainer.functions.array import split_axis as _split_axis
+from minichainer.functions.activation import tanh as _tanh
 
 
 def _gru_cell(x, h, c, w, b):

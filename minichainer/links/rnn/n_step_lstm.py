@@ -1,12 +1,10 @@
 """Stacked LSTMs over lists of sequences: ``NStepLSTM`` and ``NStepBiLSTM``."""
-import importlib
-
 from minichainer.links.rnn import n_step_rnn
 
-_lstm = importlib.import_module('minichainer.functions.activation.lstm')
-_linear = importlib.import_module('minichainer.functions.connection.linear')
-_reshape = importlib.import_module('minichainer.functions.array.reshape')
-_stack = importlib.import_module('minichainer.functions.array.stack')
+from minichainer.functions.activation import lstm as _lstm
+from minichainer.functions.connection import linear as _linear
+from minichainer.functions.array import reshape as _reshape
+from minichainer.functions.array import stack as _stack
 
 
 def _stack_weight(ws):

@@ -7,28 +7,27 @@ versions) compute: the same weight layout (``w0``, ``b0``, ... per layer and dir
 the same gate order and dropout between layers (not on the input of the first layer).
 The recurrence is written with minichainer's differentiable functions.
 """
-import importlib
-
 import numpy
 
 from minichainer import configuration
 from minichainer import initializers
 from minichainer import link
 from minichainer import variable
+from minichainer.functions.activation.relu import relu
+from minichainer.functions.activation.tanh import tanh
+from minichainer.functions.array import concat as _concat
+from minichainer.functions.array import permutate as _permutate
+from minichainer.functions.array import separate as _separate
+from minichainer.functions.array import split_axis as _split_axis
+from minichainer.functions.array import stack as _stack
+from minichainer.functions.array import transpose_sequence as _transpose_sequence
+from minichainer.functions.connection import linear as _linear
+from minichainer.functions.noise import dropout as _dropout
 
 _activation = {
-    'tanh': importlib.import_module('minichainer.functions.activation.tanh').tanh,
-    'relu': importlib.import_module('minichainer.functions.activation.relu').relu,
+    'tanh': tanh,
+    'relu': relu,
 }
-_concat = importlib.import_module('minichainer.functions.array.concat')
-_dropout = importlib.import_module('minichainer.functions.noise.dropout')
-_linear = importlib.import_module('minichainer.functions.connection.linear')
-_permutate = importlib.import_module('minichainer.functions.array.permutate')
-_separate = importlib.import_module('minichainer.functions.array.separate')
-_split_axis = importlib.import_module('minichainer.functions.array.split_axis')
-_stack = importlib.import_module('minichainer.functions.array.stack')
-_transpose_sequence = importlib.import_module(
-    'minichainer.functions.array.transpose_sequence')
 
 
 def argsort_list_descent(lst):

@@ -1,17 +1,16 @@
 """The LSTM layer with peephole connections: ``StatefulPeepholeLSTM``."""
-import importlib
-
 from minichainer import link
 from minichainer.links.connection import linear
+from minichainer.links.rnn.state import RecurrentState
 from minichainer import variable
 
-_reshape = importlib.import_module('minichainer.functions.array.reshape')
-_sigmoid = importlib.import_module('minichainer.functions.activation.sigmoid')
-_split_axis = importlib.import_module('minichainer.functions.array.split_axis')
-_tanh = importlib.import_module('minichainer.functions.activation.tanh')
+from minichainer.functions.array import reshape as _reshape
+from minichainer.functions.activation import sigmoid as _sigmoid
+from minichainer.functions.array import split_axis as _split_axis
+from minichainer.functions.activation import tanh as _tanh
 
 
-class StatefulPeepholeLSTM(link.Chain):
+class StatefulPeepholeLSTM(RecurrentState, link.Chain):
     """Stateful LSTM whose gates also see the cell state through ``peep_i``, ``peep_f``
     and ``peep_o`` (Linear layers without bias); children are created in the order
     upward, lateral, peep_i, peep_f, peep_o.
@@ -20,6 +19,8 @@ class StatefulPeepholeLSTM(link.Chain):
         in_size (int): Input dimension.
         out_size (int): Hidden dimension.
     """
+
+    state_names = ('c', 'h')
 
     def __init__(self, in_size, out_size):
         super().__init__()
@@ -31,16 +32,6 @@ class StatefulPeepholeLSTM(link.Chain):
             self.peep_i = linear.Linear(out_size, out_size, nobias=True)
             self.peep_f = linear.Linear(out_size, out_size, nobias=True)
             self.peep_o = linear.Linear(out_size, out_size, nobias=True)
-
-    def device_resident_accept(self, visitor):
-        super().device_resident_accept(visitor)
-        for state in (self.c, self.h):
-            if state is not None:
-                visitor.visit_variable(state)
-
-    def reset_state(self):
-        """Forget the state (``c`` and ``h`` become None)."""
-        self.c = self.h = None
 
     def forward(self, x):
         """Update the state with ``x`` and return the new output ``h``."""

@@ -4,7 +4,6 @@ Both are stateless: a call merges the states ``(c, h)`` of the children of a tre
 with the node's input ``x`` and returns the node's ``(c, h)``, computed by
 :func:`~minichainer.functions.tree_lstm`.
 """
-import importlib
 import numbers
 
 import numpy
@@ -12,11 +11,11 @@ import numpy
 from minichainer import link
 from minichainer.links.connection import linear
 
-_concat = importlib.import_module('minichainer.functions.array.concat')
-_sigmoid = importlib.import_module('minichainer.functions.activation.sigmoid')
-_split_axis = importlib.import_module('minichainer.functions.array.split_axis')
-_tanh = importlib.import_module('minichainer.functions.activation.tanh')
-_tree_lstm = importlib.import_module('minichainer.functions.rnn.tree_lstm')
+from minichainer.functions.array import concat as _concat
+from minichainer.functions.activation import sigmoid as _sigmoid
+from minichainer.functions.array import split_axis as _split_axis
+from minichainer.functions.activation import tanh as _tanh
+from minichainer.functions.rnn import tree_lstm as _tree_lstm
 
 
 class _TreeLSTMBase(link.Chain):

@@ -1,18 +1,17 @@
 """The LSTM layer with zoneout: ``StatefulZoneoutLSTM``."""
-import importlib
-
 from minichainer import link
 from minichainer.links.connection import linear
+from minichainer.links.rnn.state import RecurrentState
 from minichainer import variable
 
-_reshape = importlib.import_module('minichainer.functions.array.reshape')
-_sigmoid = importlib.import_module('minichainer.functions.activation.sigmoid')
-_split_axis = importlib.import_module('minichainer.functions.array.split_axis')
-_tanh = importlib.import_module('minichainer.functions.activation.tanh')
-_zoneout = importlib.import_module('minichainer.functions.noise.zoneout')
+from minichainer.functions.array import reshape as _reshape
+from minichainer.functions.activation import sigmoid as _sigmoid
+from minichainer.functions.array import split_axis as _split_axis
+from minichainer.functions.activation import tanh as _tanh
+from minichainer.functions.noise import zoneout as _zoneout
 
 
-class StatefulZoneoutLSTM(link.Chain):
+class StatefulZoneoutLSTM(RecurrentState, link.Chain):
     """Stateful LSTM where each unit keeps its previous cell state / output with
     probability ``c_ratio`` / ``h_ratio`` in training (zoneout).
 
@@ -25,6 +24,8 @@ class StatefulZoneoutLSTM(link.Chain):
     Raises:
         ValueError: the removed ``train`` argument is given.
     """
+
+    state_names = ('c', 'h')
 
     def __init__(self, in_size, out_size, c_ratio=0.5, h_ratio=0.5, **kwargs):
         if 'train' in kwargs:
@@ -42,12 +43,6 @@ class StatefulZoneoutLSTM(link.Chain):
             self.upward = linear.Linear(in_size, 4 * out_size)
             self.lateral = linear.Linear(out_size, 4 * out_size, nobias=True)
 
-    def device_resident_accept(self, visitor):
-        super().device_resident_accept(visitor)
-        for state in (self.c, self.h):
-            if state is not None:
-                visitor.visit_variable(state)
-
     def set_state(self, c, h):
         """Set the cell state and output (Variables).
 
@@ -60,10 +55,6 @@ class StatefulZoneoutLSTM(link.Chain):
                                 'got {}'.format(name, type(value).__name__))
         self.c = c
         self.h = h
-
-    def reset_state(self):
-        """Forget the state."""
-        self.c = self.h = None
 
     def forward(self, x):
         """Update the state with ``x`` and return the new output."""

@@ -26,21 +26,17 @@ from minichainer.utils import imgproc
 from minichainer import variable
 
 _PIL_HINT = ('install Pillow (pip install Pillow, or pip install minichainer[examples])')
-_pil_image = None
 
 
 def _pil():
-    """Return ``PIL.Image``, importing it on first use."""
-    global _pil_image
-    if _pil_image is None:
-        try:
-            from PIL import Image
-        except ImportError as e:
-            raise ImportError(
-                'prepare: turning images into model input needs Pillow, which cannot be '
-                'imported ({}); {}'.format(e, _PIL_HINT)) from e
-        _pil_image = Image
-    return _pil_image
+    """Return ``PIL.Image``, importing it on first use (an optional dependency)."""
+    try:
+        from PIL import Image
+    except ImportError as e:
+        raise ImportError(
+            'prepare: turning images into model input needs Pillow, which cannot be '
+            'imported ({}); {}'.format(e, _PIL_HINT)) from e
+    return Image
 
 
 def pil_available():
@@ -207,9 +203,8 @@ class VisionModel(link.Chain):
                 name: _USE_CONFIG.format(name), 'volatile': _USE_CONFIG.format('volatile')})
         if layers is None:
             layers = [self._extract_default]
-        from minichainer.dataset.convert import concat_examples
-        x = concat_examples([prepare_image(image, size, self._mean_bgr, 'extract')
-                             for image in images])
+        x = minichainer.dataset.concat_examples(
+            [prepare_image(image, size, self._mean_bgr, 'extract') for image in images])
         return self(variable.Variable(self.xp.asarray(x)), layers=layers)
 
     def _average_crops(self, y):
@@ -222,9 +217,8 @@ class VisionModel(link.Chain):
         ten 224x224 crops (corners, centre, mirrored) are averaged, otherwise only the
         centre crop is used.
         """
-        from minichainer.dataset.convert import concat_examples
-        x = concat_examples([prepare_image(image, (256, 256), self._mean_bgr, 'predict')
-                             for image in images])
+        x = minichainer.dataset.concat_examples(
+            [prepare_image(image, (256, 256), self._mean_bgr, 'predict') for image in images])
         if oversample:
             x = oversample_images(x, (224, 224))
         else:
@@ -253,8 +247,7 @@ def pretrained_path(owner, pretrained_model, auto_npz_name=None, how=None):
             raise FileNotFoundError('{}: pretrained_model {!r} does not exist'.format(
                 owner, os.fspath(pretrained_model)))
         return pretrained_model
-    from minichainer.dataset import download
-    root = download.get_dataset_directory('pfnet/chainer/models/')
+    root = minichainer.dataset.get_dataset_directory('pfnet/chainer/models/')
     path = os.path.join(root, auto_npz_name)
     if not os.path.exists(path):
         raise FileNotFoundError(
@@ -269,5 +262,4 @@ def pretrained_path(owner, pretrained_model, auto_npz_name=None, how=None):
 def load_pretrained(model, path):
     """Load the weights found by :func:`pretrained_path` (if any) into ``model``."""
     if path is not None:
-        from minichainer.serializers import npz
-        npz.load_npz(path, model)
+        minichainer.serializers.load_npz(path, model)

@@ -74,7 +74,6 @@ def test_prepare_rejects_bad_images(pil):
 
 
 def test_without_pillow(monkeypatch):
-    monkeypatch.setattr(vision, '_pil_image', None)
     monkeypatch.setitem(sys.modules, 'PIL', None)
     monkeypatch.setitem(sys.modules, 'PIL.Image', None)
     for module in (vgg, resnet, googlenet):

@@ -1,0 +1,105 @@
+"""Argument checks and parameter set-up shared by the connection links (``Linear``, the
+convolutions)."""
+import numpy
+
+from minichainer import initializers
+from minichainer import variable
+from minichainer.functions.connection import convolution_nd as _engine
+
+
+def init_weight_and_bias(link, initialW, in_size, nobias, initial_bias, bias_size,
+                         bias_shape_owner=None):
+    """Register ``link.W`` and ``link.b`` inside ``link.init_scope()``.
+
+    ``W`` is initialized at once through ``link._initialize_params(in_size)`` when
+    ``in_size`` is known (else on the first forward); ``b`` has ``bias_size``
+    elements (``initial_bias`` defaults to 0), or is None when ``nobias``.
+
+    Raises:
+        ValueError: with ``bias_shape_owner`` given (the link's name), an array
+            ``initial_bias`` whose shape is not ``(bias_size,)``.
+    """
+    with link.init_scope():
+        link.W = variable.Parameter(initializers._get_initializer(initialW))
+        if in_size is not None:
+            link._initialize_params(in_size)
+        if nobias:
+            link.b = None
+        else:
+            if (bias_shape_owner is not None and isinstance(initial_bias, numpy.ndarray)
+                    and initial_bias.shape != (bias_size,)):
+                raise ValueError('{}: initial_bias must have shape ({},), got {}'.format(
+                    bias_shape_owner, bias_size, initial_bias.shape))
+            if initial_bias is None:
+                initial_bias = 0
+            link.b = variable.Parameter(
+                initializers._get_initializer(initial_bias), bias_size)
+
+
+def check_groups(owner, name, channels, groups):
+    """Raise ValueError unless ``channels`` (the argument ``name``) divides by ``groups``."""
+    if channels % groups != 0:
+        raise ValueError('{}: {} ({}) must be divisible by groups ({})'.format(
+            owner, name, channels, groups))
+
+
+def bias_from_params(owner, b, out_channels):
+    """``b`` given to ``from_params`` as an array (None stays None).
+
+    Raises:
+        ValueError: ``b`` does not have ``out_channels`` elements.
+    """
+    if b is not None:
+        b = variable.as_array(b)
+        if b.size != out_channels:
+            raise ValueError('{}: b must have {} elements (out_channels), got {}'.format(
+                owner, out_channels, b.size))
+    return b
+
+
+def check_args(owner, ndim, ksize, stride, pad, dilate=1, groups=1):
+    """Raise ValueError, naming the argument and its value, for a non-positive
+    ``ksize``/``stride``/``dilate``/``groups`` or a negative ``pad`` of a convolution link
+    (at construction; Chainer fails later, or with a ZeroDivisionError)."""
+    if ksize is not None:
+        _engine._as_ints(owner, 'ksize', ksize, ndim, 1)
+    _engine._parse_params(owner, ndim, stride, pad, dilate, groups)
+
+
+def pair(x):
+    """``x`` if it is a sequence, else ``(x, x)``."""
+    if hasattr(x, '__getitem__'):
+        return x
+    return x, x
+
+
+def parse_conv_kwargs(kwargs, owner):
+    """``(dilate, groups)`` from the keywords of a 2-D convolution link; no others
+    allowed (``deterministic`` is Chainer's removed argument)."""
+    if 'deterministic' in kwargs:
+        raise ValueError(
+            "{}: the deterministic argument is not supported anymore; use "
+            "minichainer.using_config('cudnn_deterministic', value)".format(owner))
+    dilate = kwargs.pop('dilate', 1)
+    groups = kwargs.pop('groups', 1)
+    if kwargs:
+        raise TypeError('{}() got unexpected keyword argument(s): {}'.format(
+            owner, ', '.join(sorted(kwargs))))
+    return dilate, groups
+
+
+def from_params_kwargs(cls, kwargs):
+    """``(dilate, groups)`` from the keywords of an N-d ``from_params``; no others allowed."""
+    dilate = kwargs.pop('dilate', 1)
+    groups = kwargs.pop('groups', 1)
+    if kwargs:
+        raise TypeError('{}.from_params() got unexpected keyword argument(s): {}'.format(
+            cls.__name__, ', '.join(sorted(kwargs))))
+    return dilate, groups
+
+
+def check_channel_groups(owner, in_channels, out_channels, groups):
+    """Raise ValueError unless ``groups`` divides both channel counts (out_channels
+    checked first)."""
+    check_groups(owner, 'out_channels', out_channels, groups)
+    check_groups(owner, 'in_channels', in_channels, groups)
