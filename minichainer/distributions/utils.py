@@ -5,6 +5,7 @@ import numpy
 
 from minichainer import backend
 from minichainer import function_node
+from minichainer import functions as F
 from minichainer import utils
 from minichainer import variable
 from minichainer.utils import type_check
@@ -111,12 +112,10 @@ class ModifiedXLogX(function_node.FunctionNode):
 
 def _modified_xlogx(x):
     """Differentiable ``x log x`` that is 0 (not NaN) where ``x == 0``."""
-    from minichainer.functions.array.where import where
-    from minichainer.functions.math.exponential import log
     x = variable.as_variable(x)
     xp = backend.get_array_module(x.array)
     positive = utils.force_array(x.array > 0)
-    logx = log(where(positive, x, xp.ones_like(x.array)))
+    logx = F.log(F.where(positive, x, xp.ones_like(x.array)))
     return ModifiedXLogX(logx).apply((x,))[0]
 
 
@@ -149,7 +148,6 @@ def categorical_indices(p, n, owner='Categorical'):
 
 def where_else(condition, value, fill):
     """``value`` where ``condition`` holds (broadcast), the constant ``fill`` elsewhere."""
-    from minichainer.functions.array.where import where
     xp = backend.get_array_module(value.array)
     condition = xp.broadcast_to(utils.force_array(condition), value.shape)
-    return where(condition, value, xp.full(value.shape, fill, value.dtype))
+    return F.where(condition, value, xp.full(value.shape, fill, value.dtype))
