@@ -8,20 +8,11 @@ from minichainer import variable
 from minichainer.distributions import utils as dutils
 
 
-class Poisson(dutils.ScalarDistribution, distribution.Distribution):
+class Poisson(dutils.RateDistribution, distribution.Distribution):
     """Poisson distribution with rate ``lam`` over the non-negative integers."""
 
-    _param_names = ('lam',)
+    _owner = 'Poisson'
     _support = 'non negative integer'
-
-    def __init__(self, lam):
-        self._lam_in = dutils.check_param('Poisson', 'lam', lam)
-
-    lam = dutils.param('lam')
-
-    @dutils.cached_property
-    def _log_lam(self):
-        return F.log(self.lam)
 
     @dutils.cached_property
     def mean(self):

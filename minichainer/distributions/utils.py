@@ -51,6 +51,23 @@ class ScalarDistribution:
         return self._support
 
 
+class RateDistribution(ScalarDistribution):
+    """Mixin for the distributions of one rate parameter ``lam`` (Exponential, Poisson);
+    ``_owner`` names the distribution in error messages."""
+
+    _param_names = ('lam',)
+    _owner = None
+
+    def __init__(self, lam):
+        self._lam_in = check_param(self._owner, 'lam', lam)
+
+    lam = param('lam')
+
+    @cached_property
+    def _log_lam(self):
+        return F.log(self.lam)
+
+
 def check_param(owner, name, value, optional=False):
     """Check that parameter ``name`` of distribution ``owner`` is a Variable or ndarray."""
     if value is None and optional:

@@ -236,6 +236,19 @@ class FunctionTestBase(_DeclarativeTestMixin):
 
         self.check_forward_outputs(tuple(var.array for var in outputs), cpu_expected)
 
+    def _generate_check_arrays(self, backend_config, double_backward=False):
+        """The arrays of one gradient check, drawn in Chainer's order and sent to the tested
+        device: inputs, output gradients and (for double backward) the float inputs'
+        second-order gradients."""
+        inputs = self._generate_inputs()
+        outputs = self._forward_expected(inputs)
+        arrays = [inputs, self._generate_grad_outputs(outputs)]
+        if double_backward:
+            grad_grad_inputs = self._generate_grad_grad_inputs(inputs)
+            # second-order gradients of non-float inputs do not exist
+            arrays.append([g for g in grad_grad_inputs if g is None or g.dtype.kind == 'f'])
+        return [self._to_test_device(a, backend_config) for a in arrays]
+
     def run_test_backward(self, backend_config):
         """Check the gradients of ``forward`` numerically (``check_backward``)."""
         self._start_test('backward', backend_config)
@@ -244,11 +257,7 @@ class FunctionTestBase(_DeclarativeTestMixin):
             return self._forward(args, backend_config)
 
         def do_check():
-            inputs = self._generate_inputs()
-            outputs = self._forward_expected(inputs)
-            grad_outputs = self._generate_grad_outputs(outputs)
-            inputs = self._to_test_device(inputs, backend_config)
-            grad_outputs = self._to_test_device(grad_outputs, backend_config)
+            inputs, grad_outputs = self._generate_check_arrays(backend_config)
             with FunctionTestError.raise_if_fail('backward is not implemented correctly'):
                 minichainer.gradient_check.check_backward(
                     f, inputs, grad_outputs, dtype=self.numerical_grad_dtype,
@@ -265,16 +274,8 @@ class FunctionTestBase(_DeclarativeTestMixin):
             return self._forward(args, backend_config)
 
         def do_check():
-            inputs = self._generate_inputs()
-            outputs = self._forward_expected(inputs)
-            grad_outputs = self._generate_grad_outputs(outputs)
-            grad_grad_inputs = self._generate_grad_grad_inputs(inputs)
-            # second-order gradients of non-float inputs do not exist
-            grad_grad_inputs = [g for g in grad_grad_inputs
-                                if g is None or g.dtype.kind == 'f']
-            inputs = self._to_test_device(inputs, backend_config)
-            grad_outputs = self._to_test_device(grad_outputs, backend_config)
-            grad_grad_inputs = self._to_test_device(grad_grad_inputs, backend_config)
+            inputs, grad_outputs, grad_grad_inputs = self._generate_check_arrays(
+                backend_config, double_backward=True)
             with backend_config:
                 with FunctionTestError.raise_if_fail(
                         'double backward is not implemented correctly'):
