@@ -28,9 +28,8 @@ class Poisson(dutils.RateDistribution, distribution.Distribution):
         return x * self._log_lam - F.lgamma(utils.force_array(x + 1, dtype)) - self.lam
 
     def sample_n(self, n):
-        lam = self.lam
-        eps = dutils.draw(numpy.random.poisson, (n,) + lam.shape, numpy.float32, lam.array)
-        return variable.Variable(eps)
+        return variable.Variable(
+            dutils.draw_given(numpy.random.poisson, self.lam, n, numpy.float32))
 
 
 @distribution.register_kl(Poisson, Poisson)

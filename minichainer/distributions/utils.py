@@ -93,6 +93,13 @@ def draw(sampler, shape, dtype, *args):
     return sampler(*args, size=shape).astype(dtype, copy=False)
 
 
+def draw_given(sampler, param, n, dtype=None):
+    """``n`` draws of ``sampler(param)`` per element of the Variable ``param`` (shape
+    ``(n,) + param.shape``), cast to ``dtype`` (default: ``param``'s dtype)."""
+    return draw(sampler, (n,) + param.shape, param.dtype if dtype is None else dtype,
+                param.array)
+
+
 def array_of(x):
     """The ndarray behind ``x`` (a Variable or an ndarray)."""
     return x.array if isinstance(x, variable.Variable) else x
