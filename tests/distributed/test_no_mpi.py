@@ -365,3 +365,37 @@ def test_multi_node_iterator_slave_without_order():
     slave.next()
     slave.serialize(Recorder())
     assert target == {'current_position': 3, 'epoch': 0, 'is_new_epoch': False}
+
+
+def test_chainermn_memory_utility():
+    # chainermn.communicators._memory_utility (ChainerMN's test_mpi.py imports it): the
+    # parameter lists, the buffer object of a NumPy array, and CUDA buffers that raise.
+    import numpy
+    import minichainer.links as L
+    mu = importlib.import_module('minichainer.distributed.communicators._memory_utility')
+    model = minichainer.Chain()
+    with model.init_scope():
+        model.b = L.Linear(3, 2)
+        model.a = L.Linear(None, 4)  # not initialized: no array
+    # sorted by name: /a/b, /b/W, /b/b (/a/W holds no array yet)
+    expected = [model.a.b, model.b.W, model.b.b]
+    params = mu.extract_params_set_data(model)
+    assert len(params) == 3 and all(p is q for p, q in zip(params, expected))
+    for p in params:
+        p.grad = None
+    assert mu.extract_params_set_grad(model, zero_fill=False) == []
+    model.b.W.grad = numpy.ones((2, 3), numpy.float32)
+    assert mu.extract_params_set_grad(model, zero_fill=False) == [model.b.W]
+    params = mu.extract_params_set_grad(model, zero_fill=True)
+    assert len(params) == 3 and all(p is q for p, q in zip(params, expected))
+    assert mu.count_grad_elements(params, zero_fill=True) == 4 + 6 + 2
+    assert mu.count_grad_elements([model.b.W], zero_fill=False) == 6
+    x = numpy.arange(12, dtype=numpy.float32)
+    assert mu.array_to_buffer_object(x) is x
+    strided = mu.array_to_buffer_object(x[::2])
+    assert strided.flags.c_contiguous and strided.tolist() == x[::2].tolist()
+    with pytest.raises(ValueError, match='unsupported array module'):
+        mu.get_device_memory_pointer([1, 2])
+    for cls in (mu.HostPinnedMemory, mu.DeviceMemory):
+        with pytest.raises(RuntimeError, match='CUDA'):
+            cls()
