@@ -29,6 +29,7 @@ import os
 import runpy
 import sys
 
+import minichainer
 from minichainer._compat import chainerx_stub
 from minichainer._compat import importer
 from minichainer._compat import numpy_legacy as numpy_legacy_mode
@@ -58,7 +59,6 @@ def install(numpy_legacy=False):
     Also puts a small import shim on ``sys.path`` so that spawned worker processes, which
     inherit ``sys.path`` but not the import hook, resolve ``chainer`` the same way.
     """
-    import minichainer
     if importer.find_installed() is None:
         stub = _chainerx_module()
         for name in list(sys.modules):
@@ -211,6 +211,8 @@ def main(argv=None):
     except KeyboardInterrupt:
         return 130
     except BaseException:
+        # Only on this error path: ``traceback`` (with linecache, textwrap) is not imported
+        # at the runner's start-up, which stays as lean as a plain ``python script.py``.
         import traceback
         exc_type, exc, tb = sys.exc_info()
         # drop the runner's own frames (run, runpy) from the report

@@ -7,6 +7,7 @@ estimate of its directional derivative along a random direction, as Chainer does
 import numpy
 
 from minichainer import backend
+from minichainer import function_node
 from minichainer.configuration import using_config
 from minichainer.testing.array import assert_allclose  # noqa: F401 (re-exported as Chainer)
 from minichainer.variable import Variable
@@ -257,13 +258,12 @@ def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5, rtol=1e
         if gy is not None and gy.shape != y.shape:
             raise ValueError('check_backward: y_grad shape {} does not match output shape {}'
                              .format(gy.shape, y.shape))
-    from minichainer.function_node import grad as _grad
     float_xs = [x for x in xs if x.requires_grad]
     targets = float_xs + list(params)
     outs = [y for y, gy in zip(ys, y_grad) if gy is not None]
     gys = [Variable(gy, requires_grad=False) for gy in y_grad if gy is not None]
     if targets and outs:
-        gxs = _grad(outs, targets, grad_outputs=gys)
+        gxs = function_node.grad(outs, targets, grad_outputs=gys)
     else:
         gxs = [None] * len(targets)
     x_grads = dict(zip(map(id, float_xs), gxs[:len(float_xs)]))
@@ -359,7 +359,6 @@ def check_double_backward(func, x_data, y_grad, x_grad_grad, params=(),
     with respect to both is compared with a numerical estimate, contracted with
     ``x_grad_grad`` (and ``params_grad_grad``).
     """
-    from minichainer.function_node import grad as _grad
     x_data = _as_tuple(x_data)
     params = _as_tuple(params)
     y_grad = _as_tuple(y_grad) if y_grad is not None else None
@@ -385,7 +384,8 @@ def check_double_backward(func, x_data, y_grad, x_grad_grad, params=(),
             outs = [y for y, m in zip(ys, y_grad_mask) if m]
             out_grads = list(gys)
         with using_config('enable_backprop', True):
-            gxs = _grad(outs, targets, grad_outputs=out_grads, enable_double_backprop=True)
+            gxs = function_node.grad(outs, targets, grad_outputs=out_grads,
+                                     enable_double_backprop=True)
         ret = []
         for g, t in zip(gxs, targets):
             if g is None:

@@ -11,7 +11,9 @@ Chainer uses these layouts for cuDNN's fast channel-last kernels, which do not e
 the CPU: as in Chainer, functions without explicit layout support reject inputs in a
 non-standard layout (convert them with ``as_layout(None)`` first).
 """
-from minichainer.function_node import FunctionNode
+import minichainer
+from minichainer import function_node
+from minichainer import variable
 from minichainer.utils import type_check
 
 CUDNN_CHANNEL_FIRST_X = None
@@ -32,8 +34,7 @@ _unspecified = _Unspecified()
 
 def get_raw_shape(arr_or_var):
     """The shape of the array as stored (for a Variable, of its raw array)."""
-    from minichainer.variable import Variable
-    if isinstance(arr_or_var, Variable):
+    if isinstance(arr_or_var, variable.Variable):
         return arr_or_var.raw_array.shape
     return arr_or_var.shape
 
@@ -45,8 +46,7 @@ def get_semantic_shape(arr_or_var, *, assumed_layout=_unspecified):
     Raises:
         ValueError: a Variable whose layout is not ``assumed_layout``.
     """
-    from minichainer.variable import Variable
-    if not isinstance(arr_or_var, Variable):
+    if not isinstance(arr_or_var, variable.Variable):
         shape = arr_or_var.shape
         if assumed_layout is not _unspecified:
             shape = _transpose_shape(shape, assumed_layout, None)
@@ -93,16 +93,15 @@ def _transpose_shape(shape, src_layout, dst_layout):
     return shape if axes is None else tuple(shape[i] for i in axes)
 
 
-class AsLayout(FunctionNode):
+class AsLayout(function_node.FunctionNode):
     """Convert a Variable to memory layout ``layout`` (differentiable)."""
 
     axes = None
     in_layout = None
 
     def __init__(self, layout):
-        from minichainer.function_node import _enable_layouts
         self.out_layout = layout
-        _enable_layouts()  # the output carries a layout from now on
+        function_node._enable_layouts()  # the output carries a layout from now on
 
     @property
     def label(self):
@@ -127,7 +126,6 @@ class AsLayout(FunctionNode):
         gy, = grad_outputs
         if self.axes is None:
             return gy,
-        from minichainer.functions.array.transpose import transpose
         inverse = _get_layout_transpose_axes(len(self.axes), self.in_layout,
                                              self.out_layout, inverse=True)
-        return transpose(gy, inverse),
+        return minichainer.functions.transpose(gy, inverse),

@@ -4,6 +4,7 @@ Mirrors what Chainer's own ``chainerx`` package exposes when its C++ core is not
 ``is_available()`` returns False and ``ndarray`` is a dummy class for ``isinstance`` tests.
 Any other attribute raises an ``AttributeError`` that names the missing ChainerX feature.
 """
+import importlib.machinery
 import types
 
 _MESSAGE = ('chainerx.{} is not available: minichainer has no ChainerX backend '
@@ -30,7 +31,6 @@ def _getattr(name):
 
 def make_module(name='chainerx'):
     """Build a fresh ``chainerx`` stub module object."""
-    import importlib.machinery
     module = types.ModuleType(name, __doc__)
     # a spec, so that importlib.util.find_spec('chainerx') works once it is in sys.modules
     module.__spec__ = importlib.machinery.ModuleSpec(name, None, origin=__name__)
@@ -42,12 +42,9 @@ def make_module(name='chainerx'):
     return module
 
 
-_module = None
+_module = make_module()
 
 
 def get_module():
-    """Return the process-wide ``chainerx`` stub module (created on first use)."""
-    global _module
-    if _module is None:
-        _module = make_module()
+    """Return the process-wide ``chainerx`` stub module."""
     return _module

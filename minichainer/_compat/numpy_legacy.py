@@ -15,6 +15,8 @@ What cannot be restored (C-level behaviour, promotion rules, ``copy=False``) is 
 docs/porting.md.
 """
 import ast
+import functools
+import importlib.util
 import os
 import sys
 import threading
@@ -274,7 +276,6 @@ STACK_FUNCTIONS = ('stack', 'hstack', 'vstack', 'dstack', 'column_stack', 'row_s
 
 
 def _wrap_stack_function(np, name, original):
-    import functools
 
     @functools.wraps(original)
     def wrapper(arrays, *args, **kwargs):
@@ -380,6 +381,8 @@ def install(np=None):
     Idempotent. Returns the sorted list of names restored.
     """
     if np is None:
+        # Not at module level: the runner's start-up hook loads this module in every Python
+        # subprocess and must not import numpy there (``install_when_numpy_imported``).
         import numpy as np
     with _lock:
         if _state.get('numpy') is np:
@@ -444,7 +447,6 @@ class _PatchNumpyOnImport(object):
         if fullname != 'numpy':
             return None
         sys.meta_path.remove(self)
-        import importlib.util
         spec = importlib.util.find_spec('numpy')
         if spec is None or spec.loader is None:
             return spec

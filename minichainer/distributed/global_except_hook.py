@@ -17,15 +17,23 @@ import warnings
 
 from minichainer.distributed import _mpi
 
-_orig_except_hook = None
 _FORWARD_GRACE_SECONDS = 0.5
-_installed_explicitly = False
+
+
+class _HookState:
+    """The ``sys.excepthook`` the hook replaced, and whether ``add_hook()`` was called."""
+
+    orig_except_hook = None
+    installed_explicitly = False
+
+
+_state = _HookState()
 
 
 def _global_except_hook(exctype, value, traceback):
     """Print the exception like Python does, then ``MPI_Abort`` the job."""
     try:
-        hook = _orig_except_hook or sys.__excepthook__
+        hook = _state.orig_except_hook or sys.__excepthook__
         hook(exctype, value, traceback)
     finally:
         MPI = _mpi.mpi_if_loaded()
@@ -67,10 +75,9 @@ def _add_hook_if_enabled():
 
 
 def _install():
-    global _orig_except_hook
     if sys.excepthook is _global_except_hook:
         return
-    _orig_except_hook = sys.excepthook
+    _state.orig_except_hook = sys.excepthook
     sys.excepthook = _global_except_hook
 
 
@@ -79,19 +86,17 @@ def add_hook():
 
     Calling it twice warns, as in ChainerMN.
     """
-    global _installed_explicitly
-    if _installed_explicitly:
+    if _state.installed_explicitly:
         warnings.warn('minichainer.distributed.global_except_hook.add_hook() seems to be '
                       'called multiple times. Ignoring.', stacklevel=2)
         return
-    _installed_explicitly = True
+    _state.installed_explicitly = True
     _install()
 
 
 def remove_hook():
     """Restore the previous ``sys.excepthook`` (minichainer addition)."""
-    global _orig_except_hook, _installed_explicitly
     if sys.excepthook is _global_except_hook:
-        sys.excepthook = _orig_except_hook or sys.__excepthook__
-    _orig_except_hook = None
-    _installed_explicitly = False
+        sys.excepthook = _state.orig_except_hook or sys.__excepthook__
+    _state.orig_except_hook = None
+    _state.installed_explicitly = False

@@ -44,6 +44,4 @@ class Chisquare(dutils.ScalarDistribution, distribution.Distribution):
         return -F.lgamma(h) - h * _LOG2 + (h - 1) * F.log(x) - 0.5 * x
 
     def sample_n(self, n):
-        k = self.k
-        eps = dutils.draw(numpy.random.chisquare, (n,) + k.shape, k.dtype, k.array)
-        return variable.Variable(eps)
+        return variable.Variable(dutils.draw_given(numpy.random.chisquare, self.k, n))

@@ -7,24 +7,15 @@ from minichainer import variable
 from minichainer.distributions import utils as dutils
 
 
-class Exponential(dutils.ScalarDistribution, distribution.Distribution):
+class Exponential(dutils.RateDistribution, distribution.Distribution):
     """Exponential distribution with rate ``lam``: density ``lam * exp(-lam * x)``, ``x >= 0``.
 
     Args:
         lam (~chainer.Variable or ndarray): rate parameter.
     """
 
-    _param_names = ('lam',)
+    _owner = 'Exponential'
     _support = 'positive'
-
-    def __init__(self, lam):
-        self._lam_in = dutils.check_param('Exponential', 'lam', lam)
-
-    lam = dutils.param('lam')
-
-    @dutils.cached_property
-    def _log_lam(self):
-        return F.log(self.lam)
 
     @dutils.cached_property
     def mean(self):

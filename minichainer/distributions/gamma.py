@@ -43,8 +43,7 @@ class Gamma(dutils.ScalarDistribution, distribution.Distribution):
         return dutils.where_else(dutils.array_of(x) >= 0, log_density, -numpy.inf)
 
     def sample_n(self, n):
-        k = self.k
-        eps = dutils.draw(numpy.random.gamma, (n,) + k.shape, k.dtype, k.array)
+        eps = dutils.draw_given(numpy.random.gamma, self.k, n)
         return F.broadcast_to(self.theta, eps.shape) * eps
 
 

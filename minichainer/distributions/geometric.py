@@ -30,9 +30,7 @@ class Geometric(dutils.ScalarDistribution, distribution.Distribution):
         return (x - 1) * F.log(1 - self.p) + F.log(self.p)
 
     def sample_n(self, n):
-        p = self.p
-        eps = dutils.draw(numpy.random.geometric, (n,) + p.shape, p.dtype, p.array)
-        return variable.Variable(eps)
+        return variable.Variable(dutils.draw_given(numpy.random.geometric, self.p, n))
 
 
 @distribution.register_kl(Geometric, Geometric)

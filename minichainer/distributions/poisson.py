@@ -8,20 +8,11 @@ from minichainer import variable
 from minichainer.distributions import utils as dutils
 
 
-class Poisson(dutils.ScalarDistribution, distribution.Distribution):
+class Poisson(dutils.RateDistribution, distribution.Distribution):
     """Poisson distribution with rate ``lam`` over the non-negative integers."""
 
-    _param_names = ('lam',)
+    _owner = 'Poisson'
     _support = 'non negative integer'
-
-    def __init__(self, lam):
-        self._lam_in = dutils.check_param('Poisson', 'lam', lam)
-
-    lam = dutils.param('lam')
-
-    @dutils.cached_property
-    def _log_lam(self):
-        return F.log(self.lam)
 
     @dutils.cached_property
     def mean(self):
@@ -37,9 +28,8 @@ class Poisson(dutils.ScalarDistribution, distribution.Distribution):
         return x * self._log_lam - F.lgamma(utils.force_array(x + 1, dtype)) - self.lam
 
     def sample_n(self, n):
-        lam = self.lam
-        eps = dutils.draw(numpy.random.poisson, (n,) + lam.shape, numpy.float32, lam.array)
-        return variable.Variable(eps)
+        return variable.Variable(
+            dutils.draw_given(numpy.random.poisson, self.lam, n, numpy.float32))
 
 
 @distribution.register_kl(Poisson, Poisson)

@@ -5,6 +5,7 @@ import numpy
 
 from minichainer import backend
 from minichainer import function_node
+from minichainer import functions as F
 from minichainer import utils
 from minichainer import variable
 from minichainer.utils import type_check
@@ -50,6 +51,23 @@ class ScalarDistribution:
         return self._support
 
 
+class RateDistribution(ScalarDistribution):
+    """Mixin for the distributions of one rate parameter ``lam`` (Exponential, Poisson);
+    ``_owner`` names the distribution in error messages."""
+
+    _param_names = ('lam',)
+    _owner = None
+
+    def __init__(self, lam):
+        self._lam_in = check_param(self._owner, 'lam', lam)
+
+    lam = param('lam')
+
+    @cached_property
+    def _log_lam(self):
+        return F.log(self.lam)
+
+
 def check_param(owner, name, value, optional=False):
     """Check that parameter ``name`` of distribution ``owner`` is a Variable or ndarray."""
     if value is None and optional:
@@ -73,6 +91,13 @@ def exclusive(owner, **pairs):
 def draw(sampler, shape, dtype, *args):
     """Draw ``sampler(*args, size=shape)`` from NumPy's global RNG, cast to ``dtype``."""
     return sampler(*args, size=shape).astype(dtype, copy=False)
+
+
+def draw_given(sampler, param, n, dtype=None):
+    """``n`` draws of ``sampler(param)`` per element of the Variable ``param`` (shape
+    ``(n,) + param.shape``), cast to ``dtype`` (default: ``param``'s dtype)."""
+    return draw(sampler, (n,) + param.shape, param.dtype if dtype is None else dtype,
+                param.array)
 
 
 def array_of(x):
@@ -111,12 +136,10 @@ class ModifiedXLogX(function_node.FunctionNode):
 
 def _modified_xlogx(x):
     """Differentiable ``x log x`` that is 0 (not NaN) where ``x == 0``."""
-    from minichainer.functions.array.where import where
-    from minichainer.functions.math.exponential import log
     x = variable.as_variable(x)
     xp = backend.get_array_module(x.array)
     positive = utils.force_array(x.array > 0)
-    logx = log(where(positive, x, xp.ones_like(x.array)))
+    logx = F.log(F.where(positive, x, xp.ones_like(x.array)))
     return ModifiedXLogX(logx).apply((x,))[0]
 
 
@@ -149,7 +172,6 @@ def categorical_indices(p, n, owner='Categorical'):
 
 def where_else(condition, value, fill):
     """``value`` where ``condition`` holds (broadcast), the constant ``fill`` elsewhere."""
-    from minichainer.functions.array.where import where
     xp = backend.get_array_module(value.array)
     condition = xp.broadcast_to(utils.force_array(condition), value.shape)
-    return where(condition, value, xp.full(value.shape, fill, value.dtype))
+    return F.where(condition, value, xp.full(value.shape, fill, value.dtype))

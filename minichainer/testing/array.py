@@ -1,10 +1,11 @@
 """Array comparison for tests (``chainer.testing.assert_allclose``)."""
 import numpy
 
+from minichainer import variable
+
 
 def _as_numpy(x):
-    from minichainer.variable import Variable
-    if isinstance(x, Variable):
+    if isinstance(x, variable.Variable):
         x = x.array
     return numpy.asarray(x)
 

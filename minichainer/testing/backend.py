@@ -7,6 +7,8 @@ import functools
 
 import numpy
 
+import minichainer
+import minichainer.backend
 from minichainer.testing import _bundle
 from minichainer.testing import attr
 
@@ -69,8 +71,7 @@ class BackendConfig:
         if self._device is None:
             if not self.is_available:
                 self._unavailable()
-            from minichainer import backend
-            self._device = backend.CpuDevice()
+            self._device = minichainer.backend.CpuDevice()
         return self._device
 
     def _unavailable(self):
@@ -78,7 +79,6 @@ class BackendConfig:
                            '(only the CPU/NumPy backend exists)'.format(self))
 
     def __enter__(self):
-        import minichainer
         contexts = [
             minichainer.using_config('use_cudnn', self.use_cudnn),
             minichainer.using_config('cudnn_deterministic', self.cudnn_deterministic),

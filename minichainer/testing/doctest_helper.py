@@ -1,6 +1,8 @@
 """Conditions for the ``:skipif:`` option of doctests (``chainer.testing.doctest_helper``)."""
 import os
 
+from minichainer.testing import helper
+
 _gpu_limit = int(os.getenv('CHAINER_TEST_GPU_LIMIT', '-1'))
 
 
@@ -14,7 +16,6 @@ def skipif(condition):
 
 def skipif_requires_satisfied(*requirements):
     """Skip when all ``requirements`` (e.g. ``'theano'``) are installed."""
-    from minichainer.testing import helper
     if not helper._requirements_met(requirements):
         return False
     return skipif(True)

@@ -10,7 +10,10 @@ import unittest
 
 import numpy
 
+import minichainer
+from minichainer import backend
 from minichainer.testing import array as array_module
+from minichainer.variable import Variable
 
 
 class _TestError(AssertionError):
@@ -76,7 +79,6 @@ def _array_types():
 
 
 def _cpu_device():
-    from minichainer import backend
     return backend.CpuDevice()
 
 
@@ -121,14 +123,13 @@ class _DeclarativeTestMixin:
 
     def _repeat_if_nondifferentiable(self, do_check):
         """Run ``do_check``; with ``dodge_nondifferentiable``, retry on new inputs."""
-        from minichainer import gradient_check
         if not self.dodge_nondifferentiable:
             do_check()
             return
         for _ in range(1000):
             try:
                 do_check()
-            except gradient_check.NondifferentiableError:
+            except minichainer.gradient_check.NondifferentiableError:
                 continue
             return
         raise self._test_error(self._nondifferentiable_message)
@@ -186,7 +187,6 @@ class FunctionTestBase(_DeclarativeTestMixin):
         return outputs
 
     def _forward(self, inputs, backend_config):
-        from minichainer.variable import Variable
         assert all(isinstance(a, Variable) for a in inputs)
         with backend_config:
             outputs = self.forward(inputs, backend_config.device)
@@ -205,7 +205,6 @@ class FunctionTestBase(_DeclarativeTestMixin):
 
     def run_test_forward(self, backend_config):
         """Check the outputs of ``forward`` against ``forward_expected``; inputs unchanged."""
-        from minichainer.variable import Variable
         self._start_test('forward', backend_config)
 
         cpu_inputs = self._generate_inputs()
@@ -237,22 +236,30 @@ class FunctionTestBase(_DeclarativeTestMixin):
 
         self.check_forward_outputs(tuple(var.array for var in outputs), cpu_expected)
 
+    def _generate_check_arrays(self, backend_config, double_backward=False):
+        """The arrays of one gradient check, drawn in Chainer's order and sent to the tested
+        device: inputs, output gradients and (for double backward) the float inputs'
+        second-order gradients."""
+        inputs = self._generate_inputs()
+        outputs = self._forward_expected(inputs)
+        arrays = [inputs, self._generate_grad_outputs(outputs)]
+        if double_backward:
+            grad_grad_inputs = self._generate_grad_grad_inputs(inputs)
+            # second-order gradients of non-float inputs do not exist
+            arrays.append([g for g in grad_grad_inputs if g is None or g.dtype.kind == 'f'])
+        return [self._to_test_device(a, backend_config) for a in arrays]
+
     def run_test_backward(self, backend_config):
         """Check the gradients of ``forward`` numerically (``check_backward``)."""
-        from minichainer import gradient_check
         self._start_test('backward', backend_config)
 
         def f(*args):
             return self._forward(args, backend_config)
 
         def do_check():
-            inputs = self._generate_inputs()
-            outputs = self._forward_expected(inputs)
-            grad_outputs = self._generate_grad_outputs(outputs)
-            inputs = self._to_test_device(inputs, backend_config)
-            grad_outputs = self._to_test_device(grad_outputs, backend_config)
+            inputs, grad_outputs = self._generate_check_arrays(backend_config)
             with FunctionTestError.raise_if_fail('backward is not implemented correctly'):
-                gradient_check.check_backward(
+                minichainer.gradient_check.check_backward(
                     f, inputs, grad_outputs, dtype=self.numerical_grad_dtype,
                     detect_nondifferentiable=self.dodge_nondifferentiable,
                     **self.check_backward_options)
@@ -261,27 +268,18 @@ class FunctionTestBase(_DeclarativeTestMixin):
 
     def run_test_double_backward(self, backend_config):
         """Check second-order gradients numerically (``check_double_backward``)."""
-        from minichainer import gradient_check
         self._start_test('double_backward', backend_config)
 
         def f(*args):
             return self._forward(args, backend_config)
 
         def do_check():
-            inputs = self._generate_inputs()
-            outputs = self._forward_expected(inputs)
-            grad_outputs = self._generate_grad_outputs(outputs)
-            grad_grad_inputs = self._generate_grad_grad_inputs(inputs)
-            # second-order gradients of non-float inputs do not exist
-            grad_grad_inputs = [g for g in grad_grad_inputs
-                                if g is None or g.dtype.kind == 'f']
-            inputs = self._to_test_device(inputs, backend_config)
-            grad_outputs = self._to_test_device(grad_outputs, backend_config)
-            grad_grad_inputs = self._to_test_device(grad_grad_inputs, backend_config)
+            inputs, grad_outputs, grad_grad_inputs = self._generate_check_arrays(
+                backend_config, double_backward=True)
             with backend_config:
                 with FunctionTestError.raise_if_fail(
                         'double backward is not implemented correctly'):
-                    gradient_check.check_double_backward(
+                    minichainer.gradient_check.check_double_backward(
                         f, inputs, grad_outputs, grad_grad_inputs,
                         dtype=self.numerical_grad_dtype,
                         detect_nondifferentiable=self.dodge_nondifferentiable,
@@ -350,15 +348,13 @@ class _LinkTestBase(_DeclarativeTestMixin):
         return params_init
 
     def _create_link(self, initializers, backend_config):
-        from minichainer.link import Link
         link = self.create_link(initializers)
-        if not isinstance(link, Link):
+        if not isinstance(link, minichainer.Link):
             raise TypeError('`create_link` must return a chainer.Link object.')
         link.to_device(backend_config.device)
         return link
 
     def _create_initialized_link(self, inits, backend_config):
-        from minichainer.variable import Variable
         inits = [_get_initializer_argument_value(i) for i in inits]
         link = self._create_link(inits, backend_config)
         inputs_np = self._generate_inputs()
@@ -369,7 +365,6 @@ class _LinkTestBase(_DeclarativeTestMixin):
         return link, inputs_xp, outputs_xp
 
     def _forward(self, link, inputs, backend_config):
-        from minichainer.variable import Variable
         assert all(isinstance(x, Variable) for x in inputs)
         with backend_config:
             outputs = self.forward(link, inputs, backend_config.device)
@@ -408,7 +403,6 @@ class LinkTestCase(_LinkTestBase, unittest.TestCase):
 
     def test_forward(self, backend_config):
         """Tests forward computation."""
-        from minichainer.variable import Variable
         if self.skip_forward_test:
             raise unittest.SkipTest('skip_forward_test is set')
         self.backend_config = backend_config
@@ -427,7 +421,6 @@ class LinkTestCase(_LinkTestBase, unittest.TestCase):
 
     def test_backward(self, backend_config):
         """Tests backward computation (inputs and the ``param_names`` parameters)."""
-        from minichainer import gradient_check
         if self.skip_backward_test:
             raise unittest.SkipTest('skip_backward_test is set')
         self.backend_config = backend_config
@@ -452,7 +445,7 @@ class LinkTestCase(_LinkTestBase, unittest.TestCase):
                 return self._forward(forward_link, xs, backend_config)
 
             with LinkTestError.raise_if_fail('backward is not implemented correctly'):
-                gradient_check.check_backward(
+                minichainer.gradient_check.check_backward(
                     forward, tuple(inputs), grad_outputs, params=tuple(forward_params),
                     dtype=self.numerical_grad_dtype,
                     detect_nondifferentiable=self.dodge_nondifferentiable,
@@ -535,13 +528,11 @@ def _get_initializer_argument_value(init):
 
 
 def _get_expected_initializer(init):
-    from minichainer import initializers
-    from minichainer.initializer import Initializer
     if isinstance(init, InitializerArgument):
         init = init.expected_initializer
     assert init is not None
-    if not isinstance(init, Initializer):
-        init = initializers._get_initializer(init)
+    if not isinstance(init, minichainer.Initializer):
+        init = minichainer.initializers._get_initializer(init)
     return init
 
 
@@ -565,7 +556,6 @@ def _check_array_types(arrays, device, func_name):
 
 
 def _check_variable_types(vars, device, func_name, test_error_cls):
-    from minichainer.variable import Variable
     if not isinstance(vars, tuple):
         test_error_cls.fail('`{}()` must return a tuple, not {}.'.format(
             func_name, type(vars)))

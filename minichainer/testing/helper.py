@@ -1,25 +1,27 @@
 """Small test helpers (``chainer.testing.helper``)."""
 import contextlib
+import importlib.metadata
 import re
 import sys
 import unittest
+from unittest import mock
 import warnings
+
+import minichainer
 
 
 def _installed_version(name):
     """Version of distribution ``name``; ``chainer`` is minichainer, which provides Chainer
     7.8.1's API (so ``with_requires('chainer>=5')`` runs, with or without a real Chainer
     installed, inside the compat runner or not)."""
-    import minichainer
     canonical = name.lower().replace('_', '-').replace('.', '-')
     if canonical == 'chainer':
         return minichainer.__version__
     if canonical == 'minichainer':
         return minichainer.minichainer_version
-    from importlib import metadata
     try:
-        return metadata.version(name)
-    except metadata.PackageNotFoundError:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
         return None
 
 
@@ -145,7 +147,6 @@ def patch(target, *args, **kwargs):
             already be imported.
         wraps: object the mock wraps (default: the object ``target`` names).
     """
-    from unittest import mock
     try:
         wraps = kwargs.pop('wraps')
     except KeyError:

@@ -1,6 +1,8 @@
 """Random matrices with prescribed singular values (``chainer.testing.matrix``)."""
 import numpy
 
+from minichainer.utils import argument
+
 
 def generate_matrix(shape, dtype=float, **kwargs):
     """generate_matrix(shape, dtype=float, *, singular_values)
@@ -9,7 +11,6 @@ def generate_matrix(shape, dtype=float, **kwargs):
     singular values are ``singular_values`` (broadcastable to ``(B..., min(M, N))``).
     Draws ``numpy.random.randn(*shape)`` (twice for complex dtypes), as Chainer.
     """
-    from minichainer.utils import argument
     singular_values, = argument.parse_kwargs(kwargs, ('singular_values', None))
     if len(shape) <= 1:
         raise ValueError('shape {} is invalid for matrices: too few axes'.format(shape))

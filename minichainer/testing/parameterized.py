@@ -6,6 +6,8 @@ import re
 import types
 import unittest
 
+import numpy
+
 from minichainer.testing import _bundle
 
 
@@ -177,7 +179,6 @@ def _pairwise_product_dict(*parameters):
 def _indices_covering_all_pairs(shape):
     # Greedy: walk all index tuples in a fixed shuffled order (RandomState(0)) and keep
     # those that cover a not yet covered pair of (axis i value, axis j value).
-    import numpy
     axes = range(len(shape))
     pairs = list(itertools.combinations(axes, 2))
     uncovered = {(i, j): set(itertools.product(range(shape[i]), range(shape[j])))

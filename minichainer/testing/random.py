@@ -9,15 +9,21 @@ import numpy
 
 from minichainer.testing import _bundle
 
-_old_python_random_state = None
-_old_numpy_random_state = None
-_nest_count = 0
+
+class _RandomState:
+    """The random states saved by the outermost setup, and how deep setups are nested."""
+
+    python_state = None
+    numpy_state = None
+    nest_count = 0
+
+
+_saved = _RandomState()
 
 
 def _numpy_do_setup(deterministic=True):
-    global _old_python_random_state, _old_numpy_random_state
-    _old_python_random_state = random.getstate()
-    _old_numpy_random_state = numpy.random.get_state()
+    _saved.python_state = random.getstate()
+    _saved.numpy_state = numpy.random.get_state()
     if deterministic:
         numpy.random.seed(100)
     else:
@@ -25,11 +31,10 @@ def _numpy_do_setup(deterministic=True):
 
 
 def _numpy_do_teardown():
-    global _old_python_random_state, _old_numpy_random_state
-    random.setstate(_old_python_random_state)
-    numpy.random.set_state(_old_numpy_random_state)
-    _old_python_random_state = None
-    _old_numpy_random_state = None
+    random.setstate(_saved.python_state)
+    numpy.random.set_state(_saved.numpy_state)
+    _saved.python_state = None
+    _saved.numpy_state = None
 
 
 def do_setup(deterministic=True):
@@ -42,32 +47,31 @@ def do_teardown():
 
 @atexit.register
 def _check_teardown():
-    assert _nest_count == 0, '_setup_random() and _teardown_random() must be called in pairs.'
+    assert _saved.nest_count == 0, \
+        '_setup_random() and _teardown_random() must be called in pairs.'
 
 
 def _setup_random():
     """Seed numpy's global RNG with 100 (outermost call only); the state is saved."""
-    global _nest_count
-    if _nest_count == 0:
+    if _saved.nest_count == 0:
         nondeterministic = bool(int(os.environ.get(
             'CHAINER_TEST_RANDOM_NONDETERMINISTIC', '0')))
         do_setup(not nondeterministic)
-    _nest_count += 1
+    _saved.nest_count += 1
 
 
 def _teardown_random():
     """Restore the random states saved by the outermost :func:`_setup_random`."""
-    global _nest_count
-    if _nest_count <= 0:
+    if _saved.nest_count <= 0:
         raise RuntimeError('_teardown_random: _setup_random has not been called')
-    _nest_count -= 1
-    if _nest_count == 0:
+    _saved.nest_count -= 1
+    if _saved.nest_count == 0:
         do_teardown()
 
 
 def generate_seed():
     """Draw a seed from the fixed RNG (only inside a ``fix_random`` test)."""
-    if _nest_count <= 0:
+    if _saved.nest_count <= 0:
         raise RuntimeError('generate_seed: random is not set up (use fix_random)')
     return numpy.random.randint(0xffffffff)
 

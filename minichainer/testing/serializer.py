@@ -3,6 +3,8 @@ import os
 import shutil
 import tempfile
 
+import minichainer
+
 
 def save_and_load(src, dst, filename, saver, loader):
     """Save ``src`` with ``saver(path, src)`` and load into ``dst`` with ``loader(path, dst)``.
@@ -20,11 +22,11 @@ def save_and_load(src, dst, filename, saver, loader):
 
 def save_and_load_npz(src, dst):
     """Save ``src`` to an NPZ file and load it into ``dst``."""
-    from minichainer import serializers
-    save_and_load(src, dst, 'tmp.npz', serializers.save_npz, serializers.load_npz)
+    save_and_load(src, dst, 'tmp.npz', minichainer.serializers.save_npz,
+                  minichainer.serializers.load_npz)
 
 
 def save_and_load_hdf5(src, dst):
     """Save ``src`` to an HDF5 file and load it into ``dst`` (needs h5py)."""
-    from minichainer import serializers
-    save_and_load(src, dst, 'tmp.h5', serializers.save_hdf5, serializers.load_hdf5)
+    save_and_load(src, dst, 'tmp.h5', minichainer.serializers.save_hdf5,
+                  minichainer.serializers.load_hdf5)

@@ -3,6 +3,8 @@ extensions and triggers."""
 import numbers
 from unittest import mock
 
+import minichainer
+
 
 def get_trainer_with_mock_updater(stop_trigger=(10, 'iteration'), iter_per_epoch=10,
                                   extensions=None):
@@ -17,7 +19,6 @@ def get_trainer_with_mock_updater(stop_trigger=(10, 'iteration'), iter_per_epoch
         iter_per_epoch (int or float): Iterations per epoch; must be positive.
         extensions (list): Extensions to register.
     """
-    from minichainer import training
     if isinstance(iter_per_epoch, bool) or not isinstance(iter_per_epoch, numbers.Real) \
             or not iter_per_epoch > 0:
         raise ValueError('get_trainer_with_mock_updater: iter_per_epoch must be a positive '
@@ -41,4 +42,4 @@ def get_trainer_with_mock_updater(stop_trigger=(10, 'iteration'), iter_per_epoch
         updater.previous_epoch_detail = (updater.iteration - 1) / iter_per_epoch
 
     updater.update = update
-    return training.Trainer(updater, stop_trigger, extensions=extensions)
+    return minichainer.training.Trainer(updater, stop_trigger, extensions=extensions)

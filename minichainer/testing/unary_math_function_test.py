@@ -4,7 +4,13 @@ import warnings
 
 import numpy
 
+import minichainer
+from minichainer import function
+from minichainer import variable
+from minichainer.backends import cuda
+from minichainer.testing import array as array_module
 from minichainer.testing import attr
+from minichainer.testing import parameterized
 
 
 def is_available():
@@ -16,8 +22,7 @@ def check_available():
 
 
 def _is_old_style(func):
-    from minichainer.function import Function
-    return isinstance(func, Function)
+    return isinstance(func, function.Function)
 
 
 def _func_name(func):
@@ -29,8 +34,7 @@ def _func_name(func):
 def _func_class(func):
     if _is_old_style(func):
         return type(func)
-    from minichainer import functions
-    return getattr(functions, func.__name__.capitalize(), None)
+    return getattr(minichainer.functions, func.__name__.capitalize(), None)
 
 
 def _make_data_default(shape, dtype):
@@ -67,10 +71,6 @@ def unary_math_function_unittest(func, func_expected=None, label_expected=None,
             overriding the presets.
     """
     check_available()
-    from minichainer import gradient_check
-    from minichainer import testing
-    from minichainer.backends import cuda
-    from minichainer import variable
 
     is_new_style = not _is_old_style(func)
     func_name = _func_name(func)
@@ -128,7 +128,7 @@ def unary_math_function_unittest(func, func_expected=None, label_expected=None,
             y = func(x)
             self.assertEqual(y.data.dtype, x_data.dtype)
             y_expected = func_expected(cuda.to_cpu(x_data), dtype=x_data.dtype)
-            testing.assert_allclose(y_expected, y.data, **self.forward_options)
+            array_module.assert_allclose(y_expected, y.data, **self.forward_options)
         klass.check_forward = check_forward
 
         def test_forward_cpu(self):
@@ -141,7 +141,8 @@ def unary_math_function_unittest(func, func_expected=None, label_expected=None,
         klass.test_forward_gpu = test_forward_gpu
 
         def check_backward(self, x_data, y_grad):
-            gradient_check.check_backward(func, x_data, y_grad, **self.backward_options)
+            minichainer.gradient_check.check_backward(func, x_data, y_grad,
+                                                      **self.backward_options)
         klass.check_backward = check_backward
 
         def test_backward_cpu(self):
@@ -156,7 +157,7 @@ def unary_math_function_unittest(func, func_expected=None, label_expected=None,
         if is_new_style:
             def check_double_backward(self, x_data, y_grad, x_grad_grad):
                 func1 = _nonlinear(func) if is_linear else func
-                gradient_check.check_double_backward(
+                minichainer.gradient_check.check_double_backward(
                     func1, x_data, y_grad, x_grad_grad, **self.double_backward_options)
             klass.check_double_backward = check_double_backward
 
@@ -175,7 +176,7 @@ def unary_math_function_unittest(func, func_expected=None, label_expected=None,
                 self.assertEqual(func_class().label, label_expected)
             klass.test_label = test_label
 
-        return testing.parameterize(*testing.product({
+        return parameterized.parameterize(*parameterized.product({
             'shape': [(3, 2), ()],
             'dtype': [numpy.float16, numpy.float32, numpy.float64],
         }))(klass)

@@ -266,3 +266,136 @@ def test_checkpointer_parses_its_file_names():
     assert names == ['hoge.0.3', 'hoge.0.10']
     assert cp._parse_filenames(names + ['other.0.1']) == [
         ('hoge', 0, 3), ('hoge', 0, 10), None]
+
+
+class _RecordingComm:
+    """The master of a two-rank job: keeps a copy of what it broadcasts."""
+    rank = 0
+    size = 2
+
+    def __init__(self, sent):
+        self.sent = sent
+
+    def bcast_obj(self, obj, max_buf_len=None, root=0):
+        import pickle
+        self.sent.append(pickle.loads(pickle.dumps(obj)))
+        return obj
+
+
+class _ReplayComm:
+    """A slave of that job: receives what the master broadcast, in order."""
+    rank = 1
+    size = 2
+
+    def __init__(self, sent):
+        self.sent = sent
+
+    def bcast_obj(self, obj, max_buf_len=None, root=0):
+        return self.sent.pop(0)
+
+
+def test_multi_node_iterator_slave_serializes_the_masters_state():
+    # ChainerMN's test_overwrite_order on rank 1: a slave saves the master's counters and
+    # first order under the iterator's keys; what it loads does not change its batches.
+    import io
+    import numpy
+
+    sent = []
+
+    def make(comm):
+        return mn.create_multi_node_iterator(minichainer.iterators.SerialIterator(
+            numpy.arange(12), 4, shuffle=True, repeat=False), comm)
+    numpy.random.seed(0)
+    master = make(_RecordingComm(sent))
+    slave = make(_ReplayComm(sent))
+    first_order = master._state.order.copy()
+    assert slave._order.tolist() == first_order.tolist()
+    assert _ints(master.next()) == _ints(slave.next())
+    assert slave.current_position == master.current_position == 4
+
+    saved_master, saved_slave = io.BytesIO(), io.BytesIO()
+    minichainer.serializers.save_npz(saved_master, master)
+    minichainer.serializers.save_npz(saved_slave, slave)
+    with numpy.load(io.BytesIO(saved_master.getvalue())) as m, \
+            numpy.load(io.BytesIO(saved_slave.getvalue())) as s:
+        assert set(s.files) == {'current_position', 'epoch', 'is_new_epoch', 'order'}
+        assert set(s.files) <= set(m.files)
+        for key in s.files:
+            assert s[key].tolist() == m[key].tolist(), key
+        arrays = dict(m)
+
+    # A file with another order, loaded on every rank (as a snapshot is): the master
+    # takes the order, and the slave keeps receiving the master's batches.
+    arrays['order'] = numpy.roll(arrays['order'], 1)
+    rolled = io.BytesIO()
+    numpy.savez(rolled, **arrays)
+    for it in (master, slave):
+        minichainer.serializers.load_npz(io.BytesIO(rolled.getvalue()), it)
+    assert master._state.order.tolist() == arrays['order'].tolist()
+    assert (slave.epoch, slave.current_position) == (0, 4)
+    batch = _ints(master.next())
+    assert batch == arrays['order'][4:8].tolist()
+    assert _ints(slave.next()) == batch
+
+
+def _ints(batch):
+    return [int(v) for v in batch]
+
+
+def test_multi_node_iterator_slave_without_order():
+    import numpy
+
+    sent = []
+
+    def make(comm):
+        return mn.create_multi_node_iterator(minichainer.iterators.SerialIterator(
+            numpy.arange(6), 3, shuffle=False, repeat=False), comm)
+    master = make(_RecordingComm(sent))
+    slave = make(_ReplayComm(sent))
+    target = {}
+
+    class Recorder(minichainer.serializer.Serializer):
+        def __getitem__(self, key):
+            raise NotImplementedError
+
+        def __call__(self, key, value):
+            target[key] = value
+            return value
+    master.next()
+    slave.next()
+    slave.serialize(Recorder())
+    assert target == {'current_position': 3, 'epoch': 0, 'is_new_epoch': False}
+
+
+def test_chainermn_memory_utility():
+    # chainermn.communicators._memory_utility (ChainerMN's test_mpi.py imports it): the
+    # parameter lists, the buffer object of a NumPy array, and CUDA buffers that raise.
+    import numpy
+    import minichainer.links as L
+    mu = importlib.import_module('minichainer.distributed.communicators._memory_utility')
+    model = minichainer.Chain()
+    with model.init_scope():
+        model.b = L.Linear(3, 2)
+        model.a = L.Linear(None, 4)  # not initialized: no array
+    # sorted by name: /a/b, /b/W, /b/b (/a/W holds no array yet)
+    expected = [model.a.b, model.b.W, model.b.b]
+    params = mu.extract_params_set_data(model)
+    assert len(params) == 3 and all(p is q for p, q in zip(params, expected))
+    for p in params:
+        p.grad = None
+    assert mu.extract_params_set_grad(model, zero_fill=False) == []
+    model.b.W.grad = numpy.ones((2, 3), numpy.float32)
+    assert mu.extract_params_set_grad(model, zero_fill=False) == [model.b.W]
+    params = mu.extract_params_set_grad(model, zero_fill=True)
+    assert len(params) == 3 and all(p is q for p, q in zip(params, expected))
+    assert mu.count_grad_elements(params, zero_fill=True) == 4 + 6 + 2
+    assert mu.count_grad_elements([model.b.W], zero_fill=False) == 6
+    x = numpy.arange(12, dtype=numpy.float32)
+    assert mu.array_to_buffer_object(x) is x
+    strided = mu.array_to_buffer_object(x[::2])
+    assert strided.flags.c_contiguous and strided.tolist() == x[::2].tolist()
+    with pytest.raises(ValueError, match='unsupported array module'):
+        mu.get_device_memory_pointer([1, 2])
+    for cls in (mu.HostPinnedMemory, mu.DeviceMemory):
+        with pytest.raises(RuntimeError, match='CUDA'):
+            cls()

@@ -2,6 +2,7 @@
 import numpy
 
 from minichainer.distributed import _mpi
+from minichainer.distributed import global_except_hook
 from minichainer.distributed.communicators import _communication_utility
 from minichainer.distributed.communicators import _node_shared
 from minichainer.distributed.communicators import _packed_buffer
@@ -103,7 +104,6 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
          self._inter_size) = _communication_utility.init_ranks(mpi_comm, MPI)
         self._grad_layouts = {}
         self._grad_layout = None
-        from minichainer.distributed import global_except_hook
         global_except_hook._add_hook_if_enabled()
 
     # ------------------------------------------------------------------ topology

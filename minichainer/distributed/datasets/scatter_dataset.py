@@ -2,6 +2,7 @@
 import numpy
 
 from minichainer.datasets.sub_dataset import SubDataset
+from minichainer.distributed.communicators import _communication_utility
 
 
 class DataSizeError(RuntimeError, ValueError):
@@ -17,7 +18,6 @@ class _Mpi4pyComm:
         self.size = mpi_comm.size
 
     def bcast_obj(self, obj, max_buf_len=256 * 1024 * 1024, root=0):
-        from minichainer.distributed.communicators import _communication_utility
         return _communication_utility.chunked_bcast_obj(obj, self.mpi_comm, max_buf_len,
                                                         root)
 

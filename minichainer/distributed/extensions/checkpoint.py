@@ -3,6 +3,7 @@
 import os
 import time
 
+from minichainer import serializers
 from minichainer.training import extension
 
 
@@ -85,7 +86,6 @@ class _MultiNodeCheckpointer(extension.Extension):
     def save(self, target, iteration):
         """Save ``target`` as this rank's snapshot of ``iteration`` (call on every rank
         at the same iteration)."""
-        from minichainer import serializers
         if self.path is None:
             raise RuntimeError('multi-node checkpointer: no path; pass path= or use it '
                                'as a trainer extension')
@@ -136,7 +136,6 @@ class _MultiNodeCheckpointer(extension.Extension):
         Returns:
             int or None: The iteration loaded, or None.
         """
-        from minichainer import serializers
         if self.path is None:
             self.path = path if path is not None else trainer.out
         try:

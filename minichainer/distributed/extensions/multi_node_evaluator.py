@@ -4,7 +4,9 @@ import types
 
 import numpy
 
+from minichainer import backend
 from minichainer import function
+from minichainer.dataset import convert
 from minichainer.training import extension
 
 
@@ -78,10 +80,8 @@ class GenericMultiNodeEvaluator(extension.Extension):
             raise ValueError('GenericMultiNodeEvaluator: root must be in [0, {}), got '
                              '{!r}'.format(comm.size, root))
         if converter is None:
-            from minichainer.dataset import convert
             converter = convert.concat_examples
         if device is not None:
-            from minichainer import backend
             device = backend.get_device(device)
         self.comm = comm
         self.iterator = iterator
@@ -116,7 +116,6 @@ class GenericMultiNodeEvaluator(extension.Extension):
         return results
 
     def _evaluate_local(self, iterator):
-        from minichainer.dataset import convert
         gathered = []
         while True:
             try:

@@ -2,7 +2,9 @@
 (``multi_node_snapshot``)."""
 import io
 
+from minichainer.serializers import npz
 from minichainer.training import extension
+from minichainer.training.extensions import _snapshot
 
 
 def multi_node_snapshot(comm, snapshot, replica_sets=None):
@@ -74,8 +76,6 @@ class _MultiNodeSnapshot(extension.Extension):
         return self.master == self.comm.rank
 
     def initialize(self, trainer):
-        from minichainer.serializers import npz
-        from minichainer.training.extensions import _snapshot
         if self.is_master:
             self.snapshot.initialize(trainer)
         if not getattr(self.snapshot, 'autoload', False):

@@ -33,9 +33,19 @@ _INVALID_TYPE_MESSAGE = ('Multi node iterator supports ndarray or tuple of scala
                          'data type of the batch element only.')
 
 
+# What a slave saves and loads in ``serialize`` (the keys of Chainer's iterators); 'order'
+# is optional, as an iterator without shuffling has none.
+_SERIALIZED_KEYS = ('current_position', 'epoch', 'is_new_epoch')
+
+
 class _MultiNodeIterator:
     """Rank ``rank_master`` reads batches from the wrapped iterator and broadcasts them
-    (with the epoch counters) to the other ranks, which must not read themselves."""
+    (with the epoch counters) to the other ranks, which must not read themselves.
+
+    The other ranks (slaves) mirror the master's counters and keep the master's first
+    order, as ChainerMN's: their ``serialize`` saves those under the master's keys, and
+    what they load cannot change their batches, which always come from the master.
+    """
 
     def __init__(self, actual_iterator, communicator, rank_master):
         self.actual_iterator = actual_iterator
@@ -43,16 +53,19 @@ class _MultiNodeIterator:
         self.rank_master = rank_master
         self._mn_state = None
         if communicator.rank == rank_master:
-            state = self._read_state()
+            order = getattr(getattr(actual_iterator, '_state', None), 'order', None)
+            state = self._read_state(), order
         else:
             state = None
-        self._mn_state = communicator.bcast_obj(state, root=rank_master)
+        self._mn_state, order = communicator.bcast_obj(state, root=rank_master)
+        if communicator.rank != rank_master:
+            self._order = order
 
     def _read_state(self):
         it = self.actual_iterator
         return {k: getattr(it, k, None) for k in (
-            'epoch', 'is_new_epoch', 'epoch_detail', 'previous_epoch_detail',
-            'batch_size', 'repeat')}
+            'current_position', 'epoch', 'is_new_epoch', 'epoch_detail',
+            'previous_epoch_detail', 'batch_size', 'repeat')}
 
     def __iter__(self):
         return self
@@ -98,6 +111,16 @@ class _MultiNodeIterator:
     def serialize(self, serializer):
         if self.communicator.rank == self.rank_master:
             self.actual_iterator.serialize(serializer)
+            return
+        state = self._mn_state
+        for key in _SERIALIZED_KEYS:
+            if state.get(key) is not None:
+                state[key] = serializer(key, state[key])
+        if self._order is not None:
+            try:
+                self._order = serializer('order', self._order)
+            except KeyError:  # saved by an iterator without an order (no shuffling)
+                pass
 
 
 def create_multi_node_iterator(actual_iterator, communicator, rank_master=0):
