@@ -276,18 +276,19 @@ class Variable:
             node = self._vnode = VariableNode(self, self._name)
         return node
 
-    @property
-    def _node(self):
-        # Chainer's attribute: the node, which Chainer creates with the variable (here on
-        # first access).  Internally the slot ``_vnode`` holds it (None until needed).
-        node = self._vnode
-        if node is None:
-            node = self._vnode = VariableNode(self, self._name)
-        return node
-
-    @_node.setter
-    def _node(self, node):
+    def _set_node(self, node):
         self._vnode = node
+
+    # Chainer's attribute: the node, which Chainer creates with the variable (here on first
+    # access).  Internally the slot ``_vnode`` holds it (None until needed).
+    _node = property(node.fget, _set_node)
+    del _set_node
+
+    def set_creator(self, gen_func):
+        self.node.set_creator(gen_func)
+
+    def set_creator_node(self, fnode):
+        self.node.set_creator_node(fnode)
 
     @property
     def creator(self):
@@ -295,9 +296,7 @@ class Variable:
         node = self._vnode
         return None if node is None else node.creator
 
-    @creator.setter
-    def creator(self, func):
-        self.node.set_creator(func)
+    creator = creator.setter(set_creator)
 
     @property
     def creator_node(self):
@@ -305,9 +304,7 @@ class Variable:
         node = self._vnode
         return None if node is None else node._creator_node
 
-    @creator_node.setter
-    def creator_node(self, func):
-        self.node.set_creator_node(func)
+    creator_node = creator_node.setter(set_creator_node)
 
     @property
     def rank(self):
@@ -628,12 +625,6 @@ class Variable:
             gv._to_device(device)
 
     # -- graph surgery -------------------------------------------------------------------
-    def set_creator(self, gen_func):
-        self.node.set_creator(gen_func)
-
-    def set_creator_node(self, fnode):
-        self.node.set_creator_node(fnode)
-
     def unchain(self):
         """Delete the reference to the creator, making this variable a root."""
         if self._vnode is not None:
