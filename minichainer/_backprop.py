@@ -5,9 +5,9 @@ only after every function that consumes its outputs.  Gradients of a variable th
 several functions are summed; gradients of intermediate variables are dropped as soon as
 their creator has used them unless ``retain_grad`` is set.
 """
-import heapq
 import itertools
 import warnings
+from heapq import heappop, heappush
 
 import numpy
 
@@ -210,12 +210,11 @@ def _run(start, retain_grad, loss_scale, targets=None, initial=None):
         func = node._creator_node
         if func is not None and func not in pushed:
             pushed.add(func)
-            heapq.heappush(heap, (-func.rank, next(order), func))
+            heappush(heap, (-func.rank, next(order), func))
     if targets is not None:
         handed_out = None  # leaves are targets like any other node: nothing is handed out
     is_debug = get_value('debug')
 
-    heappop = heapq.heappop
     while heap:
         func = heappop(heap)[2]
         gys = _output_grads(func, grads, targets, retain_grad)
@@ -345,7 +344,7 @@ def _add_input_grads(func, target_indexes, gxs, grads, heap, pushed, order, hand
         grads[x] = gx if current is None else current + gx
         if creator is not None and creator not in pushed:
             pushed.add(creator)
-            heapq.heappush(heap, (-creator.rank, next(order), creator))
+            heappush(heap, (-creator.rank, next(order), creator))
 
 
 def _add_to_leaf(x, gx, handed_out, loss_scale):
