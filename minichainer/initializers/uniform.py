@@ -3,8 +3,9 @@
 Values are drawn in float64 with ``numpy.random.uniform(low=-s, high=s, size=shape)`` (or
 ``rng.uniform``) and cast to the array's dtype, as in Chainer 7.
 """
+import math
+
 from minichainer import initializer
-from minichainer.initializers._rng import FanScaled
 from minichainer.initializers._rng import parse_rng
 from minichainer.initializers._rng import random_source
 
@@ -29,26 +30,47 @@ class Uniform(initializer.Initializer):
             low=-self.scale, high=self.scale, size=array.shape)
 
 
-class LeCunUniform(FanScaled):
+class LeCunUniform(initializer.Initializer):
     """Uniform on [-s, s] with ``s = scale * sqrt(3 / fan_in)``."""
 
-    _owner = 'LeCunUniform'
-    _distribution = Uniform
-    _factor = 3.
+    def __init__(self, scale=1.0, dtype=None, **kwargs):
+        self.scale = scale
+        self.rng = parse_rng(kwargs, 'LeCunUniform')
+        super().__init__(dtype)
+
+    def __call__(self, array):
+        self._check_dtype(array)
+        fan_in, _ = initializer.get_fans(array.shape)
+        initializer.check_fan('LeCunUniform', array.shape, fan_in)
+        Uniform(self.scale * math.sqrt(3. / fan_in), rng=self.rng)(array)
 
 
-class GlorotUniform(FanScaled):
+class GlorotUniform(initializer.Initializer):
     """Uniform on [-s, s] with ``s = scale * sqrt(6 / (fan_in + fan_out))``."""
 
-    _owner = 'GlorotUniform'
-    _distribution = Uniform
-    _factor = 6.
-    _fan = 'fan_in + fan_out'
+    def __init__(self, scale=1.0, dtype=None, **kwargs):
+        self.scale = scale
+        self.rng = parse_rng(kwargs, 'GlorotUniform')
+        super().__init__(dtype)
+
+    def __call__(self, array):
+        self._check_dtype(array)
+        fan_in, fan_out = initializer.get_fans(array.shape)
+        initializer.check_fan('GlorotUniform', array.shape, fan_in + fan_out,
+                              'fan_in + fan_out')
+        Uniform(self.scale * math.sqrt(6. / (fan_in + fan_out)), rng=self.rng)(array)
 
 
-class HeUniform(FanScaled):
+class HeUniform(initializer.Initializer):
     """Uniform on [-s, s] with ``s = scale * sqrt(6 / fan_in)``."""
 
-    _owner = 'HeUniform'
-    _distribution = Uniform
-    _factor = 6.
+    def __init__(self, scale=1.0, dtype=None, **kwargs):
+        self.scale = scale
+        self.rng = parse_rng(kwargs, 'HeUniform')
+        super().__init__(dtype)
+
+    def __call__(self, array):
+        self._check_dtype(array)
+        fan_in, _ = initializer.get_fans(array.shape)
+        initializer.check_fan('HeUniform', array.shape, fan_in)
+        Uniform(self.scale * math.sqrt(6. / fan_in), rng=self.rng)(array)
