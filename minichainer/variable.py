@@ -103,13 +103,7 @@ class VariableNode:
         self.data = None
         self._rank = 0
         self._old_style_grad_generator = None
-        data = variable._data
-        if data is None:
-            self.shape = None
-            self.dtype = None
-        else:
-            self.shape = data.shape
-            self.dtype = data.dtype
+        self._update_data_info(variable._data)
 
     @property
     def creator(self):
