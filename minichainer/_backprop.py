@@ -214,10 +214,17 @@ def _run(start, retain_grad, loss_scale, targets=None, initial=None):
     if targets is not None:
         handed_out = None  # leaves are targets like any other node: nothing is handed out
     is_debug = get_value('debug')
+    plain = targets is None and not retain_grad  # no output gradient needs to stay
 
     while heap:
         func = heappop(heap)[2]
-        gys = _output_grads(func, grads, targets, retain_grad)
+        outputs = func.outputs
+        if len(outputs) == 1 and plain:  # step 1 inline for the common case (see _output_grads)
+            y = outputs[0]()
+            gy = None if y is None else grads.pop(y, None)
+            gys = None if gy is None else (gy,)
+        else:
+            gys = _output_grads(func, grads, targets, retain_grad)
         in_nodes = func.inputs
         if gys is None or in_nodes is None:
             continue
