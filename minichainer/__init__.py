@@ -100,12 +100,6 @@ class DebugMode:
         self._using.__exit__(*args)
 
 
-def print_runtime_info(out=None):
-    """Print the platform and library versions, as ``chainer.print_runtime_info``."""
-    from minichainer._runtime_info import print_runtime_info as _print
-    _print(out)
-
-
 def get_compute_mode():
     """The configured compute mode (``config.compute_mode``; e.g. ``'cudnn_fast'``)."""
     return config.compute_mode
@@ -147,6 +141,7 @@ _LAZY_ATTRS = {
     'force_backprop_mode': ('function', 'force_backprop_mode'),
     'FunctionHook': ('function_hook', 'FunctionHook'),
     'get_function_hooks': ('function_hook', 'get_function_hooks'),
+    'print_runtime_info': ('_runtime_info', 'print_runtime_info'),
     '_get_link_hooks': ('link_hook', '_get_link_hooks'),
     'LinkHook': ('link_hook', 'LinkHook'),
     # models and training

@@ -5,13 +5,14 @@ only after every function that consumes its outputs.  Gradients of a variable th
 several functions are summed; gradients of intermediate variables are dropped as soon as
 their creator has used them unless ``retain_grad`` is set.
 """
-import heapq
+import itertools
 import warnings
+from heapq import heappop, heappush
 
 import numpy
 
-from minichainer import function_hook
-from minichainer.configuration import config, using_config
+from minichainer.configuration import get_value, using_config
+from minichainer.function_hook import get_function_hooks, registered_hooks
 from minichainer.variable import Variable, _check_grad_type
 
 
@@ -192,12 +193,16 @@ def _run(start, retain_grad, loss_scale, targets=None, initial=None):
     With ``targets`` (a dict of nodes), gradients are collected for those nodes and returned
     instead of being accumulated into leaf variables.  ``initial`` ({node: grad Variable})
     seeds the gradients of nodes before propagation without scheduling their creators.
+
+    Each function node popped from the heap goes through three steps: collect the
+    gradients of its outputs, call its backward (with hooks and ``backward_accumulate``
+    when it has them), and add the results into the gradients of its inputs.
     """
-    grads = {} if initial is None else dict(initial)
-    heap = []
-    pushed = set()
+    grads = {} if initial is None else dict(initial)  # node -> gradient Variable so far
+    heap = []  # (-rank, order, function node): the highest rank first
+    pushed = set()  # function nodes put on the heap
     handed_out = set()  # ids of arrays already given to a leaf or an output as its grad
-    count = 0
+    order = itertools.count()
     for node, gv in start.items():
         current = grads.get(node) if initial is not None else None
         grads[node] = gv if current is None else current + gv
@@ -205,46 +210,23 @@ def _run(start, retain_grad, loss_scale, targets=None, initial=None):
         func = node._creator_node
         if func is not None and func not in pushed:
             pushed.add(func)
-            heapq.heappush(heap, (-func.rank, count, func))
-            count += 1
-    collect = targets is not None
-    hooks_local = function_hook._thread_local.__dict__
-    is_debug = config.debug
+            heappush(heap, (-func.rank, next(order), func))
+    if targets is not None:
+        handed_out = None  # leaves are targets like any other node: nothing is handed out
+    is_debug = get_value('debug')
+    plain = targets is None and not retain_grad  # no output gradient needs to stay
 
-    heappop = heapq.heappop
-    heappush = heapq.heappush
     while heap:
         func = heappop(heap)[2]
         outputs = func.outputs
-        if len(outputs) == 1:
+        if len(outputs) == 1 and plain:  # step 1 inline for the common case (see _output_grads)
             y = outputs[0]()
-            out_nodes = (y,)
-            if y is None:
-                gys = (None,)
-            elif collect and y in targets:
-                gys = (grads.get(y),)
-            else:
-                gys = (grads.pop(y, None),)
+            gy = None if y is None else grads.pop(y, None)
+            gys = None if gy is None else (gy,)
         else:
-            # An output that was unchained (``h.unchain()``) passes no gradient back to
-            # this function, as in Chainer.  (A single output that was unchained cannot
-            # lead here at all.)
-            out_nodes = [ref() for ref in outputs]
-            if collect:
-                gys = tuple(None if y is None or y._creator_node is None else
-                            (grads.get(y) if y in targets else grads.pop(y, None))
-                            for y in out_nodes)
-            else:
-                gys = tuple([None if y is None or y._creator_node is None
-                             else grads.pop(y, None) for y in out_nodes])
-        if retain_grad:
-            for y, gy in zip(out_nodes, gys):
-                if y is not None and gy is not None:
-                    y_var = y._variable()
-                    if y_var is not None:
-                        y_var._grad_var = gy
+            gys = _output_grads(func, grads, targets, retain_grad)
         in_nodes = func.inputs
-        if in_nodes is None:
+        if gys is None or in_nodes is None:
             continue
         if len(in_nodes) == 1:
             target_indexes = (0,) if in_nodes[0]._requires_grad else ()
@@ -252,98 +234,151 @@ def _run(start, retain_grad, loss_scale, targets=None, initial=None):
             target_indexes = tuple([i for i, x in enumerate(in_nodes) if x._requires_grad])
         if not target_indexes:
             continue
-        for gy in gys:
-            if gy is not None:
-                gy = None  # drop the loop's reference: the grads tuple owns them
-                break
-        else:
-            continue
-
-        if function_hook._n_hooks or func._backward_slow_path:
-            hooks = func._all_hooks(hooks_local.get('function_hooks'))
-            in_data = tuple(x.data for x in in_nodes)
-            out_data = tuple(None if g is None else g._data for g in gys)
-            for hook in hooks:
-                hook.backward_preprocess(func, in_data, out_data)
-            if func._custom_accumulate:
-                # backward_accumulate receives the gradients accumulated so far for the
-                # inputs (a leaf's current grad included) and returns the new totals.
-                g_ins = []
-                taken = set()
-                for i in target_indexes:
-                    x = in_nodes[i]
-                    if x in taken:
-                        g_ins.append(None)
-                        continue
-                    taken.add(x)
-                    if x._creator_node is None and not collect:
-                        var = x._variable()
-                        g_in = None if var is None else var._grad_var
-                        if var is not None:
-                            var._grad_var = None
-                    else:
-                        g_in = grads.pop(x, None)
-                    g_ins.append(g_in)
-                gxs = func.backward_accumulate(target_indexes, gys, tuple(g_ins))
-                if len(gxs) != len(target_indexes):
-                    gxs = func._normalize_grads(target_indexes, gxs)
-            else:
-                gxs = func._call_backward(target_indexes, gys)
-            for hook in hooks:
-                hook.backward_postprocess(func, in_data, out_data)
+        if registered_hooks.value or func._backward_slow_path:
+            gxs = _backward_with_hooks(func, target_indexes, gys, grads, handed_out is None)
         else:
             gxs = func.backward(target_indexes, gys)
             if len(gxs) != len(target_indexes):
                 gxs = func._normalize_grads(target_indexes, gxs)
-        del gys
-
-        for i, gx in zip(target_indexes, gxs):
-            if gx is None:
-                continue
-            x = in_nodes[i]
-            if type(gx) is not Variable and not isinstance(gx, Variable):
-                if is_debug or not isinstance(gx, numpy.ndarray):
-                    _raise_bad_grad(func, i, 'type', type(gx), Variable)
-                gx = Variable(gx, requires_grad=False)
-            g_data = gx._data
-            g_dtype = g_data.dtype
-            if g_data.shape != x.shape or (g_dtype is not x.dtype and g_dtype != x.dtype):
-                _bad_grad(func, i, x, g_data, is_debug)
-            if is_debug and g_data.dtype.kind == 'f' and numpy.isnan(g_data).any():
-                raise RuntimeError('NaN is detected on backward computation of {}'.format(
-                    func.label))
-            creator = x._creator_node
-            if creator is None and not collect:
-                var = x._variable()
-                if var is None:
-                    continue
-                if loss_scale is not None:
-                    var._loss_scale = loss_scale
-                current = var._grad_var
-                if current is None:
-                    if id(g_data) in handed_out:
-                        old_node = gx._vnode
-                        if old_node is not None and old_node._creator_node is not None:
-                            # A gradient in a graph (double backprop): copy it inside
-                            # the graph so that it stays differentiable.
-                            gx = gx * 1
-                        else:
-                            gx = Variable(g_data.copy(), requires_grad=gx._requires_grad)
-                        if old_node is not None and old_node._old_style_grad_generator:
-                            gx.node._old_style_grad_generator = \
-                                old_node._old_style_grad_generator
-                    handed_out.add(id(gx._data))
-                    var._grad_var = gx
-                else:
-                    var._grad_var = current + gx
-                continue
-            current = grads.get(x)
-            grads[x] = gx if current is None else current + gx
-            if creator is not None and creator not in pushed:
-                pushed.add(creator)
-                heappush(heap, (-creator.rank, count, creator))
-                count += 1
-    if collect:
+        gys = None  # the output gradients may be freed before the inputs' are summed
+        _add_input_grads(func, target_indexes, gxs, grads, heap, pushed, order, handed_out,
+                         loss_scale, is_debug)
+    if targets is not None:
         return {node: grads.get(node) for node in targets}
     return None
 
+
+def _output_grads(func, grads, targets, retain_grad):
+    """Step 1: take the gradients of ``func``'s outputs out of ``grads`` (a target's stays).
+
+    Returns the tuple of them (None for an output without one), or None when there are none
+    at all.  With ``retain_grad`` each output variable still alive keeps its gradient.
+    """
+    outputs = func.outputs
+    if len(outputs) == 1:
+        y = outputs[0]()
+        if y is None:
+            return None
+        gy = grads.get(y) if targets is not None and y in targets else grads.pop(y, None)
+        if gy is None:
+            return None
+        if retain_grad:
+            y_var = y._variable()
+            if y_var is not None:
+                y_var._grad_var = gy
+        return gy,
+    # An output that was unchained (``h.unchain()``) passes no gradient back to this
+    # function, as in Chainer.  (A single output that was unchained cannot lead here.)
+    out_nodes = [ref() for ref in outputs]
+    gys = tuple([None if y is None or y._creator_node is None else
+                 grads.get(y) if targets is not None and y in targets else grads.pop(y, None)
+                 for y in out_nodes])
+    if retain_grad:
+        for y, gy in zip(out_nodes, gys):
+            if y is not None and gy is not None:
+                y_var = y._variable()
+                if y_var is not None:
+                    y_var._grad_var = gy
+    for gy in gys:
+        if gy is not None:
+            return gys
+    return None
+
+
+def _backward_with_hooks(func, target_indexes, gys, grads, collect):
+    """Step 2, general case: backward between the hooks' ``backward_preprocess`` and
+    ``backward_postprocess``, through ``backward_accumulate`` when the node defines it."""
+    hooks = func._all_hooks(get_function_hooks())
+    in_nodes = func.inputs
+    in_data = tuple([x.data for x in in_nodes])
+    out_data = tuple([None if g is None else g._data for g in gys])
+    for hook in hooks:
+        hook.backward_preprocess(func, in_data, out_data)
+    if func._custom_accumulate:
+        # backward_accumulate receives the gradients accumulated so far for the inputs
+        # (a leaf's current grad included) and returns the new totals.
+        g_ins = []
+        taken = set()
+        for i in target_indexes:
+            x = in_nodes[i]
+            if x in taken:
+                g_ins.append(None)
+                continue
+            taken.add(x)
+            if x._creator_node is None and not collect:
+                var = x._variable()
+                g_in = None if var is None else var._grad_var
+                if var is not None:
+                    var._grad_var = None
+            else:
+                g_in = grads.pop(x, None)
+            g_ins.append(g_in)
+        gxs = func.backward_accumulate(target_indexes, gys, tuple(g_ins))
+        if len(gxs) != len(target_indexes):
+            gxs = func._normalize_grads(target_indexes, gxs)
+    else:
+        gxs = func._call_backward(target_indexes, gys)
+    for hook in hooks:
+        hook.backward_postprocess(func, in_data, out_data)
+    return gxs
+
+
+def _add_input_grads(func, target_indexes, gxs, grads, heap, pushed, order, handed_out,
+                     loss_scale, is_debug):
+    """Step 3: check each input gradient and add it into ``grads`` (scheduling the input's
+    creator) or, for a leaf when ``handed_out`` is a set, into the leaf variable's grad."""
+    in_nodes = func.inputs
+    for i, gx in zip(target_indexes, gxs):
+        if gx is None:
+            continue
+        x = in_nodes[i]
+        if type(gx) is not Variable and not isinstance(gx, Variable):
+            if is_debug or not isinstance(gx, numpy.ndarray):
+                _raise_bad_grad(func, i, 'type', type(gx), Variable)
+            gx = Variable(gx, requires_grad=False)
+        g_data = gx._data
+        g_dtype = g_data.dtype
+        if g_data.shape != x.shape or (g_dtype is not x.dtype and g_dtype != x.dtype):
+            _bad_grad(func, i, x, g_data, is_debug)
+        if is_debug and g_dtype.kind == 'f' and numpy.isnan(g_data).any():
+            raise RuntimeError('NaN is detected on backward computation of {}'.format(
+                func.label))
+        creator = x._creator_node
+        if creator is None and handed_out is not None:
+            _add_to_leaf(x, gx, handed_out, loss_scale)
+            continue
+        current = grads.get(x)
+        grads[x] = gx if current is None else current + gx
+        if creator is not None and creator not in pushed:
+            pushed.add(creator)
+            heappush(heap, (-creator.rank, next(order), creator))
+
+
+def _add_to_leaf(x, gx, handed_out, loss_scale):
+    """Add gradient ``gx`` into the grad of leaf node ``x``'s variable (if it is alive).
+
+    A gradient array already handed out (the initial gradient, or one given to another
+    leaf) is copied first, so that no two variables share a gradient array.
+    """
+    var = x._variable()
+    if var is None:
+        return
+    if loss_scale is not None:
+        var._loss_scale = loss_scale
+    current = var._grad_var
+    if current is not None:
+        var._grad_var = current + gx
+        return
+    g_data = gx._data
+    if id(g_data) in handed_out:
+        old_node = gx._vnode
+        if old_node is not None and old_node._creator_node is not None:
+            # A gradient in a graph (double backprop): copy it inside the graph so that
+            # it stays differentiable.
+            gx = gx * 1
+        else:
+            gx = Variable(g_data.copy(), requires_grad=gx._requires_grad)
+        if old_node is not None and old_node._old_style_grad_generator:
+            gx.node._old_style_grad_generator = old_node._old_style_grad_generator
+    handed_out.add(id(gx._data))
+    var._grad_var = gx

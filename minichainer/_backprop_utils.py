@@ -5,6 +5,9 @@ Chainer's documented contract for a single step of backpropagation: ``backprop_s
 computes the gradients of one function node and appends them to per-input lists, which
 ``_reduce`` sums.
 """
+import numpy
+
+import minichainer  # minichainer.functions (which imports this module's users) at call time
 
 
 def _reduce(grad_list):
@@ -12,8 +15,7 @@ def _reduce(grad_list):
     if not grad_list:
         return None
     if len(grad_list) >= 2:
-        from minichainer.functions.math.basic_math import add
-        grad_list[:] = [add(*grad_list)]
+        grad_list[:] = [minichainer.functions.add(*grad_list)]
     return grad_list[0]
 
 
@@ -105,7 +107,6 @@ def backprop_step(func, target_input_indexes, grad_outputs, grad_inputs, is_debu
                                  i, gx.shape, node.shape, func.label))
         grad_inputs[node].append(gx)
     if is_debug:
-        import numpy
         for grads in grad_inputs.values():
             for gx in grads:
                 data = gx.array

@@ -5,6 +5,8 @@ import sys
 
 import numpy
 
+import minichainer
+
 
 class _RuntimeInfo:
     """Versions of the platform, Chainer (minichainer) and NumPy; no CuPy/iDeep/ChainerX."""
@@ -14,7 +16,6 @@ class _RuntimeInfo:
     chainerx_available = False
 
     def __init__(self):
-        import minichainer
         self.chainer_version = minichainer.__version__
         self.minichainer_version = minichainer.minichainer_version
         self.numpy_version = numpy.__version__

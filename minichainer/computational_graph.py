@@ -1,14 +1,11 @@
 """Computational graph drawing in Graphviz dot (``chainer.computational_graph``)."""
 import heapq
 
+from minichainer.function_node import FunctionNode
+from minichainer.variable import Variable, VariableNode
+
 _var_style = {'shape': 'octagon', 'fillcolor': '#E0E0E0', 'style': 'filled'}
 _func_style = {'shape': 'record', 'fillcolor': '#6495ED', 'style': 'filled'}
-
-
-def _classes():
-    from minichainer import function_node
-    from minichainer import variable
-    return variable.Variable, variable.VariableNode, function_node.FunctionNode
 
 
 class DotNode:
@@ -21,7 +18,6 @@ class DotNode:
     """
 
     def __init__(self, node, attribute=None, show_name=True):
-        _, VariableNode, FunctionNode = _classes()
         if not isinstance(node, (VariableNode, FunctionNode)):
             raise TypeError('DotNode: node must be a VariableNode or a FunctionNode, got '
                             '{}'.format(type(node).__name__))
@@ -69,7 +65,6 @@ class ComputationalGraph:
         self.show_name = show_name
 
     def _to_dot(self):
-        _, VariableNode, FunctionNode = _classes()
         parts = ['digraph graphname{rankdir=%s;' % self.rankdir]
         if self.remove_variable:
             self.nodes, self.edges = _skip_variable(self.nodes, self.edges)
@@ -108,7 +103,6 @@ class ComputationalGraph:
 
 
 def _skip_variable(nodes, edges):
-    _, VariableNode, FunctionNode = _classes()
     func_edges = []
     for head, tail in edges:
         if isinstance(head, VariableNode):
@@ -144,7 +138,6 @@ def build_computational_graph(outputs, remove_split=True, variable_style=_var_st
     """
     if not remove_split:
         raise ValueError('remove_split=False is not supported anymore')
-    Variable, VariableNode, FunctionNode = _classes()
     cands = []
     seen_edges = {}
     nodes = {}

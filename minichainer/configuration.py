@@ -54,6 +54,25 @@ def _print_attrs(obj, keys, file):
 
 global_config = GlobalConfig()
 config = LocalConfig(global_config)
+_config_local = config._local
+
+
+def thread_settings():
+    """The settings the current thread changed in ``config`` (a dict; do not modify it).
+
+    With :data:`global_config` it makes up ``config``: a key found here wins.  Hot paths
+    that read several keys use it as ``local[name] if name in local else
+    global_config.<name>``, which is what ``config.<name>`` does without the attribute hook.
+    """
+    return _config_local.__dict__
+
+
+def get_value(name):
+    """The value of ``config.<name>`` in the current thread (faster than the attribute)."""
+    local = _config_local.__dict__
+    if name in local:
+        return local[name]
+    return getattr(global_config, name)
 
 
 @contextlib.contextmanager

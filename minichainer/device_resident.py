@@ -5,6 +5,7 @@ raise a clear ``RuntimeError``.
 """
 import warnings
 
+from minichainer import backend
 from minichainer.backends import _cpu
 
 _TO_METHODS = ('to_cpu', 'to_gpu', 'to_intel64')
@@ -83,7 +84,6 @@ class DeviceResident:
         Raises:
             RuntimeError: ``device`` names a GPU or another unavailable backend.
         """
-        from minichainer import backend
         device = backend.get_device(device)
         self.device_resident_accept(_ToDeviceVisitor(device))
         return self

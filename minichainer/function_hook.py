@@ -7,7 +7,22 @@ import collections
 import threading
 
 _thread_local = threading.local()
-_n_hooks = 0  # hooks registered in any thread: a cheap test for the forward fast path
+
+
+class _HookCount:
+    """How many function hooks are registered, in all threads together (``.value``).
+
+    Hot paths test ``registered_hooks.value`` (one attribute read) before they look up
+    the current thread's hooks with :func:`get_function_hooks`.
+    """
+
+    __slots__ = ('value',)
+
+    def __init__(self):
+        self.value = 0
+
+
+registered_hooks = _HookCount()
 
 
 def get_function_hooks():
@@ -28,16 +43,15 @@ class FunctionHook:
         if self.name in hooks:
             raise KeyError('hook {} already exists'.format(self.name))
         hooks[self.name] = self
-        global _n_hooks
-        _n_hooks += 1
+        registered_hooks.value += 1
         self.added(None)
         return self
 
     def __exit__(self, *_):
-        global _n_hooks
-        get_function_hooks()[self.name].deleted(None)
-        del get_function_hooks()[self.name]
-        _n_hooks -= 1
+        hooks = get_function_hooks()
+        hooks[self.name].deleted(None)
+        del hooks[self.name]
+        registered_hooks.value -= 1
 
     def added(self, function):
         pass

@@ -9,31 +9,22 @@ graph: it holds its input nodes strongly and its output nodes through weak refer
 Deliberate difference from Chainer: when no input requires a gradient no graph is linked
 (Chainer links it anyway, although backward can never reach it).
 """
-import heapq
+import collections
 import weakref
 
 import numpy
 
+from minichainer import _backprop
 from minichainer import function_hook
-from minichainer.configuration import config
+from minichainer.configuration import global_config, thread_settings
+from minichainer.function_hook import get_function_hooks, registered_hooks
 from minichainer.utils import type_check
-from minichainer.variable import Variable, VariableNode, _check_grad_type
+from minichainer.variable import Variable, new_variable
 
 _ndarray = numpy.ndarray
-_new_variable = Variable.__new__
-_new_node = VariableNode.__new__
 _weakref = weakref.ref
-_local_config = config._local
 _type_check_local = type_check._thread_local
 _LightTypes = type_check.LightTypeInfoTuple
-_HAS_TYPE_CHECK = {}
-
-
-def _config_value(name):
-    local = _local_config.__dict__
-    if name in local:
-        return local[name]
-    return getattr(config._global, name)
 
 
 class FunctionNode:
@@ -65,9 +56,13 @@ class FunctionNode:
     # nodes flagged here, so the common case pays a single attribute lookup.
     _backward_slow_path = False
     _custom_accumulate = False
+    # Whether the class checks its input types: None until its first application, which
+    # looks whether it overrides ``check_type_forward`` (True on an instance given its own).
+    _has_type_check = False
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
+        cls._has_type_check = None
         if 'backward_accumulate' in cls.__dict__:
             cls._custom_accumulate = True
             cls._backward_slow_path = True
@@ -76,7 +71,6 @@ class FunctionNode:
     def local_function_hooks(self):
         """Ordered dict of the hooks registered on this node only."""
         if self._local_function_hooks is None:
-            import collections
             self._local_function_hooks = collections.OrderedDict()
         return self._local_function_hooks
 
@@ -219,21 +213,17 @@ class FunctionNode:
                 in_data.append(data)
             in_data = tuple(in_data)
 
-        local = _local_config.__dict__
-        if local:
-            type_check_on = _config_value('type_check')
-            enable_backprop = _config_value('enable_backprop')
-            debug = _config_value('debug')
-        else:
-            global_config = config._global
-            type_check_on = global_config.type_check
-            enable_backprop = global_config.enable_backprop
-            debug = global_config.debug
-        if type_check_on:
+        local = thread_settings()  # config: a setting of this thread wins over the global one
+        g = global_config
+        type_check_on = local['type_check'] if 'type_check' in local else g.type_check
+        enable_backprop = (local['enable_backprop'] if 'enable_backprop' in local
+                           else g.enable_backprop)
+        debug = local['debug'] if 'debug' in local else g.debug
+        if type_check_on and self._has_type_check is not False:
             self._check_data_type_forward(in_data)
 
-        if function_hook._n_hooks or self._local_function_hooks:
-            hooks = self._all_hooks(function_hook._thread_local.__dict__.get('function_hooks'))
+        if registered_hooks.value or self._local_function_hooks:
+            hooks = self._all_hooks(get_function_hooks())
             for hook in hooks:
                 hook.forward_preprocess(self, in_data)
             outputs = self.forward(in_data)
@@ -252,19 +242,11 @@ class FunctionNode:
 
         if enable_backprop and requires_grad:
             return self._link(input_vars, in_data, outputs)
-
-        ret = []
-        for y in outputs:
-            v = _new_variable(Variable)
-            v._data = y
-            v._requires_grad = requires_grad
-            v._vnode = None
-            v._name = None
-            v._grad_var = None
-            ret.append(v)
         self._input_indexes_to_retain = None
         self._output_indexes_to_retain = None
-        return tuple(ret)
+        if len(outputs) == 1:
+            return new_variable(outputs[0], requires_grad),
+        return tuple([new_variable(y, requires_grad) for y in outputs])
 
     def _raise_uninitialized(self):
         raise ValueError('{}: input is an uninitialized variable (its array is None)'.format(
@@ -299,28 +281,12 @@ class FunctionNode:
             nodes.append(node)
         self.rank = rank
         self.inputs = tuple(nodes)
-        out_rank = rank + 1
         ret = []
         out_refs = []
         for y in outputs:
-            v = _new_variable(Variable)
-            v._data = y
-            v._requires_grad = True
-            v._name = None
-            v._grad_var = None
-            node = _new_node(VariableNode)
-            node._variable = _weakref(v)
-            node.name = None
-            node._requires_grad = True
-            node._creator_node = self
-            node.data = None
-            node.shape = y.shape
-            node.dtype = y.dtype
-            node._rank = out_rank
-            node._old_style_grad_generator = None
-            v._vnode = node
+            v = new_variable(y, True, self)
             ret.append(v)
-            out_refs.append(_weakref(node))
+            out_refs.append(_weakref(v._vnode))
         self.outputs = tuple(out_refs)
         if self._input_indexes_to_retain is not None:
             for index in self._input_indexes_to_retain:
@@ -332,8 +298,9 @@ class FunctionNode:
                 ret[index]._vnode.data = outputs[index]  # as Chainer's retain_data()
         return tuple(ret)
 
-    def _all_hooks(self, global_hooks):
-        hooks = list(global_hooks.values()) if global_hooks else []
+    def _all_hooks(self, thread_hooks):
+        # The hooks to run around this node: the thread's, then the node's own.
+        hooks = list(thread_hooks.values()) if thread_hooks else []
         if self._local_function_hooks:
             hooks.extend(self._local_function_hooks.values())
         return hooks
@@ -345,31 +312,15 @@ class FunctionNode:
                     self.label))
 
     def _check_data_type_forward(self, in_data):
-        cls = type(self)
-        has_check = _HAS_TYPE_CHECK.get(cls)
-        if has_check is None:
-            has_check = _HAS_TYPE_CHECK[cls] = \
-                cls.check_type_forward is not FunctionNode.check_type_forward
-        if not has_check:
-            return
+        # Run check_type_forward on the input arrays (apply calls it unless the class is
+        # known to have no checks).
+        if self._has_type_check is None:
+            cls = type(self)
+            cls._has_type_check = cls.check_type_forward is not FunctionNode.check_type_forward
+            if not cls._has_type_check:
+                return
         # Light mode first: the types are the arrays themselves and conditions are plain
         # booleans.  Only a failing check is rerun on expressions to build the message.
-        local = _type_check_local
-        local.light_mode = True
-        try:
-            self.check_type_forward(_LightTypes(in_data))
-            return
-        except type_check.InvalidType:
-            pass
-        finally:
-            local.light_mode = False
-        in_types = type_check.get_types(in_data, 'in_types', False)
-        with type_check.get_function_check_context(self):
-            self.check_type_forward(in_types)
-
-    def _forced_type_check(self, in_data):
-        # The same checks regardless of the class (for a check_type_forward set on the
-        # instance; see _CheckTypeForward).
         local = _type_check_local
         local.light_mode = True
         try:
@@ -463,10 +414,8 @@ class FunctionNode:
         for index, data in zip(indexes, self._retained_output_data):
             node = outputs[index]()
             if node is None:
-                var = Variable(data)
-                node = var.node
-                node._creator_node = self
-                node._rank = self.rank + 1
+                var = new_variable(data, True, self)
+                node = var._vnode
                 outputs[index] = _weakref(node)
                 modified = True
                 # keep the recreated variable alive as long as this node needs it
@@ -541,12 +490,12 @@ class _CheckTypeForward:
     def __set__(self, obj, value):
         d = obj.__dict__
         d['_instance_check_type_forward'] = value
-        d['_check_data_type_forward'] = obj._forced_type_check
+        d['_has_type_check'] = True
 
     def __delete__(self, obj):
         d = obj.__dict__
         d.pop('_instance_check_type_forward', None)
-        d.pop('_check_data_type_forward', None)
+        d.pop('_has_type_check', None)
 
 
 FunctionNode.check_type_forward = _CheckTypeForward()
@@ -562,7 +511,6 @@ def grad(outputs, inputs, grad_outputs=None, grad_inputs=None, set_grad=False,
     Returns:
         list of Variable: gradient of each input (None where no path leads to it).
     """
-    from minichainer import _backprop
     if not isinstance(outputs, (tuple, list)):
         raise TypeError('grad: outputs must be a tuple or a list of Variables, got {}'.format(
             type(outputs).__name__))

@@ -1,4 +1,5 @@
 """The ``Initializer`` base class and ``get_fans`` (``chainer.initializer``)."""
+import numpy
 
 
 class _DtypeMismatchError(ValueError, AssertionError):
@@ -33,7 +34,6 @@ class Initializer:
 
 def _dtype_name(dtype):
     try:
-        import numpy
         return numpy.dtype(dtype).name
     except TypeError:
         return str(dtype)

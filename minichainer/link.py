@@ -18,8 +18,11 @@ import warnings
 
 import numpy
 
+import minichainer  # minichainer.sequential (which imports this module) at call time
 from minichainer import device_resident
+from minichainer import initializers
 from minichainer import link_hook as _link_hook
+from minichainer import variable
 
 # Bumped on every registration change anywhere; flat parameter tables built at an older
 # version are stale.
@@ -52,11 +55,6 @@ def _ensure_shape_dtype(value):
     if _is_shape(value):
         return value, numpy.float32
     return value
-
-
-def _parameter_class():
-    from minichainer import variable
-    return variable.Parameter
 
 
 class Link(device_resident.DeviceResident):
@@ -221,7 +219,7 @@ class Link(device_resident.DeviceResident):
 
     def __setattr__(self, name, value):
         attrs = self.__dict__
-        if attrs.get('_within_init_scope') and isinstance(value, _parameter_class()):
+        if attrs.get('_within_init_scope') and isinstance(value, variable.Parameter):
             value.name = name
             self._params.add(name)
             self._persistent.discard(name)
@@ -252,9 +250,8 @@ class Link(device_resident.DeviceResident):
             raise AttributeError(
                 'cannot register a new parameter {}: attribute exists'.format(name))
         if initializer is None:
-            from minichainer import initializers
             initializer = initializers.NaN(dtype)
-        param = _parameter_class()(initializer, shape)
+        param = variable.Parameter(initializer, shape)
         with self.init_scope():
             setattr(self, name, param)
 
@@ -482,8 +479,7 @@ class Link(device_resident.DeviceResident):
             n_repeat (int): Number of copies (<= 0 gives an empty Sequential).
             mode (str): ``'init'``, ``'copy'`` or ``'share'`` (see :meth:`copy`).
         """
-        from minichainer import sequential
-        ret = sequential.Sequential()
+        ret = minichainer.sequential.Sequential()
         if n_repeat <= 0:
             return ret
         if mode not in ('init', 'copy', 'share'):

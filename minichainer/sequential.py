@@ -1,5 +1,6 @@
 """``Sequential``: a ChainList whose forward calls its layers one after another."""
 import copy as copy_module
+import inspect
 
 from minichainer import link as link_module
 
@@ -118,7 +119,6 @@ class Sequential(link_module.ChainList):
         lines = []
         for index, layer in enumerate(self._layers):
             if getattr(layer, '__name__', None) == '<lambda>':
-                import inspect
                 try:
                     rep = inspect.getsource(layer).strip().rstrip(',')
                 except (OSError, TypeError):

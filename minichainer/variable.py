@@ -13,9 +13,15 @@ import weakref
 
 import numpy
 
-from minichainer.configuration import config
+import minichainer
+from minichainer.backend import get_device
+from minichainer.backends._cpu import CpuDevice
 
+# Modules that import this one are reached at call time through the package
+# (``minichainer.functions``, ``minichainer.function_node``, ``minichainer._backprop``,
+# ``minichainer.memory_layouts``, ``minichainer.initializers``), which loads them on first use.
 _ndarray = numpy.ndarray
+_weakref = weakref.ref
 
 
 def _raise_bad_data(data, where='Variable'):
@@ -97,13 +103,7 @@ class VariableNode:
         self.data = None
         self._rank = 0
         self._old_style_grad_generator = None
-        data = variable._data
-        if data is None:
-            self.shape = None
-            self.dtype = None
-        else:
-            self.shape = data.shape
-            self.dtype = data.dtype
+        self._update_data_info(variable._data)
 
     @property
     def creator(self):
@@ -157,8 +157,7 @@ class VariableNode:
         var = self._variable()
         if var is not None:
             return var
-        var = Variable._from_node(self)
-        return var
+        return Variable._from_node(self)
 
     def get_variable_or_none(self):
         return self._variable()
@@ -225,12 +224,11 @@ class Variable:
                         requires_grad=True, is_chainerx_array=None, node=None,
                         layout=None):
         # Chainer's fast constructor (no validation of ``data``).
-        var = Variable.__new__(Variable)
-        var._data = data
-        var._requires_grad = requires_grad
+        var = new_variable(data, requires_grad)
         var._vnode = node
         var._name = name
-        var._grad_var = None if grad is None else Variable(grad)
+        if grad is not None:
+            var._grad_var = Variable(grad)
         if layout is not None:
             var._set_layout(layout)
         return var
@@ -252,18 +250,15 @@ class Variable:
     def _set_layout(self, layout):
         # A non-standard memory layout (see minichainer.memory_layouts); the first one
         # switches FunctionNode.apply to its layout-aware variant.
-        from minichainer import function_node
         self._layout = layout
-        function_node._enable_layouts()
+        minichainer.function_node._enable_layouts()
 
-    @classmethod
-    def _from_node(cls, node):
-        var = cls.__new__(cls)
-        var._data = node.data
-        var._requires_grad = node._requires_grad
+    @staticmethod
+    def _from_node(node):
+        # A new Variable for a node whose variable was released (with its retained data).
+        var = new_variable(node.data, node._requires_grad)
         var._vnode = node
         var._name = node.name
-        var._grad_var = None
         return var
 
     # -- graph ---------------------------------------------------------------------------
@@ -275,18 +270,19 @@ class Variable:
             node = self._vnode = VariableNode(self, self._name)
         return node
 
-    @property
-    def _node(self):
-        # Chainer's attribute: the node, which Chainer creates with the variable (here on
-        # first access).  Internally the slot ``_vnode`` holds it (None until needed).
-        node = self._vnode
-        if node is None:
-            node = self._vnode = VariableNode(self, self._name)
-        return node
-
-    @_node.setter
-    def _node(self, node):
+    def _set_node(self, node):
         self._vnode = node
+
+    # Chainer's attribute: the node, which Chainer creates with the variable (here on first
+    # access).  Internally the slot ``_vnode`` holds it (None until needed).
+    _node = property(node.fget, _set_node)
+    del _set_node
+
+    def set_creator(self, gen_func):
+        self.node.set_creator(gen_func)
+
+    def set_creator_node(self, fnode):
+        self.node.set_creator_node(fnode)
 
     @property
     def creator(self):
@@ -294,9 +290,7 @@ class Variable:
         node = self._vnode
         return None if node is None else node.creator
 
-    @creator.setter
-    def creator(self, func):
-        self.node.set_creator(func)
+    creator = creator.setter(set_creator)
 
     @property
     def creator_node(self):
@@ -304,9 +298,7 @@ class Variable:
         node = self._vnode
         return None if node is None else node._creator_node
 
-    @creator_node.setter
-    def creator_node(self, func):
-        self.node.set_creator_node(func)
+    creator_node = creator_node.setter(set_creator_node)
 
     @property
     def rank(self):
@@ -393,8 +385,7 @@ class Variable:
         """This variable in memory layout ``layout`` (differentiable; self if it is)."""
         if self._layout == layout:
             return self
-        from minichainer.memory_layouts import AsLayout
-        y, = AsLayout(layout).apply((self,))
+        y, = minichainer.memory_layouts.AsLayout(layout).apply((self,))
         return y
 
     @property
@@ -406,8 +397,7 @@ class Variable:
     def shape(self):
         if self._layout is None:
             return self._data.shape
-        from minichainer.memory_layouts import _transpose_shape
-        return _transpose_shape(self._data.shape, self._layout, None)
+        return minichainer.memory_layouts._transpose_shape(self._data.shape, self._layout, None)
 
     @property
     def ndim(self):
@@ -432,15 +422,13 @@ class Variable:
         :meth:`to_device` (a user-defined :class:`~minichainer.backend.Device`)."""
         device = self._device
         if device is None:
-            from minichainer.backends._cpu import CpuDevice
             return CpuDevice()
         return device
 
     @property
     def T(self):
         """Transposition of the variable (differentiable)."""
-        from minichainer.functions.array.transpose import transpose
-        return transpose(self)
+        return minichainer.functions.transpose(self)
 
     def __len__(self):
         return len(self._data)
@@ -588,7 +576,6 @@ class Variable:
     def to_cpu(self):
         """Move data and gradient to the CPU (NumPy arrays already are there)."""
         if self._device is not None:
-            from minichainer.backends._cpu import CpuDevice
             self._to_device(CpuDevice())
         return self
 
@@ -610,12 +597,10 @@ class Variable:
         :class:`~minichainer.backend.Device`, which then receives the arrays through its
         ``send`` and is what :attr:`device` reports (as in Chainer).  GPU, iDeep and
         ChainerX specs raise (see :func:`minichainer.backend.get_device`)."""
-        from minichainer.backend import get_device
         self._to_device(get_device(device))
         return self
 
     def _to_device(self, device):
-        from minichainer.backends._cpu import CpuDevice
         d = self.__dict__
         if isinstance(device, CpuDevice):
             if d.get('_device') is None:
@@ -634,12 +619,6 @@ class Variable:
             gv._to_device(device)
 
     # -- graph surgery -------------------------------------------------------------------
-    def set_creator(self, gen_func):
-        self.node.set_creator(gen_func)
-
-    def set_creator_node(self, fnode):
-        self.node.set_creator_node(fnode)
-
     def unchain(self):
         """Delete the reference to the creator, making this variable a root."""
         if self._vnode is not None:
@@ -674,17 +653,15 @@ class Variable:
                 so that gradients can be differentiated again.
             loss_scale (float): scale the initial gradient (loss scaling).
         """
-        from minichainer import _backprop
-        _backprop.backward_from_variable(self, retain_grad, enable_double_backprop,
-                                         loss_scale)
+        minichainer._backprop.backward_from_variable(self, retain_grad,
+                                                     enable_double_backprop, loss_scale)
 
     # -- shape operations ----------------------------------------------------------------
     def reshape(self, *shape):
         """Reshape (differentiable). See :func:`minichainer.functions.reshape`."""
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
             shape = shape[0]
-        from minichainer.functions.array.reshape import reshape
-        return reshape(self, shape)
+        return minichainer.functions.reshape(self, shape)
 
     def transpose(self, *axes):
         """Permute axes (differentiable). See :func:`minichainer.functions.transpose`."""
@@ -692,18 +669,15 @@ class Variable:
             axes = None
         elif len(axes) == 1 and (isinstance(axes[0], (tuple, list)) or axes[0] is None):
             axes = axes[0]
-        from minichainer.functions.array.transpose import transpose
-        return transpose(self, axes)
+        return minichainer.functions.transpose(self, axes)
 
     def mean(self, axis=None, *, weights=None, keepdims=False):
         """Weighted average over ``axis`` (differentiable). See
         :func:`minichainer.functions.average`."""
-        from minichainer.functions.math.average import average
-        return average(self, axis, weights, keepdims)
+        return minichainer.functions.average(self, axis, weights, keepdims)
 
     def __getitem__(self, slices):
-        from minichainer.functions.array.get_item import get_item
-        return get_item(self, slices)
+        return minichainer.functions.get_item(self, slices)
 
     # Comparisons are not differentiable and are not supported, as in Chainer.
     def _no_compare(self, other):
@@ -725,6 +699,40 @@ class Variable:
     def __pos__(self):
         return self
 
+
+
+_new_variable = Variable.__new__
+_new_node = VariableNode.__new__
+
+
+def new_variable(data, requires_grad=False, creator=None):
+    """A Variable holding ``data`` as given, without validation: the one fast factory.
+
+    For arrays that come out of a function (or its backward).  With ``creator`` (a
+    FunctionNode whose ``rank`` is set) the Variable is that function's output in the
+    graph, with a VariableNode of rank ``creator.rank + 1``; without it the Variable has no
+    node until one is needed.
+    """
+    var = _new_variable(Variable)
+    var._data = data
+    var._requires_grad = requires_grad
+    var._name = None
+    var._grad_var = None
+    if creator is None:
+        var._vnode = None
+        return var
+    node = _new_node(VariableNode)
+    node._variable = _weakref(var)
+    node.name = None
+    node._requires_grad = requires_grad
+    node._creator_node = creator
+    node.data = None
+    node.shape = data.shape
+    node.dtype = data.dtype
+    node._rank = creator.rank + 1
+    node._old_style_grad_generator = None
+    var._vnode = node
+    return var
 
 
 def _rebuild_variable(data, name, grad, requires_grad):
@@ -767,22 +775,22 @@ class Parameter(Variable):
     _grad_valid = True
 
     def __init__(self, initializer=None, shape=None, name=None, *, layout=None):
-        from minichainer.initializers import constant
+        initializers = minichainer.initializers
         if initializer is None:
-            initializer = constant.NaN()
+            initializer = initializers.NaN()
         elif numpy.isscalar(initializer):
-            initializer = constant.Constant(initializer)
+            initializer = initializers.Constant(initializer)
         if shape is None:
             if isinstance(initializer, numpy.ndarray):
                 super().__init__(initializer, name=name)
             else:
                 super().__init__(name=name)
                 dtype = getattr(initializer, 'dtype', None)
-                self._grad_initializer = constant.NaN(dtype)
+                self._grad_initializer = initializers.NaN(dtype)
                 self._grad_valid = False
         else:
             if isinstance(initializer, numpy.ndarray):
-                initializer = constant.Constant(initializer)
+                initializer = initializers.Constant(initializer)
             data = _generate_array(initializer, shape)
             super().__init__(data, name=name, grad=numpy.full_like(data, numpy.nan))
         self.initializer = initializer
@@ -853,7 +861,6 @@ class Parameter(Variable):
         """As :meth:`Variable.to_device`; an uninitialized parameter records the device,
         generates its arrays there in :meth:`initialize`, and stops sharing its pending
         data with copies left on another device (as in Chainer)."""
-        from minichainer.backend import get_device
         device = get_device(device)
         if self._data is None and self.device != device:
             peers = self.__dict__.pop('_data_peers', None)
@@ -873,8 +880,7 @@ class Parameter(Variable):
         if self._data is None:
             warnings.warn('Variable.zerograd is deprecated. Use Variable.cleargrad instead.',
                           DeprecationWarning)
-            from minichainer.initializers import constant
-            self._grad_initializer = constant.Zero(getattr(self.initializer, 'dtype', None))
+            self._grad_initializer = minichainer.initializers.Zero(getattr(self.initializer, 'dtype', None))
             if not self._grad_valid:
                 del self._grad_valid
             return
@@ -887,10 +893,10 @@ class Parameter(Variable):
         if self._grad_initializer is not None:
             grad = _generate_array(self._grad_initializer, shape)
         if self._layout is not None:
-            from minichainer.memory_layouts import _transpose_array
-            data = _transpose_array(data, None, self._layout)
+            transpose_array = minichainer.memory_layouts._transpose_array
+            data = transpose_array(data, None, self._layout)
             if grad is not None:
-                grad = _transpose_array(grad, None, self._layout)
+                grad = transpose_array(grad, None, self._layout)
         device = self._device
         if device is not None:  # a user-defined device given to to_device() beforehand
             data = device.send(data)
@@ -912,8 +918,7 @@ class Parameter(Variable):
 
 
 def _generate_array(initializer, shape):
-    from minichainer.initializers import generate_array
-    return generate_array(initializer, shape, numpy)
+    return minichainer.initializers.generate_array(initializer, shape, numpy)
 
 
 def _rebuild_parameter(data, name, grad, initializer, update_rule, grad_valid=True):
@@ -954,8 +959,7 @@ def _lazy_operator(name):
     # The first use of any operator imports the arithmetic functions and replaces these
     # stand-ins with the real methods, so `import minichainer` stays cheap.
     def operator(self, *args):
-        from minichainer.functions.math import basic_math
-        basic_math.install_variable_arithmetics()
+        minichainer.basic_math.install_variable_arithmetics()
         return getattr(self, name)(*args)
     operator.__name__ = name
     return operator

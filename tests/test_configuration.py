@@ -127,3 +127,24 @@ def test_lazy_submodules():
     assert minichainer.Variable is minichainer.variable.Variable
     with pytest.raises(AttributeError):
         minichainer.no_such_thing
+
+
+def test_get_value_and_thread_settings_follow_the_thread():
+    assert configuration.get_value('train') is True
+    assert 'train' not in configuration.thread_settings()
+    seen = {}
+
+    def other_thread():
+        seen['value'] = configuration.get_value('train')
+        seen['settings'] = dict(configuration.thread_settings())
+
+    with minichainer.using_config('train', False):
+        assert configuration.get_value('train') is False
+        assert configuration.thread_settings()['train'] is False
+        t = threading.Thread(target=other_thread)
+        t.start()
+        t.join()
+    assert seen == {'value': True, 'settings': {}}
+    assert configuration.get_value('train') is True
+    with pytest.raises(AttributeError):
+        configuration.get_value('no_such_key')

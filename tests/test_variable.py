@@ -8,7 +8,7 @@ import pytest
 import minichainer
 import minichainer.functions as F
 from minichainer import Variable
-from minichainer.variable import VariableNode
+from minichainer.variable import VariableNode, new_variable
 
 
 def _x(shape=(2, 3), dtype=numpy.float32, seed=0):
@@ -462,3 +462,22 @@ def test_to_device_of_a_user_defined_numpy_device_is_followed():
         link.u = minichainer.Parameter()
     link.to_device(dev)
     assert link.u.device == dev
+
+
+def test_new_variable_without_creator_has_no_node():
+    a = numpy.ones(2, numpy.float32)
+    v = new_variable(a)
+    assert v.array is a and v.requires_grad is False and v.creator_node is None
+    assert v.name is None and v.grad is None and v._vnode is None
+
+
+def test_new_variable_with_creator_is_a_graph_output():
+    x = Variable(numpy.ones(2, numpy.float32))
+    y = F.identity(x)
+    creator = y.creator_node
+    a = numpy.zeros((3, 1), numpy.float64)
+    v = new_variable(a, True, creator)
+    node = v.node
+    assert node.creator_node is creator and node.rank == creator.rank + 1
+    assert node.shape == (3, 1) and node.dtype == numpy.float64 and node.data is None
+    assert node.get_variable_or_none() is v and v.requires_grad

@@ -6,23 +6,18 @@ in one fused pass and wrapped in a graph-less Variable, instead of being built
 from several differentiable function applications.  With double backprop the
 differentiable path is used.
 """
+import functools
+
 import numpy as _numpy
 
-from minichainer.configuration import config as _config
-from minichainer.variable import Variable as _Variable
+from minichainer import configuration as _configuration
+from minichainer import variable as _variable
 
 _ndarray = _numpy.ndarray
-_new_variable = _Variable.__new__
-_local_config = _config._local
-_global_config = _config._global
+_new_variable = _variable.new_variable
 
-
-def needs_graph():
-    """True when the gradient being computed must itself be differentiable."""
-    local = _local_config.__dict__
-    if 'enable_backprop' in local:
-        return local['enable_backprop']
-    return _global_config.enable_backprop
+needs_graph = functools.partial(_configuration.get_value, 'enable_backprop')
+needs_graph.__doc__ = 'True when the gradient being computed must itself be differentiable.'
 
 
 def as_grad(array):
@@ -32,10 +27,4 @@ def as_grad(array):
     """
     if type(array) is not _ndarray:
         array = _numpy.asarray(array)
-    v = _new_variable(_Variable)
-    v._data = array
-    v._requires_grad = False
-    v._vnode = None
-    v._name = None
-    v._grad_var = None
-    return v
+    return _new_variable(array)

@@ -5,6 +5,9 @@ same distribution and dtype as Chainer 7, so a seeded model gets identical weigh
 """
 import numpy
 
+import minichainer
+from minichainer import backend
+from minichainer import initializer as initializer_module
 from minichainer.initializers.constant import Constant
 from minichainer.initializers.constant import Identity  # noqa: F401
 from minichainer.initializers.constant import NaN  # noqa: F401
@@ -49,10 +52,8 @@ def generate_array(initializer, shape, xp, dtype=None, device=None):
             numpy.dtype(dtype), numpy.dtype(dtype_attr)))
     if dtype is None:
         dtype = dtype_attr
-    import minichainer
     dtype = minichainer.get_dtype(dtype)
     if device is not None:
-        from minichainer import backend
         if backend.get_device(device).xp is not xp:
             raise ValueError('generate_array: xp and device arguments are inconsistent '
                              '({} and {!r})'.format(getattr(xp, '__name__', xp), device))
@@ -80,7 +81,6 @@ def _get_initializer(initializer):
 def _check_is_initializer_like(initializer):
     """Raise ``TypeError`` unless ``initializer`` is None, an Initializer, a callable, an
     ndarray or a scalar (used by the testing helpers)."""
-    from minichainer import initializer as initializer_module
     if not (initializer is None
             or isinstance(initializer, initializer_module.Initializer)
             or callable(initializer)

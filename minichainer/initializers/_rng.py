@@ -1,6 +1,8 @@
 """Shared helpers of the initializers: the ``rng=`` keyword and the random source."""
 import numpy
 
+from minichainer import backend
+
 
 def parse_rng(kwargs, owner):
     """Pop ``rng`` from ``kwargs``; reject any other keyword."""
@@ -15,6 +17,5 @@ def random_source(rng, array):
     """The generator to draw from: ``rng`` if given, else the array module's global one."""
     if rng is not None:
         return rng
-    from minichainer import backend
     xp = backend.get_array_module(array)
     return xp.random if xp is not numpy else numpy.random

@@ -1,6 +1,7 @@
 """Deterministic initializers: Constant, Zero, One, NaN and Identity."""
 import numpy
 
+from minichainer import backend
 from minichainer import initializer
 
 
@@ -22,7 +23,6 @@ class Identity(initializer.Initializer):
             raise ValueError(
                 'Identity: the array must be a 2-D square matrix, got shape {}'.format(shape))
         array[...] = 0
-        from minichainer import backend
         backend.get_array_module(array).fill_diagonal(array, self.scale)
 
 
