@@ -239,7 +239,7 @@ def _run(start, retain_grad, loss_scale, targets=None, initial=None):
         else:
             gxs = func.backward(target_indexes, gys)
             if len(gxs) != len(target_indexes):
-                gxs = func._normalize_grads(target_indexes, gxs)
+                gxs = normalize_grads(func, target_indexes, gxs)
         gys = None  # the output gradients may be freed before the inputs' are summed
         _add_input_grads(func, target_indexes, gxs, grads, heap, pushed, order, handed_out,
                          loss_scale, is_debug)
@@ -285,6 +285,25 @@ def _output_grads(func, grads, targets, retain_grad):
     return None
 
 
+def normalize_grads(func, target_indexes, gxs):
+    """The gradients ``func.backward`` returned, one per target index.
+
+    A backward may return one gradient per input instead (Chainer allows both); those
+    of the target inputs are picked out. Any other count raises ``ValueError``.
+    """
+    n_inputs = len(func.inputs)
+    if len(gxs) == n_inputs:
+        return tuple([gxs[i] for i in target_indexes])
+    if n_inputs == len(target_indexes):
+        expected = str(n_inputs)
+    else:
+        expected = '{} or {}'.format(n_inputs, len(target_indexes))
+    raise ValueError(
+        'number of gradients returned from backward is incorrect: {} != expected {}\n'
+        '  function={}.backward (one gradient per input or one per target index)'
+        .format(len(gxs), expected, func.label))
+
+
 def _backward_with_hooks(func, target_indexes, gys, grads, collect):
     """Step 2, general case: backward between the hooks' ``backward_preprocess`` and
     ``backward_postprocess``, through ``backward_accumulate`` when the node defines it."""
@@ -315,7 +334,7 @@ def _backward_with_hooks(func, target_indexes, gys, grads, collect):
             g_ins.append(g_in)
         gxs = func.backward_accumulate(target_indexes, gys, tuple(g_ins))
         if len(gxs) != len(target_indexes):
-            gxs = func._normalize_grads(target_indexes, gxs)
+            gxs = normalize_grads(func, target_indexes, gxs)
     else:
         gxs = func._call_backward(target_indexes, gys)
     for hook in hooks:

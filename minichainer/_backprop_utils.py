@@ -94,7 +94,7 @@ def backprop_step(func, target_input_indexes, grad_outputs, grad_inputs, is_debu
         given = tuple([_pop_or_none(grad_inputs[inputs[i]]) for i in target_input_indexes])
         gxs = func.backward_accumulate(target_input_indexes, grad_outputs, given)
         if len(gxs) != len(target_input_indexes):
-            gxs = func._normalize_grads(target_input_indexes, gxs)
+            gxs = minichainer._backprop.normalize_grads(func, target_input_indexes, gxs)
     else:
         gxs = func._call_backward(target_input_indexes, grad_outputs)
     for i, gx in zip(target_input_indexes, gxs):

@@ -9,7 +9,7 @@ import threading
 _thread_local = threading.local()
 
 
-class _HookCount:
+class HookCount:
     """How many function hooks are registered, in all threads together (``.value``).
 
     Hot paths test ``registered_hooks.value`` (one attribute read) before they look up
@@ -22,7 +22,8 @@ class _HookCount:
         self.value = 0
 
 
-registered_hooks = _HookCount()
+registered_hooks = HookCount()
+_HookCount = HookCount  # the name it had before
 
 
 def get_function_hooks():

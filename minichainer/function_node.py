@@ -381,20 +381,7 @@ class FunctionNode:
         gxs = self.backward(target_input_indexes, grad_outputs)
         if len(gxs) == len(target_input_indexes):
             return tuple(gxs)
-        return self._normalize_grads(target_input_indexes, gxs)
-
-    def _normalize_grads(self, target_input_indexes, gxs):
-        n_inputs = len(self.inputs)
-        if len(gxs) == n_inputs:
-            return tuple(gxs[i] for i in target_input_indexes)
-        if n_inputs == len(target_input_indexes):
-            expected = str(n_inputs)
-        else:
-            expected = '{} or {}'.format(n_inputs, len(target_input_indexes))
-        raise ValueError(
-            'number of gradients returned from backward is incorrect: {} != expected {}\n'
-            '  function={}.backward (one gradient per input or one per target index)'
-            .format(len(gxs), expected, self.label))
+        return _backprop.normalize_grads(self, target_input_indexes, gxs)
 
     def get_retained_inputs(self):
         """The retained inputs as Variables (connected to the graph)."""

@@ -183,8 +183,10 @@ class Link(device_resident.DeviceResident):
     def __call__(self, *args, **kwargs):
         if not self._init_done:
             self._check_init_done()
-        global_hooks = _link_hook._get_link_hooks()
         local_hooks = self._local_link_hooks
+        if not local_hooks and not _link_hook.registered_hooks.value:
+            return self._forward_method()(*args, **kwargs)
+        global_hooks = _link_hook.get_link_hooks()
         if not global_hooks and not local_hooks:
             return self._forward_method()(*args, **kwargs)
         hooks = collections.OrderedDict(global_hooks)

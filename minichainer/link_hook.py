@@ -6,16 +6,26 @@ with :meth:`Link.add_hook`.
 import collections
 import threading
 
+from minichainer import function_hook
+
 _thread_local = threading.local()
 
 
-def _get_link_hooks():
+# Link hooks registered with ``with hook:``, in all threads together: ``Link.__call__``
+# reads ``registered_hooks.value`` before it looks up the current thread's hooks.
+registered_hooks = function_hook.HookCount()
+
+
+def get_link_hooks():
     """The current thread's ordered dict of globally registered link hooks."""
     try:
         return _thread_local.link_hooks
     except AttributeError:
         hooks = _thread_local.link_hooks = collections.OrderedDict()
         return hooks
+
+
+_get_link_hooks = get_link_hooks  # Chainer's name (``chainer._get_link_hooks``)
 
 
 class _ForwardPreprocessCallbackArgs:
@@ -62,17 +72,19 @@ class LinkHook:
     name = 'LinkHook'
 
     def __enter__(self):
-        hooks = _get_link_hooks()
+        hooks = get_link_hooks()
         if self.name in hooks:
             raise KeyError('link hook {!r} is already registered'.format(self.name))
         hooks[self.name] = self
+        registered_hooks.value += 1
         self.added(None)
         return self
 
     def __exit__(self, *_):
-        hooks = _get_link_hooks()
+        hooks = get_link_hooks()
         hooks[self.name].deleted(None)
         del hooks[self.name]
+        registered_hooks.value -= 1
 
     def added(self, link):
         """Called when registered; ``link`` is None for a global registration."""
