@@ -2,8 +2,9 @@
 from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
-from minichainer.functions.math import _axis
 from minichainer.functions import _fast
+from minichainer.functions.array import reshape
+from minichainer.functions.math import _axis
 from minichainer.utils import type_check
 
 
@@ -146,7 +147,6 @@ def cumprod(x, axis=None):
         ~chainer.Variable: Output variable.
     """
     if axis is None:
-        from minichainer.functions.array.reshape import reshape
-        x = reshape(x, (utils.size_of_shape(x.shape),))
+        x = reshape.reshape(x, (utils.size_of_shape(x.shape),))
         axis = 0
     return Cumprod(axis).apply((x,))[0]

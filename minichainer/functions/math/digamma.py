@@ -3,6 +3,7 @@ import numpy
 
 from minichainer import function_node
 from minichainer import utils
+from minichainer.functions.math import polygamma
 from minichainer.functions.math._scipy import _scipy_special
 from minichainer.utils import type_check
 
@@ -25,9 +26,8 @@ class DiGamma(function_node.FunctionNode):
         return utils.force_array(special.digamma(x), dtype=x.dtype),
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.functions.math.polygamma import polygamma
         x, = self.get_retained_inputs()
-        return polygamma(numpy.array(1, numpy.int32), x) * grad_outputs[0],
+        return polygamma.polygamma(numpy.array(1, numpy.int32), x) * grad_outputs[0],
 
 
 def digamma(x):

@@ -1,6 +1,7 @@
 """``lgamma``: log of the absolute value of the gamma function (needs SciPy)."""
 from minichainer import function_node
 from minichainer import utils
+from minichainer.functions.math import digamma
 from minichainer.functions.math._scipy import _scipy_special
 from minichainer.utils import type_check
 
@@ -23,9 +24,8 @@ class LGamma(function_node.FunctionNode):
         return utils.force_array(special.gammaln(x), dtype=x.dtype),
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.functions.math.digamma import digamma
         x, = self.get_retained_inputs()
-        return digamma(x) * grad_outputs[0],
+        return digamma.digamma(x) * grad_outputs[0],
 
 
 def lgamma(x):

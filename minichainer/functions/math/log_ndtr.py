@@ -9,6 +9,7 @@ from minichainer import function_node
 from minichainer import utils
 from minichainer.functions import _fast
 from minichainer.functions.math import _special
+from minichainer.functions.math import erfcx
 from minichainer.utils import type_check
 
 _SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
@@ -32,7 +33,6 @@ class LogNdtr(function_node.FunctionNode):
         return utils.force_array(_special.log_ndtr(x), x.dtype),
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.functions.math.erfcx import erfcx
         x, = self.get_retained_inputs()
         gy, = grad_outputs
         if not _fast.needs_graph():
@@ -40,7 +40,7 @@ class LogNdtr(function_node.FunctionNode):
             gx = _SQRT_2_OVER_PI / _special.erfcx(xa * -_INV_SQRT2)
             gx = gx * gy.array
             return _fast.as_grad(utils.force_array(gx, gy.dtype)),
-        return _SQRT_2_OVER_PI / erfcx(x * -_INV_SQRT2) * gy,
+        return _SQRT_2_OVER_PI / erfcx.erfcx(x * -_INV_SQRT2) * gy,
 
 
 def log_ndtr(x):

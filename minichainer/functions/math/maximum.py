@@ -3,6 +3,7 @@ from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
 from minichainer.functions import _fast
+from minichainer.functions.array import broadcast
 from minichainer.utils import array as array_utils
 from minichainer.utils import type_check
 
@@ -62,18 +63,17 @@ class _SelectGrad(function_node.FunctionNode):
                 utils.force_array(array_utils.sum_to(gx2, self.x2_shape)))
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.functions.array.broadcast import broadcast_to
         shape = self.cond.shape
         cond = self.cond
         g1, g2 = grad_outputs
         total = None
         if g1 is not None:
             if g1.shape != shape:
-                g1 = broadcast_to(g1, shape)
+                g1 = broadcast.broadcast_to(g1, shape)
             total = g1 * cond.astype(g1.dtype)
         if g2 is not None:
             if g2.shape != shape:
-                g2 = broadcast_to(g2, shape)
+                g2 = broadcast.broadcast_to(g2, shape)
             term = g2 * (~cond).astype(g2.dtype)
             total = term if total is None else total + term
         return total,
