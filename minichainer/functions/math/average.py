@@ -6,6 +6,7 @@ from minichainer.functions import _fast
 from minichainer.functions.array import broadcast
 from minichainer.functions.array import reshape
 from minichainer.functions.math import _axis
+from minichainer.functions.math import _elementwise
 from minichainer.functions.math import sum as sum_mod
 from minichainer.utils import type_check
 
@@ -18,8 +19,7 @@ class Mean(function_node.FunctionNode):
         self.keepdims = keepdims
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
+        _elementwise.check_float_x(in_types)
         _axis.check_axes(type_check, in_types[0], self.axis)
 
     def forward(self, inputs):

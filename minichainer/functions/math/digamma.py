@@ -3,9 +3,9 @@ import numpy
 
 from minichainer import function_node
 from minichainer import utils
+from minichainer.functions.math import _elementwise
 from minichainer.functions.math import polygamma
 from minichainer.functions.math._scipy import _scipy_special
-from minichainer.utils import type_check
 
 
 class DiGamma(function_node.FunctionNode):
@@ -16,8 +16,7 @@ class DiGamma(function_node.FunctionNode):
         return 'digamma'
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
+        _elementwise.check_float_x(in_types)
 
     def forward(self, inputs):
         x, = inputs

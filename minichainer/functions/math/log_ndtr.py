@@ -8,9 +8,9 @@ import math
 from minichainer import function_node
 from minichainer import utils
 from minichainer.functions import _fast
+from minichainer.functions.math import _elementwise
 from minichainer.functions.math import _special
 from minichainer.functions.math import erfcx
-from minichainer.utils import type_check
 
 _SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
 _INV_SQRT2 = 1.0 / math.sqrt(2.0)
@@ -24,8 +24,7 @@ class LogNdtr(function_node.FunctionNode):
         return 'log_ndtr'
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
+        _elementwise.check_float_x(in_types)
 
     def forward(self, inputs):
         self.retain_inputs((0,))

@@ -6,6 +6,7 @@ from minichainer import variable
 from minichainer.configuration import config
 from minichainer.functions.array import broadcast
 from minichainer.functions.math import _axis
+from minichainer.functions.math import _elementwise
 from minichainer.functions.math import exponential
 from minichainer.utils import type_check
 
@@ -17,8 +18,7 @@ class LogSumExp(function_node.FunctionNode):
         self.axis = _axis.normalize_axis(axis, 'logsumexp')
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
+        _elementwise.check_float_x(in_types)
         _axis.check_axes(type_check, in_types[0], self.axis)
 
     def forward(self, inputs):

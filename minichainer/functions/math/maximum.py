@@ -1,4 +1,6 @@
 """``maximum``: elementwise maximum of two variables (broadcasting)."""
+import operator
+
 from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
@@ -19,8 +21,16 @@ def _check_float_pair(in_types):
     type_check.expect_broadcast_shapes(in_types[0].shape, in_types[1].shape)
 
 
-class Maximum(function_node.FunctionNode):
-    """Element-wise maximum of input variables."""
+class PairwiseSelect(function_node.FunctionNode):
+    """Elementwise choice between ``x1`` and ``x2``: the base of ``Maximum`` and ``Minimum``.
+
+    Subclasses set ``_label`` (the array module's function, ``'maximum'`` or
+    ``'minimum'``) and ``_x1_wins(a1, a2)``, the mask of where ``x1`` is chosen; ties
+    send the gradient to ``x1``, as Chainer.
+    """
+
+    _label = None
+    _x1_wins = None
 
     def check_type_forward(self, in_types):
         _check_float_pair(in_types)
@@ -29,12 +39,19 @@ class Maximum(function_node.FunctionNode):
         self.retain_inputs((0, 1))
         x1, x2 = inputs
         xp = backend.get_array_module(x1, x2)
-        return utils.force_array(xp.maximum(x1, x2)),
+        return utils.force_array(getattr(xp, self._label)(x1, x2)),
 
     def backward(self, indexes, grad_outputs):
         x1, x2 = self.get_retained_inputs()
-        # Ties send the gradient to x1, as Chainer.
-        return _SelectGrad(x1.array >= x2.array, x1.shape, x2.shape).run(grad_outputs)
+        mask = self._x1_wins(x1.array, x2.array)
+        return _SelectGrad(mask, x1.shape, x2.shape).run(grad_outputs)
+
+
+class Maximum(PairwiseSelect):
+    """Element-wise maximum of input variables."""
+
+    _label = 'maximum'
+    _x1_wins = staticmethod(operator.ge)
 
 
 class _SelectGrad(function_node.FunctionNode):
