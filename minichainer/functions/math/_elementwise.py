@@ -41,7 +41,7 @@ class UnaryFloat(function_node.FunctionNode):
     ``_uses_output`` is set). Without double backprop it runs on the arrays
     with ``m`` the array module (one pass, NumPy reusing temporaries in place);
     with double backprop it runs on the Variables with ``m`` being
-    :mod:`minichainer.functions`, so the gradient is itself differentiable.
+    ``minichainer.functions``, so the gradient is itself differentiable.
     The names used from ``m`` must exist in both (``cos``, ``sqrt``, ``square``, ...).
     """
 
