@@ -1,5 +1,4 @@
 """Sums: ``sum`` over axes and ``sum_to`` a shape (the inverse of broadcasting)."""
-from minichainer import backend
 from minichainer import utils
 from minichainer import variable
 from minichainer.function_node import FunctionNode
