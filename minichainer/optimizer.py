@@ -18,7 +18,12 @@ import warnings
 
 import numpy
 
+from minichainer import backend
+from minichainer import initializers
+from minichainer import link as link_module
 from minichainer import optimizer_hooks
+from minichainer import serializer as serializer_module
+from minichainer import variable
 
 _VALID_TIMINGS = ('pre', 'post', 'auto')
 
@@ -213,13 +218,11 @@ class UpdateRule:
             hook(self, param)
 
     def _update_fp32(self, param):
-        from minichainer import variable
         array = param.array
         fp32_param = self._fp32_param
         if fp32_param is None or (fp32_param.array is None and array is not None):
             if array is None:  # an uninitialized float16 parameter
-                from minichainer.initializers import constant
-                fp32_param = variable.Parameter(constant.NaN(numpy.float32),
+                fp32_param = variable.Parameter(initializers.NaN(numpy.float32),
                                                 name=param.name)
             else:
                 fp32_param = variable.Variable(array.astype(numpy.float32),
@@ -297,7 +300,7 @@ class UpdateRule:
         views = self._scratch
         if (views is None or len(views) != n or views[0].shape != array.shape
                 or views[0].dtype != dtype):
-            xp = _array_module(array)
+            xp = backend.get_array_module(array)
             buf = xp.empty((n,) + array.shape, dtype=dtype)
             views = self._scratch = tuple(buf[i, ...] for i in range(n))
         return views[0] if n == 1 else views
@@ -311,11 +314,9 @@ class UpdateRule:
         ``KeyError`` unless the rule is disabled or was saved before its first update
         (``t == 0``; Chainer raises in that case too).
         """
-        from minichainer import serializer as serializer_module
         self.t = serializer('t', self.t)
         if self.state is None:
             if isinstance(serializer, serializer_module.Deserializer):
-                from minichainer import variable
                 self._state = {}
                 self_copy = copy.copy(self)
                 arr = numpy.empty(1, dtype=numpy.float32)
@@ -346,11 +347,6 @@ class UpdateRule:
     def use_fp32_update(self, flag=True):
         """Update float16 parameters through a float32 master copy."""
         self._use_fp32_update = flag
-
-
-def _array_module(array):
-    from minichainer import backend
-    return backend.get_array_module(array)
 
 
 class Optimizer:
@@ -386,7 +382,6 @@ class Optimizer:
         Raises:
             TypeError: ``link`` is not a :class:`~minichainer.Link`.
         """
-        from minichainer import link as link_module
         if not isinstance(link, link_module.Link):
             raise TypeError(
                 '{}.setup: optimization target must be a link (chainer.Link), got {}'
@@ -565,7 +560,7 @@ class Optimizer:
             grad = param.grad
             if grad is None:
                 continue
-            xp = _array_module(grad)
+            xp = backend.get_array_module(grad)
             if not xp.all(xp.isfinite(grad)):
                 self._loss_scaling_isnan = True
                 self._loss_scaling_isnan_ever = True
@@ -619,7 +614,7 @@ class GradientMethod(Optimizer):
         """Give every initialized parameter whose gradient is None a zero gradient."""
         for param in self.target.params(False):
             if param.grad is None:
-                param.grad = _array_module(param.array).zeros_like(param.array)
+                param.grad = backend.get_array_module(param.array).zeros_like(param.array)
 
     def call_hook(self, hook):
         """Invoke one hook (see :meth:`Optimizer.call_hook`), then reallocate the

@@ -47,3 +47,19 @@ def check_range(owner, name, value, spec, lower_only=False):
     if not (math.isfinite(number) and test(number)):
         raise ValueError('{}: {} must be {}, got {!r}'.format(
             owner, name, spec.text, value))
+
+
+class RateHook:
+    """Base of the per-parameter hooks with one non-negative ``rate`` (``Lasso``,
+    ``WeightDecay``): called for each parameter, before the update by default.
+
+    Subclasses set ``name`` (also used in error messages) and define ``__call__``.
+    """
+
+    name = None
+    call_for_each_param = True
+    timing = 'pre'
+
+    def __init__(self, rate):
+        check_range(self.name, 'rate', rate, NON_NEGATIVE)
+        self.rate = rate

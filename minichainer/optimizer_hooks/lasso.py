@@ -3,7 +3,7 @@ from minichainer import backend
 from minichainer.optimizer_hooks import _checks as _util
 
 
-class Lasso:
+class Lasso(_util.RateHook):
     """Optimizer/UpdateRule hook adding ``rate * sign(param)`` to each gradient.
 
     Args:
@@ -15,12 +15,6 @@ class Lasso:
     """
 
     name = 'Lasso'
-    call_for_each_param = True
-    timing = 'pre'
-
-    def __init__(self, rate):
-        _util.check_range('Lasso', 'rate', rate, _util.NON_NEGATIVE)
-        self.rate = rate
 
     def __call__(self, rule, param):
         p, g = param.array, param.grad

@@ -24,7 +24,7 @@ class _ArrayHolder:
         self.array = array
 
 
-class WeightDecay:
+class WeightDecay(_util.RateHook):
     """Optimizer/UpdateRule hook adding ``rate * param`` to each gradient.
 
     With loss scaling the rate is multiplied by the parameter's loss scale, because the
@@ -41,12 +41,6 @@ class WeightDecay:
     """
 
     name = 'WeightDecay'
-    call_for_each_param = True
-    timing = 'pre'
-
-    def __init__(self, rate):
-        _util.check_range('WeightDecay', 'rate', rate, _util.NON_NEGATIVE)
-        self.rate = rate
 
     def __call__(self, rule, param):
         p, g = param.array, param.grad

@@ -22,7 +22,9 @@ def default_hyperparam():
 class MomentumRuleBase(optimizer.UpdateRule):
     """Update rule with hyperparameters ``lr`` and ``momentum`` and state ``v``.
 
-    Subclasses set ``_default_hyperparam`` and implement ``update_core_cpu``.
+    Subclasses set ``_default_hyperparam`` and write their formula once in
+    ``_update(xp, data, grad, v, tmp, lr, momentum)``, in place (``tmp`` is the rule's
+    scratch buffer); ``update_core_cpu``/``update_core_gpu`` call it.
 
     Args:
         parent_hyperparam (~minichainer.optimizer.Hyperparameter): Default values.
@@ -43,6 +45,20 @@ class MomentumRuleBase(optimizer.UpdateRule):
         _util.check_rule_hyperparams(self, ('momentum',))
         xp = backend.get_array_module(param.array)
         self.state['v'] = xp.zeros_like(param.array)
+
+    def update_core_cpu(self, param):
+        grad = param.grad
+        if grad is None:
+            return
+        hp = self.hyperparam
+        self._update(backend.get_array_module(grad), param.array, grad, self.state['v'],
+                     self._get_scratch(param), hp.lr, hp.momentum)
+
+    update_core_gpu = update_core_cpu
+
+    @staticmethod
+    def _update(xp, data, grad, v, tmp, lr, momentum):
+        raise NotImplementedError
 
 
 class MomentumMethodBase(optimizer.GradientMethod):

@@ -32,10 +32,13 @@ def _learning_rate(hp, t):
     return hp.alpha * math.sqrt(fix2) / fix1
 
 
+_FLOAT32 = numpy.dtype(numpy.float32)
+
+
 def _get_intermediate_dtype(dtype):
-    # float16 parameters are updated with float32 intermediates
-    if dtype == numpy.float16:
-        return numpy.float32
+    """The dtype Adam computes in: float32 for a float16 parameter, else its own."""
+    if dtype.type is numpy.float16:
+        return _FLOAT32
     return dtype
 
 
@@ -106,16 +109,12 @@ class AdamRule(optimizer.UpdateRule):
         if grad is None:
             return
         data = param.array
-        dtype = _get_intermediate_dtype(data.dtype.type)
+        dtype = _get_intermediate_dtype(data.dtype)
         (alpha, beta1, beta2, eps, eta, weight_decay_rate, amsgrad,
          adabound) = self._hyperparam_values(self._HP_NAMES)
         if self._checked_eps != (eps, dtype):
-            self._check_eps(dtype)
+            self._check_eps(dtype.type)
             self._checked_eps = (eps, dtype)
-        if dtype is not data.dtype.type:
-            self._update_mixed(param, grad, dtype)
-            return
-
         t = self.t
         if t == 0:
             _learning_rate(self.hyperparam, t)  # raises
@@ -124,7 +123,12 @@ class AdamRule(optimizer.UpdateRule):
         state = self._state
         m = state['m']
         v = state['v']
-        tmp = self._get_scratch(param)
+        # A float16 parameter keeps float16 state but is updated through a float32
+        # scratch buffer, every intermediate in float32 as in Chainer.
+        mixed = dtype is not data.dtype
+        if mixed:
+            grad = grad.astype(dtype)
+        tmp = self._get_scratch(param, dtype)
         # m += (1 - beta1) * (grad - m)
         xp.subtract(grad, m, out=tmp)
         tmp *= 1.0 - beta1
@@ -140,6 +144,8 @@ class AdamRule(optimizer.UpdateRule):
         else:
             vhat = v
         # step = alpha_t / (sqrt(vhat) + eps), optionally clipped
+        if mixed:
+            vhat = vhat.astype(dtype)
         xp.sqrt(vhat, out=tmp)
         tmp += eps
         xp.divide(alpha_t, tmp, out=tmp)
@@ -156,27 +162,6 @@ class AdamRule(optimizer.UpdateRule):
             data += tmp
         else:
             data -= tmp
-
-    def _update_mixed(self, param, grad, dtype):
-        # float16 parameter: float32 intermediates, as Chainer (allocates temporaries).
-        hp = self.hyperparam
-        xp = backend.get_array_module(grad)
-        grad = grad.astype(dtype, copy=False)
-        m, v = self.state['m'], self.state['v']
-        m += (1.0 - hp.beta1) * (grad - m)
-        v += (1.0 - hp.beta2) * (grad * grad - v)
-        if hp.amsgrad:
-            vhat = self.state['vhat']
-            xp.maximum(vhat, v, out=vhat)
-        else:
-            vhat = v
-        vhat = vhat.astype(dtype, copy=False)
-        step = self.alpha_t / (xp.sqrt(vhat) + hp.eps)
-        if hp.adabound:
-            lower, upper = self.bounds
-            step = xp.clip(step, lower, upper)
-        data = param.array
-        data[...] = ((1.0 - hp.eta * hp.weight_decay_rate) * data) + (-hp.eta) * (step * m)
 
     update_core_gpu = update_core_cpu
 

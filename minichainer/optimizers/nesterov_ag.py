@@ -1,5 +1,4 @@
 """Nesterov's accelerated gradient."""
-from minichainer import backend
 from minichainer.optimizers import _momentum_base
 
 _default_hyperparam = _momentum_base.default_hyperparam()
@@ -10,24 +9,13 @@ class NesterovAGRule(_momentum_base.MomentumRuleBase):
 
     ``v = momentum * v - lr * grad;
     param += momentum**2 * v - (1 + momentum) * lr * grad``. State: ``v``.
-
-    Args:
-        parent_hyperparam (~minichainer.optimizer.Hyperparameter): Default values.
-        lr (float): Learning rate.
-        momentum (float): Exponential decay rate of the first order moment.
+    Takes the arguments of ``MomentumRuleBase``: ``parent_hyperparam``, ``lr``, ``momentum``.
     """
 
     _default_hyperparam = _default_hyperparam
 
-    def update_core_cpu(self, param):
-        grad = param.grad
-        if grad is None:
-            return
-        lr, momentum = self.hyperparam.lr, self.hyperparam.momentum
-        v = self.state['v']
-        tmp = self._get_scratch(param)
-        xp = backend.get_array_module(grad)
-        data = param.array
+    @staticmethod
+    def _update(xp, data, grad, v, tmp, lr, momentum):
         v *= momentum
         xp.multiply(grad, lr, out=tmp)
         v -= tmp
@@ -35,8 +23,6 @@ class NesterovAGRule(_momentum_base.MomentumRuleBase):
         data += tmp
         xp.multiply(grad, (1 + momentum) * lr, out=tmp)
         data -= tmp
-
-    update_core_gpu = update_core_cpu
 
 
 class NesterovAG(_momentum_base.MomentumMethodBase):

@@ -3,8 +3,9 @@ import numpy
 
 from minichainer import backend
 from minichainer import function_node
-from minichainer.functions import _fast
 from minichainer import utils
+from minichainer.functions import _fast
+from minichainer.functions.math import _elementwise
 from minichainer.utils import type_check
 
 
@@ -19,8 +20,7 @@ class ClippedReLU(function_node.FunctionNode):
         self.cap = z
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
+        _elementwise.check_float_x(in_types)
 
     def forward(self, inputs):
         self.retain_inputs((0,))

@@ -1,6 +1,7 @@
 """Concatenated ReLU (``chainer.functions.crelu``)."""
 from minichainer import backend
 from minichainer import function_node
+from minichainer.functions.array import get_item
 from minichainer.utils import type_check
 
 
@@ -37,14 +38,13 @@ class CReLU(function_node.FunctionNode):
         return y,
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.functions.array.get_item import get_item
         x, = self.get_retained_inputs()
         gy, = grad_outputs
         axis = self.axis % x.ndim
         n = x.shape[axis]
         lead = (slice(None),) * axis
-        gy_former = get_item(gy, lead + (slice(0, n),))
-        gy_latter = get_item(gy, lead + (slice(n, 2 * n),))
+        gy_former = get_item.get_item(gy, lead + (slice(0, n),))
+        gy_latter = get_item.get_item(gy, lead + (slice(n, 2 * n),))
         xa = x.array
         dtype = xa.dtype
         return gy_former * (xa > 0).astype(dtype) - gy_latter * (xa < 0).astype(dtype),

@@ -1,6 +1,9 @@
 """Log-softmax (``chainer.functions.log_softmax``)."""
 from minichainer import backend
 from minichainer import function_node
+from minichainer.functions.array import broadcast
+from minichainer.functions.math import exponential
+from minichainer.functions.math import sum as sum_mod
 from minichainer.utils import type_check
 
 
@@ -64,18 +67,15 @@ class LogSoftmaxGrad(function_node.FunctionNode):
         return gx,
 
     def backward(self, indexes, ggx):
-        from minichainer.functions.array.broadcast import broadcast_to
-        from minichainer.functions.math.exponential import exp
-        from minichainer.functions.math.sum import sum as _sum
         y, gy = self.get_retained_inputs()
         ggx, = ggx
-        exp_y = exp(y)
+        exp_y = exponential.exp(y)
         ret = []
         if 0 in indexes:
-            gy_sum = broadcast_to(_sum(gy, self.axis, True), gy.shape)
+            gy_sum = broadcast.broadcast_to(sum_mod.sum(gy, self.axis, True), gy.shape)
             ret.append(-ggx * exp_y * gy_sum)
         if 1 in indexes:
-            a = broadcast_to(_sum(ggx * exp_y, self.axis, True), gy.shape)
+            a = broadcast.broadcast_to(sum_mod.sum(ggx * exp_y, self.axis, True), gy.shape)
             ret.append(ggx - a)
         return ret
 

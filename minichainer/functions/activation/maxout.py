@@ -1,4 +1,6 @@
 """Maxout (``chainer.functions.maxout``)."""
+from minichainer.functions.array import reshape
+from minichainer.functions.math import minmax
 from minichainer.utils import type_check
 
 
@@ -19,8 +21,6 @@ def maxout(x, pool_size, axis=1):
         ValueError: ``pool_size`` is not positive.
         ~minichainer.utils.type_check.InvalidType: ``x.shape[axis]`` is not divisible.
     """
-    from minichainer.functions.array.reshape import reshape
-    from minichainer.functions.math.minmax import max as _max
     if pool_size <= 0:
         raise ValueError('maxout: pool_size must be a positive integer, got {}'.format(pool_size))
     x_shape = x.shape
@@ -32,5 +32,5 @@ def maxout(x, pool_size, axis=1):
             'axis dimension must be divided by pool_size')
     shape = (x_shape[:axis] + (x_shape[axis] // pool_size, pool_size)
              + x_shape[axis + 1:])
-    x = reshape(x, shape)
-    return _max(x, axis=axis + 1)
+    x = reshape.reshape(x, shape)
+    return minmax.max(x, axis=axis + 1)

@@ -2,6 +2,9 @@
 from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
+from minichainer.functions.array import broadcast
+from minichainer.functions.array import reshape
+from minichainer.functions.math import sum as sum_mod
 from minichainer.utils import type_check
 
 
@@ -74,16 +77,13 @@ class PReLUFunctionGrad(function_node.FunctionNode):
         return utils.force_array(gx, gy.dtype), utils.force_array(gW, x.dtype)
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.functions.array.broadcast import broadcast_to
-        from minichainer.functions.array.reshape import reshape
-        from minichainer.functions.math.sum import sum as _sum
         x, W, gy = self.get_retained_inputs()
         ggx, ggW = grad_outputs
         dtype = x.dtype
         if ggW is None:
             ggW = x.array.dtype.type(0) * x.array
         else:
-            ggW = broadcast_to(reshape(ggW, self.extended_shape), x.shape)
+            ggW = broadcast.broadcast_to(reshape.reshape(ggW, self.extended_shape), x.shape)
         ggW = ggW * (self.cond < 0).astype(dtype)
         if ggx is None:
             ggx = gy.array.dtype.type(0) * gy.array
@@ -92,7 +92,7 @@ class PReLUFunctionGrad(function_node.FunctionNode):
         if 0 in indexes:
             ret.append(gy * ggW)
         if 1 in indexes:
-            ret.append(_sum(gxW, axis=self.reduce_axes))
+            ret.append(sum_mod.sum(gxW, axis=self.reduce_axes))
         if 2 in indexes:
             ret.append(x * ggW + gxgy)
         return ret

@@ -3,9 +3,9 @@ import numpy
 
 from minichainer import backend
 from minichainer import function_node
-from minichainer.functions import _fast
 from minichainer import utils
-from minichainer.utils import type_check
+from minichainer.functions import _fast
+from minichainer.functions.math import _elementwise
 
 
 class ReLU(function_node.FunctionNode):
@@ -15,8 +15,7 @@ class ReLU(function_node.FunctionNode):
     _use_cudnn = False
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
+        _elementwise.check_float_x(in_types)
 
     def forward(self, inputs):
         x, = inputs

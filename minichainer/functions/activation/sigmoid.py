@@ -1,8 +1,9 @@
 """Logistic sigmoid (``chainer.functions.sigmoid``)."""
 from minichainer import backend
 from minichainer import function_node
-from minichainer.functions import _fast
 from minichainer import utils
+from minichainer.functions import _fast
+from minichainer.functions.math import _elementwise
 from minichainer.utils import type_check
 
 
@@ -10,8 +11,7 @@ class Sigmoid(function_node.FunctionNode):
     """Logistic sigmoid, computed stably as ``tanh(x / 2) / 2 + 1 / 2``."""
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
+        _elementwise.check_float_x(in_types)
 
     def forward(self, inputs):
         x, = inputs

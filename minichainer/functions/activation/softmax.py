@@ -1,6 +1,8 @@
 """Softmax (``chainer.functions.softmax``)."""
 from minichainer import backend
 from minichainer import function_node
+from minichainer.functions.array import broadcast
+from minichainer.functions.math import sum as sum_mod
 from minichainer.utils import type_check
 
 
@@ -45,15 +47,13 @@ class _SoftmaxGrad(function_node.FunctionNode):
         return gx,
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.functions.array.broadcast import broadcast_to
-        from minichainer.functions.math.sum import sum as _sum
         y, gy = self.get_retained_inputs()
         ggx, = grad_outputs
-        gs = _sum(ggx * y, axis=self.axis, keepdims=True)
-        ga = ggx - broadcast_to(gs, gy.shape)
+        gs = sum_mod.sum(ggx * y, axis=self.axis, keepdims=True)
+        ga = ggx - broadcast.broadcast_to(gs, gy.shape)
         ret = []
         if 0 in indexes:
-            s = broadcast_to(_sum(y * gy, axis=self.axis, keepdims=True), gy.shape)
+            s = broadcast.broadcast_to(sum_mod.sum(y * gy, axis=self.axis, keepdims=True), gy.shape)
             ret.append(ga * gy - ggx * s)
         if 1 in indexes:
             ret.append(ga * y)

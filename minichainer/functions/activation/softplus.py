@@ -2,6 +2,7 @@
 from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
+from minichainer.functions.activation import sigmoid
 from minichainer.utils import type_check
 
 
@@ -52,10 +53,9 @@ class SoftplusGrad(function_node.FunctionNode):
         return utils.force_array(gx, x.dtype),
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.functions.activation.sigmoid import sigmoid
         x, gy = self.get_retained_inputs()
         ggx, = grad_outputs
-        s = sigmoid(self.beta * x)
+        s = sigmoid.sigmoid(self.beta * x)
         # d/dx sigmoid(beta x) = beta * s * (1 - s) = beta * e / (1 + e)^2
         gx = ggx * gy * self.beta * s * (1 - s)
         ggy = SoftplusGrad((self.beta,)).apply((x, ggx))[0]

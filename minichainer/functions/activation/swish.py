@@ -2,6 +2,10 @@
 from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
+from minichainer.functions.activation import sigmoid
+from minichainer.functions.array import broadcast
+from minichainer.functions.array import reshape
+from minichainer.functions.math import sum as sum_mod
 from minichainer.utils import type_check
 
 
@@ -67,22 +71,18 @@ class SwishGrad(function_node.FunctionNode):
         return utils.force_array(gx), gb
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.functions.activation.sigmoid import sigmoid
-        from minichainer.functions.array.broadcast import broadcast_to
-        from minichainer.functions.array.reshape import reshape
-        from minichainer.functions.math.sum import sum as _sum
         x, beta, gy = self.get_retained_inputs()
         ggx, ggb = grad_outputs
         shape = gy.shape
-        beta = broadcast_to(reshape(beta, self.extended_shape), shape)
+        beta = broadcast.broadcast_to(reshape.reshape(beta, self.extended_shape), shape)
         if ggx is None:
             ggx = x.array.dtype.type(0)
         if ggb is None:
             ggb = x.array.dtype.type(0)
         else:
-            ggb = broadcast_to(reshape(ggb, self.extended_shape), shape)
+            ggb = broadcast.broadcast_to(reshape.reshape(ggb, self.extended_shape), shape)
 
-        sig = sigmoid(beta * x)
+        sig = sigmoid.sigmoid(beta * x)
         y = x * sig
         by = beta * y
         one_minus_sig = 1 - sig
@@ -97,7 +97,7 @@ class SwishGrad(function_node.FunctionNode):
                        + ggb * common)
         if 1 in indexes:
             gb = ggx * common + ggb * gy * y_x_minus_y * x_minus_2y
-            ret.append(_sum(gb, axis=self.reduction_axes))
+            ret.append(sum_mod.sum(gb, axis=self.reduction_axes))
         if 2 in indexes:
             ret.append(ggx * (by + sig_one_minus_by) + ggb * y_x_minus_y)
         return ret

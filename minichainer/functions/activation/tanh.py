@@ -1,17 +1,16 @@
 """Hyperbolic tangent (``chainer.functions.tanh``)."""
 from minichainer import backend
 from minichainer import function_node
-from minichainer.functions import _fast
 from minichainer import utils
-from minichainer.utils import type_check
+from minichainer.functions import _fast
+from minichainer.functions.math import _elementwise
 
 
 class Tanh(function_node.FunctionNode):
     """Element-wise hyperbolic tangent."""
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
+        _elementwise.check_float_x(in_types)
 
     def forward(self, inputs):
         x, = inputs

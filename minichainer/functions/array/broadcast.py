@@ -1,6 +1,8 @@
 """Broadcasting: ``broadcast_to`` a shape and ``broadcast`` several variables together."""
 from minichainer import backend
+from minichainer import variable
 from minichainer.function_node import FunctionNode
+from minichainer.functions.math import sum as sum_mod
 from minichainer.utils import type_check
 
 
@@ -31,17 +33,15 @@ class BroadcastTo(FunctionNode):
         return xp.broadcast_to(x, self._shape),
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.functions.math.sum import sum_to
         gx, = grad_outputs
-        return sum_to(gx, self.inputs[0].shape),
+        return sum_mod.sum_to(gx, self.inputs[0].shape),
 
 
 def broadcast_to(x, shape):
     """Broadcast ``x`` to ``shape``; the result is a read-only view."""
     shape = tuple(shape)
     if x.shape == shape:
-        from minichainer.variable import as_variable
-        return as_variable(x)
+        return variable.as_variable(x)
     y, = BroadcastTo(shape).apply((x,))
     return y
 
@@ -58,9 +58,8 @@ class Broadcast(FunctionNode):
         return tuple(xp.broadcast_arrays(*inputs))
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.functions.math.sum import sum_to
         return tuple(None if grad_outputs[i] is None else
-                     sum_to(grad_outputs[i], self.inputs[i].shape) for i in indexes)
+                     sum_mod.sum_to(grad_outputs[i], self.inputs[i].shape) for i in indexes)
 
 
 def broadcast(*args):

@@ -1,7 +1,7 @@
 """Concatenation along an existing axis (``chainer.functions.concat``)."""
 from minichainer import backend
 from minichainer import function_node
-from minichainer.functions.array.split_axis import split_axis
+from minichainer.functions.array import split_axis
 from minichainer.utils import type_check
 
 
@@ -63,7 +63,7 @@ class Concat(function_node.FunctionNode):
             total += node.shape[axis]
             sizes.append(total)
         gy, = grad_outputs
-        return split_axis(gy, sizes, axis)
+        return split_axis.split_axis(gy, sizes, axis)
 
 
 def concat(xs, axis=1):

@@ -1,7 +1,7 @@
 """Depth-to-space rearrangement (``chainer.functions.depth2space``)."""
 from minichainer import backend
 from minichainer import function_node
-from minichainer.functions.array.space2depth import space2depth
+from minichainer.functions.array import space2depth
 from minichainer.utils import type_check
 
 
@@ -28,7 +28,7 @@ class Depth2Space(function_node.FunctionNode):
         return xp.reshape(y, (n, c, h * r, w * r)),
 
     def backward(self, indexes, grad_outputs):
-        return space2depth(grad_outputs[0], self.r),
+        return space2depth.space2depth(grad_outputs[0], self.r),
 
 
 def depth2space(X, r):

@@ -4,7 +4,7 @@ import numpy
 from minichainer import backend
 from minichainer import function_node
 from minichainer.functions.array.get_item import get_item
-from minichainer.utils import type_check
+from minichainer.functions.math import _elementwise
 
 
 def _pad_widths(pad_width, ndim):
@@ -27,8 +27,7 @@ class Pad(function_node.FunctionNode):
             self.pad_bw = numpy.repeat(self.pad_bw, 2)
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
+        _elementwise.check_float_x(in_types)
 
     def forward(self, inputs):
         x, = inputs

@@ -1,4 +1,5 @@
 """Reshape without copying."""
+from minichainer import variable
 from minichainer.function_node import FunctionNode
 from minichainer.utils import type_check
 
@@ -47,7 +48,6 @@ def reshape(x, shape):
     else:
         shape = tuple(int(s) for s in shape)
     if x.shape == shape:
-        from minichainer.variable import as_variable
-        return as_variable(x)
+        return variable.as_variable(x)
     y, = Reshape(shape).apply((x,))
     return y

@@ -1,6 +1,7 @@
 """Separating an array along an axis (``chainer.functions.separate``)."""
 from minichainer import backend
 from minichainer import function_node
+from minichainer.functions.array import stack
 from minichainer.utils import type_check
 
 
@@ -33,8 +34,7 @@ class Separate(function_node.FunctionNode):
         xp = self._xp
         grads = [xp.zeros(self._shape, dtype=self._dtype) if g is None else g
                  for g in grad_outputs]
-        from minichainer.functions.array.stack import stack  # import cycle
-        return stack(grads, self.axis),
+        return stack.stack(grads, self.axis),
 
 
 def separate(x, axis=0):

@@ -1,6 +1,7 @@
 """Space-to-depth rearrangement (``chainer.functions.space2depth``)."""
 from minichainer import backend
 from minichainer import function_node
+from minichainer.functions.array import depth2space
 from minichainer.utils import type_check
 
 
@@ -26,8 +27,7 @@ class Space2Depth(function_node.FunctionNode):
         return xp.reshape(y, (n, r * r * c, h // r, w // r)),
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.functions.array.depth2space import depth2space  # cycle
-        return depth2space(grad_outputs[0], self.r),
+        return depth2space.depth2space(grad_outputs[0], self.r),
 
 
 def space2depth(X, r):

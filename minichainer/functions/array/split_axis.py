@@ -6,6 +6,7 @@ import numpy
 import minichainer
 from minichainer import backend
 from minichainer import function_node
+from minichainer.functions.array import concat
 from minichainer.utils import type_check
 
 
@@ -96,8 +97,7 @@ class SplitAxis(function_node.FunctionNode):
         xp = self._xp
         grads = [xp.zeros(shape, dtype=dtype) if gy is None else gy
                  for gy, shape in zip(grad_outputs, self._shapes)]
-        from minichainer.functions.array.concat import concat  # import cycle
-        return concat(grads, self.axis),
+        return concat.concat(grads, self.axis),
 
 
 def split_axis(x, indices_or_sections, axis, force_tuple=True):

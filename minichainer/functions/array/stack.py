@@ -1,7 +1,7 @@
 """Stacking along a new axis (``chainer.functions.stack``)."""
 from minichainer import backend
 from minichainer import function_node
-from minichainer.functions.array.separate import separate
+from minichainer.functions.array import separate
 from minichainer.utils import type_check
 
 
@@ -25,7 +25,7 @@ class Stack(function_node.FunctionNode):
         return xp.stack(inputs, axis=self.axis),
 
     def backward(self, indexes, grad_outputs):
-        return separate(grad_outputs[0], self.axis)
+        return separate.separate(grad_outputs[0], self.axis)
 
 
 def stack(xs, axis=0):

@@ -3,6 +3,7 @@ import copy
 
 from minichainer import backend
 from minichainer import function_node
+from minichainer.functions.evaluation import _type_checks
 from minichainer.utils import type_check
 
 
@@ -16,13 +17,8 @@ class BinaryAccuracy(function_node.FunctionNode):
     ignore_label = -1
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x', 't'))
-        x_type, t_type = in_types
-        type_check.expect(
-            x_type.dtype.kind == 'f',
-            t_type.dtype.kind == 'i',
-            t_type.shape == x_type.shape,
-        )
+        x_type, t_type = _type_checks.float_scores_int_labels(in_types)
+        type_check.expect(t_type.shape == x_type.shape)
 
     def forward(self, inputs):
         y, t = inputs

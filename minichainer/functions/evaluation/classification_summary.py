@@ -4,7 +4,7 @@ import copy
 
 from minichainer import backend
 from minichainer import function_node
-from minichainer.utils import type_check
+from minichainer.functions.evaluation import _type_checks
 
 
 def _fbeta_score(precision, recall, beta):
@@ -26,20 +26,7 @@ class ClassificationSummary(function_node.FunctionNode):
         self.ignore_label = ignore_label
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x', 't'))
-        x_type, t_type = in_types
-        type_check.expect(
-            x_type.dtype.kind == 'f',
-            t_type.dtype.kind == 'i',
-        )
-        t_ndim = type_check.eval(t_type.ndim)
-        type_check.expect(
-            x_type.ndim >= t_type.ndim,
-            x_type.shape[0] == t_type.shape[0],
-            x_type.shape[2: t_ndim + 1] == t_type.shape[1:],
-        )
-        for i in range(t_ndim + 1, type_check.eval(x_type.ndim)):
-            type_check.expect(x_type.shape[i] == 1)
+        _type_checks.class_scores_and_labels(in_types)
 
     def forward(self, inputs):
         y, t = inputs

@@ -8,7 +8,9 @@ NumPy/CuPy function of the same name); ``SpecialUnary`` does the same for the
 """
 from minichainer import backend
 from minichainer import function_node
+from minichainer import functions
 from minichainer import utils
+from minichainer import variable
 from minichainer.functions import _fast
 from minichainer.functions.math import _special
 from minichainer.utils import type_check
@@ -23,7 +25,6 @@ def check_float_x(in_types):
 def rounded(x, name):
     """``xp.<name>(x)`` (``ceil``, ``floor``, ``fix``) in ``x``'s dtype, as a new
     Variable without a creator: rounding has no gradient, so it cuts the graph."""
-    from minichainer import variable
     if isinstance(x, variable.Variable):
         x = x.array
     xp = backend.get_array_module(x)
@@ -31,17 +32,25 @@ def rounded(x, name):
 
 
 class UnaryFloat(function_node.FunctionNode):
-    """Elementwise function of one float input ``x``, retained for ``backward``.
+    """Elementwise function of one float input ``x``, its gradient given by one expression.
 
     Subclasses set ``_label``: their ``label`` and the name of the array
     module's function computing the forward (e.g. ``'sin'`` for ``xp.sin``).
-    When they set ``_grad_class`` (a FunctionNode taking ``(x, gy)`` and
-    returning ``gx``), ``backward`` applies it (or, without double backprop,
-    runs its ``forward`` on the arrays); otherwise they define ``backward``.
+    ``_gradient(m, z, gy)`` is the gradient ``gx`` written once over a namespace
+    ``m``: ``z`` is the retained input ``x`` (or the output ``y`` when
+    ``_uses_output`` is set). Without double backprop it runs on the arrays
+    with ``m`` the array module (one pass, NumPy reusing temporaries in place);
+    with double backprop it runs on the Variables with ``m`` being
+    ``minichainer.functions``, so the gradient is itself differentiable.
+    The names used from ``m`` must exist in both (``cos``, ``sqrt``, ``square``, ...).
     """
 
     _label = None
-    _grad_class = None
+    _uses_output = False
+
+    @staticmethod
+    def _gradient(m, z, gy):
+        raise NotImplementedError
 
     @property
     def label(self):
@@ -50,28 +59,40 @@ class UnaryFloat(function_node.FunctionNode):
     def check_type_forward(self, in_types):
         check_float_x(in_types)
 
+    def _retain(self):
+        if self._uses_output:
+            self.retain_outputs((0,))
+        else:
+            self.retain_inputs((0,))
+
     def forward(self, inputs):
-        self.retain_inputs((0,))
+        self._retain()
         x, = inputs
         xp = backend.get_array_module(x)
         return utils.force_array(getattr(xp, self._label)(x)),
 
     def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        if not _fast.needs_graph():
-            return _fast.as_grad(
-                self._grad_class().forward((x.array, grad_outputs[0].array))[0]),
-        return self._grad_class().apply((x, grad_outputs[0]))
+        if self._uses_output:
+            z, = self.get_retained_outputs()
+        else:
+            z, = self.get_retained_inputs()
+        gy, = grad_outputs
+        if _fast.needs_graph():
+            return self._gradient(functions, z, gy),
+        z = z.array
+        gy = gy.array
+        xp = backend.get_array_module(z)
+        if z.ndim == 0:
+            # On NumPy 1.26 a Python scalar in the expression would widen a 0-d
+            # float32 array to float64; a 1-element view keeps the dtype.
+            return _fast.as_grad(self._gradient(xp, z.reshape(1), gy.reshape(1)).reshape(())),
+        return _fast.as_grad(self._gradient(xp, z, gy)),
 
 
 class UnaryFloatKeepsOutput(UnaryFloat):
     """:class:`UnaryFloat` that retains its output ``y`` instead of ``x``."""
 
-    def forward(self, inputs):
-        self.retain_outputs((0,))
-        x, = inputs
-        xp = backend.get_array_module(x)
-        return utils.force_array(getattr(xp, self._label)(x)),
+    _uses_output = True
 
 
 def _scaled_square(z, power):
@@ -96,23 +117,9 @@ class SpecialUnary(UnaryFloat):
     _uses_output = False
 
     def forward(self, inputs):
-        if self._uses_output:
-            self.retain_outputs((0,))
-        else:
-            self.retain_inputs((0,))
+        self._retain()
         x, = inputs
         return utils.force_array(getattr(_special, self._label)(x), x.dtype),
 
-    def backward(self, indexes, grad_outputs):
-        from minichainer.functions.math import exponential
-        if self._uses_output:
-            z, = self.get_retained_outputs()
-        else:
-            z, = self.get_retained_inputs()
-        gy, = grad_outputs
-        if not _fast.needs_graph():
-            xp = backend.get_array_module(gy.array)
-            gx = xp.exp(_scaled_square(z.array, self._power)) * self._coeff
-            gx = gx * gy.array
-            return _fast.as_grad(utils.force_array(gx, gy.dtype)),
-        return self._coeff * exponential.exp(_scaled_square(z, self._power)) * gy,
+    def _gradient(self, m, z, gy):
+        return self._coeff * m.exp(_scaled_square(z, self._power)) * gy

@@ -11,6 +11,7 @@ import warnings
 import numpy
 
 from minichainer.functions.math._scipy import _scipy_special
+from minichainer.warnings import PerformanceWarning
 
 _SQRT2 = math.sqrt(2.0)
 _warned = set()
@@ -28,12 +29,8 @@ def _warn_slow(fname):
     if fname in _warned:
         return
     _warned.add(fname)
-    try:
-        from minichainer.warnings import PerformanceWarning as category
-    except ImportError:
-        category = RuntimeWarning
     warnings.warn('SciPy is not available. Forward computation of {} on the CPU can be '
-                  'slow without SciPy (pip install scipy).'.format(fname), category)
+                  'slow without SciPy (pip install scipy).'.format(fname), PerformanceWarning)
 
 
 _v_erf = numpy.vectorize(math.erf, otypes=[numpy.float64])

@@ -1,7 +1,6 @@
 """``arctanh``: elementwise inverse hyperbolic tangent."""
 from minichainer import backend
 from minichainer import utils
-from minichainer.functions import _fast
 from minichainer.functions.math import _elementwise
 
 
@@ -16,13 +15,7 @@ class Arctanh(_elementwise.UnaryFloat):
         xp = backend.get_array_module(x)
         return utils.force_array(xp.arctanh(x), dtype=x.dtype),
 
-    def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        gy, = grad_outputs
-        if not _fast.needs_graph():
-            xa = x.array
-            return _fast.as_grad(gy.array / (xa.dtype.type(1) - xa * xa)),
-        return gy / (1 - x * x),
+    _gradient = staticmethod(lambda m, x, gy: gy / (1 - x * x))
 
 
 def arctanh(x):

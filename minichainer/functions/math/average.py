@@ -2,8 +2,12 @@
 from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
-from minichainer.functions.math import _axis
 from minichainer.functions import _fast
+from minichainer.functions.array import broadcast
+from minichainer.functions.array import reshape
+from minichainer.functions.math import _axis
+from minichainer.functions.math import _elementwise
+from minichainer.functions.math import sum as sum_mod
 from minichainer.utils import type_check
 
 
@@ -15,8 +19,7 @@ class Mean(function_node.FunctionNode):
         self.keepdims = keepdims
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
+        _elementwise.check_float_x(in_types)
         _axis.check_axes(type_check, in_types[0], self.axis)
 
     def forward(self, inputs):
@@ -32,7 +35,6 @@ class Mean(function_node.FunctionNode):
             x.mean(axis=self.axis, keepdims=self.keepdims), x.dtype),
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.functions.array.broadcast import broadcast_to
         gy, = grad_outputs
         in_shape = self.inputs[0].shape
         if not _fast.needs_graph():
@@ -53,7 +55,7 @@ class Mean(function_node.FunctionNode):
                 shape.insert(a, 1)
             gy = gy.reshape(tuple(shape))
         if gy.shape != in_shape:
-            gy = broadcast_to(gy, in_shape)
+            gy = broadcast.broadcast_to(gy, in_shape)
         return gy,
 
 
@@ -81,9 +83,6 @@ def average(x, axis=None, weights=None, keepdims=False):
     """
     if weights is None:
         return _mean(x, axis, keepdims)
-    from minichainer.functions.array.broadcast import broadcast_to
-    from minichainer.functions.array.reshape import reshape
-    from minichainer.functions.math.sum import sum as _sum
 
     if axis is None:
         pass
@@ -100,11 +99,11 @@ def average(x, axis=None, weights=None, keepdims=False):
         raise ValueError(
             'average: tuple axis is not supported when weights is given, got axis={}'
             .format(axis))
-    divider = _sum(weights)
+    divider = sum_mod.sum(weights)
     if axis is not None:
         w_shape = tuple(d if i in axis else 1 for i, d in enumerate(x.shape))
-        weights = broadcast_to(reshape(weights, w_shape), x.shape)
+        weights = broadcast.broadcast_to(reshape.reshape(weights, w_shape), x.shape)
     x = x * weights
-    x_sum = _sum(x, axis, keepdims)
-    divider = broadcast_to(divider, x_sum.shape)
+    x_sum = sum_mod.sum(x, axis, keepdims)
+    divider = broadcast.broadcast_to(divider, x_sum.shape)
     return x_sum / divider

@@ -9,6 +9,8 @@ import numpy
 from minichainer import backend
 from minichainer import utils
 from minichainer.function_node import FunctionNode
+from minichainer.functions.math import matmul as matmul_mod
+from minichainer.functions.math import sum as sum_mod
 from minichainer.utils import type_check
 from minichainer.variable import Variable
 
@@ -20,8 +22,7 @@ def _sum_to_shape(gx, shape):
     """Differentiably reduce a gradient Variable to ``shape`` (undo broadcasting)."""
     if gx._data.shape == shape:
         return gx
-    from minichainer.functions.math.sum import sum_to
-    return sum_to(gx, shape)
+    return sum_mod.sum_to(gx, shape)
 
 
 def _check_binary(in_types):
@@ -385,7 +386,6 @@ class PowVarVar(_BinaryOp):
         return _force_array(x0 ** x1),
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.functions.math.basic_math import _log
         x0, x1 = self.get_retained_inputs()
         y = self.get_retained_outputs()[0]
         gy = grad_outputs[0]
@@ -477,13 +477,11 @@ def _log(x):
 
 
 def matmul(self, rhs):
-    from minichainer.functions.math.matmul import matmul as _matmul
-    return _matmul(self, rhs)
+    return matmul_mod.matmul(self, rhs)
 
 
 def rmatmul(self, lhs):
-    from minichainer.functions.math.matmul import matmul as _matmul
-    return _matmul(lhs, self)
+    return matmul_mod.matmul(lhs, self)
 
 
 def _convert_value_to_string(value):

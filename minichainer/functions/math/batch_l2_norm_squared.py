@@ -5,6 +5,8 @@ from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
 from minichainer.functions import _fast
+from minichainer.functions.array import broadcast
+from minichainer.functions.math import sum as sum_mod
 from minichainer.utils import type_check
 
 
@@ -51,17 +53,15 @@ class BatchL2NormSquaredGrad(function_node.FunctionNode):
         return utils.force_array(gx, x.dtype),
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.functions.array.broadcast import broadcast_to
-        from minichainer.functions.math.sum import sum as _sum
         x, gy = self.get_retained_inputs()
         ggx, = grad_outputs
-        gy = broadcast_to(gy.reshape((-1,) + (1,) * (x.ndim - 1)), x.shape)
+        gy = broadcast.broadcast_to(gy.reshape((-1,) + (1,) * (x.ndim - 1)), x.shape)
         gg2 = 2 * ggx
         ret = []
         if 0 in indexes:
             ret.append(gg2 * gy)
         if 1 in indexes:
-            ret.append(_sum(gg2 * x, axis=tuple(range(1, x.ndim))))
+            ret.append(sum_mod.sum(gg2 * x, axis=tuple(range(1, x.ndim))))
         return ret
 
 

@@ -1,10 +1,10 @@
 """``bias``: Caffe-style broadcast addition."""
 import minichainer
+from minichainer.functions.array import broadcast
+from minichainer.functions.array import reshape
 
 
 def _expand(fname, x, y, axis):
-    from minichainer.functions.array.broadcast import broadcast_to
-    from minichainer.functions.array.reshape import reshape
     x_shape = x.shape
     y_shape = y.shape
     if minichainer.is_debug():
@@ -13,8 +13,8 @@ def _expand(fname, x, y, axis):
                 fname, y_shape, axis, axis + len(y_shape),
                 x_shape[axis:axis + len(y_shape)]))
     y1_shape = (1,) * axis + tuple(y_shape) + (1,) * (len(x_shape) - axis - len(y_shape))
-    y1 = reshape(y, y1_shape)
-    return broadcast_to(y1, x_shape)
+    y1 = reshape.reshape(y, y1_shape)
+    return broadcast.broadcast_to(y1, x_shape)
 
 
 def bias(x, y, axis=1):

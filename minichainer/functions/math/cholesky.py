@@ -4,6 +4,8 @@ import numpy
 from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
+from minichainer.functions.math import inv
+from minichainer.functions.math import matmul
 from minichainer.utils import type_check
 
 
@@ -34,18 +36,16 @@ class Cholesky(function_node.FunctionNode):
         return utils.force_array(y, dtype=a.dtype),
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.functions.math.inv import inv
-        from minichainer.functions.math.matmul import matmul
         gy, = grad_outputs
         y, = self.get_retained_outputs()
         xp = backend.get_array_module(y.array)
         n = y.shape[0]
         dtype = y.dtype
-        y_inv = inv(y)
+        y_inv = inv.inv(y)
         # Phi(A) takes the lower triangle and halves the diagonal.
         mask = xp.tri(n, dtype=dtype) - 0.5 * xp.eye(n, dtype=dtype)
-        phi = matmul(y, gy, transa=True) * mask
-        s = matmul(matmul(y_inv, phi, transa=True), y_inv)
+        phi = matmul.matmul(y, gy, transa=True) * mask
+        s = matmul.matmul(matmul.matmul(y_inv, phi, transa=True), y_inv)
         # symmetric gradient, as Chainer 7.8.1
         return 0.5 * (s + s.T),
 

@@ -2,8 +2,10 @@
 from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
-from minichainer.functions.math import _axis
 from minichainer.functions import _fast
+from minichainer.functions.array import reshape
+from minichainer.functions.math import _axis
+from minichainer.functions.math import _elementwise
 from minichainer.utils import type_check
 
 
@@ -74,8 +76,7 @@ class Cumprod(function_node.FunctionNode):
             raise TypeError('cumprod: axis must be an int or None, got {!r}'.format(axis))
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
+        _elementwise.check_float_x(in_types)
         _axis.check_axes(type_check, in_types[0], (self.axis,))
 
     def forward(self, inputs):
@@ -146,7 +147,6 @@ def cumprod(x, axis=None):
         ~chainer.Variable: Output variable.
     """
     if axis is None:
-        from minichainer.functions.array.reshape import reshape
-        x = reshape(x, (utils.size_of_shape(x.shape),))
+        x = reshape.reshape(x, (utils.size_of_shape(x.shape),))
         axis = 0
     return Cumprod(axis).apply((x,))[0]

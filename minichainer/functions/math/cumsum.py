@@ -2,8 +2,9 @@
 from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
-from minichainer.functions.math import _axis
 from minichainer.functions import _fast
+from minichainer.functions.math import _axis
+from minichainer.functions.math import _elementwise
 from minichainer.utils import type_check
 
 
@@ -21,8 +22,7 @@ class Cumsum(function_node.FunctionNode):
             raise TypeError('cumsum: axis must be an int or None, got {!r}'.format(axis))
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
+        _elementwise.check_float_x(in_types)
         if self.axis is not None:
             _axis.check_axes(type_check, in_types[0], (self.axis,))
 

@@ -5,6 +5,9 @@ from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
 from minichainer.functions import _fast
+from minichainer.functions.array import broadcast
+from minichainer.functions.array import reshape
+from minichainer.functions.math import inv
 from minichainer.utils import type_check
 
 
@@ -35,22 +38,19 @@ class BatchDet(function_node.FunctionNode):
         return utils.force_array(xp.linalg.det(x), dtype),
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.functions.array.broadcast import broadcast_to
-        from minichainer.functions.math.inv import batch_inv
         x, = self.get_retained_inputs()
         detx, = self.get_retained_outputs()
         gy, = grad_outputs
         # d det(A) / dA = det(A) A^-T
         if not _fast.needs_graph():
-            from minichainer.functions.math.inv import _inverse
             xa = x.array
-            gx = _inverse(xa.transpose((0, 2, 1)))
+            gx = inv._inverse(xa.transpose((0, 2, 1)))
             gx *= (gy.array * detx.array)[:, None, None]
             return _fast.as_grad(gx),
-        inv_xt = batch_inv(x.transpose((0, 2, 1)))
+        inv_xt = inv.batch_inv(x.transpose((0, 2, 1)))
         shape = inv_xt.shape
-        gy = broadcast_to(gy.reshape((shape[0], 1, 1)), shape)
-        detx = broadcast_to(detx.reshape((shape[0], 1, 1)), shape)
+        gy = broadcast.broadcast_to(gy.reshape((shape[0], 1, 1)), shape)
+        detx = broadcast.broadcast_to(detx.reshape((shape[0], 1, 1)), shape)
         return gy * detx * inv_xt,
 
 
@@ -75,6 +75,5 @@ def det(a):
     Returns:
         ~chainer.Variable: Scalar (0-d) determinant.
     """
-    from minichainer.functions.array.reshape import reshape
-    batched = reshape(a, (1,) + tuple(a.shape))
-    return reshape(BatchDet().apply((batched,))[0], ())
+    batched = reshape.reshape(a, (1,) + tuple(a.shape))
+    return reshape.reshape(BatchDet().apply((batched,))[0], ())

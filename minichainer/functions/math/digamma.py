@@ -3,8 +3,9 @@ import numpy
 
 from minichainer import function_node
 from minichainer import utils
+from minichainer.functions.math import _elementwise
+from minichainer.functions.math import polygamma
 from minichainer.functions.math._scipy import _scipy_special
-from minichainer.utils import type_check
 
 
 class DiGamma(function_node.FunctionNode):
@@ -15,8 +16,7 @@ class DiGamma(function_node.FunctionNode):
         return 'digamma'
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
+        _elementwise.check_float_x(in_types)
 
     def forward(self, inputs):
         x, = inputs
@@ -25,9 +25,8 @@ class DiGamma(function_node.FunctionNode):
         return utils.force_array(special.digamma(x), dtype=x.dtype),
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.functions.math.polygamma import polygamma
         x, = self.get_retained_inputs()
-        return polygamma(numpy.array(1, numpy.int32), x) * grad_outputs[0],
+        return polygamma.polygamma(numpy.array(1, numpy.int32), x) * grad_outputs[0],
 
 
 def digamma(x):

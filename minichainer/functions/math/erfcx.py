@@ -8,8 +8,8 @@ import math
 from minichainer import function_node
 from minichainer import utils
 from minichainer.functions import _fast
+from minichainer.functions.math import _elementwise
 from minichainer.functions.math import _special
-from minichainer.utils import type_check
 
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 
@@ -22,8 +22,7 @@ class Erfcx(function_node.FunctionNode):
         return 'erfcx'
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
+        _elementwise.check_float_x(in_types)
 
     def forward(self, inputs):
         self.retain_inputs((0,))

@@ -1,7 +1,6 @@
 """Exponential and logarithms: ``exp``, ``log``, ``log2``, ``log10``."""
 import math
 
-from minichainer.functions import _fast
 from minichainer.functions.math import _elementwise
 
 _INV_LOG2 = 1.0 / math.log(2.0)
@@ -13,12 +12,7 @@ class Exp(_elementwise.UnaryFloatKeepsOutput):
 
     _label = 'exp'
 
-    def backward(self, indexes, grad_outputs):
-        y, = self.get_retained_outputs()
-        gy, = grad_outputs
-        if not _fast.needs_graph():
-            return _fast.as_grad(y.array * gy.array),
-        return y * gy,
+    _gradient = staticmethod(lambda m, y, gy: y * gy)
 
 
 def exp(x):
@@ -31,12 +25,7 @@ class Log(_elementwise.UnaryFloat):
 
     _label = 'log'
 
-    def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        gy, = grad_outputs
-        if not _fast.needs_graph():
-            return _fast.as_grad(gy.array / x.array),
-        return gy / x,
+    _gradient = staticmethod(lambda m, x, gy: gy / x)
 
 
 def log(x):
@@ -49,13 +38,7 @@ class Log2(_elementwise.UnaryFloat):
 
     _label = 'log2'
 
-    def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        gy, = grad_outputs
-        if not _fast.needs_graph():
-            gx = gy.array / x.array * x.dtype.type(_INV_LOG2)
-            return _fast.as_grad(gx),
-        return gy / x * _INV_LOG2,
+    _gradient = staticmethod(lambda m, x, gy: gy / x * _INV_LOG2)
 
 
 def log2(x):
@@ -68,13 +51,7 @@ class Log10(_elementwise.UnaryFloat):
 
     _label = 'log10'
 
-    def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        gy, = grad_outputs
-        if not _fast.needs_graph():
-            gx = gy.array / x.array * x.dtype.type(_INV_LOG10)
-            return _fast.as_grad(gx),
-        return gy / x * _INV_LOG10,
+    _gradient = staticmethod(lambda m, x, gy: gy / x * _INV_LOG10)
 
 
 def log10(x):

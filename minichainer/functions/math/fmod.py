@@ -3,6 +3,7 @@ from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
 from minichainer.functions import _fast
+from minichainer.functions.math import fix
 from minichainer.utils import type_check
 
 
@@ -28,7 +29,6 @@ class Fmod(function_node.FunctionNode):
         return utils.force_array(xp.fmod(x, divisor), x.dtype),
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.functions.math.fix import fix
         x, divisor = self.get_retained_inputs()
         gw, = grad_outputs
         if not _fast.needs_graph():
@@ -36,7 +36,7 @@ class Fmod(function_node.FunctionNode):
             gd = xp.fix(x.array / divisor.array)
             gd *= gw.array
             return gw, _fast.as_grad(utils.force_array(-gd, x.dtype))
-        return gw, -fix(x / divisor) * gw
+        return gw, -fix.fix(x / divisor) * gw
 
 
 def fmod(x, divisor):

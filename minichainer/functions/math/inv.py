@@ -5,6 +5,7 @@ from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
 from minichainer.functions import _fast
+from minichainer.functions.math import matmul
 from minichainer.utils import type_check
 
 
@@ -38,12 +39,11 @@ class _Inverse(function_node.FunctionNode):
         return _inverse(inputs[0]),
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.functions.math.matmul import matmul
         invx, = self.get_retained_outputs()
         # d(A^-1) = -A^-1 dA A^-1, so gA = -A^-T gY A^-T.
         if not _fast.needs_graph():
             return _fast.as_grad(_inverse_grad(invx.array, grad_outputs[0].array)),
-        gx = matmul(matmul(-invx, grad_outputs[0], transa=True), invx, transb=True)
+        gx = matmul.matmul(matmul.matmul(-invx, grad_outputs[0], transa=True), invx, transb=True)
         return gx,
 
 

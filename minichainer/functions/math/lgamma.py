@@ -1,8 +1,9 @@
 """``lgamma``: log of the absolute value of the gamma function (needs SciPy)."""
 from minichainer import function_node
 from minichainer import utils
+from minichainer.functions.math import _elementwise
+from minichainer.functions.math import digamma
 from minichainer.functions.math._scipy import _scipy_special
-from minichainer.utils import type_check
 
 
 class LGamma(function_node.FunctionNode):
@@ -13,8 +14,7 @@ class LGamma(function_node.FunctionNode):
         return 'lgamma'
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
+        _elementwise.check_float_x(in_types)
 
     def forward(self, inputs):
         x, = inputs
@@ -23,9 +23,8 @@ class LGamma(function_node.FunctionNode):
         return utils.force_array(special.gammaln(x), dtype=x.dtype),
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.functions.math.digamma import digamma
         x, = self.get_retained_inputs()
-        return digamma(x) * grad_outputs[0],
+        return digamma.digamma(x) * grad_outputs[0],
 
 
 def lgamma(x):

@@ -8,8 +8,9 @@ import math
 from minichainer import function_node
 from minichainer import utils
 from minichainer.functions import _fast
+from minichainer.functions.math import _elementwise
 from minichainer.functions.math import _special
-from minichainer.utils import type_check
+from minichainer.functions.math import erfcx
 
 _SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
 _INV_SQRT2 = 1.0 / math.sqrt(2.0)
@@ -23,8 +24,7 @@ class LogNdtr(function_node.FunctionNode):
         return 'log_ndtr'
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
+        _elementwise.check_float_x(in_types)
 
     def forward(self, inputs):
         self.retain_inputs((0,))
@@ -32,7 +32,6 @@ class LogNdtr(function_node.FunctionNode):
         return utils.force_array(_special.log_ndtr(x), x.dtype),
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.functions.math.erfcx import erfcx
         x, = self.get_retained_inputs()
         gy, = grad_outputs
         if not _fast.needs_graph():
@@ -40,7 +39,7 @@ class LogNdtr(function_node.FunctionNode):
             gx = _SQRT_2_OVER_PI / _special.erfcx(xa * -_INV_SQRT2)
             gx = gx * gy.array
             return _fast.as_grad(utils.force_array(gx, gy.dtype)),
-        return _SQRT_2_OVER_PI / erfcx(x * -_INV_SQRT2) * gy,
+        return _SQRT_2_OVER_PI / erfcx.erfcx(x * -_INV_SQRT2) * gy,
 
 
 def log_ndtr(x):

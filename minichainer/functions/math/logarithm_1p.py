@@ -1,5 +1,4 @@
 """``log1p``: elementwise ``log(1 + x)``, accurate near zero."""
-from minichainer.functions import _fast
 from minichainer.functions.math import _elementwise
 
 
@@ -8,12 +7,7 @@ class Log1p(_elementwise.UnaryFloat):
 
     _label = 'log1p'
 
-    def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        gy, = grad_outputs
-        if not _fast.needs_graph():
-            return _fast.as_grad(gy.array / (x.array + x.dtype.type(1))),
-        return gy / (x + 1.0),
+    _gradient = staticmethod(lambda m, x, gy: gy / (x + 1.0))
 
 
 def log1p(x):

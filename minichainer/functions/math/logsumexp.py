@@ -2,8 +2,12 @@
 from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
+from minichainer import variable
 from minichainer.configuration import config
+from minichainer.functions.array import broadcast
 from minichainer.functions.math import _axis
+from minichainer.functions.math import _elementwise
+from minichainer.functions.math import exponential
 from minichainer.utils import type_check
 
 
@@ -14,8 +18,7 @@ class LogSumExp(function_node.FunctionNode):
         self.axis = _axis.normalize_axis(axis, 'logsumexp')
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
+        _elementwise.check_float_x(in_types)
         _axis.check_axes(type_check, in_types[0], self.axis)
 
     def forward(self, inputs):
@@ -32,9 +35,6 @@ class LogSumExp(function_node.FunctionNode):
         return utils.force_array(y, x.dtype),
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.functions.array.broadcast import broadcast_to
-        from minichainer import variable
-        from minichainer.functions.math import exponential
         x, = self.get_retained_inputs()
         y, = self.get_retained_outputs()
         gy, = grad_outputs
@@ -52,8 +52,8 @@ class LogSumExp(function_node.FunctionNode):
             gx *= gy.array
             return variable.Variable(gx, requires_grad=False),
         if keep_shape != x.shape:
-            gy = broadcast_to(gy, x.shape)
-            y = broadcast_to(y, x.shape)
+            gy = broadcast.broadcast_to(gy, x.shape)
+            y = broadcast.broadcast_to(y, x.shape)
         return gy * exponential.exp(x - y),
 
 

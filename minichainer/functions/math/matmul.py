@@ -5,6 +5,10 @@ import warnings
 from minichainer import backend
 from minichainer import utils
 from minichainer.function_node import FunctionNode
+from minichainer.functions.array import cast
+from minichainer.functions.array import reshape
+from minichainer.functions.array import transpose
+from minichainer.functions.math import sum as sum_mod
 from minichainer.utils import type_check
 
 
@@ -52,13 +56,11 @@ class MatMul(FunctionNode):
         return utils.force_array(y),
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.functions.math.sum import sum_to
         a, b = self.get_retained_inputs()
         gy, = grad_outputs
         if self.transc:
-            from minichainer.functions.array.transpose import transpose
             axes = tuple(range(gy.ndim - 2)) + (gy.ndim - 1, gy.ndim - 2)
-            gy = transpose(gy, axes)
+            gy = transpose.transpose(gy, axes)
         ret = []
         if 0 in indexes:
             if self.transa:
@@ -66,18 +68,16 @@ class MatMul(FunctionNode):
             else:
                 ga = matmul(gy, b, transb=not self.transb)
             if ga.dtype != a.dtype:
-                from minichainer.functions.array.cast import cast
-                ga = cast(ga, a.dtype)
-            ret.append(sum_to(ga, a.shape))
+                ga = cast.cast(ga, a.dtype)
+            ret.append(sum_mod.sum_to(ga, a.shape))
         if 1 in indexes:
             if self.transb:
                 gb = matmul(gy, a, transa=True, transb=self.transa)
             else:
                 gb = matmul(a, gy, transa=not self.transa)
             if gb.dtype != b.dtype:
-                from minichainer.functions.array.cast import cast
-                gb = cast(gb, b.dtype)
-            ret.append(sum_to(gb, b.shape))
+                gb = cast.cast(gb, b.dtype)
+            ret.append(sum_mod.sum_to(gb, b.shape))
         return tuple(ret)
 
 
@@ -87,31 +87,29 @@ def matmul(a, b, transa=False, transb=False):
     1-D operands behave as in ``numpy.matmul`` (``transa``/``transb`` do nothing to them);
     operands of ndim > 2 are stacks of matrices broadcast along the leading axes.
     """
-    from minichainer.functions.array.reshape import reshape
     a_ndim, b_ndim = a.ndim, b.ndim
     if a_ndim == 0 or b_ndim == 0:
         raise type_check.InvalidType(
             'a.ndim >= 1 and b.ndim >= 1 (matmul operands)',
             'a.shape = {}, b.shape = {}'.format(a.shape, b.shape))
     if a_ndim == 1:
-        a = reshape(a, (1,) + a.shape)
+        a = reshape.reshape(a, (1,) + a.shape)
         transa = False
     if b_ndim == 1:
-        b = reshape(b, b.shape + (1,))
+        b = reshape.reshape(b, b.shape + (1,))
         transb = False
     y = MatMul(transa=transa, transb=transb).apply((a, b))[0]
     if a_ndim == 1 and b_ndim == 1:
-        return reshape(y, ())
+        return reshape.reshape(y, ())
     if a_ndim == 1:
-        return reshape(y, y.shape[:-2] + y.shape[-1:])
+        return reshape.reshape(y, y.shape[:-2] + y.shape[-1:])
     if b_ndim == 1:
-        return reshape(y, y.shape[:-1])
+        return reshape.reshape(y, y.shape[:-1])
     return y
 
 
 def _as_batch_mat(x):
-    from minichainer.functions.array.reshape import reshape
-    return reshape(x, (x.shape[0], x.shape[1], -1))
+    return reshape.reshape(x, (x.shape[0], x.shape[1], -1))
 
 
 def batch_matmul(a, b, transa=False, transb=False):

@@ -1,8 +1,11 @@
 """``maximum``: elementwise maximum of two variables (broadcasting)."""
+import operator
+
 from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
 from minichainer.functions import _fast
+from minichainer.functions.array import broadcast
 from minichainer.utils import array as array_utils
 from minichainer.utils import type_check
 
@@ -18,8 +21,16 @@ def _check_float_pair(in_types):
     type_check.expect_broadcast_shapes(in_types[0].shape, in_types[1].shape)
 
 
-class Maximum(function_node.FunctionNode):
-    """Element-wise maximum of input variables."""
+class PairwiseSelect(function_node.FunctionNode):
+    """Elementwise choice between ``x1`` and ``x2``: the base of ``Maximum`` and ``Minimum``.
+
+    Subclasses set ``_label`` (the array module's function, ``'maximum'`` or
+    ``'minimum'``) and ``_x1_wins(a1, a2)``, the mask of where ``x1`` is chosen; ties
+    send the gradient to ``x1``, as Chainer.
+    """
+
+    _label = None
+    _x1_wins = None
 
     def check_type_forward(self, in_types):
         _check_float_pair(in_types)
@@ -28,12 +39,19 @@ class Maximum(function_node.FunctionNode):
         self.retain_inputs((0, 1))
         x1, x2 = inputs
         xp = backend.get_array_module(x1, x2)
-        return utils.force_array(xp.maximum(x1, x2)),
+        return utils.force_array(getattr(xp, self._label)(x1, x2)),
 
     def backward(self, indexes, grad_outputs):
         x1, x2 = self.get_retained_inputs()
-        # Ties send the gradient to x1, as Chainer.
-        return _SelectGrad(x1.array >= x2.array, x1.shape, x2.shape).run(grad_outputs)
+        mask = self._x1_wins(x1.array, x2.array)
+        return _SelectGrad(mask, x1.shape, x2.shape).run(grad_outputs)
+
+
+class Maximum(PairwiseSelect):
+    """Element-wise maximum of input variables."""
+
+    _label = 'maximum'
+    _x1_wins = staticmethod(operator.ge)
 
 
 class _SelectGrad(function_node.FunctionNode):
@@ -62,18 +80,17 @@ class _SelectGrad(function_node.FunctionNode):
                 utils.force_array(array_utils.sum_to(gx2, self.x2_shape)))
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.functions.array.broadcast import broadcast_to
         shape = self.cond.shape
         cond = self.cond
         g1, g2 = grad_outputs
         total = None
         if g1 is not None:
             if g1.shape != shape:
-                g1 = broadcast_to(g1, shape)
+                g1 = broadcast.broadcast_to(g1, shape)
             total = g1 * cond.astype(g1.dtype)
         if g2 is not None:
             if g2.shape != shape:
-                g2 = broadcast_to(g2, shape)
+                g2 = broadcast.broadcast_to(g2, shape)
             term = g2 * (~cond).astype(g2.dtype)
             total = term if total is None else total + term
         return total,

@@ -2,10 +2,13 @@
 import numpy
 
 from minichainer import backend
+from minichainer import function
 from minichainer import function_node
 from minichainer import utils
-from minichainer.functions.math import _axis
 from minichainer.functions import _fast
+from minichainer.functions.array import broadcast
+from minichainer.functions.math import _axis
+from minichainer.functions.math import _elementwise
 from minichainer.utils import type_check
 
 
@@ -20,8 +23,7 @@ class SelectorBase(function_node.FunctionNode):
         raise NotImplementedError('_fwd should be implemented in sub-class.')
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
+        _elementwise.check_float_x(in_types)
         _axis.check_axes(type_check, in_types[0], self.axis)
 
     def forward(self, inputs):
@@ -51,10 +53,9 @@ class SelectorBase(function_node.FunctionNode):
 
 
 def _broadcast_to(v, shape):
-    from minichainer.functions.array.broadcast import broadcast_to
     if v.shape == shape:
         return v
-    return broadcast_to(v, shape)
+    return broadcast.broadcast_to(v, shape)
 
 
 class Max(SelectorBase):
@@ -134,11 +135,6 @@ def min(x, axis=None, keepdims=False):  # noqa: A001 - Chainer's name
     return Min(axis, keepdims).apply((x,))[0]
 
 
-def _no_backprop_mode():
-    from minichainer.function import no_backprop_mode
-    return no_backprop_mode()
-
-
 def argmax(x, axis=None):
     """Index of the maximum over ``axis`` (None: of the flattened array), int32.
 
@@ -146,7 +142,7 @@ def argmax(x, axis=None):
     """
     # Not differentiable: the result is not linked into the graph, so backward() from
     # it is a no-op (Chainer's test relies on that) instead of a missing-grad error.
-    with _no_backprop_mode():
+    with function.no_backprop_mode():
         return ArgMax(axis).apply((x,))[0]
 
 
@@ -157,5 +153,5 @@ def argmin(x, axis=None):
     """
     # Not differentiable: the result is not linked into the graph, so backward() from
     # it is a no-op (Chainer's test relies on that) instead of a missing-grad error.
-    with _no_backprop_mode():
+    with function.no_backprop_mode():
         return ArgMin(axis).apply((x,))[0]

@@ -4,10 +4,12 @@ import numpy
 from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
-from minichainer.functions.math import _axis
 from minichainer.functions import _fast
-from minichainer.functions.math.cumprod import Cumprod
+from minichainer.functions.array import broadcast
+from minichainer.functions.math import _axis
+from minichainer.functions.math import _elementwise
 from minichainer.functions.math.cumprod import _shift
+from minichainer.functions.math.cumprod import Cumprod
 from minichainer.utils import type_check
 
 
@@ -21,8 +23,7 @@ class Prod(function_node.FunctionNode):
         self.keepdims = keepdims
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        type_check.expect(in_types[0].dtype.kind == 'f')
+        _elementwise.check_float_x(in_types)
         _axis.check_axes(type_check, in_types[0], self.axis)
 
     def forward(self, inputs):
@@ -33,7 +34,6 @@ class Prod(function_node.FunctionNode):
             xp.prod(x, axis=self.axis, keepdims=self.keepdims), x.dtype),
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.functions.array.broadcast import broadcast_to
         x, = self.get_retained_inputs()
         gy, = grad_outputs
         ndim = x.ndim
@@ -61,7 +61,7 @@ class Prod(function_node.FunctionNode):
         gx = (left * right).reshape(t_shape)
         if perm != tuple(range(ndim)):
             gx = gx.transpose(tuple(numpy.argsort(perm)))
-        return gx * broadcast_to(gy, x.shape),
+        return gx * broadcast.broadcast_to(gy, x.shape),
 
 
 def _prod_grad(x, gy, axes, kept):

@@ -1,6 +1,7 @@
 """``sign``: elementwise sign (not differentiable)."""
 from minichainer import backend
 from minichainer import utils
+from minichainer import variable
 
 
 def sign(x):
@@ -15,7 +16,6 @@ def sign(x):
     Returns:
         ~chainer.Variable: Output variable.
     """
-    from minichainer import variable
     if isinstance(x, variable.Variable):
         x = x.array
     xp = backend.get_array_module(x)

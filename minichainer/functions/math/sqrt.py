@@ -1,7 +1,6 @@
 """``sqrt`` and ``rsqrt``."""
 from minichainer import backend
 from minichainer import utils
-from minichainer.functions import _fast
 from minichainer.functions.math import _elementwise
 
 
@@ -16,12 +15,7 @@ class Sqrt(_elementwise.UnaryFloatKeepsOutput):
         xp = backend.get_array_module(x)
         return utils.force_array(xp.sqrt(x, dtype=x.dtype)),
 
-    def backward(self, indexes, grad_outputs):
-        y, = self.get_retained_outputs()
-        gy, = grad_outputs
-        if not _fast.needs_graph():
-            return _fast.as_grad(gy.array / (y.array * y.dtype.type(2))),
-        return gy / (y * 2.0),
+    _gradient = staticmethod(lambda m, y, gy: gy / (y * 2.0))
 
 
 def sqrt(x):

@@ -1,7 +1,9 @@
 """Sums: ``sum`` over axes and ``sum_to`` a shape (the inverse of broadcasting)."""
-from minichainer import backend
 from minichainer import utils
+from minichainer import variable
 from minichainer.function_node import FunctionNode
+from minichainer.functions.array import broadcast
+from minichainer.functions.array import reshape
 from minichainer.utils import type_check
 
 
@@ -58,8 +60,6 @@ class Sum(FunctionNode):
         return utils.force_array(x.sum(axis=self.axis, keepdims=self.keepdims)),
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.functions.array.broadcast import broadcast_to
-        from minichainer.functions.array.reshape import reshape
         gy, = grad_outputs
         in_shape = self.inputs[0].shape
         ndim = len(in_shape)
@@ -68,8 +68,8 @@ class Sum(FunctionNode):
             shape = list(gy.shape)
             for a in actual_axis:
                 shape.insert(a, 1)
-            gy = reshape(gy, tuple(shape))
-        return broadcast_to(gy, in_shape),
+            gy = reshape.reshape(gy, tuple(shape))
+        return broadcast.broadcast_to(gy, in_shape),
 
 
 def sum(x, axis=None, keepdims=False):  # noqa: A001 - Chainer's name
@@ -96,14 +96,12 @@ class SumTo(FunctionNode):
         return utils.force_array(utils.array.sum_to(x, shape)),
 
     def backward(self, indexes, grad_outputs):
-        from minichainer.functions.array.broadcast import broadcast_to
-        return broadcast_to(grad_outputs[0], self.inputs[0].shape),
+        return broadcast.broadcast_to(grad_outputs[0], self.inputs[0].shape),
 
 
 def sum_to(x, shape):
     """Sum ``x`` down to ``shape`` (the adjoint of ``broadcast_to``)."""
     shape = tuple(shape)
     if x.shape == shape:
-        from minichainer.variable import as_variable
-        return as_variable(x)
+        return variable.as_variable(x)
     return SumTo(shape).apply((x,))[0]

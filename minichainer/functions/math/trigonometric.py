@@ -8,33 +8,20 @@ from minichainer.functions.math import _elementwise
 from minichainer.utils import type_check
 
 
-class SinGrad(function_node.FunctionNode):
-    """``gx = cos(x) * gy``, fused (the gradient of :class:`Sin`)."""
+def _tan_gradient(m, x, gy):
+    c = m.cos(x)
+    return gy / (c * c)
 
-    def forward(self, inputs):
-        self.retain_inputs((0, 1))
-        x, gy = inputs
-        xp = backend.get_array_module(x)
-        gx = utils.force_array(xp.cos(x))
-        gx *= gy
-        return gx,
 
-    def backward(self, indexes, grad_outputs):
-        x, gy = self.get_retained_inputs()
-        ggx, = grad_outputs
-        ret = []
-        if 0 in indexes:
-            ret.append(-sin(x) * gy * ggx)
-        if 1 in indexes:
-            ret.append(cos(x) * ggx)
-        return ret
+def _one_minus_square(m, x):
+    return 1 - m.square(x)
 
 
 class Sin(_elementwise.UnaryFloat):
     """Elementwise sine."""
 
     _label = 'sin'
-    _grad_class = SinGrad
+    _gradient = staticmethod(lambda m, x, gy: m.cos(x) * gy)
 
 
 def sin(x):
@@ -42,34 +29,11 @@ def sin(x):
     return Sin().apply((x,))[0]
 
 
-class CosGrad(function_node.FunctionNode):
-    """``gx = -sin(x) * gy``, fused (the gradient of :class:`Cos`)."""
-
-    def forward(self, inputs):
-        self.retain_inputs((0, 1))
-        x, gy = inputs
-        xp = backend.get_array_module(x)
-        gx = utils.force_array(xp.sin(x))
-        xp.negative(gx, out=gx)
-        gx *= gy
-        return gx,
-
-    def backward(self, indexes, grad_outputs):
-        x, gy = self.get_retained_inputs()
-        ggx, = grad_outputs
-        ret = []
-        if 0 in indexes:
-            ret.append(-cos(x) * gy * ggx)
-        if 1 in indexes:
-            ret.append(-sin(x) * ggx)
-        return ret
-
-
 class Cos(_elementwise.UnaryFloat):
     """Elementwise cosine."""
 
     _label = 'cos'
-    _grad_class = CosGrad
+    _gradient = staticmethod(lambda m, x, gy: -m.sin(x) * gy)
 
 
 def cos(x):
@@ -81,16 +45,7 @@ class Tan(_elementwise.UnaryFloat):
     """Elementwise tangent."""
 
     _label = 'tan'
-
-    def backward(self, indexes, grad_outputs):
-        x, = self.get_retained_inputs()
-        gy, = grad_outputs
-        if not _fast.needs_graph():
-            c = backend.get_array_module(x.array).cos(x.array)
-            c *= c
-            return _fast.as_grad(utils.force_array(gy.array / c)),
-        c = cos(x)
-        return gy / (c * c),
+    _gradient = staticmethod(_tan_gradient)
 
 
 def tan(x):
@@ -98,55 +53,11 @@ def tan(x):
     return Tan().apply((x,))[0]
 
 
-def _gy_over_sqrt_one_minus_x2(xp, x, gy):
-    """``gy / sqrt(1 - x^2)`` in one new array (the derivative of arcsin times gy)."""
-    gx = utils.force_array(xp.square(x))
-    xp.negative(gx, out=gx)
-    gx += 1
-    xp.sqrt(gx, out=gx)
-    xp.divide(gy, gx, out=gx)
-    return gx
-
-
-class _InverseSineGrad(function_node.FunctionNode):
-    """``gx = sign * gy / sqrt(1 - x^2)``, fused; ``sign`` is +1 for arcsin, -1 for arccos.
-
-    Its own gradient: ``d/dx = sign * gy * x / (1 - x^2)^1.5`` and ``d/dgy`` is the same
-    function applied to ``ggx``.
-    """
-
-    _sign = 1
-
-    def forward(self, inputs):
-        self.retain_inputs((0, 1))
-        x, gy = inputs
-        xp = backend.get_array_module(x)
-        gx = _gy_over_sqrt_one_minus_x2(xp, x, gy)
-        if self._sign < 0:
-            xp.negative(gx, out=gx)
-        return gx,
-
-    def backward(self, indexes, grad_outputs):
-        x, gy = self.get_retained_inputs()
-        ggx, = grad_outputs
-        ret = []
-        if 0 in indexes:
-            g = ggx * gy * x / ((1 - x * x) ** 1.5)
-            ret.append(g if self._sign > 0 else -g)
-        if 1 in indexes:
-            ret.append(type(self)().apply((x, ggx))[0])
-        return ret
-
-
-class ArcsinGrad(_InverseSineGrad):
-    """``gx = gy / sqrt(1 - x^2)``, fused (the gradient of :class:`Arcsin`)."""
-
-
 class Arcsin(_elementwise.UnaryFloat):
     """Elementwise inverse sine."""
 
     _label = 'arcsin'
-    _grad_class = ArcsinGrad
+    _gradient = staticmethod(lambda m, x, gy: gy / m.sqrt(_one_minus_square(m, x)))
 
 
 def arcsin(x):
@@ -154,17 +65,11 @@ def arcsin(x):
     return Arcsin().apply((x,))[0]
 
 
-class ArccosGrad(_InverseSineGrad):
-    """``gx = -gy / sqrt(1 - x^2)``, fused (the gradient of :class:`Arccos`)."""
-
-    _sign = -1
-
-
 class Arccos(_elementwise.UnaryFloat):
     """Elementwise inverse cosine."""
 
     _label = 'arccos'
-    _grad_class = ArccosGrad
+    _gradient = staticmethod(lambda m, x, gy: -gy / m.sqrt(_one_minus_square(m, x)))
 
 
 def arccos(x):
@@ -172,35 +77,11 @@ def arccos(x):
     return Arccos().apply((x,))[0]
 
 
-class ArctanGrad(function_node.FunctionNode):
-    """``gx = gy / (1 + x^2)``, fused (the gradient of :class:`Arctan`)."""
-
-    def forward(self, inputs):
-        self.retain_inputs((0, 1))
-        x, gy = inputs
-        xp = backend.get_array_module(x)
-        gx = utils.force_array(xp.square(x))
-        gx += 1
-        xp.divide(gy, gx, out=gx)
-        return gx,
-
-    def backward(self, indexes, grad_outputs):
-        x, gy = self.get_retained_inputs()
-        ggx, = grad_outputs
-        x_sq1 = x * x + 1
-        ret = []
-        if 0 in indexes:
-            ret.append(-2 * gy * x * ggx / (x_sq1 * x_sq1))
-        if 1 in indexes:
-            ret.append(ggx / x_sq1)
-        return ret
-
-
 class Arctan(_elementwise.UnaryFloat):
     """Elementwise inverse tangent."""
 
     _label = 'arctan'
-    _grad_class = ArctanGrad
+    _gradient = staticmethod(lambda m, x, gy: gy / (m.square(x) + 1))
 
 
 def arctan(x):

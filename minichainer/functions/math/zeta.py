@@ -1,6 +1,7 @@
 """``zeta``: Hurwitz zeta function (needs SciPy)."""
 from minichainer import function_node
 from minichainer import utils
+from minichainer import variable
 from minichainer.functions.math._scipy import _scipy_special
 from minichainer.utils import type_check
 
@@ -42,7 +43,6 @@ def zeta(x, q):
     Raises:
         ImportError: SciPy is not installed (as Chainer on the CPU).
     """
-    from minichainer import variable
     if isinstance(x, variable.Variable):
         x = x.array
     return Zeta(x).apply((q,))[0]
