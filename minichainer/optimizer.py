@@ -28,7 +28,7 @@ from minichainer import variable
 _VALID_TIMINGS = ('pre', 'post', 'auto')
 
 # Bumped whenever any hyperparameter is set or deleted, so that update rules can cache
-# the values they read at every step (see UpdateRule._hyperparam_values).
+# the values they read at every step (see UpdateRule.hyperparam_values).
 _hyperparam_counter = itertools.count(1)
 _hyperparam_version = 0
 
@@ -272,7 +272,7 @@ class UpdateRule:
         """Fill :attr:`state` for ``param``; called once before the first update."""
         pass
 
-    def _hyperparam_values(self, names):
+    def hyperparam_values(self, names):
         """Return ``tuple(getattr(self.hyperparam, n) for n in names)``, cached until
         any hyperparameter is set (reading through the parent chain at every step is
         the main Python overhead of an update)."""
@@ -286,7 +286,7 @@ class UpdateRule:
         self._hyperparam_cache = (hp, version, names, values)
         return values
 
-    def _get_scratch(self, param, dtype=None, n=1):
+    def get_scratch(self, param, dtype=None, n=1):
         """Return this rule's persistent scratch buffer for ``param`` (allocated once).
 
         With ``n == 1`` it is one array shaped like the parameter; with ``n > 1`` a tuple
@@ -304,6 +304,10 @@ class UpdateRule:
             buf = xp.empty((n,) + array.shape, dtype=dtype)
             views = self._scratch = tuple(buf[i, ...] for i in range(n))
         return views[0] if n == 1 else views
+
+    # The names these had before they were public (subclasses outside minichainer).
+    _get_scratch = get_scratch
+    _hyperparam_values = hyperparam_values
 
     def serialize(self, serializer):
         """Save or load ``t`` and the state entries (not the parameter itself).

@@ -7,7 +7,7 @@ def _borrow_scratch(rule, p):
     """A scratch array of the update rule that fits ``p`` (free while hooks run)."""
     views = getattr(rule, '_scratch', None)
     if views is None:
-        get = getattr(rule, '_get_scratch', None)
+        get = getattr(rule, 'get_scratch', None)
         if get is None:
             return None
         return get(_ArrayHolder(p))

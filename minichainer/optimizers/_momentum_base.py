@@ -52,7 +52,7 @@ class MomentumRuleBase(optimizer.UpdateRule):
             return
         hp = self.hyperparam
         self._update(backend.get_array_module(grad), param.array, grad, self.state['v'],
-                     self._get_scratch(param), hp.lr, hp.momentum)
+                     self.get_scratch(param), hp.lr, hp.momentum)
 
     update_core_gpu = update_core_cpu
 

@@ -42,7 +42,7 @@ class AdaDeltaRule(optimizer.UpdateRule):
         msg, msdx = self.state['msg'], self.state['msdx']
         rho = self.hyperparam.rho
         eps = self.hyperparam.eps
-        t0, t1 = self._get_scratch(param, n=2)
+        t0, t1 = self.get_scratch(param, n=2)
         xp = backend.get_array_module(grad)
 
         msg *= rho

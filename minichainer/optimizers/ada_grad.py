@@ -35,7 +35,7 @@ class AdaGradRule(optimizer.UpdateRule):
             return
         hp = self.hyperparam
         h = self.state['h']
-        t0, t1 = self._get_scratch(param, n=2)
+        t0, t1 = self.get_scratch(param, n=2)
         xp = backend.get_array_module(grad)
         xp.multiply(grad, grad, out=t0)
         h += t0

@@ -111,7 +111,7 @@ class AdamRule(optimizer.UpdateRule):
         data = param.array
         dtype = _get_intermediate_dtype(data.dtype)
         (alpha, beta1, beta2, eps, eta, weight_decay_rate, amsgrad,
-         adabound) = self._hyperparam_values(self._HP_NAMES)
+         adabound) = self.hyperparam_values(self._HP_NAMES)
         if self._checked_eps != (eps, dtype):
             self._check_eps(dtype.type)
             self._checked_eps = (eps, dtype)
@@ -128,7 +128,7 @@ class AdamRule(optimizer.UpdateRule):
         mixed = dtype is not data.dtype
         if mixed:
             grad = grad.astype(dtype)
-        tmp = self._get_scratch(param, dtype)
+        tmp = self.get_scratch(param, dtype)
         # m += (1 - beta1) * (grad - m)
         xp.subtract(grad, m, out=tmp)
         tmp *= 1.0 - beta1

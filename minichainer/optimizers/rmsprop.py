@@ -56,7 +56,7 @@ class RMSpropRule(optimizer.UpdateRule):
                 'eps of RMSprop optimizer is too small for {} ({})'.format(
                     grad.dtype.name, hp.eps))
         ms = self.state['ms']
-        t0, t1 = self._get_scratch(param, n=2)
+        t0, t1 = self.get_scratch(param, n=2)
         xp = backend.get_array_module(grad)
 
         ms *= hp.alpha

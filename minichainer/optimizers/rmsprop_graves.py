@@ -50,7 +50,7 @@ class RMSpropGravesRule(optimizer.UpdateRule):
             return
         n, g, delta = self.state['n'], self.state['g'], self.state['delta']
         hp = self.hyperparam
-        t0, t1 = self._get_scratch(param, n=2)
+        t0, t1 = self.get_scratch(param, n=2)
         xp = backend.get_array_module(grad)
 
         n *= hp.alpha

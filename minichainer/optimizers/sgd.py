@@ -25,7 +25,7 @@ class SGDRule(optimizer.UpdateRule):
         grad = param.grad
         if grad is None:
             return
-        tmp = self._get_scratch(param)
+        tmp = self.get_scratch(param)
         xp = backend.get_array_module(grad)
         xp.multiply(grad, self.hyperparam.lr, out=tmp)
         data = param.array

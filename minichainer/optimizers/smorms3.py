@@ -40,7 +40,7 @@ class SMORMS3Rule(optimizer.UpdateRule):
             return
         mem, g, g2 = self.state['mem'], self.state['g'], self.state['g2']
         lr, eps = self.hyperparam.lr, self.hyperparam.eps
-        t0, t1 = self._get_scratch(param, n=2)
+        t0, t1 = self.get_scratch(param, n=2)
         xp = backend.get_array_module(grad)
 
         xp.add(mem, 1, out=t0)
