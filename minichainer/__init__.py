@@ -1,7 +1,7 @@
 """minichainer: a Chainer-compatible deep-learning framework on NumPy 2.
 
-``import minichainer as chainer`` gives Chainer 7's API.  Sub-packages (``functions``,
-``links``, ``training`` ...) are imported on first use so that ``import minichainer`` is fast.
+`import minichainer as chainer` gives Chainer 7's API.  Sub-packages (`functions`,
+`links`, `training` ...) are imported on first use so that `import minichainer` is fast.
 """
 import importlib
 import os
@@ -21,7 +21,7 @@ disable_experimental_feature_warning = False
 
 
 class _Mixed16:
-    """The ``mixed16`` dtype mode: float16 activations with float32 master parameters."""
+    """The `mixed16` dtype mode: float16 activations with float32 master parameters."""
 
     dtype = numpy.dtype(numpy.float16)
 
@@ -66,9 +66,9 @@ global_config.compute_mode = None
 
 
 def get_dtype(dtype=None, map_mixed16=None):
-    """Return ``dtype`` or, when None, the configured default dtype (``config.dtype``).
+    """Return `dtype` or, when None, the configured default dtype (`config.dtype`).
 
-    ``mixed16`` maps to ``map_mixed16`` if given, else float16.
+    `mixed16` maps to `map_mixed16` if given, else float16.
     """
     if dtype is None:
         dtype = config.dtype
@@ -78,7 +78,7 @@ def get_dtype(dtype=None, map_mixed16=None):
 
 
 def is_debug():
-    """True when debug mode (``config.debug``) is on."""
+    """True when debug mode (`config.debug`) is on."""
     return bool(config.__getattr__('debug'))
 
 
@@ -88,7 +88,7 @@ def set_debug(debug):
 
 
 class DebugMode:
-    """Context manager that sets debug mode inside a ``with`` block."""
+    """Context manager that sets debug mode inside a `with` block."""
 
     def __init__(self, debug):
         self._using = using_config('debug', debug)
@@ -101,12 +101,12 @@ class DebugMode:
 
 
 def get_compute_mode():
-    """The configured compute mode (``config.compute_mode``; e.g. ``'cudnn_fast'``)."""
+    """The configured compute mode (`config.compute_mode`; e.g. `'cudnn_fast'`)."""
     return config.compute_mode
 
 
 class _FallbackType:
-    """Type of :data:`Fallback`, which ``forward_chainerx`` returns to fall back."""
+    """Type of `Fallback`, which `forward_chainerx` returns to fall back."""
 
     def __repr__(self):
         return 'Fallback'

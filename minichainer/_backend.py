@@ -1,10 +1,10 @@
-"""The ``Device`` base class and array-tree conversion (``chainer._backend``)."""
+"""The `Device` base class and array-tree conversion (`chainer._backend`)."""
 
 
 def _convert_arrays(array, func):
-    """Apply ``func`` to an array, or to each array of a list/tuple/dict (recursively).
+    """Apply `func` to an array, or to each array of a list/tuple/dict (recursively).
 
-    ``None`` stays ``None``; an object appearing several times in one container is
+    `None` stays `None`; an object appearing several times in one container is
     converted once (the results are the same object), as in Chainer. Chainer converts
     lists and tuples only; minichainer also walks dicts and nested containers.
     """
@@ -44,10 +44,10 @@ _dummy_context = _DummyContext()
 
 
 class Device:
-    """Base class of devices (``chainer.backend.Device``).
+    """Base class of devices (`chainer.backend.Device`).
 
-    Subclasses define ``xp``, ``name``, ``supported_array_types``, ``__eq__`` and
-    ``send_array``. ``str(device)`` is its name, e.g. ``'@numpy'``.
+    Subclasses define `xp`, `name`, `supported_array_types`, `__eq__` and
+    `send_array`. `str(device)` is its name, e.g. `'@numpy'`.
     """
 
     @property
@@ -102,5 +102,5 @@ class Device:
         pass
 
     def is_array_supported(self, array):
-        """True when ``array`` is of a type this device handles."""
+        """True when `array` is of a type this device handles."""
         return isinstance(array, self.supported_array_types)

@@ -1,9 +1,9 @@
-"""The backward engine: ``Variable.backward``, ``minichainer.backward`` and ``grad``.
+"""The backward engine: `Variable.backward`, `minichainer.backward` and `grad`.
 
 Function nodes are processed from a heap ordered by rank (highest first), so a node runs
 only after every function that consumes its outputs.  Gradients of a variable that feeds
 several functions are summed; gradients of intermediate variables are dropped as soon as
-their creator has used them unless ``retain_grad`` is set.
+their creator has used them unless `retain_grad` is set.
 """
 import itertools
 import warnings
@@ -80,20 +80,20 @@ def backward_from_variable(var, retain_grad, enable_double_backprop, loss_scale)
 def backward(outputs, grad_outputs=None, **kwargs):
     """backward(outputs, grad_outputs=None, *, enable_double_backprop=False)
 
-    Backpropagate from several variables at once (``chainer.backward``), as Chainer does.
+    Backpropagate from several variables at once (`chainer.backward`), as Chainer does.
 
     Args:
         outputs (tuple or list of Variable): the variables to start from.
         grad_outputs (tuple or list of Variable, or None): their initial gradients.  With
-            None, each output's own ``grad_var`` is used (and consumed: set to None);
-            unlike ``Variable.backward`` no default gradient is made, so an output without
-            one (or an output given twice) is skipped with a ``RuntimeWarning``.
+            None, each output's own `grad_var` is used (and consumed: set to None);
+            unlike `Variable.backward` no default gradient is made, so an output without
+            one (or an output given twice) is skipped with a `RuntimeWarning`.
         enable_double_backprop (bool): record the backward computation in the graph.
 
     Raises:
-        ValueError: ``retain_grad`` or ``loss_scale`` is given (Chainer does not support
-            them here), or the lengths of ``outputs`` and ``grad_outputs`` differ.
-        TypeError: ``outputs``/``grad_outputs`` are not sequences of Variables.
+        ValueError: `retain_grad` or `loss_scale` is given (Chainer does not support
+            them here), or the lengths of `outputs` and `grad_outputs` differ.
+        TypeError: `outputs`/`grad_outputs` are not sequences of Variables.
     """
     enable_double_backprop = kwargs.pop('enable_double_backprop', False)
     if 'retain_grad' in kwargs:
@@ -188,14 +188,14 @@ def grad(outputs, inputs, grad_outputs, grad_inputs, set_grad, retain_grad,
 
 
 def _run(start, retain_grad, loss_scale, targets=None, initial=None):
-    """Backpropagate from ``start`` ({node: grad Variable}).
+    """Backpropagate from `start` ({node: grad Variable}).
 
-    With ``targets`` (a dict of nodes), gradients are collected for those nodes and returned
-    instead of being accumulated into leaf variables.  ``initial`` ({node: grad Variable})
+    With `targets` (a dict of nodes), gradients are collected for those nodes and returned
+    instead of being accumulated into leaf variables.  `initial` ({node: grad Variable})
     seeds the gradients of nodes before propagation without scheduling their creators.
 
     Each function node popped from the heap goes through three steps: collect the
-    gradients of its outputs, call its backward (with hooks and ``backward_accumulate``
+    gradients of its outputs, call its backward (with hooks and `backward_accumulate`
     when it has them), and add the results into the gradients of its inputs.
     """
     grads = {} if initial is None else dict(initial)  # node -> gradient Variable so far
@@ -249,10 +249,10 @@ def _run(start, retain_grad, loss_scale, targets=None, initial=None):
 
 
 def _output_grads(func, grads, targets, retain_grad):
-    """Step 1: take the gradients of ``func``'s outputs out of ``grads`` (a target's stays).
+    """Step 1: take the gradients of `func`'s outputs out of `grads` (a target's stays).
 
     Returns the tuple of them (None for an output without one), or None when there are none
-    at all.  With ``retain_grad`` each output variable still alive keeps its gradient.
+    at all.  With `retain_grad` each output variable still alive keeps its gradient.
     """
     outputs = func.outputs
     if len(outputs) == 1:
@@ -286,10 +286,10 @@ def _output_grads(func, grads, targets, retain_grad):
 
 
 def normalize_grads(func, target_indexes, gxs):
-    """The gradients ``func.backward`` returned, one per target index.
+    """The gradients `func.backward` returned, one per target index.
 
     A backward may return one gradient per input instead (Chainer allows both); those
-    of the target inputs are picked out. Any other count raises ``ValueError``.
+    of the target inputs are picked out. Any other count raises `ValueError`.
     """
     n_inputs = len(func.inputs)
     if len(gxs) == n_inputs:
@@ -305,8 +305,8 @@ def normalize_grads(func, target_indexes, gxs):
 
 
 def _backward_with_hooks(func, target_indexes, gys, grads, collect):
-    """Step 2, general case: backward between the hooks' ``backward_preprocess`` and
-    ``backward_postprocess``, through ``backward_accumulate`` when the node defines it."""
+    """Step 2, general case: backward between the hooks' `backward_preprocess` and
+    `backward_postprocess`, through `backward_accumulate` when the node defines it."""
     hooks = func._all_hooks(get_function_hooks())
     in_nodes = func.inputs
     in_data = tuple([x.data for x in in_nodes])
@@ -344,8 +344,8 @@ def _backward_with_hooks(func, target_indexes, gys, grads, collect):
 
 def _add_input_grads(func, target_indexes, gxs, grads, heap, pushed, order, handed_out,
                      loss_scale, is_debug):
-    """Step 3: check each input gradient and add it into ``grads`` (scheduling the input's
-    creator) or, for a leaf when ``handed_out`` is a set, into the leaf variable's grad."""
+    """Step 3: check each input gradient and add it into `grads` (scheduling the input's
+    creator) or, for a leaf when `handed_out` is a set, into the leaf variable's grad."""
     in_nodes = func.inputs
     for i, gx in zip(target_indexes, gxs):
         if gx is None:
@@ -374,7 +374,7 @@ def _add_input_grads(func, target_indexes, gxs, grads, heap, pushed, order, hand
 
 
 def _add_to_leaf(x, gx, handed_out, loss_scale):
-    """Add gradient ``gx`` into the grad of leaf node ``x``'s variable (if it is alive).
+    """Add gradient `gx` into the grad of leaf node `x`'s variable (if it is alive).
 
     A gradient array already handed out (the initial gradient, or one given to another
     leaf) is copied first, so that no two variables share a gradient array.

@@ -1,9 +1,9 @@
-"""Chainer's backprop helpers (``chainer._backprop_utils``), for code that calls them.
+"""Chainer's backprop helpers (`chainer._backprop_utils`), for code that calls them.
 
-minichainer's own backward engine (``_backprop``) does not use these; they implement
-Chainer's documented contract for a single step of backpropagation: ``backprop_step``
+minichainer's own backward engine (`_backprop`) does not use these; they implement
+Chainer's documented contract for a single step of backpropagation: `backprop_step`
 computes the gradients of one function node and appends them to per-input lists, which
-``_reduce`` sums.
+`_reduce` sums.
 """
 import numpy
 
@@ -11,7 +11,7 @@ import minichainer  # minichainer.functions (which imports this module's users) 
 
 
 def _reduce(grad_list):
-    """Sum the gradients in ``grad_list`` in place (leaving one) and return it, or None."""
+    """Sum the gradients in `grad_list` in place (leaving one) and return it, or None."""
     if not grad_list:
         return None
     if len(grad_list) >= 2:
@@ -42,7 +42,7 @@ class GradTable:
 
     Args:
         accumulate_grad_inputs (bool): a leaf node seen for the first time starts from
-            its variable's current ``grad_var``.
+            its variable's current `grad_var`.
     """
 
     def __init__(self, accumulate_grad_inputs=False):
@@ -80,7 +80,7 @@ class GradTable:
 
 
 def backprop_step(func, target_input_indexes, grad_outputs, grad_inputs, is_debug):
-    """Run the backward of ``func`` and add the input gradients to ``grad_inputs``.
+    """Run the backward of `func` and add the input gradients to `grad_inputs`.
 
     Args:
         func (FunctionNode): the node.

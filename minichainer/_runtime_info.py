@@ -1,4 +1,4 @@
-"""Runtime information (``chainer._runtime_info``): platform and library versions."""
+"""Runtime information (`chainer._runtime_info`): platform and library versions."""
 import io
 import platform
 import sys
@@ -38,7 +38,7 @@ def _get_runtime_info():
 
 
 def print_runtime_info(out=None):
-    """Write the runtime information to ``out`` (default: ``sys.stdout``)."""
+    """Write the runtime information to `out` (default: `sys.stdout`)."""
     if out is None:
         out = sys.stdout
     out.write(str(_get_runtime_info()))

@@ -1,8 +1,8 @@
-"""Array backends and devices (``chainer.backend``).
+"""Array backends and devices (`chainer.backend`).
 
 Only the CPU/NumPy backend exists. Array code takes its array module from its inputs
-(``get_array_module``) so that another backend can plug in later. GPU (CuPy), iDeep and
-ChainerX device specifiers raise a clear ``RuntimeError`` naming the unavailable backend.
+(`get_array_module`) so that another backend can plug in later. GPU (CuPy), iDeep and
+ChainerX device specifiers raise a clear `RuntimeError` naming the unavailable backend.
 """
 import threading
 
@@ -32,7 +32,7 @@ _integer_types = (int, numpy.integer)
 
 
 def get_array_module(*args):
-    """Return the array module for the given arrays or Variables (always ``numpy``)."""
+    """Return the array module for the given arrays or Variables (always `numpy`)."""
     return numpy
 
 
@@ -42,12 +42,12 @@ def is_arrays_compatible(arrays):
 
 
 def get_array_types():
-    """Tuple of the array types minichainer handles (``(numpy.ndarray,)``)."""
+    """Tuple of the array types minichainer handles (`(numpy.ndarray,)`)."""
     return (numpy.ndarray,)
 
 
 def get_cpu_array_types():
-    """Tuple of the CPU array types (``(numpy.ndarray,)``)."""
+    """Tuple of the CPU array types (`(numpy.ndarray,)`)."""
     return (numpy.ndarray,)
 
 
@@ -67,16 +67,16 @@ def _get_device_cupy_or_numpy(device_spec):
 
 
 def get_device(device_spec):
-    """Return the :class:`Device` named by ``device_spec``.
+    """Return the `Device` named by `device_spec`.
 
-    Accepted: a :class:`Device`; ``'@numpy'``; the ``numpy`` module; a negative int or its
-    string (``-1``, ``'-1'``), as Chainer programs' ``--device -1``/``--gpu -1`` give.
+    Accepted: a `Device`; `'@numpy'`; the `numpy` module; a negative int or its
+    string (`-1`, `'-1'`), as Chainer programs' `--device -1`/`--gpu -1` give.
 
     Raises:
-        RuntimeError: the spec names a GPU (an int >= 0, ``'@cupy:N'``, a CUDA device),
-            iDeep (``'@intel64'``) or ChainerX (``'native:0'``, ``'cuda:0'``, a
-            ``chainerx.Device``) device; none of these backends exists here.
-        ValueError: a malformed ``'@...'`` string.
+        RuntimeError: the spec names a GPU (an int >= 0, `'@cupy:N'`, a CUDA device),
+            iDeep (`'@intel64'`) or ChainerX (`'native:0'`, `'cuda:0'`, a
+            `chainerx.Device`) device; none of these backends exists here.
+        ValueError: a malformed `'@...'` string.
         TypeError: any other type (including None, as in Chainer).
     """
     if isinstance(device_spec, Device):
@@ -139,7 +139,7 @@ def get_device_from_array(*arrays):
 
 
 def _guess_device_from_array_module(xp):
-    """Return a plausible device for array module ``xp`` (the CPU)."""
+    """Return a plausible device for array module `xp` (the CPU)."""
     if xp is numpy:
         return _CPU
     raise RuntimeError('_guess_device_from_array_module: array module {!r} is not '
@@ -147,7 +147,7 @@ def _guess_device_from_array_module(xp):
 
 
 def get_current_device():
-    """Return the device made current by :func:`using_device` (the CPU by default).
+    """Return the device made current by `using_device` (the CPU by default).
 
     minichainer addition; Chainer has no public equivalent.
     """
@@ -173,16 +173,16 @@ class _UsingDevice:
 
 
 def using_device(device_spec):
-    """Context manager making a device current in this thread (``chainer.using_device``).
+    """Context manager making a device current in this thread (`chainer.using_device`).
 
-    Raises the same errors as :func:`get_device`. ``with using_device(d) as dev`` binds
-    the :class:`Device` (Chainer's binds None for the CPU).
+    Raises the same errors as [`get_device`][minichainer.backend.get_device].
+    `with using_device(d) as dev` binds the `Device` (Chainer's binds None for the CPU).
     """
     return _UsingDevice(get_device(device_spec))
 
 
 def copyto(dst, src):
-    """Copy the elements of ``src`` into the NumPy array ``dst`` (broadcasting)."""
+    """Copy the elements of `src` into the NumPy array `dst` (broadcasting)."""
     if not isinstance(dst, numpy.ndarray):
         raise TypeError('copyto: dst must be a numpy.ndarray, cannot copy to an object of '
                         'type {}'.format(type(dst).__name__))
@@ -200,7 +200,7 @@ def _contains_nan(x):
 
 
 def to_numpy(array):
-    """Return ``array`` (or each array of a list/tuple) as NumPy arrays."""
+    """Return `array` (or each array of a list/tuple) as NumPy arrays."""
     return _cpu._to_cpu(array)
 
 

@@ -1,28 +1,28 @@
 """Run unmodified Chainer programs on minichainer.
 
-From a shell::
+From a shell:
 
     python -m minichainer.compat train_mnist.py --epoch 1 --device -1
     minichainer-run train_mnist.py --epoch 1
 
-From Python (notebooks, test suites)::
+From Python (notebooks, test suites):
 
     import minichainer.compat
     minichainer.compat.install()
     import chainer            # is minichainer
     import chainer.functions as F
 
-After :func:`install`, ``chainer`` and every ``chainer.X.Y`` are the very module objects
-``minichainer`` / ``minichainer.X.Y`` (``sys.modules['chainer.functions'] is
-sys.modules['minichainer.functions']``); ``chainerx`` is a stub whose ``is_available()`` is
-False; ``cupy`` raises ImportError (so programs take their CPU paths); ``chainermn`` maps
-to ``minichainer.distributed`` when that exists. Importing a Chainer API that minichainer
-lacks raises ``ModuleNotFoundError`` naming it.
+After [`install`][minichainer.compat.install], `chainer` and every `chainer.X.Y` are the very module
+objects `minichainer` / `minichainer.X.Y` (`sys.modules['chainer.functions'] is
+sys.modules['minichainer.functions']`); `chainerx` is a stub whose `is_available()` is
+False; `cupy` raises ImportError (so programs take their CPU paths); `chainermn` maps
+to `minichainer.distributed` when that exists. Importing a Chainer API that minichainer
+lacks raises `ModuleNotFoundError` naming it.
 
-Legacy-NumPy mode (on by default in the runner, ``install(numpy_legacy=True)`` from Python)
-gives old code back the names NumPy 1.23-2.4 removed (``np.float``, ``np.asscalar``,
-``np.product`` ...), each warning once with its replacement; see
-:mod:`minichainer._compat.numpy_legacy` and docs/porting.md.
+Legacy-NumPy mode (on by default in the runner, `install(numpy_legacy=True)` from Python)
+gives old code back the names NumPy 1.23-2.4 removed (`np.float`, `np.asscalar`,
+`np.product` ...), each warning once with its replacement; see
+`minichainer._compat.numpy_legacy` and docs/porting.md.
 """
 import functools
 import os
@@ -44,20 +44,20 @@ def _chainerx_module():
 
 
 def install(numpy_legacy=False):
-    """Make ``import chainer`` (and ``chainer.*``, ``chainerx``) resolve to minichainer.
+    """Make `import chainer` (and `chainer.*`, `chainerx`) resolve to minichainer.
 
     Args:
         numpy_legacy (bool): also turn on the legacy-NumPy mode: the names NumPy 1.23-2.4
-            removed that old code uses (``np.float``, ``np.int``, ``np.asscalar``,
-            ``np.product``, ``np.NaN`` ...) are restored in ``numpy``, each showing one
-            ``NumpyLegacyWarning`` naming its replacement at first use. Off by default
-            here, on by default in ``minichainer-run``. Once on, it stays on until
-            :func:`uninstall`.
+            removed that old code uses (`np.float`, `np.int`, `np.asscalar`,
+            `np.product`, `np.NaN` ...) are restored in `numpy`, each showing one
+            `NumpyLegacyWarning` naming its replacement at first use. Off by default
+            here, on by default in `minichainer-run`. Once on, it stays on until
+            [`uninstall`][minichainer.compat.uninstall].
 
-    Idempotent. Modules already imported under the ``chainer`` name (e.g. a real Chainer)
-    are removed from ``sys.modules`` first, so later imports see minichainer.
-    Also puts a small import shim on ``sys.path`` so that spawned worker processes, which
-    inherit ``sys.path`` but not the import hook, resolve ``chainer`` the same way.
+    Idempotent. Modules already imported under the `chainer` name (e.g. a real Chainer)
+    are removed from `sys.modules` first, so later imports see minichainer.
+    Also puts a small import shim on `sys.path` so that spawned worker processes, which
+    inherit `sys.path` but not the import hook, resolve `chainer` the same way.
     """
     if importer.find_installed() is None:
         stub = _chainerx_module()
@@ -76,8 +76,8 @@ def install(numpy_legacy=False):
 
 
 def uninstall():
-    """Undo :func:`install`: remove the import hook, the ``chainer*`` aliases and the
-    legacy-NumPy names."""
+    """Undo [`install`][minichainer.compat.install]: remove the import hook, the `chainer*` aliases
+    and the legacy-NumPy names."""
     numpy_legacy_mode.uninstall()
     sys.meta_path[:] = [f for f in sys.meta_path
                         if not isinstance(f, importer.ChainerAliasFinder)]
@@ -90,19 +90,19 @@ def uninstall():
 
 
 def is_installed():
-    """True when :func:`install` is in effect."""
+    """True when [`install`][minichainer.compat.install] is in effect."""
     return importer.find_installed() is not None
 
 
 def run(script, args=(), numpy_legacy=False):
-    """Run ``script`` as ``python SCRIPT ARGS...`` would, with ``chainer`` → minichainer.
+    """Run `script` as `python SCRIPT ARGS...` would, with `chainer` → minichainer.
 
-    ``sys.argv`` becomes ``[script, *args]``, the script runs as ``__main__`` and its folder
-    is first on ``sys.path`` (both restored afterwards). Exceptions, including
-    ``SystemExit``, propagate. ``numpy_legacy`` is passed to :func:`install`.
+    `sys.argv` becomes `[script, *args]`, the script runs as `__main__` and its folder
+    is first on `sys.path` (both restored afterwards). Exceptions, including
+    `SystemExit`, propagate. `numpy_legacy` is passed to [`install`][minichainer.compat.install].
 
     Raises:
-        FileNotFoundError: ``script`` does not exist.
+        FileNotFoundError: `script` does not exist.
     """
     script = os.fspath(script)
     if not os.path.exists(script):
@@ -122,11 +122,11 @@ def run(script, args=(), numpy_legacy=False):
 
 
 def run_module(module, args=(), numpy_legacy=False):
-    """Run ``module`` as ``python -m MODULE ARGS...`` would, with ``chainer`` → minichainer.
+    """Run `module` as `python -m MODULE ARGS...` would, with `chainer` → minichainer.
 
-    For example ``run_module('pytest', ['tests/'])`` runs a Chainer test suite unmodified.
-    ``sys.argv`` is restored afterwards; exceptions, including ``SystemExit``, propagate.
-    ``numpy_legacy`` is passed to :func:`install`.
+    For example `run_module('pytest', ['tests/'])` runs a Chainer test suite unmodified.
+    `sys.argv` is restored afterwards; exceptions, including `SystemExit`, propagate.
+    `numpy_legacy` is passed to [`install`][minichainer.compat.install].
     """
     install(numpy_legacy=numpy_legacy)
     old_argv = sys.argv[:]
@@ -170,7 +170,7 @@ _USAGE = ('usage: python -m minichainer.compat [--no-numpy-legacy] SCRIPT [ARGS.
 
 
 def main(argv=None):
-    """Console entry point (``minichainer-run``); returns the process exit code."""
+    """Console entry point (`minichainer-run`); returns the process exit code."""
     if argv is None:
         argv = sys.argv[1:]
     if not argv or argv[0] in ('-h', '--help'):

@@ -1,4 +1,4 @@
-"""Computational graph drawing in Graphviz dot (``chainer.computational_graph``)."""
+"""Computational graph drawing in Graphviz dot (`chainer.computational_graph`)."""
 import heapq
 
 from minichainer.function_node import FunctionNode
@@ -35,7 +35,7 @@ class DotNode:
 
     @property
     def label(self):
-        """The dot statement of the node: ``<id> [k="v",...];``."""
+        """The dot statement of the node: `<id> [k="v",...];`."""
         attributes = ['%s="%s"' % (k, v) for k, v in self.attribute.items()]
         return '%s [%s];' % (self.id_, ','.join(attributes))
 
@@ -45,9 +45,9 @@ class ComputationalGraph:
 
     Args:
         nodes (list): VariableNodes and FunctionNodes.
-        edges (list): ``(head, tail)`` pairs of nodes.
+        edges (list): `(head, tail)` pairs of nodes.
         variable_style (dict), function_style (dict): Dot styles.
-        rankdir (str): ``'TB'``, ``'BT'``, ``'LR'`` or ``'RL'``.
+        rankdir (str): `'TB'`, `'BT'`, `'LR'` or `'RL'`.
         remove_variable (bool): Draw only the function nodes.
         show_name (bool): Show variable names in labels.
     """
@@ -90,7 +90,7 @@ class ComputationalGraph:
         return ''.join(parts)
 
     def dump(self, format='dot'):
-        """Return the graph as text in ``format`` (only ``'dot'``).
+        """Return the graph as text in `format` (only `'dot'`).
 
         Raises:
             NotImplementedError: another format is asked for.
@@ -124,13 +124,13 @@ def _skip_variable(nodes, edges):
 def build_computational_graph(outputs, remove_split=True, variable_style=_var_style,
                               function_style=_func_style, rankdir='TB',
                               remove_variable=False, show_name=True):
-    """Build the graph of the nodes backward-reachable from ``outputs``.
+    """Build the graph of the nodes backward-reachable from `outputs`.
 
     Args:
         outputs (list): Variables, VariableNodes or FunctionNodes.
         remove_split (bool): Must be True (kept for compatibility).
         variable_style, function_style, rankdir, remove_variable, show_name: as in
-            :class:`ComputationalGraph`.
+            `ComputationalGraph`.
 
     Returns:
         ComputationalGraph: nodes in discovery order (deterministic, unlike Chainer's

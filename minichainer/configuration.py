@@ -1,7 +1,7 @@
-"""Thread-local configuration, as in ``chainer.configuration``.
+"""Thread-local configuration, as in `chainer.configuration`.
 
-``config`` looks a key up in the current thread's local settings first and falls back to
-``global_config``.  ``using_config`` changes a key for the current thread inside a ``with``.
+`config` looks a key up in the current thread's local settings first and falls back to
+`global_config`.  `using_config` changes a key for the current thread inside a `with`.
 """
 import contextlib
 import sys
@@ -18,7 +18,7 @@ class GlobalConfig:
 
 
 class LocalConfig:
-    """Thread-local view of a :class:`GlobalConfig`.
+    """Thread-local view of a [`GlobalConfig`][minichainer.configuration.GlobalConfig].
 
     Reading an attribute looks in the thread's own settings, then in the global config;
     writing one only changes the calling thread.
@@ -58,17 +58,17 @@ _config_local = config._local
 
 
 def thread_settings():
-    """The settings the current thread changed in ``config`` (a dict; do not modify it).
+    """The settings the current thread changed in `config` (a dict; do not modify it).
 
-    With :data:`global_config` it makes up ``config``: a key found here wins.  Hot paths
-    that read several keys use it as ``local[name] if name in local else
-    global_config.<name>``, which is what ``config.<name>`` does without the attribute hook.
+    With `global_config` it makes up `config`: a key found here wins.  Hot paths
+    that read several keys use it as `local[name] if name in local else
+    global_config.<name>`, which is what `config.<name>` does without the attribute hook.
     """
     return _config_local.__dict__
 
 
 def get_value(name):
-    """The value of ``config.<name>`` in the current thread (faster than the attribute)."""
+    """The value of `config.<name>` in the current thread (faster than the attribute)."""
     local = _config_local.__dict__
     if name in local:
         return local[name]
@@ -77,7 +77,7 @@ def get_value(name):
 
 @contextlib.contextmanager
 def using_config(name, value, config=config):
-    """Set ``config.<name>`` to ``value`` for the current thread inside a ``with`` block."""
+    """Set `config.<name>` to `value` for the current thread inside a `with` block."""
     local = config._local.__dict__ if isinstance(config, LocalConfig) else None
     if local is not None and name in local:
         old = local[name]

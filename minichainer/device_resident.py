@@ -1,7 +1,7 @@
-"""``DeviceResident``: base of objects owning arrays on a device (``chainer.device_resident``).
+"""`DeviceResident`: base of objects owning arrays on a device (`chainer.device_resident`).
 
-Only the CPU (``'@numpy'``) exists in minichainer; ``to_gpu``/``to_intel64``/``to_chx``
-raise a clear ``RuntimeError``.
+Only the CPU (`'@numpy'`) exists in minichainer; `to_gpu`/`to_intel64`/`to_chx`
+raise a clear `RuntimeError`.
 """
 import warnings
 
@@ -20,8 +20,8 @@ def _no_backend(what):
 class DeviceResident:
     """Base class of objects that hold arrays on a device (links, optimizers...).
 
-    Subclasses extend :meth:`device_resident_accept` to show their arrays and variables
-    to a :class:`DeviceResidentsVisitor`.
+    Subclasses extend `device_resident_accept` to show their arrays and variables
+    to a `DeviceResidentsVisitor`.
     """
 
     _device = _cpu.CpuDevice()
@@ -35,25 +35,25 @@ class DeviceResident:
             if getattr(cls, m, None) is not getattr(DeviceResident, m))
 
     def device_resident_accept(self, visitor):
-        """Apply ``visitor`` to this object (subclasses also visit their arrays)."""
+        """Apply `visitor` to this object (subclasses also visit their arrays)."""
         visitor.visit_device_resident(self)
 
     @property
     def device(self):
-        """The :class:`~minichainer.backend.Device` this object lives on."""
+        """The `Device` this object lives on."""
         return self._device
 
     @property
     def xp(self):
-        """Array module of the device (``numpy``)."""
+        """Array module of the device (`numpy`)."""
         device = self.device
         return None if device is None else device.xp
 
     def to_cpu(self):
         """Move all registered arrays to the CPU (a no-op here). Returns self.
 
-        Deprecated since Chainer 7 (a ``DeprecationWarning``, as Chainer): use
-        ``to_device('@numpy')``.
+        Deprecated since Chainer 7 (a `DeprecationWarning`, as Chainer): use
+        `to_device('@numpy')`.
         """
         _warn_deprecated('to_cpu', '@numpy')
         self.device_resident_accept(
@@ -61,17 +61,17 @@ class DeviceResident:
         return self
 
     def to_gpu(self, device=None, sticky=None):
-        """Raise ``RuntimeError``: no GPU backend exists in minichainer."""
+        """Raise `RuntimeError`: no GPU backend exists in minichainer."""
         _warn_deprecated('to_gpu', '@cupy:N')
         raise _no_backend('{}.to_gpu'.format(type(self).__name__))
 
     def to_intel64(self):
-        """Raise ``RuntimeError``: iDeep is not available in minichainer."""
+        """Raise `RuntimeError`: iDeep is not available in minichainer."""
         _warn_deprecated('to_intel64', '@intel64')
         raise _no_backend('{}.to_intel64'.format(type(self).__name__))
 
     def to_chx(self):
-        """Raise ``RuntimeError``: ChainerX is not available in minichainer."""
+        """Raise `RuntimeError`: ChainerX is not available in minichainer."""
         raise _no_backend('{}.to_chx'.format(type(self).__name__))
 
     def from_chx(self):
@@ -79,10 +79,10 @@ class DeviceResident:
         return self
 
     def to_device(self, device):
-        """Move all registered arrays to ``device`` (see ``minichainer.get_device``).
+        """Move all registered arrays to `device` (see `minichainer.get_device`).
 
         Raises:
-            RuntimeError: ``device`` names a GPU or another unavailable backend.
+            RuntimeError: `device` names a GPU or another unavailable backend.
         """
         device = backend.get_device(device)
         self.device_resident_accept(_ToDeviceVisitor(device))
@@ -90,10 +90,10 @@ class DeviceResident:
 
 
 class DeviceResidentsVisitor:
-    """Base class of visitors walking a hierarchy of :class:`DeviceResident` objects."""
+    """Base class of visitors walking a hierarchy of `DeviceResident` objects."""
 
     def visit_device_resident(self, device_resident):
-        """Process a :class:`DeviceResident`."""
+        """Process a `DeviceResident`."""
         raise NotImplementedError
 
     def visit_array(self, arr):

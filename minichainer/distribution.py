@@ -1,13 +1,13 @@
-"""Probability distribution interface (``chainer.Distribution``) and the KL registry.
+"""Probability distribution interface (`chainer.Distribution`) and the KL registry.
 
-A distribution describes samples of shape ``sample_shape + batch_shape + event_shape``:
-``batch_shape`` indexes independent (not identically parameterized) distributions and
-``event_shape`` is the shape of one draw.  Density-like methods take such a sample and
-return values of shape ``sample_shape + batch_shape``.  Everything computed from
-:class:`~minichainer.Variable` parameters is differentiable.
+A distribution describes samples of shape `sample_shape + batch_shape + event_shape`:
+`batch_shape` indexes independent (not identically parameterized) distributions and
+`event_shape` is the shape of one draw.  Density-like methods take such a sample and
+return values of shape `sample_shape + batch_shape`.  Everything computed from
+[`Variable`][minichainer.variable.Variable] parameters is differentiable.
 
-``kl_divergence(p, q)`` dispatches on ``(type(p), type(q))`` to a function registered
-with :func:`register_kl`.
+`kl_divergence(p, q)` dispatches on `(type(p), type(q))` to a function registered
+with [`register_kl`][minichainer.distribution.register_kl].
 """
 import copy
 
@@ -15,11 +15,12 @@ from minichainer import backend
 
 
 class Distribution:
-    """Base class of probability distributions (``chainer.Distribution``).
+    """Base class of probability distributions (`chainer.Distribution`).
 
     Subclasses override the properties and methods they support; the others raise
-    ``NotImplementedError``.  Sampling code belongs in :meth:`sample_n`;
-    :meth:`sample` reshapes its result.
+    `NotImplementedError`.  Sampling code belongs in
+    [`sample_n`][minichainer.distribution.Distribution.sample_n];
+    [`sample`][minichainer.distribution.Distribution.sample] reshapes its result.
     """
 
     def _copy_to(self, target):
@@ -44,32 +45,32 @@ class Distribution:
     # statistics ---------------------------------------------------------------------
     @property
     def covariance(self):
-        """~chainer.Variable: covariance matrix of the distribution."""
+        """Variable: covariance matrix of the distribution."""
         raise self._not_implemented('covariance')
 
     @property
     def entropy(self):
-        """~chainer.Variable: entropy of the distribution."""
+        """Variable: entropy of the distribution."""
         raise self._not_implemented('entropy')
 
     @property
     def mean(self):
-        """~chainer.Variable: mean of the distribution."""
+        """Variable: mean of the distribution."""
         raise self._not_implemented('mean')
 
     @property
     def mode(self):
-        """~chainer.Variable: mode of the distribution."""
+        """Variable: mode of the distribution."""
         raise self._not_implemented('mode')
 
     @property
     def stddev(self):
-        """~chainer.Variable: standard deviation of the distribution."""
+        """Variable: standard deviation of the distribution."""
         raise self._not_implemented('stddev')
 
     @property
     def variance(self):
-        """~chainer.Variable: variance of the distribution."""
+        """Variable: variance of the distribution."""
         raise self._not_implemented('variance')
 
     @property
@@ -84,44 +85,44 @@ class Distribution:
 
     # functions of a sample ----------------------------------------------------------
     def cdf(self, x):
-        """Cumulative distribution function evaluated at ``x``."""
+        """Cumulative distribution function evaluated at `x`."""
         raise self._not_implemented('cdf')
 
     def icdf(self, x):
-        """Inverse cumulative distribution function evaluated at ``x``."""
+        """Inverse cumulative distribution function evaluated at `x`."""
         raise self._not_implemented('icdf')
 
     def log_cdf(self, x):
-        """Logarithm of the cumulative distribution function evaluated at ``x``."""
+        """Logarithm of the cumulative distribution function evaluated at `x`."""
         raise self._not_implemented('log_cdf')
 
     def log_prob(self, x):
-        """Logarithm of the probability (density or mass) evaluated at ``x``."""
+        """Logarithm of the probability (density or mass) evaluated at `x`."""
         raise self._not_implemented('log_prob')
 
     def log_survival_function(self, x):
-        """Logarithm of the survival function evaluated at ``x``."""
+        """Logarithm of the survival function evaluated at `x`."""
         raise self._not_implemented('log_survival_function')
 
     def perplexity(self, x):
-        """Perplexity evaluated at ``x``."""
+        """Perplexity evaluated at `x`."""
         raise self._not_implemented('perplexity')
 
     def prob(self, x):
-        """Probability (density or mass) evaluated at ``x``."""
+        """Probability (density or mass) evaluated at `x`."""
         raise self._not_implemented('prob')
 
     def survival_function(self, x):
-        """Survival function (``1 - cdf``) evaluated at ``x``."""
+        """Survival function (`1 - cdf`) evaluated at `x`."""
         raise self._not_implemented('survival_function')
 
     # sampling -----------------------------------------------------------------------
     def sample(self, sample_shape=()):
-        """Draw samples of shape ``sample_shape + batch_shape + event_shape``.
+        """Draw samples of shape `sample_shape + batch_shape + event_shape`.
 
-        ``sample_shape`` is a tuple of ints or an int (``n`` means ``(n,)``); the
-        default ``()`` draws one sample without a leading axis.  Subclasses implement
-        :meth:`sample_n`, not this method.
+        `sample_shape` is a tuple of ints or an int (`n` means `(n,)`); the
+        default `()` draws one sample without a leading axis.  Subclasses implement
+        [`sample_n`][minichainer.distribution.Distribution.sample_n], not this method.
         """
         if isinstance(sample_shape, int):
             sample_shape = (sample_shape,)
@@ -139,18 +140,18 @@ class Distribution:
         return samples.reshape(sample_shape + self.batch_shape + self.event_shape)
 
     def sample_n(self, n):
-        """Draw ``n`` samples, shaped ``(n,) + batch_shape + event_shape``."""
+        """Draw `n` samples, shaped `(n,) + batch_shape + event_shape`."""
         raise self._not_implemented('sample_n')
 
     # placement ----------------------------------------------------------------------
     @property
     def xp(self):
-        """Array module (:mod:`numpy`) of the parameters."""
+        """Array module (`numpy`) of the parameters."""
         return backend.get_array_module(*self.params.values())
 
     @property
     def device(self):
-        """Device of the parameters (a :class:`~minichainer.backend.Device`)."""
+        """Device of the parameters (a `Device`)."""
         param = next(iter(self.params.values()))
         return backend.get_device_from_array(getattr(param, 'array', param))
 
@@ -159,10 +160,11 @@ _KLDIVERGENCE = {}
 
 
 def register_kl(Dist1, Dist2):
-    """Decorator registering a function computing ``KL(Dist1 || Dist2)``.
+    """Decorator registering a function computing `KL(Dist1 || Dist2)`.
 
-    The decorated function receives an instance of ``Dist1`` and one of ``Dist2`` and
-    returns the KL divergence; :func:`kl_divergence` calls it for these types.
+    The decorated function receives an instance of `Dist1` and one of `Dist2` and
+    returns the KL divergence; [`kl_divergence`][minichainer.distribution.kl_divergence] calls it
+    for these types.
     """
     for arg, cls in (('Dist1', Dist1), ('Dist2', Dist2)):
         if not isinstance(cls, type):
@@ -195,14 +197,14 @@ def _find_kl(type1, type2):
 
 
 def kl_divergence(dist1, dist2):
-    """Kullback-Leibler divergence ``KL(dist1 || dist2)``.
+    """Kullback-Leibler divergence `KL(dist1 || dist2)`.
 
-    Uses the function registered with :func:`register_kl` for the two types; raises
-    ``KeyError`` (also a ``NotImplementedError``) when none is registered.
+    Uses the function registered with [`register_kl`][minichainer.distribution.register_kl] for the
+    two types; raises `KeyError` (also a `NotImplementedError`) when none is registered.
     """
     return _find_kl(type(dist1), type(dist2))(dist1, dist2)
 
 
 def cross_entropy(dist1, dist2):
-    """Cross entropy ``H(dist1, dist2) = entropy(dist1) + KL(dist1 || dist2)``."""
+    """Cross entropy `H(dist1, dist2) = entropy(dist1) + KL(dist1 || dist2)`."""
     return dist1.entropy + kl_divergence(dist1, dist2)

@@ -1,9 +1,9 @@
-"""Old-style functions (``chainer.Function``) and the backprop-mode context managers.
+"""Old-style functions (`chainer.Function`) and the backprop-mode context managers.
 
-An old-style :class:`Function` works on arrays in both directions: ``forward(inputs)``
-returns a tuple of arrays and ``backward(inputs, grad_outputs)`` a tuple or any other
-sequence (a list) of arrays, one per input, as in Chainer.  Calling one wraps it
-in a :class:`FunctionAdapter`, a FunctionNode, so it joins the same graph as new-style
+An old-style [`Function`][minichainer.function.Function] works on arrays in both directions:
+`forward(inputs)` returns a tuple of arrays and `backward(inputs, grad_outputs)` a tuple or any
+other sequence (a list) of arrays, one per input, as in Chainer.  Calling one wraps it
+in a `FunctionAdapter`, a FunctionNode, so it joins the same graph as new-style
 functions (but cannot be differentiated twice).
 """
 import weakref
@@ -16,7 +16,7 @@ from minichainer.variable import Variable, _check_grad_type
 
 
 def no_backprop_mode():
-    """Context manager in which functions build no graph (``enable_backprop=False``)."""
+    """Context manager in which functions build no graph (`enable_backprop=False`)."""
     return using_config('enable_backprop', False)
 
 
@@ -26,7 +26,7 @@ def force_backprop_mode():
 
 
 class FunctionAdapter(FunctionNode):
-    """FunctionNode that runs an old-style :class:`Function`."""
+    """FunctionNode that runs an old-style [`Function`][minichainer.function.Function]."""
 
     _function = None
     _weak_function = None
@@ -105,7 +105,7 @@ class FunctionAdapter(FunctionNode):
 
 
 class Function:
-    """Old-style function: override ``forward``/``backward`` (or ``*_cpu``) on arrays."""
+    """Old-style function: override `forward`/`backward` (or `*_cpu`) on arrays."""
 
     _node = None
     _owned_node = None
@@ -123,7 +123,7 @@ class Function:
 
     @property
     def node(self):
-        """The :class:`FunctionAdapter` of this function (created on demand)."""
+        """The `FunctionAdapter` of this function (created on demand)."""
         ref = self._node
         node = None if ref is None else ref()
         if node is None:
@@ -167,7 +167,7 @@ class Function:
         pass
 
     def forward(self, inputs):
-        """Return a tuple of output arrays (dispatches to ``forward_cpu``)."""
+        """Return a tuple of output arrays (dispatches to `forward_cpu`)."""
         return self.forward_cpu(inputs)
 
     def forward_cpu(self, inputs):
@@ -177,7 +177,7 @@ class Function:
         raise NotImplementedError('{}: no GPU backend'.format(self.label))
 
     def backward(self, inputs, grad_outputs):
-        """Return a tuple of input gradients (dispatches to ``backward_cpu``)."""
+        """Return a tuple of input gradients (dispatches to `backward_cpu`)."""
         return self.backward_cpu(inputs, grad_outputs)
 
     def backward_cpu(self, inputs, grad_outputs):

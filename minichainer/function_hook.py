@@ -1,7 +1,7 @@
-"""Function hooks (``chainer.FunctionHook``): callbacks around every function application.
+"""Function hooks (`chainer.FunctionHook`): callbacks around every function application.
 
-A hook is registered for the current thread with ``with hook:`` (or ``hook.__enter__()``),
-or for a single function node with ``node.add_hook(hook)``.
+A hook is registered for the current thread with `with hook:` (or `hook.__enter__()`),
+or for a single function node with `node.add_hook(hook)`.
 """
 import collections
 import threading
@@ -10,10 +10,10 @@ _thread_local = threading.local()
 
 
 class HookCount:
-    """How many function hooks are registered, in all threads together (``.value``).
+    """How many function hooks are registered, in all threads together (`.value`).
 
-    Hot paths test ``registered_hooks.value`` (one attribute read) before they look up
-    the current thread's hooks with :func:`get_function_hooks`.
+    Hot paths test `registered_hooks.value` (one attribute read) before they look up
+    the current thread's hooks with `get_function_hooks`.
     """
 
     __slots__ = ('value',)
@@ -35,7 +35,7 @@ def get_function_hooks():
 
 
 class FunctionHook:
-    """Base class of function hooks; override the ``*_preprocess``/``*_postprocess``."""
+    """Base class of function hooks; override the `*_preprocess`/`*_postprocess`."""
 
     name = 'FunctionHook'
 

@@ -1,9 +1,9 @@
-"""Function nodes of the computational graph (``chainer.FunctionNode``).
+"""Function nodes of the computational graph (`chainer.FunctionNode`).
 
-A subclass implements ``forward(inputs)`` (arrays in, a tuple of arrays out) and
-``backward(target_input_indexes, grad_outputs)`` (Variables in, Variables out, so that the
-same code gives higher-order gradients).  ``apply(inputs)`` runs forward and, when
-``config.enable_backprop`` is on and some input requires a gradient, links the node into the
+A subclass implements `forward(inputs)` (arrays in, a tuple of arrays out) and
+`backward(target_input_indexes, grad_outputs)` (Variables in, Variables out, so that the
+same code gives higher-order gradients).  `apply(inputs)` runs forward and, when
+`config.enable_backprop` is on and some input requires a gradient, links the node into the
 graph: it holds its input nodes strongly and its output nodes through weak references.
 
 Deliberate difference from Chainer: when no input requires a gradient no graph is linked
@@ -33,7 +33,7 @@ class FunctionNode:
     Attributes:
         inputs (tuple of VariableNode): the input nodes (set when the graph is linked).
         outputs (tuple of weakref): weak references to the output nodes.
-        rank (int): topological order: ``max(input ranks) + 1``.
+        rank (int): topological order: `max(input ranks) + 1`.
     """
 
     inputs = None
@@ -91,7 +91,7 @@ class FunctionNode:
 
     @property
     def output_data(self):
-        """Retained output arrays, ``None`` for those not retained."""
+        """Retained output arrays, `None` for those not retained."""
         if self._output_indexes_to_retain is None or self.outputs is None:
             return None
         data = [None] * len(self.outputs)
@@ -101,7 +101,7 @@ class FunctionNode:
 
     @property
     def input_layouts(self):
-        """Memory layouts of the inputs of the current ``apply`` (None: standard)."""
+        """Memory layouts of the inputs of the current `apply` (None: standard)."""
         layouts = self._input_layouts
         if layouts is None:
             layouts = (None,) * (len(self.inputs) if self.inputs is not None else 0)
@@ -109,7 +109,7 @@ class FunctionNode:
 
     @property
     def output_layouts(self):
-        """Memory layouts of the outputs (set in ``forward`` by layout-aware functions)."""
+        """Memory layouts of the outputs (set in `forward` by layout-aware functions)."""
         return self._output_layouts
 
     @output_layouts.setter
@@ -120,7 +120,7 @@ class FunctionNode:
         self._output_layouts = layouts
 
     def check_layout_forward(self, inputs):
-        """Check the memory layouts of the input Variables (called by ``apply`` once some
+        """Check the memory layouts of the input Variables (called by `apply` once some
         Variable has a non-standard layout).
 
         By default, as in Chainer, an elementwise function needs all inputs in one layout
@@ -174,7 +174,7 @@ class FunctionNode:
 
     # -- forward -------------------------------------------------------------------------
     def apply(self, inputs):
-        """Compute the outputs for ``inputs`` (Variables or arrays) and link the graph.
+        """Compute the outputs for `inputs` (Variables or arrays) and link the graph.
 
         Returns:
             tuple of Variable: the outputs.
@@ -361,11 +361,11 @@ class FunctionNode:
 
     # -- backward ------------------------------------------------------------------------
     def backward(self, target_input_indexes, grad_outputs):
-        """Return gradients (Variables or None) for the inputs in ``target_input_indexes``."""
+        """Return gradients (Variables or None) for the inputs in `target_input_indexes`."""
         return (None,) * len(target_input_indexes)
 
     def backward_accumulate(self, target_input_indexes, grad_outputs, grad_inputs):
-        """Compute the gradients and add them to ``grad_inputs`` (Chainer's hook point)."""
+        """Compute the gradients and add them to `grad_inputs` (Chainer's hook point)."""
         gxs = self._call_backward(target_input_indexes, grad_outputs)
         ret = []
         for gx, g_in in zip(gxs, grad_inputs):
@@ -450,20 +450,20 @@ _plain_apply = FunctionNode.apply
 
 
 def _enable_layouts():
-    """Make ``FunctionNode.apply`` layout-aware (done when the first Variable with a
+    """Make `FunctionNode.apply` layout-aware (done when the first Variable with a
     non-standard memory layout is made, so programs that use none pay nothing)."""
     if FunctionNode.apply is _plain_apply:
         FunctionNode.apply = FunctionNode._apply_with_layouts
 
 
 def _default_check_type_forward(self, in_types):
-    """Check the types of the inputs (override with ``type_check.expect`` calls)."""
+    """Check the types of the inputs (override with `type_check.expect` calls)."""
     pass
 
 
 class _CheckTypeForward:
-    """``FunctionNode.check_type_forward``: a no-op method that can also be replaced on an
-    instance (``node.check_type_forward = f``), as Chainer allows.  Assigning one makes that
+    """`FunctionNode.check_type_forward`: a no-op method that can also be replaced on an
+    instance (`node.check_type_forward = f`), as Chainer allows.  Assigning one makes that
     instance run its checks although its class has none; other nodes pay nothing for it."""
 
     def __get__(self, obj, cls=None):
@@ -490,10 +490,10 @@ FunctionNode.check_type_forward = _CheckTypeForward()
 
 def grad(outputs, inputs, grad_outputs=None, grad_inputs=None, set_grad=False,
          retain_grad=False, enable_double_backprop=False, loss_scale=None):
-    """Compute the gradients of ``outputs`` with respect to ``inputs``.
+    """Compute the gradients of `outputs` with respect to `inputs`.
 
-    Unlike :meth:`Variable.backward`, the ``grad`` attributes are left untouched unless
-    ``set_grad`` is True.
+    Unlike [`Variable.backward`][minichainer.variable.Variable.backward], the `grad` attributes are
+    left untouched unless `set_grad` is True.
 
     Returns:
         list of Variable: gradient of each input (None where no path leads to it).

@@ -1,8 +1,8 @@
-"""Numerical gradient checking (``chainer.gradient_check``).
+"""Numerical gradient checking (`chainer.gradient_check`).
 
-``check_backward`` compares the backward pass of a function with a central-difference
+`check_backward` compares the backward pass of a function with a central-difference
 estimate of its directional derivative along a random direction, as Chainer does;
-``check_double_backward`` does the same for the gradient of the gradient.
+`check_double_backward` does the same for the gradient of the gradient.
 """
 import numpy
 
@@ -18,7 +18,7 @@ class NondifferentiableError(Exception):
 
 
 class _InvalidEps(ValueError, AssertionError):
-    """A non-positive ``eps`` (an AssertionError too, which Chainer raises)."""
+    """A non-positive `eps` (an AssertionError too, which Chainer raises)."""
 
 
 def _as_tuple(x):
@@ -35,10 +35,10 @@ def _copy_arrays(xs):
 
 def numerical_grad(f, inputs, grad_outputs, eps=1e-3, detect_nondifferentiable=False,
                    diff_atol=0, diff_rtol=1e-2, center_outputs=None):
-    """Central-difference gradient of ``f`` at ``inputs`` contracted with ``grad_outputs``.
+    """Central-difference gradient of `f` at `inputs` contracted with `grad_outputs`.
 
-    ``f`` takes no arguments and returns a tuple of arrays computed from the arrays in
-    ``inputs``, which this function perturbs in place (and restores) one element at a time.
+    `f` takes no arguments and returns a tuple of arrays computed from the arrays in
+    `inputs`, which this function perturbs in place (and restores) one element at a time.
 
     Returns:
         tuple of arrays: the gradient with respect to each input.
@@ -95,13 +95,14 @@ _SAMPLE_POINTS = (-1., -.5, 0., .5, 1.)
 
 
 def _derivative(outputs_at, eps, grad_outputs, detect, diff_atol, diff_rtol, where):
-    """d/dt at t=0 of the outputs at displacement ``t`` contracted with ``grad_outputs``.
+    """d/dt at t=0 of the outputs at displacement `t` contracted with `grad_outputs`.
 
-    Without ``detect``: central difference over ``t = +-eps``. With it, as Chainer: the
-    outputs are sampled at ``t = -eps, -eps/2, 0, eps/2, eps``; an element whose
+    Without `detect`: central difference over `t = +-eps`. With it, as Chainer: the
+    outputs are sampled at `t = -eps, -eps/2, 0, eps/2, eps`; an element whose
     finiteness changes between samples, or whose samples a quadratic fits worse (RMS)
-    than ``diff_atol + diff_rtol * (max - min)``, means a non-differentiable point
-    (:class:`NondifferentiableError`); the derivative is then the five-point stencil.
+    than `diff_atol + diff_rtol * (max - min)`, means a non-differentiable point
+    ([`NondifferentiableError`][minichainer.gradient_check.NondifferentiableError]); the derivative
+    is then the five-point stencil.
     """
     if not detect:
         return (_contract(outputs_at(eps), grad_outputs)
@@ -141,11 +142,11 @@ def _check_differentiable(samples, diff_atol, diff_rtol, eps, where):
 
 
 def _unit_directions(shapes):
-    """A random unit direction over arrays of ``shapes``, drawn as Chainer does.
+    """A random unit direction over arrays of `shapes`, drawn as Chainer does.
 
-    One ``numpy.random.normal`` draw of the total size (the same stream as Chainer's),
-    normalized with every component at least ``0.1 / sqrt(size)`` in magnitude:
-    ``sign(d) * sqrt(0.99 * d**2 / |d|**2 + 0.01 / size)``.
+    One `numpy.random.normal` draw of the total size (the same stream as Chainer's),
+    normalized with every component at least `0.1 / sqrt(size)` in magnitude:
+    `sign(d) * sqrt(0.99 * d**2 / |d|**2 + 0.01 / size)`.
     """
     sizes = [int(numpy.prod(shape, dtype=numpy.int64)) for shape in shapes]
     flat = _CheckBackward._sample_unit_vector(sum(sizes), numpy)
@@ -158,10 +159,11 @@ def _unit_directions(shapes):
 
 
 class _CheckBackward:
-    """Chainer's internal runner of :func:`check_backward` (some tests build it directly).
+    """Chainer's internal runner of [`check_backward`][minichainer.gradient_check.check_backward]
+    (some tests build it directly).
 
-    ``_CheckBackward(func, xs, gys, params, eps, atol, rtol, no_gxs, dtype,
-    detect_nondifferentiable, is_immutable_params).run()`` is ``check_backward`` with those
+    `_CheckBackward(func, xs, gys, params, eps, atol, rtol, no_gxs, dtype,
+    detect_nondifferentiable, is_immutable_params).run()` is `check_backward` with those
     arguments.
     """
 
@@ -189,8 +191,8 @@ class _CheckBackward:
 
     @staticmethod
     def _sample_unit_vector(size, xp):
-        """A random unit vector of ``size`` elements, each at least ``0.1 / sqrt(size)``
-        in magnitude (one ``xp.random.normal`` draw)."""
+        """A random unit vector of `size` elements, each at least `0.1 / sqrt(size)`
+        in magnitude (one `xp.random.normal` draw)."""
         directions = xp.random.normal(size=(size,))
         if size == 0:
             return directions
@@ -206,7 +208,7 @@ def _is_float(x):
 def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5, rtol=1e-4,
                    no_grads=None, dtype=None, detect_nondifferentiable=False,
                    is_immutable_params=False):
-    """Check the backward of ``func`` against a numerical directional derivative.
+    """Check the backward of `func` against a numerical directional derivative.
 
     Args:
         func: callable taking Variables and returning a Variable or a tuple of them.
@@ -218,8 +220,9 @@ def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5, rtol=1e
         no_grads: one bool per input; True skips the check for that input (default: inputs
             that are not floating point).
         dtype: dtype to run the numerical estimate in (e.g. float64 for float16 inputs).
-        detect_nondifferentiable: raise :class:`NondifferentiableError` when the function
-            looks non-differentiable at the point.
+        detect_nondifferentiable: raise
+            [`NondifferentiableError`][minichainer.gradient_check.NondifferentiableError] when the
+            function looks non-differentiable at the point.
 
     Raises:
         AssertionError: the gradients do not match.
@@ -353,11 +356,11 @@ def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5, rtol=1e
 def check_double_backward(func, x_data, y_grad, x_grad_grad, params=(),
                           params_grad_grad=(), eps=1e-3, atol=1e-4, rtol=1e-3,
                           no_grads=None, dtype=None, detect_nondifferentiable=False):
-    """Check second-order gradients: ``check_backward`` of the first-order gradient.
+    """Check second-order gradients: `check_backward` of the first-order gradient.
 
-    The first-order gradient is a function of the inputs and of ``y_grad``; its gradient
+    The first-order gradient is a function of the inputs and of `y_grad`; its gradient
     with respect to both is compared with a numerical estimate, contracted with
-    ``x_grad_grad`` (and ``params_grad_grad``).
+    `x_grad_grad` (and `params_grad_grad`).
     """
     x_data = _as_tuple(x_data)
     params = _as_tuple(params)

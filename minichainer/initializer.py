@@ -1,11 +1,11 @@
-"""The ``Initializer`` base class and ``get_fans`` (``chainer.initializer``)."""
+"""The `Initializer` base class and `get_fans` (`chainer.initializer`)."""
 import numpy
 
 
 class _DtypeMismatchError(ValueError, AssertionError):
     """Raised when an initializer with a fixed dtype is given an array of another dtype.
 
-    It is also an ``AssertionError`` because Chainer signals this with ``assert``.
+    It is also an `AssertionError` because Chainer signals this with `assert`.
     """
 
 
@@ -13,14 +13,14 @@ class Initializer:
     """Base class of initializers: a callable that fills an array in place.
 
     Args:
-        dtype: The dtype the initialized arrays must have, or ``None`` for any.
+        dtype: The dtype the initialized arrays must have, or `None` for any.
     """
 
     def __init__(self, dtype=None):
         self.dtype = dtype
 
     def __call__(self, array):
-        """Fill ``array`` in place. Subclasses implement this."""
+        """Fill `array` in place. Subclasses implement this."""
         raise NotImplementedError(
             '{}.__call__ is not implemented'.format(type(self).__name__))
 
@@ -40,12 +40,12 @@ def _dtype_name(dtype):
 
 
 def get_fans(shape):
-    """Return ``(fan_in, fan_out)`` of a weight of the given shape.
+    """Return `(fan_in, fan_out)` of a weight of the given shape.
 
-    ``fan_in = shape[1] * prod(shape[2:])`` and ``fan_out = shape[0] * prod(shape[2:])``.
+    `fan_in = shape[1] * prod(shape[2:])` and `fan_out = shape[0] * prod(shape[2:])`.
 
     Raises:
-        ValueError: ``shape`` is not a tuple or has fewer than two dimensions.
+        ValueError: `shape` is not a tuple or has fewer than two dimensions.
     """
     if not isinstance(shape, tuple):
         raise ValueError(
@@ -60,11 +60,11 @@ def get_fans(shape):
 
 
 def check_fan(owner, shape, fan, what='fan_in'):
-    """Return ``fan``, raising ``ValueError`` if it is 0.
+    """Return `fan`, raising `ValueError` if it is 0.
 
-    Initializers that scale by ``1 / fan`` call it so that a weight with a zero-sized
-    dimension (``L.Linear(0, 3)``, a convolution with ``ksize=0``) is reported with its
-    shape instead of ending in ``ZeroDivisionError``.
+    Initializers that scale by `1 / fan` call it so that a weight with a zero-sized
+    dimension (`L.Linear(0, 3)`, a convolution with `ksize=0`) is reported with its
+    shape instead of ending in `ZeroDivisionError`.
     """
     if fan == 0:
         raise ValueError(

@@ -1,12 +1,12 @@
-"""Link, Chain and ChainList: the building blocks of models (``chainer.link``).
+"""Link, Chain and ChainList: the building blocks of models (`chainer.link`).
 
-Registration works as in Chainer 7: a :class:`~minichainer.Parameter` (and, for a
-:class:`Chain`, a :class:`Link`) assigned to an attribute *inside* ``with
-self.init_scope():`` is registered; **assigning one outside ``init_scope()`` does not
-register it** (it is then a plain attribute: not returned by ``params()``, not saved,
+Registration works as in Chainer 7: a [`Parameter`][minichainer.variable.Parameter] (and, for a
+[`Chain`][minichainer.link.Chain], a [`Link`][minichainer.link.Link]) assigned to an attribute
+*inside* `with self.init_scope():` is registered; **assigning one outside `init_scope()` does not
+register it** (it is then a plain attribute: not returned by `params()`, not saved,
 not updated by optimizers).
 
-``params()``/``namedparams()`` walk the hierarchy in Chainer's order (own parameters
+`params()`/`namedparams()` walk the hierarchy in Chainer's order (own parameters
 sorted by name, then children sorted by name, or by index in a ChainList), from a flat
 table that is rebuilt only when some link's registrations change, so a call costs
 O(number of parameters).
@@ -60,14 +60,15 @@ def _ensure_shape_dtype(value):
 class Link(device_resident.DeviceResident):
     """A building block of models: holds parameters and persistent values.
 
-    Assign :class:`~minichainer.Parameter` objects to attributes inside
-    ``with self.init_scope():`` to register them; register other values that must be
-    saved (running statistics, counters) with :meth:`add_persistent` or
-    :meth:`register_persistent`. Calling a link runs its ``forward`` method, with the
-    registered link hooks around it.
+    Assign [`Parameter`][minichainer.variable.Parameter] objects to attributes inside
+    `with self.init_scope():` to register them; register other values that must be
+    saved (running statistics, counters) with
+    [`add_persistent`][minichainer.link.Link.add_persistent] or
+    [`register_persistent`][minichainer.link.Link.register_persistent]. Calling a link runs its
+    `forward` method, with the registered link hooks around it.
 
     Args:
-        params: (deprecated) names mapped to shapes or ``(shape, dtype)`` pairs of
+        params: (deprecated) names mapped to shapes or `(shape, dtype)` pairs of
             parameters to create, filled with NaN.
 
     Attributes:
@@ -103,7 +104,7 @@ class Link(device_resident.DeviceResident):
     # ------------------------------------------------------------------ printing
     @property
     def printable_specs(self):
-        """Generator of ``(name, value)`` pairs shown by ``str(link)``."""
+        """Generator of `(name, value)` pairs shown by `str(link)`."""
         if 0:
             yield
 
@@ -132,10 +133,10 @@ class Link(device_resident.DeviceResident):
         return 0 if hooks is None else len(hooks)
 
     def add_hook(self, hook, name=None):
-        """Register a :class:`~minichainer.LinkHook` on this link. Returns self.
+        """Register a `LinkHook` on this link. Returns self.
 
         Raises:
-            TypeError: ``hook`` is not a LinkHook.
+            TypeError: `hook` is not a LinkHook.
             KeyError: a hook with that name is already registered.
         """
         if not isinstance(hook, _link_hook.LinkHook):
@@ -151,7 +152,7 @@ class Link(device_resident.DeviceResident):
         return self
 
     def delete_hook(self, name):
-        """Unregister the hook called ``name``.
+        """Unregister the hook called `name`.
 
         Raises:
             KeyError: no such hook.
@@ -205,7 +206,7 @@ class Link(device_resident.DeviceResident):
     # ------------------------------------------------------------------ registration
     @property
     def within_init_scope(self):
-        """True inside ``with self.init_scope():``."""
+        """True inside `with self.init_scope():`."""
         return getattr(self, '_within_init_scope', False)
 
     @contextlib.contextmanager
@@ -237,12 +238,12 @@ class Link(device_resident.DeviceResident):
         object.__delattr__(self, name)
 
     def add_param(self, name, shape=None, dtype=numpy.float32, initializer=None):
-        """Register a new parameter (deprecated style; prefer ``init_scope``).
+        """Register a new parameter (deprecated style; prefer `init_scope`).
 
         Args:
             name (str): Attribute name.
             shape: Shape, or None to leave the parameter uninitialized.
-            dtype: Dtype used when ``initializer`` is None (the data is filled with NaN).
+            dtype: Dtype used when `initializer` is None (the data is filled with NaN).
             initializer: Initializer, array or scalar.
 
         Raises:
@@ -258,7 +259,7 @@ class Link(device_resident.DeviceResident):
             setattr(self, name, param)
 
     def add_persistent(self, name, value):
-        """Register ``value`` as the persistent attribute ``name`` (saved, not trained).
+        """Register `value` as the persistent attribute `name` (saved, not trained).
 
         Raises:
             AttributeError: the attribute already exists.
@@ -273,7 +274,7 @@ class Link(device_resident.DeviceResident):
         d[name] = value
 
     def register_persistent(self, name):
-        """Register the existing attribute ``name`` as a persistent value.
+        """Register the existing attribute `name` as a persistent value.
 
         Raises:
             AttributeError: there is no such attribute.
@@ -306,7 +307,7 @@ class Link(device_resident.DeviceResident):
         """Build the link from given arrays (links that support it override this).
 
         Raises:
-            NotImplementedError: this link does not implement ``from_params``.
+            NotImplementedError: this link does not implement `from_params`.
         """
         raise NotImplementedError('{} does not implement `from_params`.'.format(cls.__name__))
 
@@ -314,16 +315,16 @@ class Link(device_resident.DeviceResident):
         """Copy the link hierarchy rooted here.
 
         Args:
-            mode (str): ``'share'`` (new Link/Parameter objects sharing the arrays),
-                ``'copy'`` (deep copy) or ``'init'`` (deep copy, then parameters are
+            mode (str): `'share'` (new Link/Parameter objects sharing the arrays),
+                `'copy'` (deep copy) or `'init'` (deep copy, then parameters are
                 re-initialized with their initializers).
 
         Returns:
-            Link: the copy (``name`` is reset to None in mode ``'share'``; deep copies
+            Link: the copy (`name` is reset to None in mode `'share'`; deep copies
             keep it, as in Chainer).
 
         Raises:
-            ValueError: unknown ``mode``.
+            ValueError: unknown `mode`.
         """
         if mode == 'share':
             return self._copy_self_share()
@@ -380,20 +381,20 @@ class Link(device_resident.DeviceResident):
         return (p for p in params if p.array is not None)
 
     def namedparams(self, include_uninit=True):
-        """Iterate over ``(path, parameter)`` pairs, paths relative to this link
-        (e.g. ``'/l1/W'``)."""
+        """Iterate over `(path, parameter)` pairs, paths relative to this link
+        (e.g. `'/l1/W'`)."""
         table = self._namedparams_table()[1]
         if include_uninit:
             return iter(table)
         return (item for item in table if item[1].array is not None)
 
     def links(self, skipself=False):
-        """Iterate over all links of the hierarchy (this one first unless ``skipself``)."""
+        """Iterate over all links of the hierarchy (this one first unless `skipself`)."""
         if not skipself:
             yield self
 
     def namedlinks(self, skipself=False):
-        """Iterate over ``(path, link)`` pairs of the hierarchy (``'/'`` is this link)."""
+        """Iterate over `(path, link)` pairs of the hierarchy (`'/'` is this link)."""
         if not skipself:
             yield '/', self
 
@@ -404,7 +405,7 @@ class Link(device_resident.DeviceResident):
 
     # ------------------------------------------------------------------ parameters
     def copyparams(self, link, copy_persistent=True):
-        """Copy parameter data (and persistent values) from ``link``, which must have the
+        """Copy parameter data (and persistent values) from `link`, which must have the
         same structure. Gradients are not copied."""
         src = link.__dict__
         dst = self.__dict__
@@ -425,14 +426,15 @@ class Link(device_resident.DeviceResident):
             param.cleargrad()
 
     def zerograds(self):
-        """Fill every gradient with zeros (deprecated: use :meth:`cleargrads`)."""
+        """Fill every gradient with zeros (deprecated: use
+        [`cleargrads`][minichainer.link.Link.cleargrads])."""
         warnings.warn('Link.zerograds is deprecated. Use Link.cleargrads instead.',
                       DeprecationWarning)
         for param in self.params():
             param.zerograd()
 
     def addgrads(self, link):
-        """Add the gradients of ``link`` (same structure) to this link's gradients."""
+        """Add the gradients of `link` (same structure) to this link's gradients."""
         src = link.__dict__
         dst = self.__dict__
         for name in self._params:
@@ -475,11 +477,12 @@ class Link(device_resident.DeviceResident):
         return size
 
     def repeat(self, n_repeat, mode='init'):
-        """Return a :class:`~minichainer.Sequential` of ``n_repeat`` copies of this link.
+        """Return a [`Sequential`][minichainer.sequential.Sequential] of `n_repeat` copies of this
+        link.
 
         Args:
             n_repeat (int): Number of copies (<= 0 gives an empty Sequential).
-            mode (str): ``'init'``, ``'copy'`` or ``'share'`` (see :meth:`copy`).
+            mode (str): `'init'`, `'copy'` or `'share'` (see [`copy`][minichainer.link.Link.copy]).
         """
         ret = minichainer.sequential.Sequential()
         if n_repeat <= 0:
@@ -494,9 +497,9 @@ class Link(device_resident.DeviceResident):
 
     # ------------------------------------------------------------------ serialization
     def serialize(self, serializer):
-        """Save or load parameters and persistent values through ``serializer``.
+        """Save or load parameters and persistent values through `serializer`.
 
-        Each parameter is passed as ``serializer(name, param.data)``; an uninitialized
+        Each parameter is passed as `serializer(name, param.data)`; an uninitialized
         parameter is saved as None and, when loading, initialized with the stored shape.
         """
         d = self.__dict__
@@ -513,8 +516,8 @@ class Link(device_resident.DeviceResident):
 class Chain(Link):
     """A link composed of named child links.
 
-    Child links assigned to attributes inside ``with self.init_scope():`` are registered
-    (their ``name`` is set); a link assigned outside ``init_scope()`` is **not** a child.
+    Child links assigned to attributes inside `with self.init_scope():` are registered
+    (their `name` is set); a link assigned outside `init_scope()` is **not** a child.
 
     Args:
         links: (older style) child links by name.
@@ -535,7 +538,7 @@ class Chain(Link):
         return '{}({})'.format(type(self).__name__, '\n' + body if body else '')
 
     def __getitem__(self, name):
-        """Equivalent to ``getattr(self, name)``."""
+        """Equivalent to `getattr(self, name)`."""
         return getattr(self, name)
 
     def __setattr__(self, name, value):
@@ -555,11 +558,11 @@ class Chain(Link):
         super().__delattr__(name)
 
     def add_link(self, name, link):
-        """Register ``link`` as the child ``name``.
+        """Register `link` as the child `name`.
 
         Raises:
             AttributeError: the attribute already exists.
-            TypeError: ``link`` is not a Link.
+            TypeError: `link` is not a Link.
         """
         if name in self.__dict__:
             raise AttributeError(
@@ -647,10 +650,11 @@ class Chain(Link):
 
 
 class ChainList(Link, collections.abc.MutableSequence):
-    """A link composed of a list of child links, named ``'0'``, ``'1'``, ...
+    """A link composed of a list of child links, named `'0'`, `'1'`, ...
 
-    Supports the list API (``append``, ``insert``, ``pop``, indexing and slicing).
-    Registering links with ``init_scope()`` is not allowed (use :meth:`add_link`).
+    Supports the list API (`append`, `insert`, `pop`, indexing and slicing).
+    Registering links with `init_scope()` is not allowed (use
+    [`add_link`][minichainer.link.ChainList.add_link]).
     """
 
     def __init__(self, *links):
@@ -698,7 +702,7 @@ class ChainList(Link, collections.abc.MutableSequence):
         self._renumber()
 
     def __getitem__(self, index):
-        """The child at ``index`` (or a list of children for a slice)."""
+        """The child at `index` (or a list of children for a slice)."""
         return self._children[index]
 
     def __delitem__(self, index):
@@ -706,10 +710,10 @@ class ChainList(Link, collections.abc.MutableSequence):
         self._renumber()
 
     def insert(self, index, link):
-        """Insert ``link`` before ``index``.
+        """Insert `link` before `index`.
 
         Raises:
-            TypeError: ``link`` is not a Link.
+            TypeError: `link` is not a Link.
         """
         if not isinstance(link, Link):
             raise TypeError('ChainList.insert: link must be a Link, got {}'.format(
@@ -724,7 +728,7 @@ class ChainList(Link, collections.abc.MutableSequence):
         return len(self._children)
 
     def add_link(self, link):
-        """Append ``link`` as the last child."""
+        """Append `link` as the last child."""
         self.append(link)
 
     def copy(self, mode='share'):

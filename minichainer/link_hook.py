@@ -1,7 +1,7 @@
-"""``LinkHook``: callbacks run around ``Link.forward`` (``chainer.link_hook``).
+"""`LinkHook`: callbacks run around `Link.forward` (`chainer.link_hook`).
 
-Hooks are registered globally for the current thread with ``with hook:`` or on one link
-with :meth:`Link.add_hook`.
+Hooks are registered globally for the current thread with `with hook:` or on one link
+with [`Link.add_hook`][minichainer.link.Link.add_hook].
 """
 import collections
 import threading
@@ -29,7 +29,7 @@ _get_link_hooks = get_link_hooks  # Chainer's name (``chainer._get_link_hooks``)
 
 
 class _ForwardPreprocessCallbackArgs:
-    """What ``LinkHook.forward_preprocess`` receives: link, forward_name, args, kwargs."""
+    """What `LinkHook.forward_preprocess` receives: link, forward_name, args, kwargs."""
 
     __slots__ = ('link', 'forward_name', 'args', 'kwargs')
 
@@ -45,7 +45,7 @@ class _ForwardPreprocessCallbackArgs:
 
 
 class _ForwardPostprocessCallbackArgs:
-    """What ``LinkHook.forward_postprocess`` receives: also ``out``."""
+    """What `LinkHook.forward_postprocess` receives: also `out`."""
 
     __slots__ = ('link', 'forward_name', 'args', 'kwargs', 'out')
 
@@ -63,10 +63,10 @@ class _ForwardPostprocessCallbackArgs:
 
 
 class LinkHook:
-    """Base class of link hooks; override ``added``, ``deleted``, ``forward_preprocess``
-    and ``forward_postprocess`` (all no-ops by default).
+    """Base class of link hooks; override `added`, `deleted`, `forward_preprocess`
+    and `forward_postprocess` (all no-ops by default).
 
-    ``with hook:`` registers the hook for every link called in the block (current thread).
+    `with hook:` registers the hook for every link called in the block (current thread).
     """
 
     name = 'LinkHook'
@@ -87,13 +87,13 @@ class LinkHook:
         registered_hooks.value -= 1
 
     def added(self, link):
-        """Called when registered; ``link`` is None for a global registration."""
+        """Called when registered; `link` is None for a global registration."""
 
     def deleted(self, link):
-        """Called when unregistered; ``link`` is None for a global registration."""
+        """Called when unregistered; `link` is None for a global registration."""
 
     def forward_preprocess(self, args):
-        """Called before ``forward`` with ``args.link``, ``forward_name``, ``args``, ``kwargs``."""
+        """Called before `forward` with `args.link`, `forward_name`, `args`, `kwargs`."""
 
     def forward_postprocess(self, args):
-        """Called after ``forward``; ``args.out`` is its return value."""
+        """Called after `forward`; `args.out` is its return value."""

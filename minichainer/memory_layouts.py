@@ -1,15 +1,15 @@
-"""Memory layouts of arrays (``chainer.memory_layouts``).
+"""Memory layouts of arrays (`chainer.memory_layouts`).
 
-A Variable may hold its array in a non-standard memory layout: ``CUDNN_CHANNEL_LAST_X``
-stores an ``(N, C, H, W)`` image batch as ``(N, H, W, C)``; ``CUDNN_CHANNEL_LAST_W`` does
-the same for convolution weights.  The *semantic* shape (``Variable.shape``) stays
-channel-first; ``Variable.raw_array`` is the array as stored.  ``None`` is the standard
-(channel-first) layout.  ``AsLayout`` (``Variable.as_layout``) converts between layouts
+A Variable may hold its array in a non-standard memory layout: `CUDNN_CHANNEL_LAST_X`
+stores an `(N, C, H, W)` image batch as `(N, H, W, C)`; `CUDNN_CHANNEL_LAST_W` does
+the same for convolution weights.  The *semantic* shape (`Variable.shape`) stays
+channel-first; `Variable.raw_array` is the array as stored.  `None` is the standard
+(channel-first) layout.  `AsLayout` (`Variable.as_layout`) converts between layouts
 differentiably.
 
 Chainer uses these layouts for cuDNN's fast channel-last kernels, which do not exist on
 the CPU: as in Chainer, functions without explicit layout support reject inputs in a
-non-standard layout (convert them with ``as_layout(None)`` first).
+non-standard layout (convert them with `as_layout(None)` first).
 """
 import minichainer
 from minichainer import function_node
@@ -41,10 +41,10 @@ def get_raw_shape(arr_or_var):
 
 def get_semantic_shape(arr_or_var, *, assumed_layout=_unspecified):
     """The semantic (channel-first) shape of a Variable, or of an array stored in
-    ``assumed_layout``.
+    `assumed_layout`.
 
     Raises:
-        ValueError: a Variable whose layout is not ``assumed_layout``.
+        ValueError: a Variable whose layout is not `assumed_layout`.
     """
     if not isinstance(arr_or_var, variable.Variable):
         shape = arr_or_var.shape
@@ -58,7 +58,7 @@ def get_semantic_shape(arr_or_var, *, assumed_layout=_unspecified):
 
 
 def _get_layout_transpose_axes(ndim, src_layout, dst_layout, inverse=False):
-    """Axes that turn an array in ``src_layout`` into ``dst_layout`` (None: no change)."""
+    """Axes that turn an array in `src_layout` into `dst_layout` (None: no change)."""
     if src_layout == dst_layout:
         return None
     for layout in (src_layout, dst_layout):
@@ -94,7 +94,7 @@ def _transpose_shape(shape, src_layout, dst_layout):
 
 
 class AsLayout(function_node.FunctionNode):
-    """Convert a Variable to memory layout ``layout`` (differentiable)."""
+    """Convert a Variable to memory layout `layout` (differentiable)."""
 
     axes = None
     in_layout = None

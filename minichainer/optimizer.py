@@ -1,14 +1,16 @@
-"""Optimizers, per-parameter update rules and hyperparameters (``chainer.optimizer``).
+"""Optimizers, per-parameter update rules and hyperparameters (`chainer.optimizer`).
 
-An :class:`Optimizer` owns a target :class:`~minichainer.Link`; a :class:`GradientMethod`
-gives each parameter of the target an :class:`UpdateRule` whose :class:`Hyperparameter`
-falls back to the optimizer's, so that ``optimizer.lr = 0.1`` changes every parameter while
-``param.update_rule.hyperparam.lr = 0.5`` overrides one.
+An [`Optimizer`][minichainer.optimizer.Optimizer] owns a target [`Link`][minichainer.link.Link]; a
+[`GradientMethod`][minichainer.optimizer.GradientMethod] gives each parameter of the target an
+[`UpdateRule`][minichainer.optimizer.UpdateRule] whose
+[`Hyperparameter`][minichainer.optimizer.Hyperparameter] falls back to the optimizer's, so that
+`optimizer.lr = 0.1` changes every parameter while `param.update_rule.hyperparam.lr = 0.5` overrides
+one.
 
-Deliberate difference from Chainer: update rules compute in place (``out=``) with one
+Deliberate difference from Chainer: update rules compute in place (`out=`) with one
 scratch buffer per parameter that lives as long as the rule, instead of allocating
-temporaries at every step. The scratch buffer is not part of :attr:`UpdateRule.state` and
-is never serialized.
+temporaries at every step. The scratch buffer is not part of
+[`UpdateRule.state`][minichainer.optimizer.UpdateRule.state] and is never serialized.
 """
 import collections
 import copy
@@ -122,15 +124,18 @@ def _check_timing(owner, timing):
 class UpdateRule:
     """How one parameter is updated from its gradient; base class of all update rules.
 
-    Subclasses implement :meth:`update_core_cpu` (and :meth:`update_core_gpu` for other
-    array modules) and, when they keep a state such as moving averages,
-    :meth:`init_state`, which fills :attr:`state` on the first update.
+    Subclasses implement [`update_core_cpu`][minichainer.optimizer.UpdateRule.update_core_cpu] (and
+    [`update_core_gpu`][minichainer.optimizer.UpdateRule.update_core_gpu] for other array modules)
+    and, when they keep a state such as moving averages,
+    [`init_state`][minichainer.optimizer.UpdateRule.init_state], which fills
+    [`state`][minichainer.optimizer.UpdateRule.state] on the first update.
 
     Args:
         parent_hyperparam (Hyperparameter): Hyperparameter providing the default values.
 
     Attributes:
-        enabled (bool): When False, :meth:`update` leaves the parameter untouched.
+        enabled (bool): When False, [`update`][minichainer.optimizer.UpdateRule.update] leaves the
+            parameter untouched.
         hyperparam (Hyperparameter): The rule's own hyperparameter (its parent is the
             optimizer's).
         t (int): Number of updates made by this rule.
@@ -158,18 +163,18 @@ class UpdateRule:
         return self._state
 
     def add_hook(self, hook, name=None, timing='auto'):
-        """Register a hook ``hook(rule, param)`` called before or after each update.
+        """Register a hook `hook(rule, param)` called before or after each update.
 
         Args:
             hook (callable): The hook.
-            name (str): Registration name; defaults to ``hook.name`` or ``hook.__name__``.
-            timing (str): ``'pre'``, ``'post'`` or ``'auto'`` (the hook's ``timing``
-                attribute, ``'pre'`` when it has none).
+            name (str): Registration name; defaults to `hook.name` or `hook.__name__`.
+            timing (str): `'pre'`, `'post'` or `'auto'` (the hook's `timing`
+                attribute, `'pre'` when it has none).
 
         Raises:
-            TypeError: ``hook`` is not callable.
+            TypeError: `hook` is not callable.
             ValueError: unknown timing or missing name.
-            KeyError: the name is already registered (also a ``ValueError``).
+            KeyError: the name is already registered (also a `ValueError`).
         """
         if not callable(hook):
             raise TypeError(
@@ -189,16 +194,16 @@ class UpdateRule:
             self._post_update_hooks[name] = hook
 
     def remove_hook(self, name):
-        """Unregister the hook registered as ``name`` (KeyError when there is none)."""
+        """Unregister the hook registered as `name` (KeyError when there is none)."""
         try:
             del self._pre_update_hooks[name]
         except KeyError:
             del self._post_update_hooks[name]
 
     def update(self, param):
-        """Run the pre-update hooks, update ``param`` in place, run the post-update hooks.
+        """Run the pre-update hooks, update `param` in place, run the post-update hooks.
 
-        Does nothing when :attr:`enabled` is False. Increments :attr:`t`.
+        Does nothing when `enabled` is False. Increments `t`.
         """
         if not self.enabled:
             return
@@ -247,7 +252,8 @@ class UpdateRule:
         fp32_param.grad = None
 
     def update_core(self, param):
-        """Update ``param``; dispatches to :meth:`update_core_cpu` for NumPy arrays."""
+        """Update `param`; dispatches to
+        [`update_core_cpu`][minichainer.optimizer.UpdateRule.update_core_cpu] for NumPy arrays."""
         array = param.array
         if array is None or isinstance(array, numpy.ndarray):
             self.update_core_cpu(param)
@@ -269,11 +275,12 @@ class UpdateRule:
             .format(type(self).__name__))
 
     def init_state(self, param):
-        """Fill :attr:`state` for ``param``; called once before the first update."""
+        """Fill [`state`][minichainer.optimizer.UpdateRule.state] for `param`; called once before
+        the first update."""
         pass
 
     def hyperparam_values(self, names):
-        """Return ``tuple(getattr(self.hyperparam, n) for n in names)``, cached until
+        """Return `tuple(getattr(self.hyperparam, n) for n in names)`, cached until
         any hyperparameter is set (reading through the parent chain at every step is
         the main Python overhead of an update)."""
         hp = self.hyperparam
@@ -287,10 +294,10 @@ class UpdateRule:
         return values
 
     def get_scratch(self, param, dtype=None, n=1):
-        """Return this rule's persistent scratch buffer for ``param`` (allocated once).
+        """Return this rule's persistent scratch buffer for `param` (allocated once).
 
-        With ``n == 1`` it is one array shaped like the parameter; with ``n > 1`` a tuple
-        of ``n`` such arrays (views of one buffer). The dtype is ``dtype`` or the
+        With `n == 1` it is one array shaped like the parameter; with `n > 1` a tuple
+        of `n` such arrays (views of one buffer). The dtype is `dtype` or the
         parameter's. The buffer is reallocated only when the parameter's shape or dtype
         changes. Hooks may use the buffer too while no update is running.
         """
@@ -310,13 +317,13 @@ class UpdateRule:
     _hyperparam_values = hyperparam_values
 
     def serialize(self, serializer):
-        """Save or load ``t`` and the state entries (not the parameter itself).
+        """Save or load `t` and the state entries (not the parameter itself).
 
         When loading into a rule whose state is not initialized yet, the entries that
-        :meth:`init_state` would create are read; if they are missing the state is left
-        None so that it is initialized at the next update. Missing entries raise
-        ``KeyError`` unless the rule is disabled or was saved before its first update
-        (``t == 0``; Chainer raises in that case too).
+        [`init_state`][minichainer.optimizer.UpdateRule.init_state] would create are read; if they
+        are missing the state is left None so that it is initialized at the next update. Missing
+        entries raise `KeyError` unless the rule is disabled or was saved before its first update
+        (`t == 0`; Chainer raises in that case too).
         """
         self.t = serializer('t', self.t)
         if self.state is None:
@@ -356,17 +363,20 @@ class UpdateRule:
 class Optimizer:
     """Base class of all optimizers.
 
-    :meth:`setup` registers the target link; :meth:`update` (implemented by subclasses)
-    updates its parameters. Hooks registered with :meth:`add_hook` run before
-    (``timing='pre'``) or after (``'post'``) each update; a hook whose
-    ``call_for_each_param`` is true is called as ``hook(param.update_rule, param)`` for
-    every parameter, otherwise as ``hook(optimizer)``.
+    [`setup`][minichainer.optimizer.Optimizer.setup] registers the target link;
+    [`update`][minichainer.optimizer.Optimizer.update] (implemented by subclasses) updates its
+    parameters. Hooks registered with [`add_hook`][minichainer.optimizer.Optimizer.add_hook] run
+    before (`timing='pre'`) or after (`'post'`) each update; a hook whose `call_for_each_param` is
+    true is called as `hook(param.update_rule, param)` for every parameter, otherwise as
+    `hook(optimizer)`.
 
     Attributes:
-        target: The target link (None before :meth:`setup`).
+        target: The target link (None before [`setup`][minichainer.optimizer.Optimizer.setup]).
         t (int): Number of update steps.
-        epoch (int): Current epoch, incremented by :meth:`new_epoch`.
-        use_auto_new_epoch (bool): True when an updater calls :meth:`new_epoch`.
+        epoch (int): Current epoch, incremented by
+            [`new_epoch`][minichainer.optimizer.Optimizer.new_epoch].
+        use_auto_new_epoch (bool): True when an updater calls
+            [`new_epoch`][minichainer.optimizer.Optimizer.new_epoch].
     """
 
     target = None
@@ -381,10 +391,10 @@ class Optimizer:
     use_auto_new_epoch = False
 
     def setup(self, link):
-        """Set the target link, reset ``t``/``epoch``/hooks, and return ``self``.
+        """Set the target link, reset `t`/`epoch`/hooks, and return `self`.
 
         Raises:
-            TypeError: ``link`` is not a :class:`~minichainer.Link`.
+            TypeError: `link` is not a [`Link`][minichainer.link.Link].
         """
         if not isinstance(link, link_module.Link):
             raise TypeError(
@@ -402,14 +412,14 @@ class Optimizer:
         raise NotImplementedError
 
     def new_epoch(self, auto=False):
-        """Increment :attr:`epoch`.
+        """Increment `epoch`.
 
         Args:
             auto (bool): True when called by an updater, which must have set
-                :attr:`use_auto_new_epoch`.
+                `use_auto_new_epoch`.
 
         Raises:
-            RuntimeError: ``auto`` disagrees with :attr:`use_auto_new_epoch`.
+            RuntimeError: `auto` disagrees with `use_auto_new_epoch`.
         """
         if auto:
             if not self.use_auto_new_epoch:
@@ -427,17 +437,17 @@ class Optimizer:
         """Register a hook function.
 
         Args:
-            hook (callable): ``hook(optimizer)``, or ``hook(rule, param)`` when
-                ``hook.call_for_each_param`` is true.
-            name (str): Registration name; defaults to ``hook.name``.
-            timing (str): ``'pre'``, ``'post'`` or ``'auto'`` (the hook's ``timing``
-                attribute; ``'pre'`` with a warning when it has none).
+            hook (callable): `hook(optimizer)`, or `hook(rule, param)` when
+                `hook.call_for_each_param` is true.
+            name (str): Registration name; defaults to `hook.name`.
+            timing (str): `'pre'`, `'post'` or `'auto'` (the hook's `timing`
+                attribute; `'pre'` with a warning when it has none).
 
         Raises:
-            TypeError: ``hook`` is not callable.
-            RuntimeError: :meth:`setup` has not been called.
-            ValueError: unknown ``timing``.
-            KeyError: ``name`` is already registered.
+            TypeError: `hook` is not callable.
+            RuntimeError: [`setup`][minichainer.optimizer.Optimizer.setup] has not been called.
+            ValueError: unknown `timing`.
+            KeyError: `name` is already registered.
         """
         if not callable(hook):
             raise TypeError(
@@ -469,11 +479,11 @@ class Optimizer:
                 '{} is not set up. Call `setup` method.'.format(type(self).__name__))
 
     def remove_hook(self, name):
-        """Unregister the hook registered as ``name``.
+        """Unregister the hook registered as `name`.
 
         Raises:
-            RuntimeError: :meth:`setup` has not been called.
-            KeyError: no hook is registered as ``name``.
+            RuntimeError: [`setup`][minichainer.optimizer.Optimizer.setup] has not been called.
+            KeyError: no hook is registered as `name`.
         """
         self._check_set_up()
         try:
@@ -482,11 +492,11 @@ class Optimizer:
             del self._post_update_hooks[name]
 
     def call_hooks(self, timing='pre'):
-        """Invoke the hooks of ``timing`` (``'pre'`` or ``'post'``) in registration
-        order, each through :meth:`call_hook`.
+        """Invoke the hooks of `timing` (`'pre'` or `'post'`) in registration
+        order, each through [`call_hook`][minichainer.optimizer.Optimizer.call_hook].
 
         Raises:
-            RuntimeError: :meth:`setup` has not been called.
+            RuntimeError: [`setup`][minichainer.optimizer.Optimizer.setup] has not been called.
         """
         self._check_set_up()
         for hook in self._hooks_of(timing).values():
@@ -501,8 +511,8 @@ class Optimizer:
             "call_hooks: timing must be either 'pre' or 'post', got {!r}".format(timing))
 
     def call_hook(self, hook):
-        """Invoke one hook: ``hook(param.update_rule, param)`` for every parameter when
-        ``hook.call_for_each_param`` is true, ``hook(self)`` otherwise."""
+        """Invoke one hook: `hook(param.update_rule, param)` for every parameter when
+        `hook.call_for_each_param` is true, `hook(self)` otherwise."""
         if getattr(hook, 'call_for_each_param', False):
             for param in self.target.params():
                 hook(param.update_rule, param)
@@ -510,9 +520,9 @@ class Optimizer:
             hook(self)
 
     def serialize(self, serializer):
-        """Save or load ``t``, ``epoch`` and every update rule's state.
+        """Save or load `t`, `epoch` and every update rule's state.
 
-        Keys are ``t``, ``epoch`` and ``<param path>/<state key>`` (e.g. ``l1/W/m``), as
+        Keys are `t`, `epoch` and `<param path>/<state key>` (e.g. `l1/W/m`), as
         in Chainer. The parameters themselves are not saved: serialize the link too.
         """
         if self.target is None:
@@ -534,7 +544,7 @@ class Optimizer:
             scale (float): A fixed scale, or None for dynamic loss scaling.
 
         Raises:
-            ValueError: ``interval < 1`` or ``scale <= 0``.
+            ValueError: `interval < 1` or `scale <= 0`.
         """
         if scale is None:
             self._loss_scaling_is_dynamic = True
@@ -594,8 +604,8 @@ class GradientMethod(Optimizer):
     """Base class of optimizers that update from one gradient per step.
 
     Each parameter of the target gets the update rule returned by
-    :meth:`create_update_rule`; :attr:`hyperparam` is the parent of every rule's
-    hyperparameter.
+    [`create_update_rule`][minichainer.optimizer.GradientMethod.create_update_rule]; `hyperparam` is
+    the parent of every rule's hyperparameter.
 
     Attributes:
         hyperparam (Hyperparameter): The optimizer-wide hyperparameter.
@@ -621,20 +631,20 @@ class GradientMethod(Optimizer):
                 param.grad = backend.get_array_module(param.array).zeros_like(param.array)
 
     def call_hook(self, hook):
-        """Invoke one hook (see :meth:`Optimizer.call_hook`), then reallocate the
-        gradients it cleared."""
+        """Invoke one hook (see [`Optimizer.call_hook`][minichainer.optimizer.Optimizer.call_hook]),
+        then reallocate the gradients it cleared."""
         Optimizer.call_hook(self, hook)
         self.reallocate_cleared_grads()
 
     def update(self, lossfun=None, *args, **kwds):
-        """Update the parameters from ``lossfun(*args, **kwds)`` or the current gradients.
+        """Update the parameters from `lossfun(*args, **kwds)` or the current gradients.
 
-        With ``lossfun``, the gradients are cleared, the loss is computed and
+        With `lossfun`, the gradients are cleared, the loss is computed and
         back-propagated (with the loss scale, if any). Then pre-update hooks run, every
         parameter's update rule runs, and post-update hooks run.
 
         Raises:
-            RuntimeError: :meth:`setup` has not been called.
+            RuntimeError: `setup` has not been called.
         """
         target = self.target
         if target is None:
@@ -670,7 +680,8 @@ class GradientMethod(Optimizer):
         self.update_loss_scale()
 
     def use_cleargrads(self, use=True):
-        """Deprecated: choose ``cleargrads`` (default) or ``zerograds`` in :meth:`update`."""
+        """Deprecated: choose `cleargrads` (default) or `zerograds` in
+        [`update`][minichainer.optimizer.GradientMethod.update]."""
         warnings.warn('GradientMethod.use_cleargrads is deprecated.', DeprecationWarning)
         self._use_cleargrads = use
 
@@ -688,7 +699,7 @@ class GradientMethod(Optimizer):
 
 
 class HyperparameterProxy:
-    """Class attribute that aliases ``self.hyperparam.<attr_name>`` (read and write).
+    """Class attribute that aliases `self.hyperparam.<attr_name>` (read and write).
 
     Args:
         attr_name (str): Name of the hyperparameter entry.
@@ -696,7 +707,7 @@ class HyperparameterProxy:
 
     def __init__(self, attr_name):
         self._attr_name = attr_name
-        self.__doc__ = 'Alias to ``self.hyperparam.{}``'.format(attr_name)
+        self.__doc__ = 'Alias to `self.hyperparam.{}`'.format(attr_name)
 
     def __get__(self, obj, type=None):
         if obj is None:

@@ -1,10 +1,11 @@
-"""Reporter, report scopes and online summaries (``chainer.reporter``).
+"""Reporter, report scopes and online summaries (`chainer.reporter`).
 
-Values reported with :func:`report` inside a :meth:`Reporter.scope` land in that scope's
-observation dictionary, prefixed by the registered name of the observer
-(``main/loss``, ``validation/main/accuracy``).  :class:`Summary` and
-:class:`DictSummary` accumulate scalars online and serialize their state so that a
-resumed :class:`~minichainer.training.extensions.LogReport` continues its averages.
+Values reported with [`report`][minichainer.reporter.report] inside a
+[`Reporter.scope`][minichainer.reporter.Reporter.scope] land in that scope's observation dictionary,
+prefixed by the registered name of the observer (`main/loss`, `validation/main/accuracy`).
+[`Summary`][minichainer.reporter.Summary] and [`DictSummary`][minichainer.reporter.DictSummary]
+accumulate scalars online and serialize their state so that a resumed
+[`LogReport`][minichainer.training.extensions.log_report.LogReport] continues its averages.
 """
 import collections
 import contextlib
@@ -32,9 +33,9 @@ def _get_reporters():
 class Reporter:
     """Object to which observed values are reported.
 
-    Observers (any objects, told apart by ``id``) are registered under a name; a value
-    reported with an observer is stored as ``'<observer name>/<key>'`` in the current
-    ``observation`` dictionary.
+    Observers (any objects, told apart by `id`) are registered under a name; a value
+    reported with an observer is stored as `'<observer name>/<key>'` in the current
+    `observation` dictionary.
 
     Attributes:
         observation (dict): The dictionary the reported values go to.
@@ -53,27 +54,27 @@ class Reporter:
         _get_reporters().pop()
 
     def scope(self, observation):
-        """Make this reporter current and report into ``observation`` inside ``with``."""
+        """Make this reporter current and report into `observation` inside `with`."""
         return _ReporterScope(self, observation)
 
     def add_observer(self, name, observer):
-        """Register ``observer`` under ``name``."""
+        """Register `observer` under `name`."""
         self._observer_names[id(observer)] = name
 
     def add_observers(self, prefix, observers):
-        """Register each ``(name, observer)`` pair under ``prefix + name``."""
+        """Register each `(name, observer)` pair under `prefix + name`."""
         names = self._observer_names
         for name, observer in observers:
             names[id(observer)] = prefix + name
 
     def report(self, values, observer=None):
-        """Store ``values`` (a dict) in the observation, prefixed by the observer's name.
+        """Store `values` (a dict) in the observation, prefixed by the observer's name.
 
         Variables are copied without their graph unless
-        ``config.keep_graph_on_report`` is True.
+        `config.keep_graph_on_report` is True.
 
         Raises:
-            KeyError: ``observer`` is not registered to this reporter.
+            KeyError: `observer` is not registered to this reporter.
         """
         if not configuration.config.keep_graph_on_report:
             # A reported Variable is replaced by one sharing the array but not the
@@ -135,7 +136,7 @@ def get_current_reporter():
 
 
 def report(values, observer=None):
-    """Report ``values`` to the current reporter; do nothing when there is none."""
+    """Report `values` to the current reporter; do nothing when there is none."""
     reporters = _get_reporters()
     if reporters:
         reporters[-1].report(values, observer)
@@ -143,7 +144,7 @@ def report(values, observer=None):
 
 @contextlib.contextmanager
 def report_scope(observation):
-    """Report into ``observation`` with the current reporter inside a ``with`` block."""
+    """Report into `observation` with the current reporter inside a `with` block."""
     current = get_current_reporter()
     old = current.observation
     current.observation = observation
@@ -190,12 +191,12 @@ def _common_float_dtype(values):
 class Summary:
     """Online summarization of a sequence of (weighted) scalars: mean and std.
 
-    The sums are those Chainer 7.8.1 computes on NumPy 1.x (``_x += weight * value``,
-    ``_x2 += weight * value * value``, ``_n += weight``, starting from ``0.0, 0.0,
-    0``): a float16/float32 value therefore accumulates in float64, on NumPy 2 as well.
+    The sums are those Chainer 7.8.1 computes on NumPy 1.x (`_x += weight * value`,
+    `_x2 += weight * value * value`, `_n += weight`, starting from `0.0, 0.0,
+    0`): a float16/float32 value therefore accumulates in float64, on NumPy 2 as well.
     Unweighted values are buffered and folded into the sums in batches with
-    ``numpy.add.accumulate`` (strictly sequential, so the sums are bit-identical to
-    adding the values one by one), which keeps ``add`` cheap on the training loop's
+    `numpy.add.accumulate` (strictly sequential, so the sums are bit-identical to
+    adding the values one by one), which keeps `add` cheap on the training loop's
     hot path.
     """
 
@@ -206,7 +207,7 @@ class Summary:
         self._pending = []
 
     def add(self, value, weight=1):
-        """Add a scalar (Python/NumPy scalar or 0-dim array) with weight ``weight``."""
+        """Add a scalar (Python/NumPy scalar or 0-dim array) with weight `weight`."""
         if type(weight) is int and weight == 1:
             pending = self._pending
             pending.append(value)
@@ -298,7 +299,7 @@ class Summary:
         return self._sx / self._sn
 
     def make_statistics(self):
-        """Return ``(mean, std)`` of the values added so far."""
+        """Return `(mean, std)` of the values added so far."""
         self._fold()
         x, n = self._sx, self._sn
         mean = x / n
@@ -307,7 +308,7 @@ class Summary:
         return mean, std
 
     def serialize(self, serializer):
-        """Save or load the accumulated sums (``_x``, ``_x2``, ``_n``)."""
+        """Save or load the accumulated sums (`_x`, `_x2`, `_n`)."""
         self._fold()
         try:
             self._sx = serializer('_x', self._sx)
@@ -321,17 +322,17 @@ class DictSummary:
     """Online summarization of dictionaries of scalars.
 
     Only scalars, 0-dim arrays and Variables holding them are accumulated; a value may
-    be a ``(value, weight)`` tuple.  Strings are skipped (Chainer fails on them).
+    be a `(value, weight)` tuple.  Strings are skipped (Chainer fails on them).
     """
 
     def __init__(self):
         self._summaries = collections.defaultdict(Summary)
 
     def add(self, d):
-        """Add every scalar entry of the dict ``d``.
+        """Add every scalar entry of the dict `d`.
 
         Raises:
-            ValueError: the weight of a ``(value, weight)`` entry is not a scalar.
+            ValueError: the weight of a `(value, weight)` entry is not a scalar.
         """
         summaries = self._summaries
         Variable = variable.Variable
@@ -357,7 +358,7 @@ class DictSummary:
                 for name, summary in self._summaries.items()}
 
     def make_statistics(self):
-        """Return a dict with ``key`` → mean and ``key.std`` → standard deviation."""
+        """Return a dict with `key` → mean and `key.std` → standard deviation."""
         stats = {}
         for name, summary in self._summaries.items():
             mean, std = summary.make_statistics()
@@ -366,7 +367,7 @@ class DictSummary:
         return stats
 
     def serialize(self, serializer):
-        """Save or load the summaries: ``_names`` (JSON list) and ``_summaries/<i>``."""
+        """Save or load the summaries: `_names` (JSON list) and `_summaries/<i>`."""
         if isinstance(serializer, serializer_module.Serializer):
             names = list(self._summaries.keys())
             serializer('_names', json.dumps(names))

@@ -1,4 +1,4 @@
-"""``Sequential``: a ChainList whose forward calls its layers one after another."""
+"""`Sequential`: a ChainList whose forward calls its layers one after another."""
 import copy as copy_module
 import inspect
 
@@ -6,19 +6,19 @@ from minichainer import link as link_module
 
 
 class Sequential(link_module.ChainList):
-    """A model that applies its layers in order: ``y = layers[-1](...layers[0](x))``.
+    """A model that applies its layers in order: `y = layers[-1](...layers[0](x))`.
 
-    Layers are any callables (Links, functions such as ``F.relu``, ``functools.partial``
-    objects...). Only the Links among them are children, named ``'0'``, ``'1'``, ... by
-    their position in the child list, which gives the npz keys and the ``params()`` order.
+    Layers are any callables (Links, functions such as `F.relu`, `functools.partial`
+    objects...). Only the Links among them are children, named `'0'`, `'1'`, ... by
+    their position in the child list, which gives the npz keys and the `params()` order.
     A layer returning a tuple passes it to the next layer as positional arguments.
-    Indexing (``seq[i]``), ``len``, iteration, ``+``, ``+=``, ``append``, ``insert``,
-    ``pop``, ``remove`` etc. act on the layer list.
+    Indexing (`seq[i]`), `len`, iteration, `+`, `+=`, `append`, `insert`,
+    `pop`, `remove` etc. act on the layer list.
 
     The child list is maintained exactly as Chainer 7 does, including its quirk: a Link
-    inserted at position ``i > 0`` goes into the child list right after the *first* Link
-    found before ``i`` (so ``Sequential(A, B, C)`` has children ``[A, C, B]`` and saves C
-    under ``'1'``). Keeping this makes npz files interchangeable with Chainer 7.
+    inserted at position `i > 0` goes into the child list right after the *first* Link
+    found before `i` (so `Sequential(A, B, C)` has children `[A, C, B]` and saves C
+    under `'1'`). Keeping this makes npz files interchangeable with Chainer 7.
 
     Args:
         layers: The layers, in order.
@@ -93,7 +93,7 @@ class Sequential(link_module.ChainList):
         return self
 
     def forward(self, *x):
-        """Apply the layers in order to ``x`` and return the last output.
+        """Apply the layers in order to `x` and return the last output.
 
         Raises:
             RuntimeError: the Sequential has no layer.
@@ -131,21 +131,21 @@ class Sequential(link_module.ChainList):
         return '{}({})'.format(type(self).__name__, '\n' + body if body else '')
 
     def append(self, layer):
-        """Add ``layer`` at the end."""
+        """Add `layer` at the end."""
         self.insert(len(self._layers), layer)
 
     def extend(self, sequential):
-        """Append every layer of ``sequential``."""
+        """Append every layer of `sequential`."""
         for layer in list(sequential):
             self.append(layer)
 
     def insert(self, i, layer):
-        """Insert ``layer`` before position ``i``.
+        """Insert `layer` before position `i`.
 
         Raises:
-            IndexError: ``i`` is outside ``[-len(self), len(self)]`` (as in Chainer, unlike
-                ``list.insert``).
-            ValueError: ``layer`` is not callable.
+            IndexError: `i` is outside `[-len(self), len(self)]` (as in Chainer, unlike
+                `list.insert`).
+            ValueError: `layer` is not callable.
         """
         n = len(self._layers)
         if not -n <= i <= n:
@@ -170,22 +170,22 @@ class Sequential(link_module.ChainList):
             self._rename_children()
 
     def remove(self, layer):
-        """Remove the first occurrence of ``layer``.
+        """Remove the first occurrence of `layer`.
 
         Raises:
-            ValueError: ``layer`` is not in the Sequential.
+            ValueError: `layer` is not in the Sequential.
         """
         if layer not in self._layers:
             raise ValueError('Sequential.remove: {!r} is not a layer'.format(layer))
         del self[self._layers.index(layer)]
 
     def remove_by_layer_type(self, type_name):
-        """Remove every layer whose class name (Links) or ``__name__`` is ``type_name``."""
+        """Remove every layer whose class name (Links) or `__name__` is `type_name`."""
         for layer in [x for x in self._layers if _layer_type_name(x) == type_name]:
             self.remove(layer)
 
     def pop(self, i=-1):
-        """Remove and return the layer at ``i``."""
+        """Remove and return the layer at `i`."""
         layer = self._layers[i]
         del self[i]
         return layer
@@ -197,19 +197,19 @@ class Sequential(link_module.ChainList):
         link_module._bump()
 
     def index(self, layer, start=None, end=None):
-        """Position of ``layer``."""
+        """Position of `layer`."""
         return self._layers[start:end].index(layer)
 
     def count(self, layer):
-        """Number of occurrences of ``layer``."""
+        """Number of occurrences of `layer`."""
         return self._layers.count(layer)
 
     def count_by_layer_type(self, type_name):
-        """Number of layers whose class name (Links) or ``__name__`` is ``type_name``."""
+        """Number of layers whose class name (Links) or `__name__` is `type_name`."""
         return sum(1 for x in self._layers if _layer_type_name(x) == type_name)
 
     def copy(self, mode='share'):
-        """A new Sequential with each Link copied by ``mode`` and other layers shallow-copied."""
+        """A new Sequential with each Link copied by `mode` and other layers shallow-copied."""
         if mode not in ('init', 'copy', 'share'):
             raise ValueError(
                 "Sequential.copy: mode must be 'init', 'copy' or 'share', got {!r}".format(
@@ -223,11 +223,11 @@ class Sequential(link_module.ChainList):
         return ret
 
     def copyparams(self, link, copy_persistent=True):
-        """Copy the parameters of the Links of ``link`` (a Sequential with the same
+        """Copy the parameters of the Links of `link` (a Sequential with the same
         layers) into this one's Links, layer by layer.
 
         Raises:
-            ValueError: ``link`` is not a Sequential.
+            ValueError: `link` is not a Sequential.
         """
         if not isinstance(link, Sequential):
             raise ValueError('Sequential.copyparams: only a Sequential can be copied into '

@@ -1,4 +1,4 @@
-"""Type aliases for annotations (``chainer.types``).
+"""Type aliases for annotations (`chainer.types`).
 
 Only for static typing: nothing here is checked at run time.
 """
@@ -12,7 +12,7 @@ Xp = tp.Any        # the array module (numpy)
 
 
 class AbstractInitializer(tp.Protocol):
-    """What an initializer offers: a ``dtype`` and ``__call__(array)``."""
+    """What an initializer offers: a `dtype` and `__call__(array)`."""
 
     dtype = None  # type: tp.Optional[DTypeSpec]
 

@@ -1,11 +1,11 @@
-"""Variables and graph nodes (``chainer.variable``).
+"""Variables and graph nodes (`chainer.variable`).
 
-A :class:`Variable` is what users hold: an array, its gradient, a name.  The computational
-graph is made of :class:`VariableNode` objects (one per Variable, created on first need) and
-:class:`~minichainer.function_node.FunctionNode` objects.  A node keeps no array unless a
-function retained it for its backward, so a graph holds only the arrays backward needs.
-Functions hold their output nodes through weak references, so dropping the last output drops
-the whole graph by reference counting alone.
+A [`Variable`][minichainer.variable.Variable] is what users hold: an array, its gradient, a name.
+The computational graph is made of [`VariableNode`][minichainer.variable.VariableNode] objects (one
+per Variable, created on first need) and [`FunctionNode`][minichainer.function_node.FunctionNode]
+objects.  A node keeps no array unless a function retained it for its backward, so a graph holds
+only the arrays backward needs. Functions hold their output nodes through weak references, so
+dropping the last output drops the whole graph by reference counting alone.
 """
 import copy as _copy
 import warnings
@@ -35,7 +35,7 @@ def _raise_bad_data(data, where='Variable'):
 
 
 def _check_grad_type(func, x, is_node_x, gx):
-    """Check that gradient ``gx`` matches ``x`` in array type, dtype and shape."""
+    """Check that gradient `gx` matches `x` in array type, dtype and shape."""
     if gx is None:
         return
     x_data = x._data if not is_node_x else x.data
@@ -80,7 +80,8 @@ def _array_label(shape, dtype):
 
 
 class VariableNode:
-    """Node of the computational graph that stands for a :class:`Variable`.
+    """Node of the computational graph that stands for a
+    [`Variable`][minichainer.variable.Variable].
 
     It holds the variable weakly, its shape and dtype, its creator function node and, only
     when a function retained it, the data array.
@@ -123,7 +124,8 @@ class VariableNode:
 
     @property
     def creator_node(self):
-        """The :class:`FunctionNode` that created this node, or None."""
+        """The [`FunctionNode`][minichainer.function_node.FunctionNode] that created this node,
+        or None."""
         return self._creator_node
 
     @creator_node.setter
@@ -264,7 +266,7 @@ class Variable:
     # -- graph ---------------------------------------------------------------------------
     @property
     def node(self):
-        """The :class:`VariableNode` of this variable."""
+        """The [`VariableNode`][minichainer.variable.VariableNode] of this variable."""
         node = self._vnode
         if node is None:
             node = self._vnode = VariableNode(self, self._name)
@@ -294,7 +296,8 @@ class Variable:
 
     @property
     def creator_node(self):
-        """The :class:`FunctionNode` that created this variable (None for a leaf)."""
+        """The [`FunctionNode`][minichainer.function_node.FunctionNode] that created this
+        variable (None for a leaf)."""
         node = self._vnode
         return None if node is None else node._creator_node
 
@@ -382,7 +385,7 @@ class Variable:
         return self._layout
 
     def as_layout(self, layout):
-        """This variable in memory layout ``layout`` (differentiable; self if it is)."""
+        """This variable in memory layout `layout` (differentiable; self if it is)."""
         if self._layout == layout:
             return self
         y, = minichainer.memory_layouts.AsLayout(layout).apply((self,))
@@ -413,13 +416,13 @@ class Variable:
 
     @property
     def xp(self):
-        """The array module of the data (``numpy``)."""
+        """The array module of the data (`numpy`)."""
         return numpy
 
     @property
     def device(self):
         """The device the data lives on: the CPU, or the NumPy-based device given to
-        :meth:`to_device` (a user-defined :class:`~minichainer.backend.Device`)."""
+        [`to_device`][minichainer.variable.Variable.to_device] (a user-defined `Device`)."""
         device = self._device
         if device is None:
             return CpuDevice()
@@ -543,7 +546,7 @@ class Variable:
             gv._data.fill(0)
 
     def copydata(self, var):
-        """Copy the data array of ``var`` into this variable."""
+        """Copy the data array of `var` into this variable."""
         src = var._data
         dst = self._data
         if src is None:
@@ -557,7 +560,7 @@ class Variable:
         numpy.copyto(dst, src)
 
     def addgrad(self, var):
-        """Add the gradient of ``var`` to the gradient of this variable."""
+        """Add the gradient of `var` to the gradient of this variable."""
         src = var.grad
         if src is None:
             return
@@ -593,10 +596,11 @@ class Variable:
         return self
 
     def to_device(self, device):
-        """Move to ``device``: the CPU, or a user-defined NumPy-based
-        :class:`~minichainer.backend.Device`, which then receives the arrays through its
-        ``send`` and is what :attr:`device` reports (as in Chainer).  GPU, iDeep and
-        ChainerX specs raise (see :func:`minichainer.backend.get_device`)."""
+        """Move to `device`: the CPU, or a user-defined NumPy-based
+        `Device`, which then receives the arrays through its
+        `send` and is what [`device`][minichainer.variable.Variable.device] reports (as in Chainer).
+        GPU, iDeep and ChainerX specs raise (see
+        [`minichainer.backend.get_device`][minichainer.backend.get_device])."""
         self._to_device(get_device(device))
         return self
 
@@ -658,13 +662,15 @@ class Variable:
 
     # -- shape operations ----------------------------------------------------------------
     def reshape(self, *shape):
-        """Reshape (differentiable). See :func:`minichainer.functions.reshape`."""
+        """Reshape (differentiable). See
+        [`minichainer.functions.reshape`][minichainer.functions.array.reshape.reshape]."""
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
             shape = shape[0]
         return minichainer.functions.reshape(self, shape)
 
     def transpose(self, *axes):
-        """Permute axes (differentiable). See :func:`minichainer.functions.transpose`."""
+        """Permute axes (differentiable). See
+        [`minichainer.functions.transpose`][minichainer.functions.array.transpose.transpose]."""
         if not axes:
             axes = None
         elif len(axes) == 1 and (isinstance(axes[0], (tuple, list)) or axes[0] is None):
@@ -672,8 +678,8 @@ class Variable:
         return minichainer.functions.transpose(self, axes)
 
     def mean(self, axis=None, *, weights=None, keepdims=False):
-        """Weighted average over ``axis`` (differentiable). See
-        :func:`minichainer.functions.average`."""
+        """Weighted average over `axis` (differentiable). See
+        [`minichainer.functions.average`][minichainer.functions.math.average.average]."""
         return minichainer.functions.average(self, axis, weights, keepdims)
 
     def __getitem__(self, slices):
@@ -706,11 +712,11 @@ _new_node = VariableNode.__new__
 
 
 def new_variable(data, requires_grad=False, creator=None):
-    """A Variable holding ``data`` as given, without validation: the one fast factory.
+    """A Variable holding `data` as given, without validation: the one fast factory.
 
-    For arrays that come out of a function (or its backward).  With ``creator`` (a
-    FunctionNode whose ``rank`` is set) the Variable is that function's output in the
-    graph, with a VariableNode of rank ``creator.rank + 1``; without it the Variable has no
+    For arrays that come out of a function (or its backward).  With `creator` (a
+    FunctionNode whose `rank` is set) the Variable is that function's output in the
+    graph, with a VariableNode of rank `creator.rank + 1`; without it the Variable has no
     node until one is needed.
     """
     var = _new_variable(Variable)
@@ -759,11 +765,11 @@ def _variable_repr(var, sep, body):
 class Parameter(Variable):
     """A Variable that is a model parameter, optionally initialized lazily.
 
-    ``Parameter(initializer=None, shape=None, name=None)``: ``initializer`` may be an
-    Initializer, a scalar (a constant), an array (copied when ``shape`` is given, used as is
+    `Parameter(initializer=None, shape=None, name=None)`: `initializer` may be an
+    Initializer, a scalar (a constant), an array (copied when `shape` is given, used as is
     otherwise) or None (NaN, to be filled later).  Without a shape the parameter stays
-    uninitialized until :meth:`initialize` is called (for example by a link on its first
-    forward pass).
+    uninitialized until [`initialize`][minichainer.variable.Parameter.initialize] is called (for
+    example by a link on its first forward pass).
     """
 
     initializer = None
@@ -815,8 +821,8 @@ class Parameter(Variable):
 
         Raises:
             RuntimeError: the parameter was created uninitialized and its gradient has
-                been neither set nor cleared (``cleargrad``/``zerograd``) nor created by
-                :meth:`initialize` yet (as in Chainer).
+                been neither set nor cleared (`cleargrad`/`zerograd`) nor created by
+                [`initialize`][minichainer.variable.Parameter.initialize] yet (as in Chainer).
         """
         if not self._grad_valid:
             raise RuntimeError(
@@ -858,8 +864,9 @@ class Parameter(Variable):
         return self.to_device('@numpy')
 
     def to_device(self, device):
-        """As :meth:`Variable.to_device`; an uninitialized parameter records the device,
-        generates its arrays there in :meth:`initialize`, and stops sharing its pending
+        """As [`Variable.to_device`][minichainer.variable.Variable.to_device]; an uninitialized
+        parameter records the device, generates its arrays there in
+        [`initialize`][minichainer.variable.Parameter.initialize], and stops sharing its pending
         data with copies left on another device (as in Chainer)."""
         device = get_device(device)
         if self._data is None and self.device != device:
@@ -936,14 +943,14 @@ def _rebuild_parameter(data, name, grad, initializer, update_rule, grad_valid=Tr
 
 
 def as_variable(obj):
-    """Return ``obj`` if it is a Variable, else wrap the array in one (no gradient)."""
+    """Return `obj` if it is a Variable, else wrap the array in one (no gradient)."""
     if isinstance(obj, Variable):
         return obj
     return Variable(obj, requires_grad=False)
 
 
 def as_array(obj):
-    """Return the array of a Variable, or ``obj`` itself if it is an array."""
+    """Return the array of a Variable, or `obj` itself if it is an array."""
     if isinstance(obj, Variable):
         return obj._data
     return obj

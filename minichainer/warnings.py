@@ -1,4 +1,4 @@
-"""Warning categories (``chainer.warnings``)."""
+"""Warning categories (`chainer.warnings`)."""
 
 
 class PerformanceWarning(RuntimeWarning):

@@ -1,1 +1,1 @@
-"""Machinery behind :mod:`minichainer.compat` (import aliasing, the ``chainerx`` stub)."""
+"""Machinery behind `minichainer.compat` (import aliasing, the `chainerx` stub)."""

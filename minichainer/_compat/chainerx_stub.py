@@ -1,8 +1,8 @@
-"""Stand-in for the ``chainerx`` package: ChainerX is not available in minichainer.
+"""Stand-in for the `chainerx` package: ChainerX is not available in minichainer.
 
-Mirrors what Chainer's own ``chainerx`` package exposes when its C++ core is not built:
-``is_available()`` returns False and ``ndarray`` is a dummy class for ``isinstance`` tests.
-Any other attribute raises an ``AttributeError`` that names the missing ChainerX feature.
+Mirrors what Chainer's own `chainerx` package exposes when its C++ core is not built:
+`is_available()` returns False and `ndarray` is a dummy class for `isinstance` tests.
+Any other attribute raises an `AttributeError` that names the missing ChainerX feature.
 """
 import importlib.machinery
 import types
@@ -12,7 +12,7 @@ _MESSAGE = ('chainerx.{} is not available: minichainer has no ChainerX backend '
 
 
 class ndarray:
-    """Dummy ChainerX array type; no instance can exist (for ``isinstance`` checks)."""
+    """Dummy ChainerX array type; no instance can exist (for `isinstance` checks)."""
 
     def __init__(self, *args, **kwargs):
         raise RuntimeError('chainerx is not available: minichainer has no ChainerX backend')
@@ -30,7 +30,7 @@ def _getattr(name):
 
 
 def make_module(name='chainerx'):
-    """Build a fresh ``chainerx`` stub module object."""
+    """Build a fresh `chainerx` stub module object."""
     module = types.ModuleType(name, __doc__)
     # a spec, so that importlib.util.find_spec('chainerx') works once it is in sys.modules
     module.__spec__ = importlib.machinery.ModuleSpec(name, None, origin=__name__)
@@ -46,5 +46,5 @@ _module = make_module()
 
 
 def get_module():
-    """Return the process-wide ``chainerx`` stub module."""
+    """Return the process-wide `chainerx` stub module."""
     return _module

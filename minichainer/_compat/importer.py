@@ -1,9 +1,9 @@
-"""A ``sys.meta_path`` finder that makes ``chainer`` and ``chainer.*`` resolve to minichainer.
+"""A `sys.meta_path` finder that makes `chainer` and `chainer.*` resolve to minichainer.
 
-``chainer.X.Y`` is the very module object ``minichainer.X.Y`` (one object per name, so
-``isinstance`` checks, module globals and monkeypatching work across both names);
-``chainerx`` is a stub whose ``is_available()`` is False; ``cupy`` cannot be imported;
-``chainermn`` maps to ``minichainer.distributed`` once that exists.
+`chainer.X.Y` is the very module object `minichainer.X.Y` (one object per name, so
+`isinstance` checks, module globals and monkeypatching work across both names);
+`chainerx` is a stub whose `is_available()` is False; `cupy` cannot be imported;
+`chainermn` maps to `minichainer.distributed` once that exists.
 """
 import importlib
 import importlib.abc
@@ -57,7 +57,7 @@ def _spec_for(name, module):
 
 
 class ChainerAliasFinder(importlib.abc.MetaPathFinder):
-    """Resolve ``chainer``, ``chainer.*``, ``chainerx``, ``cupy`` and ``chainermn`` imports."""
+    """Resolve `chainer`, `chainer.*`, `chainerx`, `cupy` and `chainermn` imports."""
 
     def __init__(self, chainerx_factory):
         self._chainerx_factory = chainerx_factory
@@ -121,7 +121,7 @@ class ChainerAliasFinder(importlib.abc.MetaPathFinder):
 
 
 def find_installed():
-    """Return the installed :class:`ChainerAliasFinder`, or None."""
+    """Return the installed `ChainerAliasFinder`, or None."""
     for finder in sys.meta_path:
         if isinstance(finder, ChainerAliasFinder):
             return finder

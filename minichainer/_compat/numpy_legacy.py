@@ -1,17 +1,17 @@
 """Legacy-NumPy mode: names NumPy 1.23, 1.24, 2.0 and 2.4 removed, given back to old code.
 
-Chainer-era programs use ``np.float``, ``np.asscalar``, ``np.product`` ... which today's NumPy
-no longer has (ChainerCV cannot even be imported without them). :func:`install` restores each
+Chainer-era programs use `np.float`, `np.asscalar`, `np.product` ... which today's NumPy
+no longer has (ChainerCV cannot even be imported without them). `install` restores each
 name the running NumPy lacks, bound to what it meant before its removal, through NumPy's
-module ``__getattr__`` (PEP 562): the first access of a restored name shows one
-:class:`NumpyLegacyWarning` naming its replacement, then the name is an ordinary attribute of
-``numpy`` (no further cost, no further warning).
+module `__getattr__` (PEP 562): the first access of a restored name shows one
+`NumpyLegacyWarning` naming its replacement, then the name is an ordinary attribute of
+`numpy` (no further cost, no further warning).
 
 The warning is *shown*, never raised: a test suite whose configuration turns warnings into
-errors (``filterwarnings = error``, as Chainer's own) keeps running its old code. A filter
-that ignores the warning (``-W ignore::FutureWarning``, or its category) silences it.
+errors (`filterwarnings = error`, as Chainer's own) keeps running its old code. A filter
+that ignores the warning (`-W ignore::FutureWarning`, or its category) silences it.
 
-What cannot be restored (C-level behaviour, promotion rules, ``copy=False``) is listed in
+What cannot be restored (C-level behaviour, promotion rules, `copy=False`) is listed in
 docs/porting.md.
 """
 import ast
@@ -50,14 +50,14 @@ def _const(value):
 
 def _asscalar(np):
     def asscalar(a):
-        """Legacy ``np.asscalar(a)``: ``a.item()``."""
+        """Legacy `np.asscalar(a)`: `a.item()`."""
         return a.item()
     return asscalar
 
 
 def _in1d(np):
     def in1d(ar1, ar2, assume_unique=False, invert=False, **kwargs):
-        """Legacy ``np.in1d``: ``np.isin(ar1, ar2, ...).ravel()``."""
+        """Legacy `np.in1d`: `np.isin(ar1, ar2, ...).ravel()`."""
         return np.isin(np.asarray(ar1).ravel(), ar2, assume_unique=assume_unique,
                        invert=invert, **kwargs)
     return in1d
@@ -65,14 +65,14 @@ def _in1d(np):
 
 def _msort(np):
     def msort(a):
-        """Legacy ``np.msort(a)``: ``np.sort(a, axis=0)``."""
+        """Legacy `np.msort(a)`: `np.sort(a, axis=0)`."""
         return np.sort(a, axis=0)
     return msort
 
 
 def _asfarray(np):
     def asfarray(a, dtype=None):
-        """Legacy ``np.asfarray``: an inexact array (float64 unless ``dtype`` is inexact)."""
+        """Legacy `np.asfarray`: an inexact array (float64 unless `dtype` is inexact)."""
         dtype = np.float64 if dtype is None else dtype
         if not np.issubdtype(dtype, np.inexact):
             dtype = np.float64
@@ -82,14 +82,14 @@ def _asfarray(np):
 
 def _fast_copy_and_transpose(np):
     def fastCopyAndTranspose(a):
-        """Legacy ``np.fastCopyAndTranspose(a)``: ``a.T.copy()``."""
+        """Legacy `np.fastCopyAndTranspose(a)`: `a.T.copy()`."""
         return np.asarray(a).T.copy()
     return fastCopyAndTranspose
 
 
 def _issubclass_(np):
     def issubclass_(arg1, arg2):
-        """Legacy ``np.issubclass_``: ``issubclass`` that answers False for non-classes."""
+        """Legacy `np.issubclass_`: `issubclass` that answers False for non-classes."""
         try:
             return issubclass(arg1, arg2)
         except TypeError:
@@ -110,14 +110,14 @@ def _obj2sctype_impl(np, rep, default=None):
 
 def _obj2sctype(np):
     def obj2sctype(rep, default=None):
-        """Legacy ``np.obj2sctype``: ``np.dtype(rep).type`` (``default`` when not a dtype)."""
+        """Legacy `np.obj2sctype`: `np.dtype(rep).type` (`default` when not a dtype)."""
         return _obj2sctype_impl(np, rep, default)
     return obj2sctype
 
 
 def _sctype2char(np):
     def sctype2char(sctype):
-        """Legacy ``np.sctype2char``: ``np.dtype(sctype).char``."""
+        """Legacy `np.sctype2char`: `np.dtype(sctype).char`."""
         sctype = _obj2sctype_impl(np, sctype)
         if sctype is None:
             raise ValueError('unrecognized type')
@@ -127,14 +127,14 @@ def _sctype2char(np):
 
 def _issctype(np):
     def issctype(rep):
-        """Legacy ``np.issctype``: whether ``rep`` is a NumPy scalar type."""
+        """Legacy `np.issctype`: whether `rep` is a NumPy scalar type."""
         return isinstance(rep, type) and issubclass(rep, np.generic) and rep is not np.generic
     return issctype
 
 
 def _issubsctype(np):
     def issubsctype(arg1, arg2):
-        """Legacy ``np.issubsctype``: ``issubclass`` of the two scalar types."""
+        """Legacy `np.issubsctype`: `issubclass` of the two scalar types."""
         return issubclass(_obj2sctype_impl(np, arg1), _obj2sctype_impl(np, arg2))
     return issubsctype
 
@@ -153,7 +153,7 @@ def _sctypes(np):
 
 def _maximum_sctype(np):
     def maximum_sctype(t):
-        """Legacy ``np.maximum_sctype``: the largest scalar type of ``t``'s kind."""
+        """Legacy `np.maximum_sctype`: the largest scalar type of `t`'s kind."""
         sctype = _obj2sctype_impl(np, t)
         if sctype is None:
             return t
@@ -165,7 +165,7 @@ def _maximum_sctype(np):
 
 
 class _Cast(object):
-    """Legacy ``np.cast[dtype](x)``: ``np.asarray(x).astype(dtype)``."""
+    """Legacy `np.cast[dtype](x)`: `np.asarray(x).astype(dtype)`."""
 
     def __init__(self, np):
         self._np = np
@@ -177,7 +177,7 @@ class _Cast(object):
 
 
 class _Nbytes(object):
-    """Legacy ``np.nbytes[dtype]``: ``np.dtype(dtype).itemsize``."""
+    """Legacy `np.nbytes[dtype]`: `np.dtype(dtype).itemsize`."""
 
     def __init__(self, np):
         self._np = np
@@ -188,7 +188,7 @@ class _Nbytes(object):
 
 def _safe_eval(np):
     def safe_eval(source):
-        """Legacy ``np.safe_eval``: ``ast.literal_eval``."""
+        """Legacy `np.safe_eval`: `ast.literal_eval`."""
         return ast.literal_eval(source)
     return safe_eval
 
@@ -376,7 +376,7 @@ def _make_getattr(np, original, restored):
 
 
 def install(np=None):
-    """Restore, in ``numpy`` (or the given module), the removed names it lacks.
+    """Restore, in `numpy` (or the given module), the removed names it lacks.
 
     Idempotent. Returns the sorted list of names restored.
     """
@@ -429,7 +429,7 @@ def _uninstall_locked():
 
 
 def uninstall():
-    """Undo :func:`install`: the restored names are gone again."""
+    """Undo `install`: the restored names are gone again."""
     with _lock:
         if _state:
             _uninstall_locked()
@@ -441,7 +441,7 @@ def is_installed():
 
 
 class _PatchNumpyOnImport(object):
-    """``sys.meta_path`` finder that turns the mode on once numpy is first imported."""
+    """`sys.meta_path` finder that turns the mode on once numpy is first imported."""
 
     def find_spec(self, fullname, path=None, target=None):
         if fullname != 'numpy':

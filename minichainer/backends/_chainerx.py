@@ -1,4 +1,4 @@
-"""ChainerX backend stand-in (``chainer.backends._chainerx``): ChainerX is not available."""
+"""ChainerX backend stand-in (`chainer.backends._chainerx`): ChainerX is not available."""
 from minichainer import _backend
 
 
@@ -27,10 +27,10 @@ class ChainerxDevice(_backend.Device):
 
 
 def to_chx(array):
-    """Raise ``RuntimeError``: ChainerX arrays cannot be made here."""
+    """Raise `RuntimeError`: ChainerX arrays cannot be made here."""
     raise _no_chainerx('to_chx')
 
 
 def from_chx(array):
-    """Return ``array`` unchanged (nothing ever lives on ChainerX here)."""
+    """Return `array` unchanged (nothing ever lives on ChainerX here)."""
     return array

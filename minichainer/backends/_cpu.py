@@ -1,11 +1,11 @@
-"""The NumPy device (``chainer.backends._cpu``)."""
+"""The NumPy device (`chainer.backends._cpu`)."""
 import numpy
 
 from minichainer import _backend
 
 
 class CpuDevice(_backend.Device):
-    """The CPU, where arrays are ``numpy.ndarray``. Its name is ``'@numpy'``."""
+    """The CPU, where arrays are `numpy.ndarray`. Its name is `'@numpy'`."""
 
     xp = numpy
     name = '@numpy'
@@ -28,7 +28,7 @@ class CpuDevice(_backend.Device):
 
     @staticmethod
     def from_array(array):
-        """Return a CpuDevice when ``array`` is a NumPy array, else None."""
+        """Return a CpuDevice when `array` is a NumPy array, else None."""
         if isinstance(array, numpy.ndarray):
             return CpuDevice()
         return None

@@ -1,12 +1,12 @@
-"""CUDA backend stand-in (``chainer.backends.cuda``): no GPU backend is available.
+"""CUDA backend stand-in (`chainer.backends.cuda`): no GPU backend is available.
 
-As in Chainer without CuPy: ``available`` and ``cudnn_enabled`` are False, ``ndarray``,
-``Device``, ``Event`` and ``Stream`` are dummy classes for ``isinstance`` tests, and
-``DummyDevice`` stands for the CPU. Anything that would touch a GPU (``to_gpu``,
-``GpuDevice``, ``get_device_from_id(0)``, kernels) raises a ``RuntimeError`` saying so.
-``cupy`` is a placeholder object, as in Chainer (so ``xp is cuda.cupy`` is simply False and
-Chainer's own tests' ``cuda.cupy is not None`` holds); touching any of its attributes raises
-an ``AttributeError`` saying that CuPy is not available.
+As in Chainer without CuPy: `available` and `cudnn_enabled` are False, `ndarray`,
+`Device`, `Event` and `Stream` are dummy classes for `isinstance` tests, and
+`DummyDevice` stands for the CPU. Anything that would touch a GPU (`to_gpu`,
+`GpuDevice`, `get_device_from_id(0)`, kernels) raises a `RuntimeError` saying so.
+`cupy` is a placeholder object, as in Chainer (so `xp is cuda.cupy` is simply False and
+Chainer's own tests' `cuda.cupy is not None` holds); touching any of its attributes raises
+an `AttributeError` saying that CuPy is not available.
 """
 import warnings
 
@@ -25,7 +25,7 @@ _resolution_error = ImportError('CuPy is not supported by minichainer')
 
 
 class _UnavailableCupy:
-    """Stands for the ``cupy`` module, which minichainer does not support."""
+    """Stands for the `cupy` module, which minichainer does not support."""
 
     __slots__ = ()
 
@@ -42,18 +42,18 @@ cupy = _UnavailableCupy()
 
 
 class _PerformanceWarning(Warning):
-    """Stands for CuPy's ``PerformanceWarning`` (Chainer defines it likewise without CuPy)."""
+    """Stands for CuPy's `PerformanceWarning` (Chainer defines it likewise without CuPy)."""
 
 
 class ndarray:
-    """Dummy ``cupy.ndarray`` type: no object is ever an instance (for type tests)."""
+    """Dummy `cupy.ndarray` type: no object is ever an instance (for type tests)."""
 
     def __init__(self, *args, **kwargs):
         raise _no_gpu('cuda.ndarray')
 
 
 class Device:
-    """Dummy ``cupy.cuda.Device`` type (for type tests)."""
+    """Dummy `cupy.cuda.Device` type (for type tests)."""
 
     def __init__(self, device=None):
         pass
@@ -66,11 +66,11 @@ class Device:
 
 
 class Event:
-    """Dummy ``cupy.cuda.Event`` type."""
+    """Dummy `cupy.cuda.Event` type."""
 
 
 class Stream:
-    """Dummy ``cupy.cuda.Stream`` type."""
+    """Dummy `cupy.cuda.Stream` type."""
 
 
 def _no_gpu(what):
@@ -80,7 +80,7 @@ def _no_gpu(what):
 
 
 def check_cuda_available():
-    """Raise ``RuntimeError``: CUDA is never available in minichainer."""
+    """Raise `RuntimeError`: CUDA is never available in minichainer."""
     raise RuntimeError(
         'CUDA environment is not available: minichainer runs on the CPU only (CuPy is not '
         "supported); use the device -1 or '@numpy'")
@@ -148,14 +148,14 @@ class GpuDevice(_backend.Device):
 
 
 def get_device_from_id(device_id):
-    """Return ``DummyDevice`` for None or a negative id; raise for a GPU id."""
+    """Return `DummyDevice` for None or a negative id; raise for a GPU id."""
     if device_id is not None and device_id >= 0:
         raise _no_gpu('get_device_from_id({!r})'.format(device_id))
     return DummyDevice
 
 
 def get_device_from_array(*arrays):
-    """Return ``DummyDevice`` (no array lives on a GPU here)."""
+    """Return `DummyDevice` (no array lives on a GPU here)."""
     return DummyDevice
 
 
@@ -169,29 +169,29 @@ def _get_cuda_device(*args):
 
 
 def get_device(*args):
-    """Deprecated in Chainer: use ``get_device_from_id``/``get_device_from_array``."""
+    """Deprecated in Chainer: use `get_device_from_id`/`get_device_from_array`."""
     warnings.warn('get_device is deprecated. Please use get_device_from_id or '
                   'get_device_from_array instead.', DeprecationWarning)
     return _get_cuda_device(*args)
 
 
 def to_cpu(array, stream=None):
-    """Return ``array`` (or a list/tuple of arrays, None kept) as NumPy arrays."""
+    """Return `array` (or a list/tuple of arrays, None kept) as NumPy arrays."""
     return _cpu._to_cpu(array)
 
 
 def to_gpu(array, device=None, stream=None):
-    """Raise ``RuntimeError``: there is no GPU to copy to."""
+    """Raise `RuntimeError`: there is no GPU to copy to."""
     raise _no_gpu('to_gpu')
 
 
 def copy(array, out=None, out_device=None, stream=None):
-    """Raise ``RuntimeError`` (copies GPU arrays in Chainer)."""
+    """Raise `RuntimeError` (copies GPU arrays in Chainer)."""
     raise _no_gpu('cuda.copy')
 
 
 def get_array_module(*args):
-    """Return ``numpy`` (deprecated in Chainer; use ``backend.get_array_module``)."""
+    """Return `numpy` (deprecated in Chainer; use `backend.get_array_module`)."""
     return numpy
 
 
@@ -238,7 +238,7 @@ def get_max_workspace_size():
 
 
 def using_device(*args):
-    """Context manager for a CUDA device: ``DummyDevice`` for CPU arguments."""
+    """Context manager for a CUDA device: `DummyDevice` for CPU arguments."""
     return _get_cuda_device(*args)
 
 

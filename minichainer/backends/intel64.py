@@ -1,4 +1,4 @@
-"""iDeep backend stand-in (``chainer.backends.intel64``): never available here."""
+"""iDeep backend stand-in (`chainer.backends.intel64`): never available here."""
 from minichainer import _backend
 
 ideep = None
@@ -6,7 +6,7 @@ _ideep_version = None
 
 
 class mdarray:
-    """Dummy ``ideep4py.mdarray`` type: no object is ever an instance (for type tests)."""
+    """Dummy `ideep4py.mdarray` type: no object is ever an instance (for type tests)."""
 
     def __init__(self, *args, **kwargs):
         raise RuntimeError('intel64.mdarray: iDeep is not available in minichainer')
@@ -33,7 +33,7 @@ def is_ideep_available():
 
 
 def check_ideep_available():
-    """Raise ``RuntimeError``: iDeep is not available."""
+    """Raise `RuntimeError`: iDeep is not available."""
     raise RuntimeError("iDeep is not available in minichainer (the '@intel64' device and "
                        "use_ideep are not supported); use '@numpy'")
 

@@ -1,4 +1,4 @@
-"""Dataset utilities (``chainer.dataset``): base classes, converters and downloads."""
+"""Dataset utilities (`chainer.dataset`): base classes, converters and downloads."""
 from minichainer.dataset import convert  # noqa: F401
 from minichainer.dataset import dataset_mixin  # noqa: F401
 from minichainer.dataset import download  # noqa: F401

@@ -1,4 +1,4 @@
-"""Converters turning a list of examples into batched arrays (``chainer.dataset.convert``)."""
+"""Converters turning a list of examples into batched arrays (`chainer.dataset.convert`)."""
 import numpy
 
 from minichainer import backend
@@ -7,9 +7,9 @@ from minichainer.dataset.example_batch import ExampleBatch
 
 
 class Converter:
-    """Base class of converters: ``converter(batch, device)`` returns the converted batch.
+    """Base class of converters: `converter(batch, device)` returns the converted batch.
 
-    ``device`` is a :class:`~minichainer.backend.Device` or None.
+    `device` is a `Device` or None.
     """
 
     def __call__(self, batch, device):
@@ -41,10 +41,11 @@ class _ArbitraryCallableConverter(Converter):
 
 
 def converter():
-    """Decorator turning ``f(batch, device)`` into a :class:`Converter`.
+    """Decorator turning `f(batch, device)` into a
+    [`Converter`][minichainer.dataset.convert.Converter].
 
-    The wrapped function receives ``device`` as a :class:`~minichainer.backend.Device`
-    (or None) even when the caller passes an int or a string such as ``'@numpy'``.
+    The wrapped function receives `device` as a `Device`
+    (or None) even when the caller passes an int or a string such as `'@numpy'`.
     """
     def wrap(func):
         return _ArbitraryCallableConverter(func)
@@ -52,10 +53,10 @@ def converter():
 
 
 def call_converter(converter, batch, device):
-    """Call ``converter(batch, device)`` the way its style expects.
+    """Call `converter(batch, device)` the way its style expects.
 
-    A :class:`Converter` (new style) gets ``device`` as a Device or None; any other
-    callable (old style, Chainer 5) gets None, or ``-1`` for the CPU.  Updaters and
+    A [`Converter`][minichainer.dataset.convert.Converter] (new style) gets `device` as a Device or
+    None; any other callable (old style, Chainer 5) gets None, or `-1` for the CPU.  Updaters and
     evaluators call their converter through this function.
 
     Raises:
@@ -84,16 +85,16 @@ def _get_device(device_spec):
 
 
 def to_device(device, x):
-    """Send an array (or nested tuple/list/dict of arrays) to ``device``.
+    """Send an array (or nested tuple/list/dict of arrays) to `device`.
 
     Args:
-        device: None (leave ``x`` where it is), a negative int or ``'@numpy'``
+        device: None (leave `x` where it is), a negative int or `'@numpy'`
             (the CPU), or any device specifier accepted by
-            :func:`minichainer.backend.get_device`.
+            [`minichainer.backend.get_device`][minichainer.backend.get_device].
         x: The array(s).
 
     Returns:
-        The array(s) on ``device``.
+        The array(s) on `device`.
     """
     if device is None:
         return x
@@ -191,10 +192,10 @@ _concat_examples.__doc__ = """Concatenate a list of examples into batched array(
 
     Args:
         batch (list): Examples, typically a batch from an iterator. An
-            :class:`~minichainer.dataset.ExampleBatch` is converted without
-            restacking (its ``stacked_arrays()`` are returned).
+            [`ExampleBatch`][minichainer.dataset.example_batch.ExampleBatch] is converted without
+            restacking (its `stacked_arrays()` are returned).
         device: Device specifier to send the arrays to; None leaves them in place.
-        padding: None (shapes must match, else ``ValueError`` naming the shapes),
+        padding: None (shapes must match, else `ValueError` naming the shapes),
             or a scalar (or a tuple/dict of scalars, one per element) used to fill
             arrays padded to the smallest shape holding every example.
 
@@ -206,9 +207,9 @@ concat_examples = _ArbitraryCallableConverter(_concat_examples)
 
 
 def concat_examples_func(batch, device=None, padding=None):
-    """The plain function behind :func:`concat_examples` (Chainer's name for it).
+    """The plain function behind `concat_examples` (Chainer's name for it).
 
-    Takes the same arguments; ``device`` may be any device specifier.
+    Takes the same arguments; `device` may be any device specifier.
     """
     if device is not None:
         device = _get_device(device)
@@ -219,7 +220,7 @@ class ConcatWithAsyncTransfer:
     """Converter interface that would overlap host-to-GPU copies with computation.
 
     On the CPU there is nothing to overlap: calling it is equivalent to
-    :func:`concat_examples`. ``stream`` and ``compute_stream`` are accepted for
+    `concat_examples`. `stream` and `compute_stream` are accepted for
     compatibility and must be None.
     """
 

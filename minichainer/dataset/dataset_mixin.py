@@ -1,11 +1,12 @@
-"""Default indexing for datasets (``chainer.dataset.DatasetMixin``)."""
+"""Default indexing for datasets (`chainer.dataset.DatasetMixin`)."""
 import numpy
 
 
 class DatasetMixin:
-    """Gives a dataset ``__getitem__`` built on :meth:`get_example`.
+    """Gives a dataset `__getitem__` built on
+    [`get_example`][minichainer.dataset.dataset_mixin.DatasetMixin.get_example].
 
-    Subclasses implement ``__len__`` and ``get_example(i)``. Indexing with an int
+    Subclasses implement `__len__` and `get_example(i)`. Indexing with an int
     returns one example; with a slice, a list or a 1-D integer ndarray it returns a
     list of examples.
     """
@@ -26,6 +27,6 @@ class DatasetMixin:
             '{}: a dataset must implement __len__'.format(type(self).__name__))
 
     def get_example(self, i):
-        """Return the ``i``-th example (raise ``IndexError`` when out of range)."""
+        """Return the `i`-th example (raise `IndexError` when out of range)."""
         raise NotImplementedError(
             '{}: a dataset must implement get_example'.format(type(self).__name__))

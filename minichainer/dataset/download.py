@@ -1,7 +1,7 @@
-"""Download and cache dataset files (``chainer.dataset.download``).
+"""Download and cache dataset files (`chainer.dataset.download`).
 
-Files live under the dataset root: ``$MINICHAINER_DATASET_ROOT``, else
-``$CHAINER_DATASET_ROOT``, else ``~/.chainer/dataset`` (the same layout as Chainer, so
+Files live under the dataset root: `$MINICHAINER_DATASET_ROOT`, else
+`$CHAINER_DATASET_ROOT`, else `~/.chainer/dataset` (the same layout as Chainer, so
 caches made by Chainer are reused). Downloads go to a temporary file in the cache
 directory and are moved into place atomically once complete and verified, under a
 file lock, so concurrent processes and interrupted downloads never leave a
@@ -35,8 +35,8 @@ _CHUNK = 1 << 20
 class DownloadError(urllib.error.URLError):
     """A file could not be downloaded, or the download failed verification.
 
-    An OSError, and a ``urllib.error.URLError`` (what Chainer's downloader lets
-    through), so ``except URLError`` written for Chainer still catches it.
+    An OSError, and a `urllib.error.URLError` (what Chainer's downloader lets
+    through), so `except URLError` written for Chainer still catches it.
     """
 
     def __str__(self):
@@ -51,16 +51,16 @@ def get_dataset_root():
 def set_dataset_root(path):
     """Set the root directory where datasets are downloaded and cached.
 
-    It takes precedence over the ``MINICHAINER_DATASET_ROOT`` environment variable.
+    It takes precedence over the `MINICHAINER_DATASET_ROOT` environment variable.
     """
     global _dataset_root
     _dataset_root = os.fspath(path)
 
 
 def get_dataset_directory(dataset_name, create_directory=True):
-    """Return ``<dataset root>/<dataset_name>``, creating it unless told not to.
+    """Return `<dataset root>/<dataset_name>`, creating it unless told not to.
 
-    ``dataset_name`` may contain slashes, which are treated as path separators.
+    `dataset_name` may contain slashes, which are treated as path separators.
     """
     path = os.path.join(_dataset_root, dataset_name)
     if create_directory:
@@ -70,7 +70,7 @@ def get_dataset_directory(dataset_name, create_directory=True):
 
 @contextlib.contextmanager
 def _file_lock(lock_path):
-    """Exclusive inter-process lock on ``lock_path`` (fcntl on POSIX, msvcrt on Windows)."""
+    """Exclusive inter-process lock on `lock_path` (fcntl on POSIX, msvcrt on Windows)."""
     fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
     try:
         if fcntl is None:
@@ -99,7 +99,7 @@ def _file_md5(path):
 
 
 def _check_file(path, url, md5, size):
-    """Raise DownloadError when ``path`` does not have the expected size/checksum."""
+    """Raise DownloadError when `path` does not have the expected size/checksum."""
     if size is not None:
         actual = os.path.getsize(path)
         if actual != size:
@@ -130,16 +130,16 @@ def _urlretrieve():
 
 
 def _fetch(url, path):
-    """Download ``url`` to ``path``; a short read raises ContentTooShortError."""
+    """Download `url` to `path`; a short read raises ContentTooShortError."""
     _urlretrieve()(url, path)
 
 
 def cached_download(url, md5=None, size=None):
     """Download a file once and return the path of its cached copy.
 
-    The cache is ``<dataset root>/_dl_cache/<md5 of url>``. A new download is written
-    to a temporary file (with ``urllib.request.urlretrieve``, which checks the
-    Content-Length header), checked against the optional ``md5``/``size`` and only
+    The cache is `<dataset root>/_dl_cache/<md5 of url>`. A new download is written
+    to a temporary file (with `urllib.request.urlretrieve`, which checks the
+    Content-Length header), checked against the optional `md5`/`size` and only
     then renamed into place.
 
     Args:
@@ -195,17 +195,17 @@ def cached_download(url, md5=None, size=None):
 
 
 def cache_or_load_file(path, creator, loader):
-    """Load ``path`` with ``loader``, or create it with ``creator`` if missing.
+    """Load `path` with `loader`, or create it with `creator` if missing.
 
-    ``creator(temp_path)`` writes the file to a temporary path in the same directory
-    and returns the content; the file is then renamed to ``path`` atomically (under a
+    `creator(temp_path)` writes the file to a temporary path in the same directory
+    and returns the content; the file is then renamed to `path` atomically (under a
     lock in the dataset root, keeping a file another process created meanwhile).
 
     Raises:
         RuntimeError: The dataset root directory cannot be created.
 
     Returns:
-        What ``creator`` or ``loader`` returned.
+        What `creator` or `loader` returned.
     """
     if os.path.exists(path):
         return loader(path)

@@ -3,22 +3,24 @@
 Three parties take part, each through public names only:
 
 * **Datasets** that keep their examples in arrays define
-  ``get_example_batch(indices)``: gather the examples at ``indices`` (an int array)
-  with one indexing call per array and return an :class:`ExampleBatch`, or None when
-  they cannot (then the batch is built example by example, as in Chainer).
-  ``TupleDataset``/``DictDataset`` of ndarrays and ``SubDataset`` of those do; a plain
-  ndarray dataset is gathered directly.
-* **Iterators** build their batches with :func:`gather_batch`.
-* **Converters** ask an :class:`ExampleBatch` for :meth:`ExampleBatch.stacked_arrays`
-  and read :attr:`ExampleBatch.layout` (a :class:`BatchLayout`) to know its shape;
-  ``concat_examples`` returns those arrays without restacking.
+  `get_example_batch(indices)`: gather the examples at `indices` (an int array)
+  with one indexing call per array and return an
+  [`ExampleBatch`][minichainer.dataset.example_batch.ExampleBatch], or None when they cannot (then
+  the batch is built example by example, as in Chainer). `TupleDataset`/`DictDataset` of ndarrays
+  and `SubDataset` of those do; a plain ndarray dataset is gathered directly.
+* **Iterators** build their batches with
+[`gather_batch`][minichainer.dataset.example_batch.gather_batch].
+* **Converters** ask an [`ExampleBatch`][minichainer.dataset.example_batch.ExampleBatch] for
+  [`ExampleBatch.stacked_arrays`][minichainer.dataset.example_batch.ExampleBatch.stacked_arrays] and
+  read `ExampleBatch.layout` (a [`BatchLayout`][minichainer.dataset.example_batch.BatchLayout]) to
+  know its shape; `concat_examples` returns those arrays without restacking.
 
-An :class:`ExampleBatch` behaves as the list of examples Chainer would return (``len``,
-indexing, iteration, ``==`` with a list, ``zip(*batch)``, ``+``, list mutators); the
-examples are materialised on first access.  Differences from a plain ``list`` (and
-from Chainer): ``isinstance(batch, list)`` is False, examples are views into the
+An [`ExampleBatch`][minichainer.dataset.example_batch.ExampleBatch] behaves as the list of examples
+Chainer would return (`len`, indexing, iteration, `==` with a list, `zip(*batch)`, `+`, list
+mutators); the examples are materialised on first access.  Differences from a plain `list` (and
+from Chainer): `isinstance(batch, list)` is False, examples are views into the
 gathered batch arrays rather than into the dataset, and copying or pickling gives a
-plain ``list``.
+plain `list`.
 """
 import collections.abc
 import enum
@@ -27,7 +29,8 @@ import numpy
 
 
 class BatchLayout(enum.Enum):
-    """How the stacked arrays of an :class:`ExampleBatch` are arranged."""
+    """How the stacked arrays of an
+    [`ExampleBatch`][minichainer.dataset.example_batch.ExampleBatch] are arranged."""
 
     TUPLE = 'tuple'
     """A tuple of arrays, one per element of the (tuple) examples."""
@@ -43,11 +46,12 @@ _ARRAY = BatchLayout.ARRAY
 
 
 def gather_batch(dataset, indices):
-    """Return the examples of ``dataset`` at ``indices`` as a batch.
+    """Return the examples of `dataset` at `indices` as a batch.
 
-    An ndarray dataset, and a dataset whose ``get_example_batch(indices)`` returns an
-    :class:`ExampleBatch`, give that batch (one indexing call per array); any other
-    dataset gives the list ``[dataset[i] for i in indices]``, as in Chainer.
+    An ndarray dataset, and a dataset whose `get_example_batch(indices)` returns an
+    [`ExampleBatch`][minichainer.dataset.example_batch.ExampleBatch], give that batch (one indexing
+    call per array); any other dataset gives the list `[dataset[i] for i in indices]`, as in
+    Chainer.
     """
     if type(dataset) is numpy.ndarray:
         return ExampleBatch(dataset[indices])
@@ -67,7 +71,7 @@ class ExampleBatch(collections.abc.MutableSequence):
             or one array (each row is an example). All have the same length.
 
     Attributes:
-        layout (BatchLayout): how ``arrays`` are arranged.
+        layout (BatchLayout): how `arrays` are arranged.
     """
 
     __slots__ = ('_arrays', 'layout', '_len', '_examples', '_handed_out')
@@ -91,7 +95,7 @@ class ExampleBatch(collections.abc.MutableSequence):
 
     # -- the converters' side of the protocol -------------------------------------
     def stacked_arrays(self):
-        """Return the stacked arrays (arranged as :attr:`layout` says), or None.
+        """Return the stacked arrays (arranged as `layout` says), or None.
 
         None means the batch no longer matches them (the list was modified, or dict
         examples were handed out and may have been): convert it example by example.

@@ -1,27 +1,28 @@
-"""Base class of dataset iterators (``chainer.dataset.Iterator``)."""
+"""Base class of dataset iterators (`chainer.dataset.Iterator`)."""
 
 
 class Iterator:
     """Base class of all dataset iterators.
 
     An iterator yields minibatches (lists of examples). Implementations provide
-    ``batch_size``, ``epoch`` (completed sweeps), ``epoch_detail`` (float epoch),
-    ``previous_epoch_detail`` (``epoch_detail`` before the last ``next()``, None
-    before the first) and ``is_new_epoch`` (True right after the epoch count grew),
-    and support ``serialize`` to suspend/resume.
+    `batch_size`, `epoch` (completed sweeps), `epoch_detail` (float epoch),
+    `previous_epoch_detail` (`epoch_detail` before the last `next()`, None
+    before the first) and `is_new_epoch` (True right after the epoch count grew),
+    and support `serialize` to suspend/resume.
 
-    Difference from Chainer: leaving a ``with`` block calls :meth:`finalize`.
+    Difference from Chainer: leaving a `with` block calls
+    [`finalize`][minichainer.dataset.iterator.Iterator.finalize].
     """
 
     def __iter__(self):
         return self
 
     def __next__(self):
-        """Return the next batch (may raise ``StopIteration``)."""
+        """Return the next batch (may raise `StopIteration`)."""
         raise NotImplementedError
 
     def next(self):
-        """Alias of ``__next__``."""
+        """Alias of `__next__`."""
         return self.__next__()
 
     def finalize(self):

@@ -1,4 +1,4 @@
-"""Dataset classes and standard datasets (``chainer.datasets``)."""
+"""Dataset classes and standard datasets (`chainer.datasets`)."""
 from minichainer.datasets import cifar  # noqa: F401
 from minichainer.datasets import concatenated_dataset  # noqa: F401
 from minichainer.datasets import dict_dataset  # noqa: F401

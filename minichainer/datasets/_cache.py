@@ -8,13 +8,13 @@ from minichainer.dataset import download
 
 
 def load_npz(path):
-    """Load every array of an npz file into a dict (``allow_pickle=False``)."""
+    """Load every array of an npz file into a dict (`allow_pickle=False`)."""
     with numpy.load(path, allow_pickle=False) as f:
         return {key: f[key] for key in f.files}
 
 
 def retrieve_npz(path, creator):
-    """Load the npz cache at ``path``, building it with ``creator`` when missing.
+    """Load the npz cache at `path`, building it with `creator` when missing.
 
     A cache file that cannot be read (e.g. truncated by a crash of an older tool) is
     removed and rebuilt once.
@@ -29,7 +29,7 @@ def retrieve_npz(path, creator):
 
 
 def download_any(what, urls, md5=None):
-    """Download the first of ``urls`` (mirrors of one file) that succeeds."""
+    """Download the first of `urls` (mirrors of one file) that succeeds."""
     errors = []
     for url in urls:
         try:

@@ -31,9 +31,9 @@ def _read_idx(what, path, url, magic, ndim):
 
 
 def make_npz(path, urls, what='get_mnist', md5s=(None, None)):
-    """Download images/labels (each a list of mirror URLs), convert, save npz to ``path``.
+    """Download images/labels (each a list of mirror URLs), convert, save npz to `path`.
 
-    The npz has Chainer's layout: ``x`` (N, 784) uint8 and ``y`` (N,) uint8.
+    The npz has Chainer's layout: `x` (N, 784) uint8 and `y` (N,) uint8.
     """
     x_urls, y_urls = urls
     x_url, x_path = _cache.download_any(what, x_urls, md5s[0])
@@ -50,7 +50,7 @@ def make_npz(path, urls, what='get_mnist', md5s=(None, None)):
 
 
 def retrieve(dataset_dir, name, base_urls, files, md5s, what):
-    """Return the raw ``{'x', 'y'}`` arrays of one split, downloading if needed."""
+    """Return the raw `{'x', 'y'}` arrays of one split, downloading if needed."""
     root = download.get_dataset_directory(dataset_dir)
     path = os.path.join(root, name)
     urls = ([base + files[0] for base in base_urls], [base + files[1] for base in base_urls])

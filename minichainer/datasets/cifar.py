@@ -1,4 +1,4 @@
-"""The CIFAR-10 and CIFAR-100 datasets (``chainer.datasets.get_cifar10/100``)."""
+"""The CIFAR-10 and CIFAR-100 datasets (`chainer.datasets.get_cifar10/100`)."""
 import os
 import pickle
 import tarfile
@@ -20,19 +20,20 @@ def get_cifar10(withlabel=True, ndim=3, scale=1., dtype=None):
     """Get the CIFAR-10 dataset (50000 training and 10000 test 32x32 RGB images).
 
     Args:
-        withlabel (bool): Return ``(image, label)`` TupleDatasets (True) or images.
-        ndim (int): 1 → ``(3072,)``, 3 → ``(3, 32, 32)``.
-        scale (float): Pixels are scaled to ``[0, scale]``.
-        dtype: Image dtype (default ``minichainer.config.dtype``); labels are int32.
+        withlabel (bool): Return `(image, label)` TupleDatasets (True) or images.
+        ndim (int): 1 → `(3072,)`, 3 → `(3, 32, 32)`.
+        scale (float): Pixels are scaled to `[0, scale]`.
+        dtype: Image dtype (default `minichainer.config.dtype`); labels are int32.
 
     Returns:
-        ``(train, test)``; cached as ``<dataset root>/pfnet/chainer/cifar/cifar-10.npz``.
+        `(train, test)`; cached as `<dataset root>/pfnet/chainer/cifar/cifar-10.npz`.
     """
     return _get_cifar('cifar-10', withlabel, ndim, scale, dtype)
 
 
 def get_cifar100(withlabel=True, ndim=3, scale=1., dtype=None):
-    """Get the CIFAR-100 dataset (fine labels); arguments as :func:`get_cifar10`."""
+    """Get the CIFAR-100 dataset (fine labels); arguments as
+    [`get_cifar10`][minichainer.datasets.cifar.get_cifar10]."""
     return _get_cifar('cifar-100', withlabel, ndim, scale, dtype)
 
 

@@ -1,4 +1,4 @@
-"""Concatenation of datasets (``chainer.datasets.ConcatenatedDataset``)."""
+"""Concatenation of datasets (`chainer.datasets.ConcatenatedDataset`)."""
 from minichainer.dataset import dataset_mixin
 
 

@@ -1,11 +1,11 @@
-"""Dataset of dicts built from named datasets (``chainer.datasets.DictDataset``)."""
+"""Dataset of dicts built from named datasets (`chainer.datasets.DictDataset`)."""
 import numpy
 
 from minichainer.dataset.example_batch import ExampleBatch
 
 
 class DictDataset:
-    """Dataset whose ``i``-th example is ``{key: datasets[key][i] for each key}``.
+    """Dataset whose `i`-th example is `{key: datasets[key][i] for each key}`.
 
     Args:
         datasets: Underlying datasets of equal length, as keyword arguments.
@@ -14,7 +14,7 @@ class DictDataset:
         ValueError: No dataset given, or the lengths differ.
 
     As in Chainer, a slice gives a list of example dicts, and any other index gives
-    ``{key: datasets[key][index]}``.
+    `{key: datasets[key][index]}`.
     """
 
     def __init__(self, **datasets):
@@ -44,7 +44,7 @@ class DictDataset:
         return self._length
 
     def get_example_batch(self, indices):
-        """Batch protocol: an ExampleBatch of the dict examples at ``indices`` (None
+        """Batch protocol: an ExampleBatch of the dict examples at `indices` (None
         unless every dataset is an ndarray)."""
         if not self._all_arrays:
             return None

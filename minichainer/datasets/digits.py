@@ -1,7 +1,7 @@
 """The 8x8 handwritten digits bundled with scikit-learn (minichainer addition).
 
 It gives examples and tests real data without a download. Needs scikit-learn
-(``pip install minichainer[examples]``).
+(`pip install minichainer[examples]`).
 """
 import functools
 
@@ -20,24 +20,25 @@ def _load_raw(load_digits):
 
 def get_digits(withlabel=True, ndim=1, scale=1., dtype=None, label_dtype=numpy.int32,
                rgb_format=False, test_size=360, seed=0):
-    """Get the 1797 8x8 digit images of scikit-learn, split like :func:`get_mnist`.
+    """Get the 1797 8x8 digit images of scikit-learn, split like
+    [`get_mnist`][minichainer.datasets.mnist.get_mnist].
 
-    The split is a fixed permutation from ``numpy.random.RandomState(seed)`` (the
-    global generator is not touched): ``test_size`` examples for test, the rest for
+    The split is a fixed permutation from `numpy.random.RandomState(seed)` (the
+    global generator is not touched): `test_size` examples for test, the rest for
     training.
 
     Args:
-        withlabel (bool): Return ``(image, label)`` TupleDatasets (True) or images.
-        ndim (int): 1 → ``(64,)``, 2 → ``(8, 8)``, 3 → ``(1, 8, 8)``.
-        scale (float): Pixels (originally 0-16) are scaled to ``[0, scale]``.
-        dtype: Image dtype (default ``minichainer.config.dtype``).
+        withlabel (bool): Return `(image, label)` TupleDatasets (True) or images.
+        ndim (int): 1 → `(64,)`, 2 → `(8, 8)`, 3 → `(1, 8, 8)`.
+        scale (float): Pixels (originally 0-16) are scaled to `[0, scale]`.
+        dtype: Image dtype (default `minichainer.config.dtype`).
         label_dtype: Label dtype.
-        rgb_format (bool): With ``ndim=3``, repeat the channel to ``(3, 8, 8)``.
+        rgb_format (bool): With `ndim=3`, repeat the channel to `(3, 8, 8)`.
         test_size (int): Number of test examples.
         seed (int): Seed of the split.
 
     Returns:
-        ``(train, test)``.
+        `(train, test)`.
 
     Raises:
         ImportError: scikit-learn is not installed.

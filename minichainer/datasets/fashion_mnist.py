@@ -1,4 +1,4 @@
-"""The Fashion-MNIST dataset (``chainer.datasets.get_fashion_mnist``)."""
+"""The Fashion-MNIST dataset (`chainer.datasets.get_fashion_mnist`)."""
 import numpy
 
 from minichainer.datasets import _mnist_helper
@@ -30,8 +30,8 @@ def get_fashion_mnist(withlabel=True, ndim=1, scale=1., dtype=None,
                       label_dtype=numpy.int32, rgb_format=False):
     """Get the Fashion-MNIST dataset (28x28 grey images of clothes, 10 classes).
 
-    Arguments and return value are as for :func:`~minichainer.datasets.get_mnist`;
-    cached under ``<dataset root>/pfnet/chainer/fashion-mnist``.
+    Arguments and return value are as for [`get_mnist`][minichainer.datasets.mnist.get_mnist];
+    cached under `<dataset root>/pfnet/chainer/fashion-mnist`.
     """
     train = _mnist_helper.preprocess_mnist(_retrieve('train.npz'), withlabel, ndim, scale,
                                            dtype, label_dtype, rgb_format)

@@ -1,6 +1,6 @@
-"""Datasets of image files (``chainer.datasets.ImageDataset`` and friends).
+"""Datasets of image files (`chainer.datasets.ImageDataset` and friends).
 
-Reading images needs Pillow (``pip install minichainer[examples]``); it is imported
+Reading images needs Pillow (`pip install minichainer[examples]`); it is imported
 when a dataset is created.
 """
 import bisect
@@ -72,13 +72,13 @@ def _read_pairs(pairs_path):
 
 
 class ImageDataset(dataset_mixin.DatasetMixin):
-    """Dataset of images read from files on every access, as ``(channels, H, W)`` arrays.
+    """Dataset of images read from files on every access, as `(channels, H, W)` arrays.
 
     Args:
         paths (str or list of str): Image paths, or the path of a text file listing
-            one image path per line; relative to ``root``.
+            one image path per line; relative to `root`.
         root (str): Root directory of the images.
-        dtype: Array dtype (default ``minichainer.config.dtype``).
+        dtype: Array dtype (default `minichainer.config.dtype`).
     """
 
     def __init__(self, paths, root='.', dtype=None):
@@ -99,13 +99,13 @@ class ImageDataset(dataset_mixin.DatasetMixin):
 
 
 class LabeledImageDataset(dataset_mixin.DatasetMixin):
-    """Dataset of ``(image, label)`` pairs; images are read on every access.
+    """Dataset of `(image, label)` pairs; images are read on every access.
 
     Args:
-        pairs (str or list of tuples): ``(path, int_label)`` pairs, or the path of a
-            text file with one ``path label`` pair per line (Caffe's format).
+        pairs (str or list of tuples): `(path, int_label)` pairs, or the path of a
+            text file with one `path label` pair per line (Caffe's format).
         root (str): Root directory of the images.
-        dtype: Image dtype (default ``minichainer.config.dtype``).
+        dtype: Image dtype (default `minichainer.config.dtype`).
         label_dtype: Label dtype.
     """
 
@@ -133,7 +133,7 @@ class ZippedImageDataset(dataset_mixin.DatasetMixin):
 
     Args:
         zipfilename (str): Path of the zip file (holding only images).
-        dtype: Image dtype (default ``minichainer.config.dtype``).
+        dtype: Image dtype (default `minichainer.config.dtype`).
     """
 
     def __init__(self, zipfilename, dtype=None):
@@ -190,12 +190,12 @@ class MultiZippedImageDataset(dataset_mixin.DatasetMixin):
 
 
 class LabeledZippedImageDataset(dataset_mixin.DatasetMixin):
-    """Dataset of ``(image, label)`` pairs with the images in a zip file.
+    """Dataset of `(image, label)` pairs with the images in a zip file.
 
     Args:
         zipfilename (str): Path of the zip file.
-        labelfilename (str): Text file of ``name label`` lines naming zip members.
-        dtype: Image dtype (default ``minichainer.config.dtype``).
+        labelfilename (str): Text file of `name label` lines naming zip members.
+        dtype: Image dtype (default `minichainer.config.dtype`).
         label_dtype: Label dtype.
     """
 

@@ -1,4 +1,4 @@
-"""The Kuzushiji-MNIST dataset (``chainer.datasets.get_kuzushiji_mnist``)."""
+"""The Kuzushiji-MNIST dataset (`chainer.datasets.get_kuzushiji_mnist`)."""
 import numpy
 
 from minichainer.datasets import _mnist_helper
@@ -18,7 +18,7 @@ _kuzushiji_mnist_labels = [('o', '\u304A'), ('ki', '\u304D'), ('su', '\u3059'),
 
 
 def get_kuzushiji_mnist_labels():
-    """Return the 10 labels as ``(romaji, character)`` tuples, in label order."""
+    """Return the 10 labels as `(romaji, character)` tuples, in label order."""
     return list(_kuzushiji_mnist_labels)
 
 
@@ -32,8 +32,8 @@ def get_kuzushiji_mnist(withlabel=True, ndim=1, scale=1., dtype=None,
                         label_dtype=numpy.int32, rgb_format=False):
     """Get the Kuzushiji-MNIST dataset (28x28 grey images of cursive Japanese).
 
-    Arguments and return value are as for :func:`~minichainer.datasets.get_mnist`;
-    cached under ``<dataset root>/pfnet/chainer/kuzushiji_mnist``.
+    Arguments and return value are as for [`get_mnist`][minichainer.datasets.mnist.get_mnist];
+    cached under `<dataset root>/pfnet/chainer/kuzushiji_mnist`.
     """
     train = _mnist_helper.preprocess_mnist(_retrieve('train.npz'), withlabel, ndim, scale,
                                            dtype, label_dtype, rgb_format)

@@ -1,4 +1,4 @@
-"""The MNIST handwritten digits (``chainer.datasets.get_mnist``)."""
+"""The MNIST handwritten digits (`chainer.datasets.get_mnist`)."""
 import numpy
 
 from minichainer.datasets import _mnist_helper
@@ -24,18 +24,18 @@ def get_mnist(withlabel=True, ndim=1, scale=1., dtype=None, label_dtype=numpy.in
               rgb_format=False):
     """Get the MNIST dataset (60000 training and 10000 test 28x28 grey images).
 
-    Downloaded once and cached as ``<dataset root>/pfnet/chainer/mnist/{train,test}.npz``.
+    Downloaded once and cached as `<dataset root>/pfnet/chainer/mnist/{train,test}.npz`.
 
     Args:
-        withlabel (bool): Return ``(image, label)`` TupleDatasets (True) or image arrays.
-        ndim (int): 1 → ``(784,)``, 2 → ``(28, 28)``, 3 → ``(1, 28, 28)``.
-        scale (float): Pixels are scaled to ``[0, scale]``.
-        dtype: Image dtype (default ``minichainer.config.dtype``).
+        withlabel (bool): Return `(image, label)` TupleDatasets (True) or image arrays.
+        ndim (int): 1 → `(784,)`, 2 → `(28, 28)`, 3 → `(1, 28, 28)`.
+        scale (float): Pixels are scaled to `[0, scale]`.
+        dtype: Image dtype (default `minichainer.config.dtype`).
         label_dtype: Label dtype.
-        rgb_format (bool): With ``ndim=3``, repeat the channel to ``(3, 28, 28)``.
+        rgb_format (bool): With `ndim=3`, repeat the channel to `(3, 28, 28)`.
 
     Returns:
-        ``(train, test)``.
+        `(train, test)`.
     """
     train = _mnist_helper.preprocess_mnist(_retrieve_mnist('train.npz'), withlabel, ndim,
                                            scale, dtype, label_dtype, rgb_format)

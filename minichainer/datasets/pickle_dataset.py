@@ -1,7 +1,8 @@
-"""Dataset of pickled objects in one file (``chainer.datasets.PickleDataset``).
+"""Dataset of pickled objects in one file (`chainer.datasets.PickleDataset`).
 
-.. warning:: Reading a PickleDataset **unpickles** its file, which can run arbitrary
-   code: only open files you trust.
+Warning:
+    Reading a PickleDataset **unpickles** its file, which can run arbitrary
+    code: only open files you trust.
 """
 import io
 import multiprocessing.util
@@ -12,10 +13,11 @@ from minichainer.dataset import dataset_mixin
 
 
 class PickleDatasetWriter:
-    """Appends pickled objects to a file to make a :class:`PickleDataset`.
+    """Appends pickled objects to a file to make a
+    [`PickleDataset`][minichainer.datasets.pickle_dataset.PickleDataset].
 
     Args:
-        writer: File-like object with ``write`` and ``tell``.
+        writer: File-like object with `write` and `tell`.
         protocol (int): Pickle protocol.
     """
 
@@ -53,7 +55,7 @@ class PickleDataset(dataset_mixin.DatasetMixin):
         reader: Seekable binary file-like object.
 
     Raises:
-        ValueError: ``reader`` is not seekable.
+        ValueError: `reader` is not seekable.
     """
 
     def __init__(self, reader):
@@ -136,10 +138,10 @@ class _FileReader(io.RawIOBase):
 
 
 def open_pickle_dataset(path):
-    """Open the PickleDataset stored at ``path`` (close it, or use ``with``)."""
+    """Open the PickleDataset stored at `path` (close it, or use `with`)."""
     return PickleDataset(_FileReader(path))
 
 
 def open_pickle_dataset_writer(path, protocol=pickle.HIGHEST_PROTOCOL):
-    """Open a PickleDatasetWriter writing to ``path`` (close it, or use ``with``)."""
+    """Open a PickleDatasetWriter writing to `path` (close it, or use `with`)."""
     return PickleDatasetWriter(open(path, 'wb'), protocol=protocol)

@@ -1,4 +1,4 @@
-"""The Penn Tree Bank word-level corpus (``chainer.datasets.get_ptb_words``)."""
+"""The Penn Tree Bank word-level corpus (`chainer.datasets.get_ptb_words`)."""
 import os
 
 import numpy
@@ -17,11 +17,12 @@ def _url(split):
 def get_ptb_words():
     """Get the PTB corpus as three long int32 arrays of word IDs.
 
-    Sentences are joined with the ``<eos>`` word. Cached under
-    ``<dataset root>/pfnet/chainer/ptb``.
+    Sentences are joined with the `<eos>` word. Cached under
+    `<dataset root>/pfnet/chainer/ptb`.
 
     Returns:
-        ``(train, valid, test)`` int32 arrays; see :func:`get_ptb_words_vocabulary`.
+        `(train, valid, test)` int32 arrays; see
+        [`get_ptb_words_vocabulary`][minichainer.datasets.ptb.get_ptb_words_vocabulary].
     """
     return (_retrieve_ptb_words('train.npz', 'train'),
             _retrieve_ptb_words('valid.npz', 'valid'),

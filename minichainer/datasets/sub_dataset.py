@@ -1,4 +1,4 @@
-"""Subsets and splits of datasets (``chainer.datasets.SubDataset`` and split functions)."""
+"""Subsets and splits of datasets (`chainer.datasets.SubDataset` and split functions)."""
 import numbers
 import warnings
 
@@ -9,10 +9,10 @@ from minichainer.dataset.example_batch import ExampleBatch
 
 
 class SubDataset(dataset_mixin.DatasetMixin):
-    """Subset ``[start, finish)`` of a base dataset, optionally through a permutation.
+    """Subset `[start, finish)` of a base dataset, optionally through a permutation.
 
-    The ``i``-th example is ``dataset[order[start + i]]`` (``dataset[start + i]``
-    without ``order``); a negative ``i`` counts from ``finish``.
+    The `i`-th example is `dataset[order[start + i]]` (`dataset[start + i]`
+    without `order`); a negative `i` counts from `finish`.
 
     Args:
         dataset: Base dataset.
@@ -21,7 +21,7 @@ class SubDataset(dataset_mixin.DatasetMixin):
         order (sequence of ints): Permutation of the base dataset's indices, or None.
 
     Raises:
-        ValueError: The interval overruns the base dataset or ``order`` has the
+        ValueError: The interval overruns the base dataset or `order` has the
             wrong length.
     """
 
@@ -60,7 +60,7 @@ class SubDataset(dataset_mixin.DatasetMixin):
         return self._dataset[index]
 
     def get_example_batch(self, indices):
-        """The batch protocol: the examples at ``indices`` as an ExampleBatch gathered
+        """The batch protocol: the examples at `indices` as an ExampleBatch gathered
         from the base dataset in one call, or None when the base cannot do that."""
         base = self._dataset
         if type(base) is numpy.ndarray:
@@ -90,14 +90,15 @@ def _check_int(name, argname, value):
 
 
 def split_dataset(dataset, split_at, order=None):
-    """Split a dataset into two :class:`SubDataset` at ``split_at``.
+    """Split a dataset into two [`SubDataset`][minichainer.datasets.sub_dataset.SubDataset] at
+    `split_at`.
 
     Returns:
-        tuple: ``(first, second)`` with the examples of ``order[:split_at]`` and
-        ``order[split_at:]``.
+        tuple: `(first, second)` with the examples of `order[:split_at]` and
+        `order[split_at:]`.
 
     Raises:
-        ValueError: ``split_at`` is negative or not smaller than the dataset size.
+        ValueError: `split_at` is negative or not smaller than the dataset size.
     """
     _check_int('split_dataset', 'split_at', split_at)
     n_examples = len(dataset)
@@ -112,17 +113,17 @@ def split_dataset(dataset, split_at, order=None):
 
 
 def split_dataset_random(dataset, first_size, seed=None):
-    """Split a dataset randomly into subsets of ``first_size`` and the rest.
+    """Split a dataset randomly into subsets of `first_size` and the rest.
 
-    The permutation comes from ``numpy.random.RandomState(seed)`` (the global
-    generator is not touched), so a fixed ``seed`` always gives the same split.
+    The permutation comes from `numpy.random.RandomState(seed)` (the global
+    generator is not touched), so a fixed `seed` always gives the same split.
     """
     order = numpy.random.RandomState(seed).permutation(len(dataset))
     return split_dataset(dataset, first_size, order)
 
 
 def split_dataset_n(dataset, n, order=None):
-    """Split a dataset into ``n`` subsets of ``len(dataset) // n`` examples each."""
+    """Split a dataset into `n` subsets of `len(dataset) // n` examples each."""
     _check_int('split_dataset_n', 'n', n)
     if n <= 0:
         raise ValueError('split_dataset_n: n must be positive, got {}'.format(n))
@@ -132,7 +133,7 @@ def split_dataset_n(dataset, n, order=None):
 
 
 def split_dataset_n_random(dataset, n, seed=None):
-    """Split a dataset randomly into ``n`` subsets of ``len(dataset) // n`` examples."""
+    """Split a dataset randomly into `n` subsets of `len(dataset) // n` examples."""
     _check_int('split_dataset_n_random', 'n', n)
     if n <= 0:
         raise ValueError('split_dataset_n_random: n must be positive, got {}'.format(n))
@@ -143,14 +144,14 @@ def split_dataset_n_random(dataset, n, seed=None):
 
 
 def get_cross_validation_datasets(dataset, n_folds=None, order=None, **kwargs):
-    """Make ``n_folds`` (train, test) splits for cross validation.
+    """Make `n_folds` (train, test) splits for cross validation.
 
     The test parts do not overlap and together cover the dataset; their sizes
-    differ by at most one. ``n_fold=`` (Chainer's old name) is accepted with a
+    differ by at most one. `n_fold=` (Chainer's old name) is accepted with a
     DeprecationWarning.
 
     Returns:
-        list of tuples: ``[(train, test), ...]``, each a pair of SubDatasets.
+        list of tuples: `[(train, test), ...]`, each a pair of SubDatasets.
     """
     n_folds = _n_folds_argument('get_cross_validation_datasets', n_folds, kwargs)
     if order is None:
@@ -174,7 +175,8 @@ def get_cross_validation_datasets(dataset, n_folds=None, order=None, **kwargs):
 
 
 def get_cross_validation_datasets_random(dataset, n_folds=None, seed=None, **kwargs):
-    """Like :func:`get_cross_validation_datasets` with a random order from ``seed``."""
+    """Like [`get_cross_validation_datasets`][minichainer.datasets.sub_dataset.get_cross_validation_datasets]
+    with a random order from `seed`."""
     n_folds = _n_folds_argument('get_cross_validation_datasets_random', n_folds, kwargs)
     order = numpy.random.RandomState(seed).permutation(len(dataset))
     return get_cross_validation_datasets(dataset, n_folds, order)

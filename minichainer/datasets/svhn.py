@@ -1,7 +1,7 @@
-"""The Street View House Numbers dataset (``chainer.datasets.get_svhn``).
+"""The Street View House Numbers dataset (`chainer.datasets.get_svhn`).
 
 Converting the downloaded MATLAB files needs SciPy (installed with
-``pip install minichainer[examples]`` through scikit-learn, or ``pip install scipy``).
+`pip install minichainer[examples]` through scikit-learn, or `pip install scipy`).
 """
 import os
 
@@ -23,15 +23,15 @@ def get_svhn(withlabel=True, scale=1., dtype=None, label_dtype=numpy.int32,
     """Get the SVHN dataset (32x32 RGB digit images, label 0-9 with "0" as 0).
 
     Args:
-        withlabel (bool): Return ``(image, label)`` TupleDatasets (True) or images.
-        scale (float): Pixels are scaled to ``[0, scale]``.
-        dtype: Image dtype (default ``minichainer.config.dtype``).
+        withlabel (bool): Return `(image, label)` TupleDatasets (True) or images.
+        scale (float): Pixels are scaled to `[0, scale]`.
+        dtype: Image dtype (default `minichainer.config.dtype`).
         label_dtype: Label dtype.
         add_extra (bool): Also return the extra training set.
 
     Returns:
-        ``(train, test)``, or ``(train, test, extra)`` with ``add_extra``; images
-        have shape ``(3, 32, 32)``. Cached under ``<dataset root>/pfnet/chainer/svhn``.
+        `(train, test)`, or `(train, test, extra)` with `add_extra`; images
+        have shape `(3, 32, 32)`. Cached under `<dataset root>/pfnet/chainer/svhn`.
     """
     names = ('train.npz', 'test.npz', 'extra.npz') if add_extra else ('train.npz', 'test.npz')
     return tuple(_preprocess_svhn(_retrieve(name), withlabel, scale, dtype, label_dtype)

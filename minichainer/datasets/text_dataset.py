@@ -1,4 +1,4 @@
-"""Dataset of the lines of text files (``chainer.datasets.TextDataset``)."""
+"""Dataset of the lines of text files (`chainer.datasets.TextDataset`)."""
 import io
 import threading
 
@@ -9,13 +9,13 @@ class TextDataset(dataset_mixin.DatasetMixin):
     """Dataset whose examples are the lines of one or more text files.
 
     Line offsets are indexed in the constructor, so any line is read with one seek.
-    With one path an example is a ``str`` (with its newline); with several paths it
+    With one path an example is a `str` (with its newline); with several paths it
     is a tuple of the corresponding lines (the files must have as many lines).
 
     Args:
         paths (str or list of str): Text file(s).
-        encoding, errors, newline: As for :func:`open`; a str or one per file.
-        filter_func (callable): ``filter_func(*lines)`` returning True keeps a line.
+        encoding, errors, newline: As for `open`; a str or one per file.
+        filter_func (callable): `filter_func(*lines)` returning True keeps a line.
 
     Raises:
         ValueError: No path, option lists of the wrong length, or files with

@@ -1,9 +1,9 @@
-"""Dataset applying a function to each example (``chainer.datasets.TransformDataset``)."""
+"""Dataset applying a function to each example (`chainer.datasets.TransformDataset`)."""
 from minichainer.dataset import dataset_mixin
 
 
 class TransformDataset(dataset_mixin.DatasetMixin):
-    """Dataset returning ``transform(dataset[i])``, computed on every access.
+    """Dataset returning `transform(dataset[i])`, computed on every access.
 
     Args:
         dataset: Underlying dataset.

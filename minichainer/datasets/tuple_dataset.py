@@ -1,11 +1,11 @@
-"""Dataset of tuples built from several datasets (``chainer.datasets.TupleDataset``)."""
+"""Dataset of tuples built from several datasets (`chainer.datasets.TupleDataset`)."""
 import numpy
 
 from minichainer.dataset.example_batch import ExampleBatch
 
 
 class TupleDataset:
-    """Dataset whose ``i``-th example is ``(datasets[0][i], datasets[1][i], ...)``.
+    """Dataset whose `i`-th example is `(datasets[0][i], datasets[1][i], ...)`.
 
     Args:
         datasets: Underlying datasets of equal length (arrays, lists, datasets).
@@ -15,10 +15,11 @@ class TupleDataset:
 
     As in Chainer, a slice gives a list of example tuples, and any other index (an
     int, or an index list/array that the underlying datasets accept) gives the tuple
-    ``(datasets[0][index], datasets[1][index], ...)``.
+    `(datasets[0][index], datasets[1][index], ...)`.
 
     When every underlying dataset is an ndarray, iterators gather a batch with one
-    fancy-indexing call per array (see :class:`~minichainer.dataset.ExampleBatch`).
+    fancy-indexing call per array (see
+    [`ExampleBatch`][minichainer.dataset.example_batch.ExampleBatch]).
     """
 
     def __init__(self, *datasets):
@@ -44,7 +45,7 @@ class TupleDataset:
         return self._length
 
     def get_example_batch(self, indices):
-        """Batch protocol: an ExampleBatch of the tuple examples at ``indices`` (None
+        """Batch protocol: an ExampleBatch of the tuple examples at `indices` (None
         unless every dataset is an ndarray)."""
         if not self._all_arrays:
             return None

@@ -1,15 +1,15 @@
-"""Multi-process data-parallel training on MPI with ChainerMN's API (``chainermn``).
+"""Multi-process data-parallel training on MPI with ChainerMN's API (`chainermn`).
 
-``import minichainer.distributed as chainermn`` gives the names ChainerMN programs use:
-:func:`create_communicator`, :func:`create_multi_node_optimizer`,
-:func:`scatter_dataset`, :func:`scatter_index`, :func:`create_multi_node_evaluator`,
-:func:`create_multi_node_checkpointer`, :mod:`links`, :mod:`functions`, ... mpi4py is
-imported only when a communicator is created (``pip install minichainer[mpi]``).
+`import minichainer.distributed as chainermn` gives the names ChainerMN programs use:
+`create_communicator`, `create_multi_node_optimizer`,
+`scatter_dataset`, `scatter_index`, `create_multi_node_evaluator`,
+`create_multi_node_checkpointer`, `links`, `functions`, ... mpi4py is
+imported only when a communicator is created (`pip install minichainer[mpi]`).
 
 Deliberate differences from ChainerMN: CPU only (GPU communicators raise), the default
-communicator is ``'naive'``, gradients always travel packed in a few buffers, and the
+communicator is `'naive'`, gradients always travel packed in a few buffers, and the
 global exception hook that aborts the whole job on an uncaught exception is installed by
-default (see :mod:`global_except_hook`).
+default (see `global_except_hook`).
 """
 from minichainer.distributed import communicators  # noqa: F401
 from minichainer.distributed import datasets  # noqa: F401

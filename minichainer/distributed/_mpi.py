@@ -8,11 +8,11 @@ _INSTALL_HINT = (
 
 
 def get_mpi():
-    """Return the ``mpi4py.MPI`` module, importing (and so initializing MPI) on first use.
+    """Return the `mpi4py.MPI` module, importing (and so initializing MPI) on first use.
 
     Raises:
         ImportError: mpi4py (or the MPI library it links) is missing; the message names
-            the ``mpi`` extra to install.
+            the `mpi` extra to install.
     """
     mod = sys.modules.get('mpi4py.MPI')
     if mod is not None:
@@ -26,7 +26,7 @@ def get_mpi():
 
 
 def mpi_if_loaded():
-    """``mpi4py.MPI`` if it was imported already and MPI is running, else None."""
+    """`mpi4py.MPI` if it was imported already and MPI is running, else None."""
     mod = sys.modules.get('mpi4py.MPI')
     if mod is None:
         return None

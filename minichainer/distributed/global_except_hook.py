@@ -1,13 +1,13 @@
 """Abort the whole MPI job when one process dies of an uncaught exception.
 
 Without it, the other processes of a data-parallel job wait forever in their next
-collective call. The hook prints the traceback as usual, then calls ``MPI_Abort`` on
-``COMM_WORLD``, which makes ``mpiexec`` terminate every rank with a non-zero status.
+collective call. The hook prints the traceback as usual, then calls `MPI_Abort` on
+`COMM_WORLD`, which makes `mpiexec` terminate every rank with a non-zero status.
 
 Deliberate difference from ChainerMN: the hook is installed by default when
-``minichainer.distributed`` is imported (ChainerMN needed
-``CHAINERMN_FORCE_ABORT_ON_EXCEPTION``). Set ``MINICHAINER_MPI_ABORT_ON_EXCEPTION=0`` to
-keep the plain Python behaviour, or call :func:`remove_hook`. It only acts when MPI is
+`minichainer.distributed` is imported (ChainerMN needed
+`CHAINERMN_FORCE_ABORT_ON_EXCEPTION`). Set `MINICHAINER_MPI_ABORT_ON_EXCEPTION=0` to
+keep the plain Python behaviour, or call `remove_hook`. It only acts when MPI is
 initialized and the job has more than one process.
 """
 import os
@@ -21,7 +21,7 @@ _FORWARD_GRACE_SECONDS = 0.5
 
 
 class _HookState:
-    """The ``sys.excepthook`` the hook replaced, and whether ``add_hook()`` was called."""
+    """The `sys.excepthook` the hook replaced, and whether `add_hook()` was called."""
 
     orig_except_hook = None
     installed_explicitly = False
@@ -31,7 +31,7 @@ _state = _HookState()
 
 
 def _global_except_hook(exctype, value, traceback):
-    """Print the exception like Python does, then ``MPI_Abort`` the job."""
+    """Print the exception like Python does, then `MPI_Abort` the job."""
     try:
         hook = _state.orig_except_hook or sys.__excepthook__
         hook(exctype, value, traceback)
@@ -69,7 +69,7 @@ def _enabled_by_env():
 
 
 def _add_hook_if_enabled():
-    """Install the hook unless disabled by ``MINICHAINER_MPI_ABORT_ON_EXCEPTION=0``."""
+    """Install the hook unless disabled by `MINICHAINER_MPI_ABORT_ON_EXCEPTION=0`."""
     if _enabled_by_env() and sys.excepthook is not _global_except_hook:
         _install()
 
@@ -95,7 +95,7 @@ def add_hook():
 
 
 def remove_hook():
-    """Restore the previous ``sys.excepthook`` (minichainer addition)."""
+    """Restore the previous `sys.excepthook` (minichainer addition)."""
     if sys.excepthook is _global_except_hook:
         sys.excepthook = _state.orig_except_hook or sys.__excepthook__
     _state.orig_except_hook = None

@@ -1,8 +1,8 @@
-"""``chainermn.nccl``: NCCL is a CUDA library, so it is never available here.
+"""`chainermn.nccl`: NCCL is a CUDA library, so it is never available here.
 
-``_available`` is False, as ChainerMN's module reports without CuPy's NCCL; any other
-name raises AttributeError (so ``from chainermn.nccl import X`` is an ImportError and
-``hasattr`` is False) saying why.
+`_available` is False, as ChainerMN's module reports without CuPy's NCCL; any other
+name raises AttributeError (so `from chainermn.nccl import X` is an ImportError and
+`hasattr` is False) saying why.
 """
 
 _available = False

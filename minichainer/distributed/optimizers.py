@@ -1,14 +1,14 @@
-"""Data-parallel optimizers (``chainermn.optimizers``)."""
+"""Data-parallel optimizers (`chainermn.optimizers`)."""
 
 
 class _MultiNodeOptimizer:
     """Wraps an optimizer so that every update uses gradients averaged over the ranks.
 
-    The first :meth:`update` (and any update after the set of initialized parameters
+    The first `update` (and any update after the set of initialized parameters
     changed, e.g. after lazily initialized links got their shapes) only broadcasts rank
     0's parameters, so all ranks start from the same model; every other update averages
-    the gradients with ``communicator.multi_node_mean_grad`` and then runs the wrapped
-    optimizer. Every other attribute (``lr``, ``t``, ``serialize``, hooks, ...) is the
+    the gradients with `communicator.multi_node_mean_grad` and then runs the wrapped
+    optimizer. Every other attribute (`lr`, `t`, `serialize`, hooks, ...) is the
     wrapped optimizer's.
     """
 
@@ -20,7 +20,7 @@ class _MultiNodeOptimizer:
         object.__setattr__(self, 'needs_broadcast', True)
 
     def update(self, lossfun=None, *args, **kwds):
-        """Compute gradients with ``lossfun`` (if given), then broadcast or average and
+        """Compute gradients with `lossfun` (if given), then broadcast or average and
         update (see the class docstring)."""
         actual = self.actual_optimizer
         target = actual.target
@@ -47,7 +47,7 @@ class _MultiNodeOptimizer:
 
     def is_changed(self, target):
         """True when the initialized parameters differ from the last call's (and on the
-        first call, unless a checkpointer cleared ``needs_broadcast``)."""
+        first call, unless a checkpointer cleared `needs_broadcast`)."""
         previous = self.target_params
         current = [(name, param.array is not None)
                    for name, param in sorted(target.namedparams(), key=lambda x: x[0])]
@@ -58,7 +58,7 @@ class _MultiNodeOptimizer:
         return current != previous
 
     def setup(self, link):
-        """Set up the wrapped optimizer on ``link``; returns this wrapper."""
+        """Set up the wrapped optimizer on `link`; returns this wrapper."""
         self.actual_optimizer.setup(link)
         object.__setattr__(self, 'target_params', [])
         return self
@@ -77,13 +77,13 @@ class _MultiNodeOptimizer:
 
 def create_multi_node_optimizer(actual_optimizer, communicator, double_buffering=False,
                                 zero_fill=True):
-    """Wrap ``actual_optimizer`` so that it averages gradients across the ranks.
+    """Wrap `actual_optimizer` so that it averages gradients across the ranks.
 
     Args:
-        actual_optimizer: The optimizer (e.g. ``optimizers.Adam()``).
-        communicator: A communicator from :func:`create_communicator`.
+        actual_optimizer: The optimizer (e.g. `optimizers.Adam()`).
+        communicator: A communicator from `create_communicator`.
         double_buffering (bool): ChainerMN's overlap of communication with the next
-            step, which needs the ``pure_nccl`` GPU communicator: True raises.
+            step, which needs the `pure_nccl` GPU communicator: True raises.
         zero_fill (bool): Initialized parameters without a gradient (unused in this
             step) take part as zeros; when False they are skipped.
 
@@ -91,7 +91,7 @@ def create_multi_node_optimizer(actual_optimizer, communicator, double_buffering
         The multi-node optimizer.
 
     Raises:
-        ValueError: ``double_buffering`` is True.
+        ValueError: `double_buffering` is True.
     """
     if double_buffering:
         raise ValueError(

@@ -1,4 +1,4 @@
-"""Probability distributions (``chainer.distributions``)."""
+"""Probability distributions (`chainer.distributions`)."""
 from minichainer.distributions.bernoulli import Bernoulli  # noqa: F401
 from minichainer.distributions.beta import Beta  # noqa: F401
 from minichainer.distributions.categorical import Categorical  # noqa: F401

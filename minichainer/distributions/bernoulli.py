@@ -1,4 +1,4 @@
-"""Bernoulli distribution (``chainer.distributions.Bernoulli``)."""
+"""Bernoulli distribution (`chainer.distributions.Bernoulli`)."""
 import numpy
 
 from minichainer import backend
@@ -12,11 +12,11 @@ from minichainer.utils import type_check
 
 
 class BernoulliLogProb(function_node.FunctionNode):
-    """``log p(x)`` of a Bernoulli distribution given by its logit, for inputs (logit, x).
+    """`log p(x)` of a Bernoulli distribution given by its logit, for inputs (logit, x).
 
-    Infinite logits give ``log x`` / ``log(1 - x)``; with ``binary_check`` a value
-    that is neither 0 nor 1 has log-probability ``-inf``.  Only ``logit`` gets a
-    gradient (``x - sigmoid(logit)``; NaN where the logit is infinite or x invalid).
+    Infinite logits give `log x` / `log(1 - x)`; with `binary_check` a value
+    that is neither 0 nor 1 has log-probability `-inf`.  Only `logit` gets a
+    gradient (`x - sigmoid(logit)`; NaN where the logit is infinite or x invalid).
     """
 
     def __init__(self, binary_check=False):
@@ -71,14 +71,14 @@ def _bernoulli_log_prob(logit, x, binary_check=False):
 
 
 class Bernoulli(distribution.Distribution):
-    """Bernoulli distribution over ``{0, 1}``.
+    """Bernoulli distribution over `{0, 1}`.
 
     Args:
-        p (~chainer.Variable or ndarray): probability of 1.
-        logit (~chainer.Variable or ndarray): log-odds of 1; exactly one of ``p`` and
-            ``logit`` is required.
-        binary_check (bool): if True, ``log_prob``/``prob`` of values other than 0 or
-            1 are ``-inf``/0.
+        p (Variable or ndarray): probability of 1.
+        logit (Variable or ndarray): log-odds of 1; exactly one of `p` and
+            `logit` is required.
+        binary_check (bool): if True, `log_prob`/`prob` of values other than 0 or
+            1 are `-inf`/0.
     """
 
     def __init__(self, p=None, logit=None, binary_check=False):

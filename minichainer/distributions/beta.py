@@ -1,4 +1,4 @@
-"""Beta distribution (``chainer.distributions.Beta``)."""
+"""Beta distribution (`chainer.distributions.Beta`)."""
 import numpy
 
 from minichainer import distribution
@@ -12,11 +12,11 @@ def _lbeta(a, b):
 
 
 class Beta(dutils.ScalarDistribution, distribution.Distribution):
-    """Beta distribution on ``[0, 1]``: density ``x^(a-1) (1-x)^(b-1) / B(a, b)``.
+    """Beta distribution on `[0, 1]`: density `x^(a-1) (1-x)^(b-1) / B(a, b)`.
 
     Args:
-        a (~chainer.Variable or ndarray): first shape parameter (> 0).
-        b (~chainer.Variable or ndarray): second shape parameter (> 0).
+        a (Variable or ndarray): first shape parameter (> 0).
+        b (Variable or ndarray): second shape parameter (> 0).
     """
 
     _param_names = ('a', 'b')

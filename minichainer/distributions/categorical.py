@@ -1,4 +1,4 @@
-"""Categorical distribution over class indices (``chainer.distributions.Categorical``)."""
+"""Categorical distribution over class indices (`chainer.distributions.Categorical`)."""
 import numpy
 
 from minichainer import distribution
@@ -9,11 +9,11 @@ from minichainer.utils import argument
 
 
 class Categorical(distribution.Distribution):
-    """Categorical distribution: ``P(x = i) = p[..., i]``; events are integer indices.
+    """Categorical distribution: `P(x = i) = p[..., i]`; events are integer indices.
 
     Args:
-        p (~chainer.Variable or ndarray): class probabilities, classes on the last axis.
-        logit (~chainer.Variable or ndarray): keyword-only alternative to ``p``:
+        p (Variable or ndarray): class probabilities, classes on the last axis.
+        logit (Variable or ndarray): keyword-only alternative to `p`:
             unnormalized log-probabilities; exactly one of the two is required.
     """
 
@@ -54,7 +54,7 @@ class Categorical(distribution.Distribution):
         return -F.sum(dutils._modified_xlogx(self.p), axis=-1)
 
     def log_prob(self, x):
-        """``log p[x]`` for integer class indices ``x`` of shape ``sample_shape + batch_shape``."""
+        """`log p[x]` for integer class indices `x` of shape `sample_shape + batch_shape`."""
         x = dutils.array_of(x)
         n_class = self.log_p.shape[-1]
         log_p = F.broadcast_to(self.log_p, x.shape + (n_class,))

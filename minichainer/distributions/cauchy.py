@@ -1,4 +1,4 @@
-"""Cauchy distribution (``chainer.distributions.Cauchy``)."""
+"""Cauchy distribution (`chainer.distributions.Cauchy`)."""
 import math
 import warnings
 
@@ -16,9 +16,9 @@ def _cauchy_icdf(x):
 
 
 class Cauchy(dutils.ScalarDistribution, distribution.Distribution):
-    """Cauchy distribution: density ``1 / (pi scale (1 + ((x - loc) / scale)^2))``.
+    """Cauchy distribution: density `1 / (pi scale (1 + ((x - loc) / scale)^2))`.
 
-    Its mean and variance are undefined: they are NaN (with a ``RuntimeWarning``).
+    Its mean and variance are undefined: they are NaN (with a `RuntimeWarning`).
     """
 
     _param_names = ('loc', 'scale')

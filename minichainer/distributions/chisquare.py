@@ -1,4 +1,4 @@
-"""Chi-square distribution (``chainer.distributions.Chisquare``)."""
+"""Chi-square distribution (`chainer.distributions.Chisquare`)."""
 import math
 
 import numpy
@@ -12,7 +12,7 @@ _LOG2 = math.log(2.0)
 
 
 class Chisquare(dutils.ScalarDistribution, distribution.Distribution):
-    """Chi-square distribution with ``k`` degrees of freedom."""
+    """Chi-square distribution with `k` degrees of freedom."""
 
     _param_names = ('k',)
     _support = 'positive'

@@ -1,4 +1,4 @@
-"""Dirichlet distribution (``chainer.distributions.Dirichlet``)."""
+"""Dirichlet distribution (`chainer.distributions.Dirichlet`)."""
 import numpy
 
 from minichainer import backend
@@ -13,7 +13,7 @@ def _lbeta(alpha):
 
 
 class Dirichlet(distribution.Distribution):
-    """Dirichlet distribution over the simplex, concentration ``alpha`` on the last axis."""
+    """Dirichlet distribution over the simplex, concentration `alpha` on the last axis."""
 
     def __init__(self, alpha):
         self._alpha_in = dutils.check_param('Dirichlet', 'alpha', alpha)

@@ -1,4 +1,4 @@
-"""Exponential distribution (``chainer.distributions.Exponential``)."""
+"""Exponential distribution (`chainer.distributions.Exponential`)."""
 import numpy
 
 from minichainer import distribution
@@ -8,10 +8,10 @@ from minichainer.distributions import utils as dutils
 
 
 class Exponential(dutils.RateDistribution, distribution.Distribution):
-    """Exponential distribution with rate ``lam``: density ``lam * exp(-lam * x)``, ``x >= 0``.
+    """Exponential distribution with rate `lam`: density `lam * exp(-lam * x)`, `x >= 0`.
 
     Args:
-        lam (~chainer.Variable or ndarray): rate parameter.
+        lam (Variable or ndarray): rate parameter.
     """
 
     _owner = 'Exponential'

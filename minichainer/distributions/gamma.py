@@ -1,4 +1,4 @@
-"""Gamma distribution (``chainer.distributions.Gamma``)."""
+"""Gamma distribution (`chainer.distributions.Gamma`)."""
 import numpy
 
 from minichainer import distribution
@@ -7,10 +7,10 @@ from minichainer.distributions import utils as dutils
 
 
 class Gamma(dutils.ScalarDistribution, distribution.Distribution):
-    """Gamma distribution with shape ``k`` and scale ``theta``.
+    """Gamma distribution with shape `k` and scale `theta`.
 
-    Density ``x^(k-1) exp(-x/theta) / (Gamma(k) theta^k)`` for ``x >= 0``.  Samples
-    are scaled by ``theta`` differentiably; they do not carry gradients to ``k``.
+    Density `x^(k-1) exp(-x/theta) / (Gamma(k) theta^k)` for `x >= 0`.  Samples
+    are scaled by `theta` differentiably; they do not carry gradients to `k`.
     """
 
     _param_names = ('k', 'theta')

@@ -1,4 +1,4 @@
-"""Geometric distribution (``chainer.distributions.Geometric``)."""
+"""Geometric distribution (`chainer.distributions.Geometric`)."""
 import numpy
 
 from minichainer import distribution
@@ -8,7 +8,7 @@ from minichainer.distributions import utils as dutils
 
 
 class Geometric(dutils.ScalarDistribution, distribution.Distribution):
-    """Number of Bernoulli(``p``) trials up to and including the first success (1, 2, ...)."""
+    """Number of Bernoulli(`p`) trials up to and including the first success (1, 2, ...)."""
 
     _param_names = ('p',)
     _support = 'positive integer'

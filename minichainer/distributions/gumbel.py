@@ -1,4 +1,4 @@
-"""Gumbel distribution (``chainer.distributions.Gumbel``)."""
+"""Gumbel distribution (`chainer.distributions.Gumbel`)."""
 import math
 
 import numpy
@@ -11,7 +11,7 @@ EULER = 0.5772156649015329
 
 
 class Gumbel(dutils.ScalarDistribution, distribution.Distribution):
-    """Gumbel (type-I extreme value) distribution with location ``loc`` and scale ``scale``."""
+    """Gumbel (type-I extreme value) distribution with location `loc` and scale `scale`."""
 
     _param_names = ('loc', 'scale')
     _support = 'real'

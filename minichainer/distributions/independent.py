@@ -1,4 +1,4 @@
-"""Reinterpret batch axes as event axes (``chainer.distributions.Independent``)."""
+"""Reinterpret batch axes as event axes (`chainer.distributions.Independent`)."""
 import numpy
 
 from minichainer import distribution
@@ -8,16 +8,16 @@ from minichainer.utils import size_of_shape
 
 
 class Independent(distribution.Distribution):
-    """Treat the last ``reinterpreted_batch_ndims`` batch axes of ``distribution`` as event axes.
+    """Treat the last `reinterpreted_batch_ndims` batch axes of `distribution` as event axes.
 
     Densities are summed (log-densities) or multiplied (probabilities, CDFs) over those
-    axes, so e.g. ``Independent(Normal(loc, scale))`` with ``loc`` of shape ``(B, D)``
-    is a diagonal Gaussian over ``D``-vectors with batch shape ``(B,)``.
+    axes, so e.g. `Independent(Normal(loc, scale))` with `loc` of shape `(B, D)`
+    is a diagonal Gaussian over `D`-vectors with batch shape `(B,)`.
 
     Args:
-        distribution (~chainer.Distribution): the base distribution.
+        distribution (Distribution): the base distribution.
         reinterpreted_batch_ndims (int): number of trailing batch axes to move into the
-            event; default ``max(0, len(distribution.batch_shape) - 1)``.
+            event; default `max(0, len(distribution.batch_shape) - 1)`.
     """
 
     def __init__(self, distribution, reinterpreted_batch_ndims=None):

@@ -1,4 +1,4 @@
-"""Laplace distribution (``chainer.distributions.Laplace``)."""
+"""Laplace distribution (`chainer.distributions.Laplace`)."""
 import math
 
 import numpy
@@ -13,7 +13,7 @@ from minichainer.utils import type_check
 
 
 class LaplaceCDF(function_node.FunctionNode):
-    """CDF of the standard Laplace distribution, ``0.5 - 0.5 sign(x) expm1(-|x|)``."""
+    """CDF of the standard Laplace distribution, `0.5 - 0.5 sign(x) expm1(-|x|)`."""
 
     @property
     def label(self):
@@ -69,11 +69,11 @@ def _laplace_icdf(x):
 
 
 class Laplace(dutils.ScalarDistribution, distribution.Distribution):
-    """Laplace distribution: density ``exp(-|x - loc| / scale) / (2 scale)``.
+    """Laplace distribution: density `exp(-|x - loc| / scale) / (2 scale)`.
 
     Args:
-        loc (~chainer.Variable or ndarray): location.
-        scale (~chainer.Variable or ndarray): scale (> 0).
+        loc (Variable or ndarray): location.
+        scale (Variable or ndarray): scale (> 0).
     """
 
     _param_names = ('loc', 'scale')

@@ -1,4 +1,4 @@
-"""Log-normal distribution (``chainer.distributions.LogNormal``)."""
+"""Log-normal distribution (`chainer.distributions.LogNormal`)."""
 import math
 
 import numpy
@@ -12,11 +12,11 @@ LOGPROBC = -0.5 * math.log(2 * math.pi)
 
 
 class LogNormal(dutils.ScalarDistribution, distribution.Distribution):
-    """Distribution of ``exp(y)`` for ``y ~ Normal(mu, sigma)``.
+    """Distribution of `exp(y)` for `y ~ Normal(mu, sigma)`.
 
     Args:
-        mu (~chainer.Variable or ndarray): mean of ``log x``.
-        sigma (~chainer.Variable or ndarray): standard deviation of ``log x``.
+        mu (Variable or ndarray): mean of `log x`.
+        sigma (Variable or ndarray): standard deviation of `log x`.
     """
 
     _param_names = ('mu', 'sigma')

@@ -1,4 +1,4 @@
-"""Multivariate normal distribution (``chainer.distributions.MultivariateNormal``)."""
+"""Multivariate normal distribution (`chainer.distributions.MultivariateNormal`)."""
 import math
 
 import numpy
@@ -73,14 +73,14 @@ def _triangular_logdet(x):
 
 
 class MultivariateNormal(distribution.Distribution):
-    """Multivariate normal distribution ``N(loc, scale_tril scale_tril^T)``.
+    """Multivariate normal distribution `N(loc, scale_tril scale_tril^T)`.
 
     Args:
-        loc (~chainer.Variable or ndarray): mean, shape ``batch_shape + (d,)``.
-        scale_tril (~chainer.Variable or ndarray): keyword-only (required) lower
-            Cholesky factor of the covariance, shape ``batch_shape + (d, d)``.
+        loc (Variable or ndarray): mean, shape `batch_shape + (d,)`.
+        scale_tril (Variable or ndarray): keyword-only (required) lower
+            Cholesky factor of the covariance, shape `batch_shape + (d, d)`.
 
-    Samples are reparameterized (``loc + scale_tril @ eps``).
+    Samples are reparameterized (`loc + scale_tril @ eps`).
     """
 
     def __init__(self, loc, **kwargs):

@@ -1,4 +1,4 @@
-"""Normal (Gaussian) distribution (``chainer.distributions.Normal``)."""
+"""Normal (Gaussian) distribution (`chainer.distributions.Normal`)."""
 import math
 
 import numpy
@@ -16,16 +16,16 @@ PROBC = 1.0 / math.sqrt(2 * math.pi)
 
 
 class Normal(dutils.ScalarDistribution, distribution.Distribution):
-    """Normal distribution ``N(loc, scale^2)``, elementwise over ``loc``'s shape.
+    """Normal distribution `N(loc, scale^2)`, elementwise over `loc`'s shape.
 
     Args:
-        loc (~chainer.Variable or ndarray): mean :math:`\\mu`.
-        scale (~chainer.Variable or ndarray): standard deviation :math:`\\sigma`.
-        log_scale (~chainer.Variable or ndarray): keyword-only alternative to
-            ``scale`` giving :math:`\\log\\sigma`; exactly one of the two is required.
+        loc (Variable or ndarray): mean μ.
+        scale (Variable or ndarray): standard deviation σ.
+        log_scale (Variable or ndarray): keyword-only alternative to
+            `scale` giving log σ; exactly one of the two is required.
 
-    Samples are reparameterized (``loc + scale * eps``), so gradients reach
-    ``loc`` and ``scale``.
+    Samples are reparameterized (`loc + scale * eps`), so gradients reach
+    `loc` and `scale`.
     """
 
     _param_names = ('loc', 'scale')

@@ -1,4 +1,4 @@
-"""Categorical distribution over one-hot vectors (``chainer.distributions.OneHotCategorical``)."""
+"""Categorical distribution over one-hot vectors (`chainer.distributions.OneHotCategorical`)."""
 from minichainer import backend
 from minichainer import distribution
 from minichainer import functions as F
@@ -7,10 +7,10 @@ from minichainer.distributions import utils as dutils
 
 
 class OneHotCategorical(distribution.Distribution):
-    """Categorical distribution whose events are one-hot vectors (``event_shape == (k,)``).
+    """Categorical distribution whose events are one-hot vectors (`event_shape == (k,)`).
 
     Args:
-        p (~chainer.Variable or ndarray): class probabilities, classes on the last axis.
+        p (Variable or ndarray): class probabilities, classes on the last axis.
     """
 
     def __init__(self, p):

@@ -1,4 +1,4 @@
-"""Pareto distribution (``chainer.distributions.Pareto``)."""
+"""Pareto distribution (`chainer.distributions.Pareto`)."""
 import numpy
 
 from minichainer import distribution
@@ -8,7 +8,7 @@ from minichainer.distributions import utils as dutils
 
 
 class Pareto(dutils.ScalarDistribution, distribution.Distribution):
-    """Pareto distribution: density ``alpha scale^alpha / x^(alpha + 1)`` for ``x >= scale``."""
+    """Pareto distribution: density `alpha scale^alpha / x^(alpha + 1)` for `x >= scale`."""
 
     _param_names = ('scale', 'alpha')
     _support = '[scale, inf]'

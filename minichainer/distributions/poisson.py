@@ -1,4 +1,4 @@
-"""Poisson distribution (``chainer.distributions.Poisson``)."""
+"""Poisson distribution (`chainer.distributions.Poisson`)."""
 import numpy
 
 from minichainer import distribution
@@ -9,7 +9,7 @@ from minichainer.distributions import utils as dutils
 
 
 class Poisson(dutils.RateDistribution, distribution.Distribution):
-    """Poisson distribution with rate ``lam`` over the non-negative integers."""
+    """Poisson distribution with rate `lam` over the non-negative integers."""
 
     _owner = 'Poisson'
     _support = 'non negative integer'

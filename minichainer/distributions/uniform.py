@@ -1,4 +1,4 @@
-"""Continuous uniform distribution (``chainer.distributions.Uniform``)."""
+"""Continuous uniform distribution (`chainer.distributions.Uniform`)."""
 import numpy
 
 from minichainer import distribution
@@ -9,10 +9,10 @@ from minichainer.utils import argument
 
 
 class Uniform(distribution.Distribution):
-    """Uniform distribution on ``[low, high]`` (equivalently ``[loc, loc + scale]``).
+    """Uniform distribution on `[low, high]` (equivalently `[loc, loc + scale]`).
 
-    Keyword-only arguments: either ``low`` and ``high``, or ``loc`` and ``scale``
-    (~chainer.Variable or ndarray).
+    Keyword-only arguments: either `low` and `high`, or `loc` and `scale`
+    (Variable or ndarray).
     """
 
     def __init__(self, **kwargs):

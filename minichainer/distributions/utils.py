@@ -1,4 +1,4 @@
-"""Helpers shared by the distributions (``chainer.distributions.utils``)."""
+"""Helpers shared by the distributions (`chainer.distributions.utils`)."""
 import warnings
 
 import numpy
@@ -13,23 +13,23 @@ from minichainer.utils.cache import cached_property
 
 
 def param(name):
-    """Cached read-only property exposing constructor argument ``name`` as a Variable.
+    """Cached read-only property exposing constructor argument `name` as a Variable.
 
-    The argument is stored by the constructor as ``self._<name>_in``.
+    The argument is stored by the constructor as `self._<name>_in`.
     """
     storage = '_{}_in'.format(name)
 
     def get(self):
         return variable.as_variable(getattr(self, storage))
     get.__name__ = name
-    get.__doc__ = '~chainer.Variable: the ``{}`` parameter.'.format(name)
+    get.__doc__ = 'Variable: the `{}` parameter.'.format(name)
     return cached_property(get)
 
 
 class ScalarDistribution:
     """Mixin for distributions of scalars given by the parameters named in
-    ``_param_names``: the batch shape is the first parameter's, the event shape ``()``,
-    ``params`` maps the names to the parameters and ``support`` is ``_support``."""
+    `_param_names`: the batch shape is the first parameter's, the event shape `()`,
+    `params` maps the names to the parameters and `support` is `_support`."""
 
     _param_names = ()
     _support = None
@@ -52,8 +52,8 @@ class ScalarDistribution:
 
 
 class RateDistribution(ScalarDistribution):
-    """Mixin for the distributions of one rate parameter ``lam`` (Exponential, Poisson);
-    ``_owner`` names the distribution in error messages."""
+    """Mixin for the distributions of one rate parameter `lam` (Exponential, Poisson);
+    `_owner` names the distribution in error messages."""
 
     _param_names = ('lam',)
     _owner = None
@@ -69,7 +69,7 @@ class RateDistribution(ScalarDistribution):
 
 
 def check_param(owner, name, value, optional=False):
-    """Check that parameter ``name`` of distribution ``owner`` is a Variable or ndarray."""
+    """Check that parameter `name` of distribution `owner` is a Variable or ndarray."""
     if value is None and optional:
         return None
     if isinstance(value, variable.Variable) or \
@@ -80,7 +80,7 @@ def check_param(owner, name, value, optional=False):
 
 
 def exclusive(owner, **pairs):
-    """Raise ``ValueError`` unless exactly one of the keyword values is given."""
+    """Raise `ValueError` unless exactly one of the keyword values is given."""
     given = [name for name, value in pairs.items() if value is not None]
     if len(given) != 1:
         names = sorted(pairs)
@@ -89,24 +89,24 @@ def exclusive(owner, **pairs):
 
 
 def draw(sampler, shape, dtype, *args):
-    """Draw ``sampler(*args, size=shape)`` from NumPy's global RNG, cast to ``dtype``."""
+    """Draw `sampler(*args, size=shape)` from NumPy's global RNG, cast to `dtype`."""
     return sampler(*args, size=shape).astype(dtype, copy=False)
 
 
 def draw_given(sampler, param, n, dtype=None):
-    """``n`` draws of ``sampler(param)`` per element of the Variable ``param`` (shape
-    ``(n,) + param.shape``), cast to ``dtype`` (default: ``param``'s dtype)."""
+    """`n` draws of `sampler(param)` per element of the Variable `param` (shape
+    `(n,) + param.shape`), cast to `dtype` (default: `param`'s dtype)."""
     return draw(sampler, (n,) + param.shape, param.dtype if dtype is None else dtype,
                 param.array)
 
 
 def array_of(x):
-    """The ndarray behind ``x`` (a Variable or an ndarray)."""
+    """The ndarray behind `x` (a Variable or an ndarray)."""
     return x.array if isinstance(x, variable.Variable) else x
 
 
 class ModifiedXLogX(function_node.FunctionNode):
-    """``x * log(x)`` with the value 0 at ``x == 0`` (``log(x)`` is given as a Variable)."""
+    """`x * log(x)` with the value 0 at `x == 0` (`log(x)` is given as a Variable)."""
 
     def __init__(self, logx):
         self._logx = logx
@@ -135,7 +135,7 @@ class ModifiedXLogX(function_node.FunctionNode):
 
 
 def _modified_xlogx(x):
-    """Differentiable ``x log x`` that is 0 (not NaN) where ``x == 0``."""
+    """Differentiable `x log x` that is 0 (not NaN) where `x == 0`."""
     x = variable.as_variable(x)
     xp = backend.get_array_module(x.array)
     positive = utils.force_array(x.array > 0)
@@ -144,8 +144,8 @@ def _modified_xlogx(x):
 
 
 def random_choice(xp, k, n, p, owner='Categorical'):
-    """``n`` draws of ``xp.random.choice(k, p=p)``; renormalizes a float32 ``p`` whose sum
-    is off by rounding (and only then; a clearly unnormalized ``p`` is an error)."""
+    """`n` draws of `xp.random.choice(k, p=p)`; renormalizes a float32 `p` whose sum
+    is off by rounding (and only then; a clearly unnormalized `p` is an error)."""
     try:
         return xp.random.choice(k, n, p=p)
     except ValueError:
@@ -159,10 +159,10 @@ def random_choice(xp, k, n, p, owner='Categorical'):
 
 
 def categorical_indices(p, n, owner='Categorical'):
-    """Draw ``n`` category indices per row of ``p`` (last axis = categories).
+    """Draw `n` category indices per row of `p` (last axis = categories).
 
-    Rows are drawn one after another (row-major over the batch), ``n`` each, as
-    Chainer does; returns an int array of shape ``(n,) + p.shape[:-1]``.
+    Rows are drawn one after another (row-major over the batch), `n` each, as
+    Chainer does; returns an int array of shape `(n,) + p.shape[:-1]`.
     """
     xp = backend.get_array_module(p)
     rows = p.reshape(-1, p.shape[-1])
@@ -171,7 +171,7 @@ def categorical_indices(p, n, owner='Categorical'):
 
 
 def where_else(condition, value, fill):
-    """``value`` where ``condition`` holds (broadcast), the constant ``fill`` elsewhere."""
+    """`value` where `condition` holds (broadcast), the constant `fill` elsewhere."""
     xp = backend.get_array_module(value.array)
     condition = xp.broadcast_to(utils.force_array(condition), value.shape)
     return F.where(condition, value, xp.full(value.shape, fill, value.dtype))

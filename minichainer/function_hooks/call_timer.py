@@ -1,5 +1,5 @@
-"""``CallTimer``: the elapsed-time bookkeeping and report of the function and link
-``TimerHook``s."""
+"""`CallTimer`: the elapsed-time bookkeeping and report of the function and link
+`TimerHook`s."""
 import sys
 import time
 
@@ -7,14 +7,14 @@ _UNITS = ('sec', 'ms', 'us', 'ns')
 
 
 class CallTimer:
-    """Records ``(name, seconds)`` per timed call and prints Chainer's report table.
+    """Records `(name, seconds)` per timed call and prints Chainer's report table.
 
-    A hook calls :meth:`_start` before and :meth:`_stop` after each call; nested calls
-    are recorded too but count once in :meth:`total_time`. Subclasses name what they
-    time (``_kind``, ``_name_column``) and how the report is flushed (:meth:`_flush`).
+    A hook calls `_start` before and `_stop` after each call; nested calls
+    are recorded too but count once in `total_time`. Subclasses name what they
+    time (`_kind`, `_name_column`) and how the report is flushed (`_flush`).
 
     Attributes:
-        call_history (list): ``(name, seconds)`` per call, in completion order.
+        call_history (list): `(name, seconds)` per call, in completion order.
     """
 
     table = {'sec': 1, 'ms': 10 ** 3, 'us': 10 ** 6, 'ns': 10 ** 9}
@@ -44,7 +44,7 @@ class CallTimer:
         return self._total_time
 
     def summary(self):
-        """``name -> {'elapsed_time': seconds, 'occurrence': calls}``, in order of first
+        """`name -> {'elapsed_time': seconds, 'occurrence': calls}`, in order of first
         appearance."""
         summary = self._summary_type()
         for name, elapsed in self.call_history:
@@ -57,7 +57,7 @@ class CallTimer:
         return summary
 
     def _choose_unit(self, second):
-        """``(factor, unit)``: the largest of sec/ms/us in which ``second`` is >= 1,
+        """`(factor, unit)`: the largest of sec/ms/us in which `second` is >= 1,
         else ns."""
         factor = 1
         for unit in _UNITS[:-1]:
@@ -71,16 +71,16 @@ class CallTimer:
             file.flush()
 
     def print_report(self, unit='auto', file=sys.stdout):
-        """Write a table ``<Name>  ElapsedTime  Occurrence`` to ``file``.
+        """Write a table `<Name>  ElapsedTime  Occurrence` to `file`.
 
         Args:
-            unit (str): ``'sec'``, ``'ms'``, ``'us'``, ``'ns'``, ``'auto'`` (one unit
-                for all rows, chosen from the largest time) or ``'auto_foreach'``
+            unit (str): `'sec'`, `'ms'`, `'us'`, `'ns'`, `'auto'` (one unit
+                for all rows, chosen from the largest time) or `'auto_foreach'`
                 (a unit chosen per row).
             file: Text stream to write to.
 
         Raises:
-            ValueError: unknown ``unit``, or ``'auto'`` with nothing recorded.
+            ValueError: unknown `unit`, or `'auto'` with nothing recorded.
         """
         if unit not in self.table and unit not in ('auto', 'auto_foreach'):
             raise ValueError(

@@ -1,11 +1,11 @@
-"""``CUDAProfileHook``: NVTX ranges around each function (CUDA only)."""
+"""`CUDAProfileHook`: NVTX ranges around each function (CUDA only)."""
 from minichainer import function_hook
 
 
 class CUDAProfileHook(function_hook.FunctionHook):
     """Mark each forward/backward call as an NVTX range for CUDA profilers.
 
-    minichainer has no GPU backend: constructing this hook raises ``RuntimeError``
+    minichainer has no GPU backend: constructing this hook raises `RuntimeError`
     naming CUDA, as Chainer does on a machine without CUDA.
     """
 

@@ -1,11 +1,11 @@
-"""``CupyMemoryProfileHook``: profiles CuPy's memory pool, so it needs CUDA."""
+"""`CupyMemoryProfileHook`: profiles CuPy's memory pool, so it needs CUDA."""
 from minichainer import function_hook
 
 
 class CupyMemoryProfileHook(function_hook.FunctionHook):
     """Memory usage per function in CuPy's memory pool (CUDA only).
 
-    minichainer has no GPU backend: constructing this hook raises ``RuntimeError``
+    minichainer has no GPU backend: constructing this hook raises `RuntimeError`
     naming CuPy/CUDA, as Chainer does on a machine without CUDA.
     """
 

@@ -1,4 +1,4 @@
-"""``PrintHook``: print the inputs (and output gradients) of every hooked call."""
+"""`PrintHook`: print the inputs (and output gradients) of every hooked call."""
 import sys
 import warnings
 
@@ -10,14 +10,14 @@ class PrintHook(function_hook.FunctionHook):
     """Print debug information on the arguments of each forward and backward call.
 
     Before each hooked call it writes the function label, then
-    ``Variable.debug_print()`` of every input array and, for backward, of every
+    `Variable.debug_print()` of every input array and, for backward, of every
     output gradient.
 
     Args:
-        sep: Deprecated and ignored (a ``DeprecationWarning`` is issued if given).
+        sep: Deprecated and ignored (a `DeprecationWarning` is issued if given).
         end (str): Appended to each printed block.
-        file: Text stream to write to (default ``sys.stdout``).
-        flush (bool): Flush ``file`` after each call's information.
+        file: Text stream to write to (default `sys.stdout`).
+        flush (bool): Flush `file` after each call's information.
     """
 
     name = 'PrintHook'

@@ -1,4 +1,4 @@
-"""``TimerHook``: wall-clock time spent in each function's forward and backward."""
+"""`TimerHook`: wall-clock time spent in each function's forward and backward."""
 from minichainer import function_hook
 from minichainer.function_hooks.call_timer import CallTimer
 
@@ -13,12 +13,12 @@ def _function_name(function):
 class TimerHook(CallTimer, function_hook.FunctionHook):
     """Measure the elapsed time of every hooked function call.
 
-    Use it as ``with TimerHook() as hook: ...`` (all functions of the thread) or
-    ``node.add_hook(hook)``, then read :meth:`summary`, :meth:`total_time` or
-    :meth:`print_report`.
+    Use it as `with TimerHook() as hook: ...` (all functions of the thread) or
+    `node.add_hook(hook)`, then read `summary`, `total_time` or
+    `print_report`.
 
     Attributes:
-        call_history (list): ``(function name, seconds)`` per forward or backward
+        call_history (list): `(function name, seconds)` per forward or backward
             call, in completion order.
     """
 

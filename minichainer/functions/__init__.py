@@ -1,8 +1,8 @@
-"""Differentiable functions (``chainer.functions``, usually imported as ``F``).
+"""Differentiable functions (`chainer.functions`, usually imported as `F`).
 
-Each function lives in its own module under a family package (``activation``, ``array``,
-``connection``, ...), as in Chainer; the family packages themselves are empty so that
-``from minichainer.functions.activation import relu`` gives the *module*, as Chainer
+Each function lives in its own module under a family package (`activation`, `array`,
+`connection`, ...), as in Chainer; the family packages themselves are empty so that
+`from minichainer.functions.activation import relu` gives the *module*, as Chainer
 code expects.  This file collects the public functions."""
 # flake8: noqa
 

@@ -1,7 +1,7 @@
-"""Fast gradient path shared by the functions' ``backward`` methods.
+"""Fast gradient path shared by the functions' `backward` methods.
 
-When no double backprop is requested (``config.enable_backprop`` is False while
-``backward`` runs), a gradient needs no graph: it is computed with plain NumPy
+When no double backprop is requested (`config.enable_backprop` is False while
+`backward` runs), a gradient needs no graph: it is computed with plain NumPy
 in one fused pass and wrapped in a graph-less Variable, instead of being built
 from several differentiable function applications.  With double backprop the
 differentiable path is used.

@@ -1,7 +1,7 @@
-"""Static-graph decorators (``chainer.graph_optimizations``), run define-by-run.
+"""Static-graph decorators (`chainer.graph_optimizations`), run define-by-run.
 
-Chainer 7's ``@static_graph`` traces a chain's first call into a static schedule and
-replays it afterwards; ``@static_code`` marks code that must run on every replay.
+Chainer 7's `@static_graph` traces a chain's first call into a static schedule and
+replays it afterwards; `@static_code` marks code that must run on every replay.
 minichainer accepts both decorators with Chainer's arguments but always runs the
 decorated code define-by-run, so results are identical to the undecorated model (Chainer
 documents the same results; only its speed differs).  See docs/autodiff.md.

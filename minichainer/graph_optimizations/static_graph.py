@@ -1,10 +1,10 @@
-"""``@static_graph`` (``chainer.graph_optimizations.static_graph``), run define-by-run.
+"""`@static_graph` (`chainer.graph_optimizations.static_graph`), run define-by-run.
 
 Deliberate difference from Chainer: no static schedule is traced or replayed; the
-decorated ``__call__``/``forward`` runs define-by-run on every call, so outputs, gradients
+decorated `__call__`/`forward` runs define-by-run on every call, so outputs, gradients
 and random draws are exactly those of the undecorated chain.  The decorator's arguments
-are validated and kept, and the chain gets a ``schedule_manager`` whose ``end_forward()``
-is accepted (a no-op) and a ``static_schedule`` that stays empty, so Chainer programs
+are validated and kept, and the chain gets a `schedule_manager` whose `end_forward()`
+is accepted (a no-op) and a `static_schedule` that stays empty, so Chainer programs
 that use them run unchanged.
 """
 import functools
@@ -31,7 +31,7 @@ class ScheduleManager:
 
 
 class _DefineByRunSchedule:
-    """What ``chain.static_schedule`` is here: a schedule that stays empty, since every
+    """What `chain.static_schedule` is here: a schedule that stays empty, since every
     call runs define-by-run."""
 
     def is_empty(self):
@@ -45,11 +45,11 @@ class _DefineByRunSchedule:
 
 
 def static_graph(*args, **kwargs):
-    """Mark a chain's ``__call__``/``forward`` as a static (sub)graph.
+    """Mark a chain's `__call__`/`forward` as a static (sub)graph.
 
-    Use as ``@static_graph`` or ``@static_graph(verbosity_level=..., ...)`` with Chainer's
-    keyword arguments ``force_test_define_by_run``, ``minimize_cache_size``,
-    ``verbosity_level`` and ``enable_double_backprop``.  The method runs define-by-run.
+    Use as `@static_graph` or `@static_graph(verbosity_level=..., ...)` with Chainer's
+    keyword arguments `force_test_define_by_run`, `minimize_cache_size`,
+    `verbosity_level` and `enable_double_backprop`.  The method runs define-by-run.
 
     Raises:
         TypeError: unknown decorator arguments.

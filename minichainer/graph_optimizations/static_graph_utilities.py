@@ -1,4 +1,4 @@
-"""``@static_code`` (``chainer.graph_optimizations.static_graph_utilities``).
+"""`@static_code` (`chainer.graph_optimizations.static_graph_utilities`).
 
 In minichainer the decorated function simply runs on every call, as it would inside a
 static schedule's replay in Chainer.
@@ -9,8 +9,8 @@ import functools
 def static_code(*dec_args, **dec_kwargs):
     """Mark a function to run on every iteration of a static chain.
 
-    Use as ``@static_code`` or ``@static_code(func_name='name')``.  The function runs as
-    is on every call; the ``inputs``/``outputs`` keyword arguments Chainer documents for
+    Use as `@static_code` or `@static_code(func_name='name')`.  The function runs as
+    is on every call; the `inputs`/`outputs` keyword arguments Chainer documents for
     it are passed through to the function unchanged.
 
     Raises:
@@ -38,5 +38,5 @@ def _wrap(func, func_name):
 
 
 def static_forward_optimizations(func, inputs):
-    """Run ``func.forward(inputs)`` (Chainer's hook for the static schedule trace)."""
+    """Run `func.forward(inputs)` (Chainer's hook for the static schedule trace)."""
     return func.forward(tuple(inputs))

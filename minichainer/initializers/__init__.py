@@ -1,6 +1,6 @@
-"""Weight initializers (``chainer.initializers``).
+"""Weight initializers (`chainer.initializers`).
 
-Random initializers draw from numpy's global RNG (or ``rng=``) in the same order, with the
+Random initializers draw from numpy's global RNG (or `rng=`) in the same order, with the
 same distribution and dtype as Chainer 7, so a seeded model gets identical weights.
 """
 import numpy
@@ -27,19 +27,19 @@ from minichainer.initializers.uniform import Uniform  # noqa: F401
 
 
 def generate_array(initializer, shape, xp, dtype=None, device=None):
-    """Return a new array of ``shape`` filled by ``initializer``.
+    """Return a new array of `shape` filled by `initializer`.
 
-    The dtype is ``dtype``, else ``initializer.dtype``, else ``config.dtype``.
+    The dtype is `dtype`, else `initializer.dtype`, else `config.dtype`.
 
     Args:
         initializer: A callable that fills an array in place.
         shape (tuple of ints): Shape of the array.
-        xp: Array module (``numpy``).
-        dtype: Dtype specifier; must agree with ``initializer.dtype`` when both are set.
+        xp: Array module (`numpy`).
+        dtype: Dtype specifier; must agree with `initializer.dtype` when both are set.
         device: Device specifier; when given, its array module is used.
 
     Raises:
-        ValueError: ``dtype`` and ``initializer.dtype`` disagree.
+        ValueError: `dtype` and `initializer.dtype` disagree.
     """
     if isinstance(initializer, numpy.ndarray):
         # A Parameter created from an array keeps it as its initializer; re-initializing
@@ -79,7 +79,7 @@ def _get_initializer(initializer):
 
 
 def _check_is_initializer_like(initializer):
-    """Raise ``TypeError`` unless ``initializer`` is None, an Initializer, a callable, an
+    """Raise `TypeError` unless `initializer` is None, an Initializer, a callable, an
     ndarray or a scalar (used by the testing helpers)."""
     if not (initializer is None
             or isinstance(initializer, initializer_module.Initializer)

@@ -6,7 +6,7 @@ from minichainer import initializer
 
 
 class Identity(initializer.Initializer):
-    """Fill a square 2-D array with ``scale`` times the identity matrix.
+    """Fill a square 2-D array with `scale` times the identity matrix.
 
     Raises:
         ValueError: the array is not a 2-D square matrix.
@@ -44,7 +44,7 @@ class _Constant(initializer.Initializer):
 
 
 class Constant(_Constant):
-    """Fill an array with ``fill_value`` (a scalar or an array broadcast to the shape)."""
+    """Fill an array with `fill_value` (a scalar or an array broadcast to the shape)."""
 
     def __init__(self, fill_value, dtype=None):
         self.fill_value = fill_value

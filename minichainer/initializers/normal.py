@@ -1,7 +1,7 @@
 """Gaussian initializers: Normal, LeCunNormal, GlorotNormal and HeNormal.
 
-As in Chainer, values are drawn in float64 with ``numpy.random.normal(loc=0.0, scale=s,
-size=shape)`` (or ``rng.normal``) and cast to the array's dtype, so that a seeded program
+As in Chainer, values are drawn in float64 with `numpy.random.normal(loc=0.0, scale=s,
+size=shape)` (or `rng.normal`) and cast to the array's dtype, so that a seeded program
 gets the same weights as under Chainer 7.
 """
 import math
@@ -12,12 +12,12 @@ from minichainer.initializers._rng import random_source
 
 
 class Normal(initializer.Initializer):
-    """Draw each element from N(0, ``scale``**2).
+    """Draw each element from N(0, `scale`**2).
 
     Args:
         scale (float): Standard deviation.
         dtype: Data type specifier.
-        rng: A ``numpy.random.RandomState``-like generator; numpy's global one if omitted.
+        rng: A `numpy.random.RandomState`-like generator; numpy's global one if omitted.
     """
 
     def __init__(self, scale=0.05, dtype=None, **kwargs):
@@ -32,7 +32,7 @@ class Normal(initializer.Initializer):
 
 
 class LeCunNormal(initializer.Initializer):
-    """Normal with standard deviation ``scale * sqrt(1 / fan_in)`` (Chainer's default)."""
+    """Normal with standard deviation `scale * sqrt(1 / fan_in)` (Chainer's default)."""
 
     def __init__(self, scale=1.0, dtype=None, **kwargs):
         self.scale = scale
@@ -47,7 +47,7 @@ class LeCunNormal(initializer.Initializer):
 
 
 class GlorotNormal(initializer.Initializer):
-    """Normal with standard deviation ``scale * sqrt(2 / (fan_in + fan_out))``."""
+    """Normal with standard deviation `scale * sqrt(2 / (fan_in + fan_out))`."""
 
     def __init__(self, scale=1.0, dtype=None, **kwargs):
         self.scale = scale
@@ -63,9 +63,9 @@ class GlorotNormal(initializer.Initializer):
 
 
 class HeNormal(initializer.Initializer):
-    """Normal with standard deviation ``scale * sqrt(2 / fan)``.
+    """Normal with standard deviation `scale * sqrt(2 / fan)`.
 
-    ``fan`` is ``fan_in`` or ``fan_out`` according to ``fan_option``.
+    `fan` is `fan_in` or `fan_out` according to `fan_option`.
     """
 
     def __init__(self, scale=1.0, dtype=None, fan_option='fan_in', **kwargs):

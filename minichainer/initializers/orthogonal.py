@@ -14,19 +14,19 @@ _MODES = {
 
 
 class Orthogonal(initializer.Initializer):
-    """Fill an array with a (semi-)orthogonal matrix times ``scale``.
+    """Fill an array with a (semi-)orthogonal matrix times `scale`.
 
-    A standard-normal matrix of shape ``(len(array), prod(array.shape[1:]))`` is drawn
-    (float64, numpy's global RNG or ``rng``), decomposed by QR (of its transpose when it has
+    A standard-normal matrix of shape `(len(array), prod(array.shape[1:]))` is drawn
+    (float64, numpy's global RNG or `rng`), decomposed by QR (of its transpose when it has
     more columns than rows), signs fixed so that R has a non-negative diagonal, and Q is
-    written into the array. A 0-dim array gets ``+scale`` or ``-scale``.
+    written into the array. A 0-dim array gets `+scale` or `-scale`.
 
     Args:
         scale (float): Multiplier of the orthogonal matrix.
         dtype: Data type specifier.
-        mode (str): ``'auto'``, ``'projection'``, ``'embedding'`` or ``'basis'``: which
+        mode (str): `'auto'`, `'projection'`, `'embedding'` or `'basis'`: which
             shapes are accepted (see Chainer 7).
-        rng: A ``numpy.random.RandomState``-like generator.
+        rng: A `numpy.random.RandomState`-like generator.
     """
 
     def __init__(self, scale=1.1, dtype=None, mode='auto', **kwargs):

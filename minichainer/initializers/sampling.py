@@ -1,4 +1,4 @@
-"""Fixed up/downsampling filters: ``UpsamplingDeconvFilter`` and ``DownsamplingConvFilter``
+"""Fixed up/downsampling filters: `UpsamplingDeconvFilter` and `DownsamplingConvFilter`
 (Long et al., https://arxiv.org/abs/1411.4038)."""
 import numpy
 
@@ -56,7 +56,7 @@ class _SamplingFilter(initializer.Initializer):
 
 class UpsamplingDeconvFilter(_SamplingFilter):
     """Fill a (de)convolution weight of shape (c, c or 1, k, k, ...) with a per-channel
-    linear upsampling kernel (use with stride ``(k + 1) // 2``)."""
+    linear upsampling kernel (use with stride `(k + 1) // 2`)."""
 
     def __init__(self, interpolation='linear', dtype=None):
         super().__init__(True, interpolation, dtype)

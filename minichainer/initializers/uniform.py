@@ -1,7 +1,7 @@
 """Uniform initializers: Uniform, LeCunUniform, GlorotUniform and HeUniform.
 
-Values are drawn in float64 with ``numpy.random.uniform(low=-s, high=s, size=shape)`` (or
-``rng.uniform``) and cast to the array's dtype, as in Chainer 7.
+Values are drawn in float64 with `numpy.random.uniform(low=-s, high=s, size=shape)` (or
+`rng.uniform`) and cast to the array's dtype, as in Chainer 7.
 """
 import math
 
@@ -11,12 +11,12 @@ from minichainer.initializers._rng import random_source
 
 
 class Uniform(initializer.Initializer):
-    """Draw each element from U(-``scale``, ``scale``).
+    """Draw each element from U(-`scale`, `scale`).
 
     Args:
         scale (float): Half width of the interval.
         dtype: Data type specifier.
-        rng: A ``numpy.random.RandomState``-like generator; numpy's global one if omitted.
+        rng: A `numpy.random.RandomState`-like generator; numpy's global one if omitted.
     """
 
     def __init__(self, scale=0.05, dtype=None, **kwargs):
@@ -31,7 +31,7 @@ class Uniform(initializer.Initializer):
 
 
 class LeCunUniform(initializer.Initializer):
-    """Uniform on [-s, s] with ``s = scale * sqrt(3 / fan_in)``."""
+    """Uniform on [-s, s] with `s = scale * sqrt(3 / fan_in)`."""
 
     def __init__(self, scale=1.0, dtype=None, **kwargs):
         self.scale = scale
@@ -46,7 +46,7 @@ class LeCunUniform(initializer.Initializer):
 
 
 class GlorotUniform(initializer.Initializer):
-    """Uniform on [-s, s] with ``s = scale * sqrt(6 / (fan_in + fan_out))``."""
+    """Uniform on [-s, s] with `s = scale * sqrt(6 / (fan_in + fan_out))`."""
 
     def __init__(self, scale=1.0, dtype=None, **kwargs):
         self.scale = scale
@@ -62,7 +62,7 @@ class GlorotUniform(initializer.Initializer):
 
 
 class HeUniform(initializer.Initializer):
-    """Uniform on [-s, s] with ``s = scale * sqrt(6 / fan_in)``."""
+    """Uniform on [-s, s] with `s = scale * sqrt(6 / fan_in)`."""
 
     def __init__(self, scale=1.0, dtype=None, **kwargs):
         self.scale = scale

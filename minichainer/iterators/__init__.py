@@ -1,4 +1,4 @@
-"""Dataset iterators (``chainer.iterators``)."""
+"""Dataset iterators (`chainer.iterators`)."""
 from minichainer.iterators.dali_iterator import DaliIterator  # noqa: F401
 from minichainer.iterators.multiprocess_iterator import MultiprocessIterator  # noqa: F401
 from minichainer.iterators.multithread_iterator import MultithreadIterator  # noqa: F401

@@ -1,19 +1,19 @@
 """Parent-death detection for the helper processes minichainer starts.
 
 A worker process (MultiprocessIterator's loaders, ProcessWriter's and
-ProcessQueueWriter's savers) calls :func:`exit_with_parent` first thing.  It starts a
+ProcessQueueWriter's savers) calls `exit_with_parent` first thing.  It starts a
 daemon thread that exits the process as soon as the process that started it is gone,
-whatever the way it went (``kill -9``, ``os._exit``, a crash in C code), so no worker
+whatever the way it went (`kill -9`, `os._exit`, a crash in C code), so no worker
 is left behind re-parented to init.
 
-Two portable signals are watched, every ``_POLL_INTERVAL`` seconds at most:
+Two portable signals are watched, every `_POLL_INTERVAL` seconds at most:
 
-* ``multiprocessing.parent_process().sentinel``, a pipe end that becomes readable when
+* `multiprocessing.parent_process().sentinel`, a pipe end that becomes readable when
   the parent exits (all start methods, all platforms);
-* ``os.getppid()`` changing from its value at start (POSIX re-parenting), which also
+* `os.getppid()` changing from its value at start (POSIX re-parenting), which also
   covers a pipe end kept open by a sibling forked later.
 
-No ``prctl`` (Linux only) and no signal handler is involved.
+No `prctl` (Linux only) and no signal handler is involved.
 """
 import multiprocessing
 import os

@@ -1,4 +1,4 @@
-"""``chainer.iterators.DaliIterator`` stand-in: NVIDIA DALI pipelines need a GPU."""
+"""`chainer.iterators.DaliIterator` stand-in: NVIDIA DALI pipelines need a GPU."""
 from minichainer.dataset import iterator
 
 

@@ -1,4 +1,4 @@
-"""Iterator loading examples in worker processes (``chainer.iterators.MultiprocessIterator``)."""
+"""Iterator loading examples in worker processes (`chainer.iterators.MultiprocessIterator`)."""
 import collections
 import multiprocessing
 import pickle
@@ -139,19 +139,19 @@ class MultiprocessIterator(serial_iterator.EpochBookkeepingMixin, iterator.Itera
     """Dataset iterator that loads examples in worker processes.
 
     Gives the same batches and epoch bookkeeping as
-    :class:`~minichainer.iterators.SerialIterator` for the same order; the next
-    ``n_prefetch`` batches (and the indices of one more) are loaded in the background.
-    As in Chainer, with ``shared_mem=None`` the first batch is loaded in this process,
+    [`SerialIterator`][minichainer.iterators.serial_iterator.SerialIterator] for the same order; the
+    next `n_prefetch` batches (and the indices of one more) are loaded in the background.
+    As in Chainer, with `shared_mem=None` the first batch is loaded in this process,
     and the workers are started after it with the platform's default
-    ``multiprocessing`` start method (with spawn/forkserver the dataset must be
+    `multiprocessing` start method (with spawn/forkserver the dataset must be
     picklable), so seeded runs draw random numbers in Chainer's order.
 
     An exception raised by the dataset in a worker is re-raised in the main process
-    (its ``__cause__`` holds the worker's traceback); a worker that dies raises
-    ``RuntimeError`` at the next ``next()`` instead of hanging. ``finalize()``, garbage
+    (its `__cause__` holds the worker's traceback); a worker that dies raises
+    `RuntimeError` at the next `next()` instead of hanging. `finalize()`, garbage
     collection and interpreter exit terminate the workers, and a worker exits by
     itself within about a second when the main process dies without cleanup
-    (``kill -9``). The iterator can be pickled (as in Chainer): the copy keeps the
+    (`kill -9`). The iterator can be pickled (as in Chainer): the copy keeps the
     dataset, the arguments and the position, and starts its own workers.
 
     Args:
@@ -159,14 +159,14 @@ class MultiprocessIterator(serial_iterator.EpochBookkeepingMixin, iterator.Itera
         batch_size (int): Number of examples per batch.
         repeat (bool): Loop forever (True) or stop after one epoch.
         shuffle (bool): Shuffle every epoch; None means True unless
-            ``order_sampler`` is given.
+            `order_sampler` is given.
         n_processes (int): Number of worker processes (default: the CPU count).
         n_prefetch (int): Number of batches loaded ahead.
         shared_mem (int): Accepted for compatibility; examples are sent back through
             pipes, so it has no effect (deliberate difference from Chainer).
-        order_sampler (callable): Order sampler (only with ``shuffle=None``).
+        order_sampler (callable): Order sampler (only with `shuffle=None`).
         dataset_timeout (float): Seconds after which a
-            :class:`MultiprocessIterator.TimeoutWarning` is issued while waiting
+            `MultiprocessIterator.TimeoutWarning` is issued while waiting
             for a batch; None disables it.
         maxtasksperchild (int): Tasks a worker performs before being replaced by
             a fresh process; None keeps workers for the iterator's lifetime.
@@ -361,7 +361,7 @@ class MultiprocessIterator(serial_iterator.EpochBookkeepingMixin, iterator.Itera
     def _first_batch_in_process(self):
         """The first batch, loaded in this process before the workers are started.
 
-        Chainer does so when ``shared_mem`` is None (to measure the examples), so the
+        Chainer does so when `shared_mem` is None (to measure the examples), so the
         examples' random draws come from this process's RNG, and the workers start
         (fork) from its state after them.
         """

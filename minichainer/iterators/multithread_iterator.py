@@ -1,4 +1,4 @@
-"""Iterator loading examples with worker threads (``chainer.iterators.MultithreadIterator``)."""
+"""Iterator loading examples with worker threads (`chainer.iterators.MultithreadIterator`)."""
 import concurrent.futures
 
 from minichainer.dataset import iterator
@@ -13,17 +13,17 @@ class MultithreadIterator(serial_iterator.EpochBookkeepingMixin, iterator.Iterat
     """Dataset iterator that loads the examples of the next batch in worker threads.
 
     Gives the same batches and epoch bookkeeping as
-    :class:`~minichainer.iterators.SerialIterator`; the next batch is prefetched
-    while the current one is used. Batches are plain lists.
+    [`SerialIterator`][minichainer.iterators.serial_iterator.SerialIterator]; the next batch is
+    prefetched while the current one is used. Batches are plain lists.
 
     Args:
         dataset: Dataset to iterate.
         batch_size (int): Number of examples per batch.
         repeat (bool): Loop forever (True) or stop after one epoch.
         shuffle (bool): Shuffle every epoch; None means True unless
-            ``order_sampler`` is given.
+            `order_sampler` is given.
         n_threads (int): Number of worker threads.
-        order_sampler (callable): Order sampler (only with ``shuffle=None``).
+        order_sampler (callable): Order sampler (only with `shuffle=None`).
     """
 
     def __init__(self, dataset, batch_size, repeat=True, shuffle=None,
@@ -94,9 +94,9 @@ class MultithreadIterator(serial_iterator.EpochBookkeepingMixin, iterator.Iterat
         return self._repeat
 
     def serialize(self, serializer):
-        """Save/restore the state with Chainer's keys (the order under ``_order``).
+        """Save/restore the state with Chainer's keys (the order under `_order`).
 
-        Loading also accepts the ``order`` key written by the other iterators.
+        Loading also accepts the `order` key written by the other iterators.
         """
         old = self._state
         if old.order is None:

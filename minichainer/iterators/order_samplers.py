@@ -1,11 +1,11 @@
-"""Order samplers deciding the example order of each epoch (``chainer.iterators``)."""
+"""Order samplers deciding the example order of each epoch (`chainer.iterators`)."""
 import numpy
 
 
 class OrderSampler:
     """Base class of order samplers.
 
-    An iterator calls ``sampler(current_order, current_position)`` at the start of
+    An iterator calls `sampler(current_order, current_position)` at the start of
     every epoch; it returns the 1-D index order of the next epoch, of the same length.
     """
 
@@ -18,7 +18,7 @@ class ShuffleOrderSampler(OrderSampler):
 
     Args:
         random_state (numpy.random.RandomState): Generator to draw from. None uses
-            NumPy's global generator (``numpy.random.permutation``), as Chainer does.
+            NumPy's global generator (`numpy.random.permutation`), as Chainer does.
     """
 
     def __init__(self, random_state=None):

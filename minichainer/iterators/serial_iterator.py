@@ -1,9 +1,9 @@
-"""SerialIterator (``chainer.iterators.SerialIterator``) and the epoch/position state
+"""SerialIterator (`chainer.iterators.SerialIterator`) and the epoch/position state
 machine that every iterator shares (Chainer's semantics; Chainer keeps the latter in
-``iterators/_statemachine.py``).
+`iterators/_statemachine.py`).
 
-The state machine's names (``IteratorState``, ``iterator_statemachine``,
-``EpochBookkeepingMixin``, ...) are used by the multithread and multiprocess iterators.
+The state machine's names (`IteratorState`, `iterator_statemachine`,
+`EpochBookkeepingMixin`, ...) are used by the multithread and multiprocess iterators.
 """
 import collections
 import numbers
@@ -21,11 +21,11 @@ _intp = numpy.intp
 
 
 def iterator_statemachine(state, batch_size, repeat, order_sampler, dataset_len):
-    """Advance ``state`` by one batch.
+    """Advance `state` by one batch.
 
-    Returns ``(new_state, indices)``; ``indices`` is None when a non-repeating
+    Returns `(new_state, indices)`; `indices` is None when a non-repeating
     iterator is exhausted. A batch that reaches the end of the epoch wraps around
-    into the next one (when repeating), calling ``order_sampler`` for its order.
+    into the next one (when repeating), calling `order_sampler` for its order.
     """
     i, epoch, _, order = state
 
@@ -67,7 +67,7 @@ def iterator_statemachine(state, batch_size, repeat, order_sampler, dataset_len)
 
 
 def check_arguments(name, dataset, batch_size):
-    """Validate the common iterator arguments; return ``len(dataset)``."""
+    """Validate the common iterator arguments; return `len(dataset)`."""
     if (isinstance(batch_size, bool) or not isinstance(batch_size, numbers.Integral)
             or batch_size <= 0):
         raise ValueError('{}: batch_size must be a positive int, got {!r}'.format(
@@ -83,7 +83,7 @@ def check_arguments(name, dataset, batch_size):
 
 
 def make_order_sampler(name, shuffle, order_sampler):
-    """Chainer's rule: ``shuffle=None`` means shuffle unless a sampler is given."""
+    """Chainer's rule: `shuffle=None` means shuffle unless a sampler is given."""
     if shuffle is not None:
         if order_sampler is not None:
             raise ValueError(
@@ -110,10 +110,10 @@ def initial_state(order_sampler, n):
 
 
 class EpochBookkeepingMixin:
-    """Chainer's epoch properties for an iterator keeping an :class:`IteratorState`.
+    """Chainer's epoch properties for an iterator keeping an `IteratorState`.
 
-    The iterator sets ``self._state`` (an IteratorState), ``self.dataset`` and
-    ``self._previous_epoch_detail`` (``-1`` while there is no previous batch).
+    The iterator sets `self._state` (an IteratorState), `self.dataset` and
+    `self._previous_epoch_detail` (`-1` while there is no previous batch).
     """
 
     __slots__ = ()
@@ -158,9 +158,9 @@ class EpochBookkeepingMixin:
 def serialize_state(iterator, serializer, order_keys=('order', '_order')):
     """Serialize a state-machine iterator with Chainer's keys; return the new state.
 
-    Keys: ``current_position``, ``epoch``, ``is_new_epoch``, ``order`` (only when
-    there is an order; falls back to ``_order`` on KeyError) and
-    ``previous_epoch_detail`` (``-1`` stands for None; guessed from the position when
+    Keys: `current_position`, `epoch`, `is_new_epoch`, `order` (only when
+    there is an order; falls back to `_order` on KeyError) and
+    `previous_epoch_detail` (`-1` stands for None; guessed from the position when
     missing, as Chainer does for old snapshots).
     """
     state = iterator._state
@@ -207,22 +207,22 @@ class SerialIterator(EpochBookkeepingMixin, iterator.Iterator):
     """Dataset iterator reading the examples serially, in index or shuffled order.
 
     Args:
-        dataset: Dataset to iterate (anything with ``len`` and ``[int]``).
+        dataset: Dataset to iterate (anything with `len` and `[int]`).
         batch_size (int): Number of examples per batch.
         repeat (bool): Loop over the dataset forever (True) or stop after one epoch.
         shuffle (bool): Shuffle the order every epoch. None (default) means True
-            unless ``order_sampler`` is given. Shuffling draws
-            ``numpy.random.permutation`` from NumPy's global generator.
-        order_sampler (callable): ``sampler(current_order, current_position)``
-            returning the next epoch's order; only with ``shuffle=None``.
+            unless `order_sampler` is given. Shuffling draws
+            `numpy.random.permutation` from NumPy's global generator.
+        order_sampler (callable): `sampler(current_order, current_position)`
+            returning the next epoch's order; only with `shuffle=None`.
 
-    Batches behave as lists of examples; with ``repeat`` a batch crossing the end of
-    an epoch is completed from the next (re-shuffled) epoch. Snapshots store ``-1``
-    for a None ``previous_epoch_detail``.
+    Batches behave as lists of examples; with `repeat` a batch crossing the end of
+    an epoch is completed from the next (re-shuffled) epoch. Snapshots store `-1`
+    for a None `previous_epoch_detail`.
 
     Raises:
-        ValueError: ``batch_size`` is not a positive int, the dataset is empty, or
-            both ``shuffle`` and ``order_sampler`` are given.
+        ValueError: `batch_size` is not a positive int, the dataset is empty, or
+            both `shuffle` and `order_sampler` are given.
     """
 
     def __init__(self, dataset, batch_size, repeat=True, shuffle=None,

@@ -1,4 +1,4 @@
-"""Link hooks (``chainer.link_hooks``): SpectralNormalization, TimerHook and
+"""Link hooks (`chainer.link_hooks`): SpectralNormalization, TimerHook and
 WeightStandardization."""
 from minichainer.link_hooks.spectral_normalization import SpectralNormalization  # noqa: F401
 from minichainer.link_hooks.timer import TimerHook  # noqa: F401

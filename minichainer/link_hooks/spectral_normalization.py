@@ -1,4 +1,4 @@
-"""``SpectralNormalization``: divide a link's weight by its largest singular value
+"""`SpectralNormalization`: divide a link's weight by its largest singular value
 (Miyato et al., https://arxiv.org/abs/1802.05957)."""
 import numpy
 
@@ -16,7 +16,7 @@ def _l2normalize(v, eps):
 
 
 def update_approximate_vectors(weight_matrix, u, n_power_iteration, eps):
-    """Run ``n_power_iteration`` steps of power iteration; return ``(u, v)`` arrays."""
+    """Run `n_power_iteration` steps of power iteration; return `(u, v)` arrays."""
     w = variable.as_array(weight_matrix)
     v = None
     for _ in range(n_power_iteration):
@@ -26,27 +26,27 @@ def update_approximate_vectors(weight_matrix, u, n_power_iteration, eps):
 
 
 def calculate_max_singular_value(weight_matrix, u, v):
-    """``u^T W v`` as a differentiable 0-dim Variable."""
+    """`u^T W v` as a differentiable 0-dim Variable."""
     return f_sum(linear(u[None], transpose(weight_matrix)) * v)
 
 
 class SpectralNormalization(link_hook.LinkHook):
-    """Link hook replacing ``W`` by ``W / sigma(W)`` during each forward.
+    """Link hook replacing `W` by `W / sigma(W)` during each forward.
 
-    The left singular vector estimate ``u`` (drawn from numpy's global RNG, as in
-    Chainer) is registered on the link as the persistent ``<weight_name>_u`` and updated by
+    The left singular vector estimate `u` (drawn from numpy's global RNG, as in
+    Chainer) is registered on the link as the persistent `<weight_name>_u` and updated by
     power iteration in training mode.
 
     Args:
         n_power_iteration (int): Power iterations per forward (> 0).
         eps (float): Added to norms.
-        use_gamma (bool): Learn a scale ``gamma`` initialized to the largest singular value.
+        use_gamma (bool): Learn a scale `gamma` initialized to the largest singular value.
         factor (float or None): Divide sigma by this value.
         weight_name (str): Name of the weight to normalize.
         name (str or None): Hook name.
 
     Raises:
-        ValueError: ``n_power_iteration`` is not positive, or the link has no such weight.
+        ValueError: `n_power_iteration` is not positive, or the link has no such weight.
     """
 
     name = 'SpectralNormalization'
@@ -118,7 +118,7 @@ class SpectralNormalization(link_hook.LinkHook):
         self._initialized = True
 
     def normalize_weight(self, link):
-        """Return ``W / sigma`` (times ``gamma``) as a Variable; update ``u`` in training."""
+        """Return `W / sigma` (times `gamma`) as a Variable; update `u` in training."""
         W = getattr(link, self.weight_name)
         u = getattr(link, self.vector_name)
         weight_matrix = self.reshape_W(W)
@@ -141,7 +141,7 @@ class SpectralNormalization(link_hook.LinkHook):
         return W
 
     def reshape_W(self, W):
-        """``W`` as a 2-D matrix with the normalized axis first."""
+        """`W` as a 2-D matrix with the normalized axis first."""
         if self.axis != 0:
             axes = [self.axis] + [i for i in range(W.ndim) if i != self.axis]
             W = W.transpose(axes)

@@ -1,4 +1,4 @@
-"""``TimerHook``: measures the time spent in each link's forward."""
+"""`TimerHook`: measures the time spent in each link's forward."""
 import collections
 
 from minichainer import link_hook
@@ -8,7 +8,7 @@ from minichainer.function_hooks.call_timer import CallTimer
 class TimerHook(CallTimer, link_hook.LinkHook):
     """Record the elapsed time of every link's forward call.
 
-    ``call_history`` is a list of ``(link class name, seconds)``.
+    `call_history` is a list of `(link class name, seconds)`.
     """
 
     name = 'TimerHook'

@@ -1,4 +1,4 @@
-"""``WeightStandardization``: standardize a link's weight per output channel
+"""`WeightStandardization`: standardize a link's weight per output channel
 (Qiao et al., https://arxiv.org/abs/1903.10520)."""
 from minichainer import link_hook
 import minichainer.functions as F
@@ -15,7 +15,7 @@ def _standardize(W, eps):
 
 
 class WeightStandardization(link_hook.LinkHook):
-    """Link hook replacing ``W`` by its standardized version during each forward.
+    """Link hook replacing `W` by its standardized version during each forward.
 
     Args:
         eps (float): Added to the variance.

@@ -1,4 +1,4 @@
-"""Collection of :class:`~minichainer.Link` implementations (``chainer.links``)."""
+"""Collection of [`Link`][minichainer.link.Link] implementations (`chainer.links`)."""
 from minichainer.links.activation.maxout import Maxout  # noqa: F401
 from minichainer.links.activation.prelu import PReLU  # noqa: F401
 from minichainer.links.activation.simplified_dropconnect import SimplifiedDropconnect  # noqa: F401,E501

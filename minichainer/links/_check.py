@@ -3,8 +3,8 @@ import numbers
 
 
 def check_size(owner, name, value, allow_none=False):
-    """Raise ``TypeError``/``ValueError`` unless ``value`` is a non-negative integer
-    (or None when ``allow_none``); return it."""
+    """Raise `TypeError`/`ValueError` unless `value` is a non-negative integer
+    (or None when `allow_none`); return it."""
     if value is None:
         if allow_none:
             return value

@@ -1,4 +1,4 @@
-"""Optimizer hooks (``chainer.optimizer_hooks``): gradient regularization and clipping."""
+"""Optimizer hooks (`chainer.optimizer_hooks`): gradient regularization and clipping."""
 from minichainer.optimizer_hooks.gradient_clipping import GradientClipping  # noqa: F401
 from minichainer.optimizer_hooks.gradient_hard_clipping import GradientHardClipping  # noqa
 from minichainer.optimizer_hooks.gradient_lars import GradientLARS  # noqa: F401

@@ -1,12 +1,12 @@
 """Range checks of optimizer and hook hyperparameters (this module imports nothing of
-the optimizer machinery, so that the hooks can use it; ``optimizers._util`` re-exports
+the optimizer machinery, so that the hooks can use it; `optimizers._util` re-exports
 it)."""
 import math
 import numbers
 
 
 def _real_value(value):
-    """``value`` as a float if it is a real number (a Python or NumPy scalar, or a 0-d
+    """`value` as a float if it is a real number (a Python or NumPy scalar, or a 0-d
     numeric array), else None.  Booleans are not numbers here."""
     if isinstance(value, bool) or type(value).__name__ == 'bool_':
         return None
@@ -19,8 +19,8 @@ def _real_value(value):
 
 
 class Range:
-    """A range of valid values: ``text`` for messages, ``accepts(v)`` the full test and
-    ``lower(v)`` its lower bound only (see ``optimizers._util.check_hyperparams``)."""
+    """A range of valid values: `text` for messages, `accepts(v)` the full test and
+    `lower(v)` its lower bound only (see `optimizers._util.check_hyperparams`)."""
 
     def __init__(self, text, accepts, lower=None):
         self.text = text
@@ -35,9 +35,9 @@ UNIT_CLOSED = Range('a number in [0, 1]', lambda v: 0 <= v <= 1, lambda v: v >= 
 
 
 def check_range(owner, name, value, spec, lower_only=False):
-    """Raise unless ``value`` is a finite real number in the range ``spec``:
-    ``TypeError`` for a non-number, ``ValueError`` for one out of range (with
-    ``lower_only``, only below it).  The message names ``owner``, the argument, what
+    """Raise unless `value` is a finite real number in the range `spec`:
+    `TypeError` for a non-number, `ValueError` for one out of range (with
+    `lower_only`, only below it).  The message names `owner`, the argument, what
     was expected and what came."""
     number = _real_value(value)
     if number is None:
@@ -50,10 +50,10 @@ def check_range(owner, name, value, spec, lower_only=False):
 
 
 class RateHook:
-    """Base of the per-parameter hooks with one non-negative ``rate`` (``Lasso``,
-    ``WeightDecay``): called for each parameter, before the update by default.
+    """Base of the per-parameter hooks with one non-negative `rate` (`Lasso`,
+    `WeightDecay`): called for each parameter, before the update by default.
 
-    Subclasses set ``name`` (also used in error messages) and define ``__call__``.
+    Subclasses set `name` (also used in error messages) and define `__call__`.
     """
 
     name = None

@@ -4,7 +4,7 @@ from minichainer.optimizer_hooks import _checks as _util
 
 
 def _sum_sqnorm(arrays):
-    """Sum of squared L2 norms of ``arrays`` as a Python float."""
+    """Sum of squared L2 norms of `arrays` as a Python float."""
     total = 0.0
     for x in arrays:
         x = x.ravel()
@@ -13,17 +13,17 @@ def _sum_sqnorm(arrays):
 
 
 class GradientClipping:
-    """Optimizer hook scaling all gradients down to a global L2 norm of ``threshold``.
+    """Optimizer hook scaling all gradients down to a global L2 norm of `threshold`.
 
     The norm is taken over the gradients of every initialized parameter of the target;
-    when it exceeds ``threshold`` every gradient is multiplied by ``threshold / norm``.
+    when it exceeds `threshold` every gradient is multiplied by `threshold / norm`.
 
     Args:
         threshold (float): L2 norm threshold.
 
     Attributes:
         threshold (float): L2 norm threshold.
-        timing (str): ``'pre'`` (before the update) or ``'post'``.
+        timing (str): `'pre'` (before the update) or `'post'`.
     """
 
     name = 'GradientClipping'

@@ -1,4 +1,4 @@
-"""GradientHardClipping: clip every gradient element into ``[lower, upper]``."""
+"""GradientHardClipping: clip every gradient element into `[lower, upper]`."""
 from minichainer import backend
 from minichainer.optimizer_hooks import _checks as _util
 
@@ -13,7 +13,7 @@ class GradientHardClipping:
     Attributes:
         lower_bound (float): Lower bound of the gradient values.
         upper_bound (float): Upper bound of the gradient values.
-        timing (str): ``'pre'`` (before the update) or ``'post'``.
+        timing (str): `'pre'` (before the update) or `'post'`.
     """
 
     name = 'GradientHardClipping'

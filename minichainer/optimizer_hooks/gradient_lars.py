@@ -6,10 +6,10 @@ from minichainer.optimizer_hooks import _checks as _util
 class GradientLARS:
     """Optimizer/UpdateRule hook for layer-wise adaptive rate scaling (LARS).
 
-    For each parameter ``w`` with gradient ``g``: when ``|w| > threshold`` the gradient
-    becomes ``(g + weight_decay * w) * |w| / (eps + |g| + weight_decay * |w|)``, else
-    ``g + weight_decay * w``. See `Large Batch Training of Convolutional Networks
-    <https://arxiv.org/abs/1708.03888>`_.
+    For each parameter `w` with gradient `g`: when `|w| > threshold` the gradient
+    becomes `(g + weight_decay * w) * |w| / (eps + |g| + weight_decay * |w|)`, else
+    `g + weight_decay * w`. See
+    [Large Batch Training of Convolutional Networks](https://arxiv.org/abs/1708.03888).
 
     Args:
         threshold (float): Weight norm above which the gradient is rescaled.
@@ -17,7 +17,7 @@ class GradientLARS:
         eps (float): Small value for numerical stability.
 
     Attributes:
-        timing (str): ``'pre'`` (before the update) or ``'post'``.
+        timing (str): `'pre'` (before the update) or `'post'`.
     """
 
     name = 'GradientLARS'

@@ -4,14 +4,14 @@ from minichainer.optimizer_hooks import _checks as _util
 
 
 class Lasso(_util.RateHook):
-    """Optimizer/UpdateRule hook adding ``rate * sign(param)`` to each gradient.
+    """Optimizer/UpdateRule hook adding `rate * sign(param)` to each gradient.
 
     Args:
         rate (float): Coefficient of the L1 term.
 
     Attributes:
         rate (float): Coefficient of the L1 term.
-        timing (str): ``'pre'`` (before the update) or ``'post'``.
+        timing (str): `'pre'` (before the update) or `'post'`.
     """
 
     name = 'Lasso'

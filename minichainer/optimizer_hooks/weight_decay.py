@@ -4,7 +4,7 @@ from minichainer.optimizer_hooks import _checks as _util
 
 
 def _borrow_scratch(rule, p):
-    """A scratch array of the update rule that fits ``p`` (free while hooks run)."""
+    """A scratch array of the update rule that fits `p` (free while hooks run)."""
     views = getattr(rule, '_scratch', None)
     if views is None:
         get = getattr(rule, 'get_scratch', None)
@@ -25,7 +25,7 @@ class _ArrayHolder:
 
 
 class WeightDecay(_util.RateHook):
-    """Optimizer/UpdateRule hook adding ``rate * param`` to each gradient.
+    """Optimizer/UpdateRule hook adding `rate * param` to each gradient.
 
     With loss scaling the rate is multiplied by the parameter's loss scale, because the
     gradient is divided by it only later, in the update rule (as Chainer 7). Deliberate
@@ -37,7 +37,7 @@ class WeightDecay(_util.RateHook):
 
     Attributes:
         rate (float): Coefficient of the weight decay.
-        timing (str): ``'pre'`` (before the update) or ``'post'``.
+        timing (str): `'pre'` (before the update) or `'post'`.
     """
 
     name = 'WeightDecay'

@@ -1,4 +1,4 @@
-"""Optimizers (``chainer.optimizers``)."""
+"""Optimizers (`chainer.optimizers`)."""
 from minichainer.optimizers.ada_delta import AdaDelta  # noqa: F401
 from minichainer.optimizers.ada_grad import AdaGrad  # noqa: F401
 from minichainer.optimizers.adam import AdaBound  # noqa: F401

@@ -1,7 +1,7 @@
 """The shared part of the momentum family (MomentumSGD, CorrectedMomentumSGD, NesterovAG).
 
-The three differ only in their update formula; their hyperparameters (``lr``,
-``momentum``), defaults and state (a velocity ``v``) are the same.
+The three differ only in their update formula; their hyperparameters (`lr`,
+`momentum`), defaults and state (a velocity `v`) are the same.
 """
 from minichainer import backend
 from minichainer import optimizer
@@ -20,14 +20,14 @@ def default_hyperparam():
 
 
 class MomentumRuleBase(optimizer.UpdateRule):
-    """Update rule with hyperparameters ``lr`` and ``momentum`` and state ``v``.
+    """Update rule with hyperparameters `lr` and `momentum` and state `v`.
 
-    Subclasses set ``_default_hyperparam`` and write their formula once in
-    ``_update(xp, data, grad, v, tmp, lr, momentum)``, in place (``tmp`` is the rule's
-    scratch buffer); ``update_core_cpu``/``update_core_gpu`` call it.
+    Subclasses set `_default_hyperparam` and write their formula once in
+    `_update(xp, data, grad, v, tmp, lr, momentum)`, in place (`tmp` is the rule's
+    scratch buffer); `update_core_cpu`/`update_core_gpu` call it.
 
     Args:
-        parent_hyperparam (~minichainer.optimizer.Hyperparameter): Default values.
+        parent_hyperparam (Hyperparameter): Default values.
         lr (float): Learning rate.
         momentum (float): Exponential decay rate of the first order moment.
     """
@@ -62,9 +62,9 @@ class MomentumRuleBase(optimizer.UpdateRule):
 
 
 class MomentumMethodBase(optimizer.GradientMethod):
-    """Gradient method with hyperparameters ``lr`` and ``momentum``.
+    """Gradient method with hyperparameters `lr` and `momentum`.
 
-    Subclasses set ``_rule_class`` (a :class:`MomentumRuleBase` subclass).
+    Subclasses set `_rule_class` (a `MomentumRuleBase` subclass).
 
     Args:
         lr (float): Learning rate.

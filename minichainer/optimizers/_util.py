@@ -2,10 +2,10 @@
 range checks of their hyperparameters.
 
 Constructors check every hyperparameter's type and lower bound (a negative learning
-rate, ``eps <= 0``, a negative decay rate raise at once).  The upper end of a rate's
-range (``beta1 < 1``, ``rho <= 1``, ...) is checked when a rule prepares its first
+rate, `eps <= 0`, a negative decay rate raise at once).  The upper end of a rate's
+range (`beta1 < 1`, `rho <= 1`, ...) is checked when a rule prepares its first
 update: Chainer's own tests construct every optimizer with each default plus 0.1
-(``beta2=1.099``) and check that the value is stored.
+(`beta2=1.099`) and check that the value is stored.
 """
 from minichainer.optimizer_hooks._checks import (  # noqa: F401
     NON_NEGATIVE, POSITIVE, UNIT_CLOSED, UNIT_OPEN, Range, _real_value, check_range)
@@ -30,8 +30,8 @@ RANGES = {
 
 
 def check_hyperparams(owner, ranges=None, lower_only=False, **values):
-    """Check each of ``values`` that is not None and has a known range (``RANGES``,
-    updated with ``ranges``); see :func:`check_range`."""
+    """Check each of `values` that is not None and has a known range (`RANGES`,
+    updated with `ranges`); see `check_range`."""
     table = RANGES if ranges is None else dict(RANGES, **ranges)
     for name, value in values.items():
         spec = table.get(name)
@@ -40,9 +40,9 @@ def check_hyperparams(owner, ranges=None, lower_only=False, **values):
 
 
 def check_rule_hyperparams(rule, names, ranges=None):
-    """Check the current values of the hyperparameters ``names`` of an update rule
-    against their full ranges (called by ``init_state``, before the first update).
-    Messages name the optimizer (``AdamRule`` -> ``Adam``)."""
+    """Check the current values of the hyperparameters `names` of an update rule
+    against their full ranges (called by `init_state`, before the first update).
+    Messages name the optimizer (`AdamRule` -> `Adam`)."""
     owner = type(rule).__name__
     if owner.endswith('Rule'):
         owner = owner[:-len('Rule')]
@@ -51,10 +51,10 @@ def check_rule_hyperparams(rule, names, ranges=None):
 
 
 def set_given_hyperparams(hyperparam, _owner=None, _ranges=None, **values):
-    """Set on ``hyperparam`` each of ``values`` that is not None (in the given order).
+    """Set on `hyperparam` each of `values` that is not None (in the given order).
 
     Update rules use it for their keyword overrides: None keeps the parent's value.
-    With ``_owner`` (the class name for messages) the values' types and lower bounds
+    With `_owner` (the class name for messages) the values' types and lower bounds
     are checked first.
     """
     if _owner is not None:
@@ -65,8 +65,8 @@ def set_given_hyperparams(hyperparam, _owner=None, _ranges=None, **values):
 
 
 def set_hyperparams(hyperparam, _owner=None, _ranges=None, **values):
-    """Set every one of ``values`` on ``hyperparam`` (in the given order), with the
-    checks of :func:`set_given_hyperparams` when ``_owner`` is given."""
+    """Set every one of `values` on `hyperparam` (in the given order), with the
+    checks of `set_given_hyperparams` when `_owner` is given."""
     if _owner is not None:
         check_hyperparams(_owner, _ranges, lower_only=True, **values)
     for name, value in values.items():

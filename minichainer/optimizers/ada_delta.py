@@ -11,13 +11,13 @@ _default_hyperparam.eps = 1e-6
 class AdaDeltaRule(optimizer.UpdateRule):
     """Update rule of ADADELTA.
 
-    ``msg = rho * msg + (1 - rho) * grad**2;
+    `msg = rho * msg + (1 - rho) * grad**2;
     dx = sqrt((msdx + eps) / (msg + eps)) * grad;
-    msdx = rho * msdx + (1 - rho) * dx**2; param -= dx``. State: ``msg``, ``msdx``.
+    msdx = rho * msdx + (1 - rho) * dx**2; param -= dx`. State: `msg`, `msdx`.
     Uses one two-slot scratch buffer.
 
     Args:
-        parent_hyperparam (~minichainer.optimizer.Hyperparameter): Default values.
+        parent_hyperparam (Hyperparameter): Default values.
         rho (float): Exponential decay rate of the first and second order moments.
         eps (float): Small value for numerical stability.
     """

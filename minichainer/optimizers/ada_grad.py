@@ -9,12 +9,12 @@ _default_hyperparam.eps = 1e-8
 
 
 class AdaGradRule(optimizer.UpdateRule):
-    """Update rule of AdaGrad: ``h += grad**2; param -= lr * grad / (sqrt(h) + eps)``.
+    """Update rule of AdaGrad: `h += grad**2; param -= lr * grad / (sqrt(h) + eps)`.
 
-    State: ``h``. Uses one two-slot scratch buffer to keep Chainer's rounding.
+    State: `h`. Uses one two-slot scratch buffer to keep Chainer's rounding.
 
     Args:
-        parent_hyperparam (~minichainer.optimizer.Hyperparameter): Default values.
+        parent_hyperparam (Hyperparameter): Default values.
         lr (float): Learning rate.
         eps (float): Small value for numerical stability.
     """

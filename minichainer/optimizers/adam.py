@@ -22,7 +22,7 @@ _default_hyperparam.gamma = 1e-3
 
 
 def _learning_rate(hp, t):
-    """Bias-corrected step size ``alpha * sqrt(1 - beta2**t) / (1 - beta1**t)``."""
+    """Bias-corrected step size `alpha * sqrt(1 - beta2**t) / (1 - beta1**t)`."""
     if t == 0:
         raise RuntimeError(
             "Can't determine the learning rate of Adam optimizer "
@@ -45,18 +45,18 @@ def _get_intermediate_dtype(dtype):
 class AdamRule(optimizer.UpdateRule):
     """Update rule of Adam and its variants.
 
-    ``m += (1 - beta1) * (grad - m); v += (1 - beta2) * (grad**2 - v);
-    vhat = max(vhat, v) if amsgrad else v; step = alpha_t / (sqrt(vhat) + eps)``
-    (clipped into :attr:`bounds` with ``adabound``), then
-    ``param -= eta * (step * m + weight_decay_rate * param)``, where ``alpha_t`` is the
-    bias-corrected step size (Chainer >= 6.1 on CPU and GPU). State: ``m``, ``v`` and,
-    with ``amsgrad``, ``vhat``.
+    `m += (1 - beta1) * (grad - m); v += (1 - beta2) * (grad**2 - v);
+    vhat = max(vhat, v) if amsgrad else v; step = alpha_t / (sqrt(vhat) + eps)`
+    (clipped into `bounds` with `adabound`), then
+    `param -= eta * (step * m + weight_decay_rate * param)`, where `alpha_t` is the
+    bias-corrected step size (Chainer >= 6.1 on CPU and GPU). State: `m`, `v` and,
+    with `amsgrad`, `vhat`.
 
     The update is computed in place with one scratch buffer per parameter; it gives the
     same float32/float64 results as Chainer's CPU implementation.
 
     Args:
-        parent_hyperparam (~minichainer.optimizer.Hyperparameter): Default values.
+        parent_hyperparam (Hyperparameter): Default values.
         alpha (float): Coefficient of the learning rate.
         beta1 (float): Exponential decay rate of the first order moment.
         beta2 (float): Exponential decay rate of the second order moment.
@@ -167,12 +167,12 @@ class AdamRule(optimizer.UpdateRule):
 
     @property
     def alpha_t(self):
-        """The bias-corrected step size at the current step ``t``."""
+        """The bias-corrected step size at the current step `t`."""
         return _learning_rate(self.hyperparam, self.t)
 
     @property
     def lr(self):
-        """Deprecated alias of :attr:`alpha_t`."""
+        """Deprecated alias of `alpha_t`."""
         warnings.warn(
             'AdamRule.lr has been renamed to AdamRule.alpha_t. '
             'Use of AdamRule.lr is deprecated in Chainer v6.', DeprecationWarning)
@@ -180,7 +180,7 @@ class AdamRule(optimizer.UpdateRule):
 
     @property
     def bounds(self):
-        """AdaBound's ``(lower, upper)`` bounds of the step size at step ``t``."""
+        """AdaBound's `(lower, upper)` bounds of the step size at step `t`."""
         if self.t == 0:
             raise RuntimeError(
                 "Can't determine the bounds of AdaBound optimizer "
@@ -196,8 +196,8 @@ class AdamRule(optimizer.UpdateRule):
 class Adam(optimizer.GradientMethod):
     """Adam optimizer (https://arxiv.org/abs/1412.6980v8).
 
-    ``weight_decay_rate`` and ``eta`` give AdamW (decoupled weight decay), ``amsgrad``
-    AMSGrad, ``adabound`` AdaBound and both flags AMSBound. With the defaults it is plain
+    `weight_decay_rate` and `eta` give AdamW (decoupled weight decay), `amsgrad`
+    AMSGrad, `adabound` AdaBound and both flags AMSBound. With the defaults it is plain
     Adam.
 
     Args:
@@ -243,16 +243,17 @@ class Adam(optimizer.GradientMethod):
 
     @property
     def alpha_t(self):
-        """The bias-corrected step size ``alpha * sqrt(1 - beta2**t) / (1 - beta1**t)``.
+        """The bias-corrected step size `alpha * sqrt(1 - beta2**t) / (1 - beta1**t)`.
 
         Raises:
-            RuntimeError: no update has been made yet (``t == 0``).
+            RuntimeError: no update has been made yet (`t == 0`).
         """
         return _learning_rate(self.hyperparam, self.t)
 
     @property
     def lr(self):
-        """Deprecated alias of :attr:`alpha_t` (as in Chainer; read-only)."""
+        """Deprecated alias of [`alpha_t`][minichainer.optimizers.adam.Adam.alpha_t] (as in
+        Chainer; read-only)."""
         warnings.warn(
             'Adam.lr has been renamed to AdamRule.alpha_t. '
             'Use of Adam.lr is deprecated in Chainer v6.', DeprecationWarning)
@@ -263,7 +264,8 @@ class AdamW(Adam):
     """AdamW: Adam with decoupled weight decay (https://openreview.net/forum?id=rk6qdGgCZ).
 
     Args:
-        alpha, beta1, beta2, eps, eta, weight_decay_rate: As in :class:`Adam`.
+        alpha, beta1, beta2, eps, eta, weight_decay_rate: As in
+            [`Adam`][minichainer.optimizers.adam.Adam].
     """
 
     def __init__(self, alpha=_default_hyperparam.alpha, beta1=_default_hyperparam.beta1,
@@ -275,11 +277,11 @@ class AdamW(Adam):
 
 
 class AMSGrad(Adam):
-    """AMSGrad (https://openreview.net/forum?id=ryQu7f-RZ): :class:`Adam` with
-    ``amsgrad=True``.
+    """AMSGrad (https://openreview.net/forum?id=ryQu7f-RZ):
+    [`Adam`][minichainer.optimizers.adam.Adam] with `amsgrad=True`.
 
     Args:
-        alpha, beta1, beta2, eps, eta: As in :class:`Adam`.
+        alpha, beta1, beta2, eps, eta: As in [`Adam`][minichainer.optimizers.adam.Adam].
     """
 
     def __init__(self, alpha=_default_hyperparam.alpha, beta1=_default_hyperparam.beta1,
@@ -290,11 +292,12 @@ class AMSGrad(Adam):
 
 
 class AdaBound(Adam):
-    """AdaBound (https://openreview.net/forum?id=Bkg3g2R9FX): :class:`Adam` with
-    ``adabound=True``.
+    """AdaBound (https://openreview.net/forum?id=Bkg3g2R9FX):
+    [`Adam`][minichainer.optimizers.adam.Adam] with `adabound=True`.
 
     Args:
-        alpha, beta1, beta2, final_lr, gamma, eps, eta: As in :class:`Adam`.
+        alpha, beta1, beta2, final_lr, gamma, eps, eta: As in
+            [`Adam`][minichainer.optimizers.adam.Adam].
     """
 
     def __init__(self, alpha=_default_hyperparam.alpha, beta1=_default_hyperparam.beta1,
@@ -306,10 +309,11 @@ class AdaBound(Adam):
 
 
 class AMSBound(Adam):
-    """AMSBound: :class:`Adam` with ``amsgrad=True`` and ``adabound=True``.
+    """AMSBound: [`Adam`][minichainer.optimizers.adam.Adam] with `amsgrad=True` and `adabound=True`.
 
     Args:
-        alpha, beta1, beta2, final_lr, gamma, eps, eta: As in :class:`Adam`.
+        alpha, beta1, beta2, final_lr, gamma, eps, eta: As in
+            [`Adam`][minichainer.optimizers.adam.Adam].
     """
 
     def __init__(self, alpha=_default_hyperparam.alpha, beta1=_default_hyperparam.beta1,

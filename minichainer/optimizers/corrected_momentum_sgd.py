@@ -5,10 +5,10 @@ _default_hyperparam = _momentum_base.default_hyperparam()
 
 
 class CorrectedMomentumSGDRule(_momentum_base.MomentumRuleBase):
-    """Update rule: ``v = momentum * v - grad; param += lr * v``.
+    """Update rule: `v = momentum * v - grad; param += lr * v`.
 
-    State: ``v``.
-    Takes the arguments of ``MomentumRuleBase``: ``parent_hyperparam``, ``lr``, ``momentum``.
+    State: `v`.
+    Takes the arguments of `MomentumRuleBase`: `parent_hyperparam`, `lr`, `momentum`.
     """
 
     _default_hyperparam = _default_hyperparam
@@ -24,9 +24,10 @@ class CorrectedMomentumSGDRule(_momentum_base.MomentumRuleBase):
 class CorrectedMomentumSGD(_momentum_base.MomentumMethodBase):
     """Momentum SGD with momentum correction.
 
-    Implements equation (9) of `Accurate, Large Minibatch SGD: Training ImageNet in 1 Hour
-    <https://arxiv.org/abs/1706.02677>`_, which stays correct when the learning rate
-    changes during training (:class:`MomentumSGD` implements equation (10)).
+    Implements equation (9) of
+    [Accurate, Large Minibatch SGD: Training ImageNet in 1 Hour](https://arxiv.org/abs/1706.02677),
+    which stays correct when the learning rate changes during training
+    ([`MomentumSGD`][minichainer.optimizers.momentum_sgd.MomentumSGD] implements equation (10)).
 
     Args:
         lr (float): Learning rate.

@@ -5,10 +5,10 @@ _default_hyperparam = _momentum_base.default_hyperparam()
 
 
 class MomentumSGDRule(_momentum_base.MomentumRuleBase):
-    """Update rule of momentum SGD: ``v = momentum * v - lr * grad; param += v``.
+    """Update rule of momentum SGD: `v = momentum * v - lr * grad; param += v`.
 
-    State: ``v``.
-    Takes the arguments of ``MomentumRuleBase``: ``parent_hyperparam``, ``lr``, ``momentum``.
+    State: `v`.
+    Takes the arguments of `MomentumRuleBase`: `parent_hyperparam`, `lr`, `momentum`.
     """
 
     _default_hyperparam = _default_hyperparam

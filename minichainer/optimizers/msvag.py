@@ -12,13 +12,13 @@ _default_hyperparam.weight_decay_rate = 0
 
 class MSVAGRule(optimizer.UpdateRule):
     """Update rule of M-SVAG (https://arxiv.org/abs/1705.07774), with decoupled weight
-    decay. State: ``m``, ``v``.
+    decay. State: `m`, `v`.
 
     Unlike the other rules this one allocates temporaries at each step (it is rarely
-    used); ``beta_power`` is not serialized, as in Chainer.
+    used); `beta_power` is not serialized, as in Chainer.
 
     Args:
-        parent_hyperparam (~minichainer.optimizer.Hyperparameter): Default values.
+        parent_hyperparam (Hyperparameter): Default values.
         lr (float): Learning rate.
         beta (float): Decay rate of the first and second order moments.
         eta (float): Schedule multiplier.

@@ -7,9 +7,9 @@ _default_hyperparam = _momentum_base.default_hyperparam()
 class NesterovAGRule(_momentum_base.MomentumRuleBase):
     """Update rule of Nesterov's accelerated gradient.
 
-    ``v = momentum * v - lr * grad;
-    param += momentum**2 * v - (1 + momentum) * lr * grad``. State: ``v``.
-    Takes the arguments of ``MomentumRuleBase``: ``parent_hyperparam``, ``lr``, ``momentum``.
+    `v = momentum * v - lr * grad;
+    param += momentum**2 * v - (1 + momentum) * lr * grad`. State: `v`.
+    Takes the arguments of `MomentumRuleBase`: `parent_hyperparam`, `lr`, `momentum`.
     """
 
     _default_hyperparam = _default_hyperparam

@@ -16,19 +16,19 @@ _default_hyperparam.eps_inside_sqrt = False
 class RMSpropRule(optimizer.UpdateRule):
     """Update rule of RMSprop.
 
-    ``ms = alpha * ms + (1 - alpha) * grad**2; param -= lr * grad / (sqrt(ms) + eps)``
-    (``sqrt(ms + eps)`` when ``eps_inside_sqrt``). State: ``ms``. Uses one two-slot
+    `ms = alpha * ms + (1 - alpha) * grad**2; param -= lr * grad / (sqrt(ms) + eps)`
+    (`sqrt(ms + eps)` when `eps_inside_sqrt`). State: `ms`. Uses one two-slot
     scratch buffer.
 
     Args:
-        parent_hyperparam (~minichainer.optimizer.Hyperparameter): Default values.
+        parent_hyperparam (Hyperparameter): Default values.
         lr (float): Learning rate.
         alpha (float): Exponential decay rate of the second order moment.
         eps (float): Small value for numerical stability.
-        eps_inside_sqrt (bool): Put ``eps`` inside the square root.
+        eps_inside_sqrt (bool): Put `eps` inside the square root.
 
     Raises:
-        ValueError: (at update) ``eps`` underflows to 0 in the gradient's dtype.
+        ValueError: (at update) `eps` underflows to 0 in the gradient's dtype.
     """
 
     is_elementwise = True
@@ -84,8 +84,8 @@ class RMSprop(optimizer.GradientMethod):
         lr (float): Learning rate.
         alpha (float): Exponential decay rate of the second order moment.
         eps (float): Small value for numerical stability.
-        eps_inside_sqrt (bool): Divide by ``sqrt(ms + eps)`` instead of
-            ``sqrt(ms) + eps``.
+        eps_inside_sqrt (bool): Divide by `sqrt(ms + eps)` instead of
+            `sqrt(ms) + eps`.
     """
 
     def __init__(self, lr=_default_hyperparam.lr, alpha=_default_hyperparam.alpha,

@@ -16,12 +16,12 @@ _default_hyperparam.eps = 1e-4
 class RMSpropGravesRule(optimizer.UpdateRule):
     """Update rule of Graves's RMSprop.
 
-    ``n = alpha * n + (1 - alpha) * grad**2; g = alpha * g + (1 - alpha) * grad;
-    delta = momentum * delta - lr * grad / sqrt(n - g**2 + eps); param += delta``.
-    State: ``n``, ``g``, ``delta``. Uses one two-slot scratch buffer.
+    `n = alpha * n + (1 - alpha) * grad**2; g = alpha * g + (1 - alpha) * grad;
+    delta = momentum * delta - lr * grad / sqrt(n - g**2 + eps); param += delta`.
+    State: `n`, `g`, `delta`. Uses one two-slot scratch buffer.
 
     Args:
-        parent_hyperparam (~minichainer.optimizer.Hyperparameter): Default values.
+        parent_hyperparam (Hyperparameter): Default values.
         lr (float): Learning rate.
         alpha (float): Decay rate of the moments of the raw gradient.
         momentum (float): Decay rate of the adjusted gradient's first moment.

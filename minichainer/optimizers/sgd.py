@@ -8,10 +8,10 @@ _default_hyperparam.lr = 0.01
 
 
 class SGDRule(optimizer.UpdateRule):
-    """Update rule of vanilla SGD: ``param -= lr * grad``.
+    """Update rule of vanilla SGD: `param -= lr * grad`.
 
     Args:
-        parent_hyperparam (~minichainer.optimizer.Hyperparameter): Default values.
+        parent_hyperparam (Hyperparameter): Default values.
         lr (float): Learning rate.
     """
 

@@ -11,13 +11,13 @@ _default_hyperparam.eps = 1e-16
 class SMORMS3Rule(optimizer.UpdateRule):
     """Update rule of SMORMS3.
 
-    ``r = 1 / (mem + 1); g = (1 - r) * g + r * grad; g2 = (1 - r) * g2 + r * grad**2;
+    `r = 1 / (mem + 1); g = (1 - r) * g + r * grad; g2 = (1 - r) * g2 + r * grad**2;
     x = g**2 / (g2 + eps); param -= grad * min(x, lr) / (sqrt(g2) + eps);
-    mem = 1 + mem * (1 - x)``. State: ``mem``, ``g``, ``g2`` (updated in place, where
+    mem = 1 + mem * (1 - x)`. State: `mem`, `g`, `g2` (updated in place, where
     Chainer rebinds them). Uses one two-slot scratch buffer.
 
     Args:
-        parent_hyperparam (~minichainer.optimizer.Hyperparameter): Default values.
+        parent_hyperparam (Hyperparameter): Default values.
         lr (float): Learning rate.
         eps (float): Small value for numerical stability.
     """

@@ -1,4 +1,4 @@
-"""Serializers (``chainer.serializers``): NPZ (always) and HDF5 (needs h5py)."""
+"""Serializers (`chainer.serializers`): NPZ (always) and HDF5 (needs h5py)."""
 from minichainer.serializers.hdf5 import HDF5Deserializer  # noqa: F401
 from minichainer.serializers.hdf5 import HDF5Serializer  # noqa: F401
 from minichainer.serializers.hdf5 import load_hdf5  # noqa: F401

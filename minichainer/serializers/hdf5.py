@@ -1,11 +1,11 @@
-"""HDF5 serialization (``chainer.serializers.hdf5``); needs the optional h5py package.
+"""HDF5 serialization (`chainer.serializers.hdf5`); needs the optional h5py package.
 
-The hierarchy maps to HDF5 groups (``predictor/l1/W`` is dataset ``W`` in group
-``predictor/l1``) and None to an empty dataset, as in Chainer. h5py is imported only
+The hierarchy maps to HDF5 groups (`predictor/l1/W` is dataset `W` in group
+`predictor/l1`) and None to an empty dataset, as in Chainer. h5py is imported only
 when these functions are used; without it they raise an error that is both an
-``ImportError`` (naming ``pip install minichainer[hdf5]``) and a ``RuntimeError`` (what
-Chainer raises). ``_available`` tells whether h5py is installed. Differences from
-Chainer: ``save_hdf5`` to a path writes a temporary file and renames it into place;
+`ImportError` (naming `pip install minichainer[hdf5]`) and a `RuntimeError` (what
+Chainer raises). `_available` tells whether h5py is installed. Differences from
+Chainer: `save_hdf5` to a path writes a temporary file and renames it into place;
 strings are stored as UTF-8 bytes.
 """
 import importlib.util
@@ -46,7 +46,7 @@ def _import_h5py():
 
 
 def _check_available():
-    """Raise :class:`H5pyNotAvailableError` when h5py cannot be imported."""
+    """Raise `H5pyNotAvailableError` when h5py cannot be imported."""
     _import_h5py()
 
 
@@ -92,7 +92,7 @@ def save_hdf5(filename, obj, compression=4):
 
     Args:
         filename (str or path-like): Destination file.
-        obj: Object with a ``serialize`` method, or a dict of arrays saved as is.
+        obj: Object with a `serialize` method, or a dict of arrays saved as is.
         compression (int): gzip level for datasets with more than one element.
 
     Raises:
@@ -115,11 +115,12 @@ def save_hdf5(filename, obj, compression=4):
 
 
 class HDF5Deserializer(serializer.Deserializer):
-    """Deserializer reading from an HDF5 group written by :func:`save_hdf5`.
+    """Deserializer reading from an HDF5 group written by
+    [`save_hdf5`][minichainer.serializers.hdf5.save_hdf5].
 
     Args:
         group (h5py.Group): The group (or file) to read from.
-        strict (bool): Raise ``KeyError`` for a missing key (``ValueError`` for a
+        strict (bool): Raise `KeyError` for a missing key (`ValueError` for a
             missing group, as Chainer); otherwise leave the value unchanged.
     """
 
@@ -178,7 +179,8 @@ class HDF5Deserializer(serializer.Deserializer):
 
 
 def load_hdf5(filename, obj):
-    """Load an object from an HDF5 file written by :func:`save_hdf5` or Chainer.
+    """Load an object from an HDF5 file written by
+    [`save_hdf5`][minichainer.serializers.hdf5.save_hdf5] or Chainer.
 
     Raises:
         ImportError: h5py is not installed.

@@ -1,25 +1,25 @@
-"""NPZ serialization (``chainer.serializers.npz``), file-compatible with Chainer 7.
+"""NPZ serialization (`chainer.serializers.npz`), file-compatible with Chainer 7.
 
-The hierarchy of an object is flattened into ``path/to/value`` keys (``predictor/l1/W``,
-``updater/optimizer:main/predictor/l1/W/m``, ...) exactly as Chainer does, and stored in
-an ``.npz`` archive. ``None`` is stored as Chainer stores it: a 0-d object array holding
+The hierarchy of an object is flattened into `path/to/value` keys (`predictor/l1/W`,
+`updater/optimizer:main/predictor/l1/W/m`, ...) exactly as Chainer does, and stored in
+an `.npz` archive. `None` is stored as Chainer stores it: a 0-d object array holding
 None (a tiny pickle inside the archive).
 
 Deliberate differences from Chainer:
 
-* Loading uses ``allow_pickle=False``. The only pickled entry accepted is Chainer's
-  ``None`` marker, which is decoded by a restricted unpickler that can build nothing but a
-  0-d object array; any other pickled entry raises ``ValueError``. Saving refuses object
+* Loading uses `allow_pickle=False`. The only pickled entry accepted is Chainer's
+  `None` marker, which is decoded by a restricted unpickler that can build nothing but a
+  0-d object array; any other pickled entry raises `ValueError`. Saving refuses object
   arrays other than None (Chainer would pickle them).
-* ``save_npz`` to a path writes a temporary file in the same folder and renames it into
+* `save_npz` to a path writes a temporary file in the same folder and renames it into
   place, so the destination is never half-written.
-* ``load_npz`` leaves a link or an optimizer unchanged when loading fails (missing key,
+* `load_npz` leaves a link or an optimizer unchanged when loading fails (missing key,
   shape mismatch): their previous values are restored before the error propagates (a
   Trainer restores itself).
-* A stored array whose shape differs from the destination array raises ``ValueError``
-  (Chainer relied on ``numpy.copyto`` broadcasting).
-* :class:`DictionarySerializer` stores copies of the arrays, so its ``target`` does not
-  change when the model is trained further.
+* A stored array whose shape differs from the destination array raises `ValueError`
+  (Chainer relied on `numpy.copyto` broadcasting).
+* [`DictionarySerializer`][minichainer.serializers.npz.DictionarySerializer] stores copies of the
+  arrays, so its `target` does not change when the model is trained further.
 """
 import codecs
 import io
@@ -52,8 +52,8 @@ def _is_none_marker(value):
 class DictionarySerializer(serializer.Serializer):
     """Serializer that flattens an object hierarchy into a dictionary of arrays.
 
-    It does not write files: feed :attr:`target` to :func:`save_npz` (or
-    ``numpy.savez``). None values are stored as ``numpy.asarray(None)`` as in Chainer.
+    It does not write files: feed `target` to [`save_npz`][minichainer.serializers.npz.save_npz] (or
+    `numpy.savez`). None values are stored as `numpy.asarray(None)` as in Chainer.
 
     Args:
         target (dict): Dictionary to fill; a new one when None.
@@ -85,7 +85,7 @@ class DictionarySerializer(serializer.Serializer):
 
 
 def serialize(obj):
-    """Serialize ``obj`` into a new dictionary of arrays (keys as in an npz file)."""
+    """Serialize `obj` into a new dictionary of arrays (keys as in an npz file)."""
     s = DictionarySerializer()
     s.save(obj)
     return s.target
@@ -119,7 +119,7 @@ def _write_npz(file, target, compression):
 
 
 def _write_to_path(path, write):
-    """Call ``write(fileobj)`` on ``path`` so that it is never seen half-written."""
+    """Call `write(fileobj)` on `path` so that it is never seen half-written."""
     def write_at(target):
         with open(target, 'wb') as f:
             write(f)
@@ -132,12 +132,12 @@ def save_npz(file, obj, compression=True):
 
     Args:
         file (str, path-like or file-like): Destination. A path is written atomically
-            (temporary file in the same folder, then ``os.replace``).
-        obj: Object with a ``serialize`` method, or a dict of arrays saved as is.
-        compression (bool): Compress the archive (``ZIP_DEFLATED``).
+            (temporary file in the same folder, then `os.replace`).
+        obj: Object with a `serialize` method, or a dict of arrays saved as is.
+        compression (bool): Compress the archive (`ZIP_DEFLATED`).
 
     Raises:
-        TypeError: ``obj`` has no ``serialize`` method, or a value cannot be stored
+        TypeError: `obj` has no `serialize` method, or a value cannot be stored
             without pickle.
     """
     if isinstance(obj, dict):
@@ -175,7 +175,7 @@ _RECONSTRUCT = numpy.ndarray.__reduce__(numpy.zeros(1))[0]
 
 
 def _entry_header(npz, key):
-    """``(shape, dtype, fp)`` of an entry's ``.npy`` header, ``fp`` positioned after
+    """`(shape, dtype, fp)` of an entry's `.npy` header, `fp` positioned after
     it."""
     raw = npz.zip.read(key + '.npy')
     fp = io.BytesIO(raw)
@@ -211,7 +211,7 @@ def _read_object_entry(npz, key, source=None, header=None):
 
 
 def _read_entry(npz, key, source=None):
-    """``npz[key]``, with errors that name the file and the key: a pickled entry
+    """`npz[key]`, with errors that name the file and the key: a pickled entry
     other than None, or a corrupted/truncated member (bad CRC, zlib error, short data)."""
     if not isinstance(npz, numpy.lib.npyio.NpzFile):
         return npz[key]
@@ -248,16 +248,17 @@ def _check_ignore_names(ignore_names):
 
 
 class NpzDeserializer(serializer.Deserializer):
-    """Deserializer reading values saved by :func:`save_npz` (or a dict of arrays).
+    """Deserializer reading values saved by [`save_npz`][minichainer.serializers.npz.save_npz] (or a
+    dict of arrays).
 
     Arrays are copied into the destination arrays in place. A value that was saved as
     None loads as None. A destination of None (e.g. an uninitialized parameter) receives
     the stored array.
 
     Args:
-        npz: An ``NpzFile`` (from ``numpy.load``) or a mapping of keys to arrays.
+        npz: An `NpzFile` (from `numpy.load`) or a mapping of keys to arrays.
         path (str): Base path of this deserializer in the hierarchy.
-        strict (bool): Raise ``KeyError`` for a missing key; otherwise leave the value
+        strict (bool): Raise `KeyError` for a missing key; otherwise leave the value
             unchanged.
         ignore_names (str, callable or list of them): Keys (full paths) to skip, or
             predicates on the full key returning True to skip it.
@@ -360,7 +361,7 @@ def _supports_rollback(obj):
 
 
 def _load_with_rollback(deserializer, obj):
-    """Load ``obj``; for links and optimizers, restore the previous values on failure."""
+    """Load `obj`; for links and optimizers, restore the previous values on failure."""
     backup = None
     if _supports_rollback(obj):
         backup = DictionarySerializer()
@@ -386,7 +387,7 @@ def _describe_source(file):
 
 
 def _peek(file, n):
-    """The first ``n`` bytes of a path or a seekable file object (left where it was)."""
+    """The first `n` bytes of a path or a seekable file object (left where it was)."""
     if isinstance(file, (str, bytes, os.PathLike)):
         with open(file, 'rb') as f:
             return f.read(n)
@@ -400,8 +401,8 @@ def _peek(file, n):
 
 
 def _open_npz(file):
-    """``numpy.load(file, allow_pickle=False)`` for an NPZ archive; anything else
-    raises ``ValueError`` naming the file and what it is instead."""
+    """`numpy.load(file, allow_pickle=False)` for an NPZ archive; anything else
+    raises `ValueError` naming the file and what it is instead."""
     source = _describe_source(file)
     head = _peek(file, 6)
     if head is not None and not head.startswith(_ZIP_MAGICS):
@@ -428,19 +429,20 @@ def _open_npz(file):
 
 
 def load_npz(file, obj, path='', strict=True, ignore_names=None):
-    """Load an object from an NPZ file written by :func:`save_npz` or by Chainer.
+    """Load an object from an NPZ file written by [`save_npz`][minichainer.serializers.npz.save_npz]
+    or by Chainer.
 
     Args:
         file (str, path-like or file-like): The NPZ file.
-        obj: Object with a ``serialize`` method; its arrays are overwritten in place.
-        path (str): Path in the file under which ``obj`` was saved (e.g.
-            ``'updater/model:main/'``; a missing trailing ``/`` is added).
+        obj: Object with a `serialize` method; its arrays are overwritten in place.
+        path (str): Path in the file under which `obj` was saved (e.g.
+            `'updater/model:main/'`; a missing trailing `/` is added).
         strict (bool): Raise on missing keys (otherwise leave those values unchanged).
         ignore_names (str, callable or list of them): Keys to skip (see
-            :class:`NpzDeserializer`).
+            [`NpzDeserializer`][minichainer.serializers.npz.NpzDeserializer]).
 
     Raises:
-        KeyError: ``strict`` and a key is missing (the message names the key path).
+        KeyError: `strict` and a key is missing (the message names the key path).
         ValueError: the file is not an NPZ archive, an entry is corrupted, a stored
             array's shape differs from the destination's, or the file holds a pickled
             object other than None (each message names the file and the key).

@@ -1,4 +1,4 @@
-"""Helpers for testing Chainer-style code (``chainer.testing``)."""
+"""Helpers for testing Chainer-style code (`chainer.testing`)."""
 from minichainer.testing import attr  # noqa: F401
 from minichainer.testing import condition  # noqa: F401
 from minichainer.testing import matrix  # noqa: F401
@@ -33,9 +33,9 @@ from minichainer.testing.unary_math_function_test import unary_math_function_uni
 
 
 def run_module(name, file):
-    """Run the tests of ``file`` with pytest when ``name == '__main__'``.
+    """Run the tests of `file` with pytest when `name == '__main__'`.
 
-    Usage at the bottom of a test module: ``testing.run_module(__name__, __file__)``.
+    Usage at the bottom of a test module: `testing.run_module(__name__, __file__)`.
     """
     if name == '__main__':
         import pytest

@@ -1,8 +1,8 @@
-"""Machinery shared by ``parameterize``, ``inject_backend_tests`` and ``fix_random``.
+"""Machinery shared by `parameterize`, `inject_backend_tests` and `fix_random`.
 
-A decorator built with :func:`make_decorator` replaces a test class by generated subclasses
+A decorator built with `make_decorator` replaces a test class by generated subclasses
 (added to the class's module under their own names, so test runners collect them) and
-returns a :class:`_ParameterizedTestCaseBundle`, which further such decorators accept.
+returns a `_ParameterizedTestCaseBundle`, which further such decorators accept.
 """
 import collections
 import inspect
@@ -53,10 +53,10 @@ class _GlobalsModule:
 
 
 def make_decorator(test_case_generator):
-    """Return a class decorator driven by ``test_case_generator``.
+    """Return a class decorator driven by `test_case_generator`.
 
-    ``test_case_generator(base)`` yields ``(class_name, members, method_generator)``;
-    ``method_generator(method)`` returns the replacement of each ``test_*`` method, or
+    `test_case_generator(base)` yields `(class_name, members, method_generator)`;
+    `method_generator(method)` returns the replacement of each `test_*` method, or
     None to drop it.
     """
     def decorate(cases):

@@ -1,4 +1,4 @@
-"""Array comparison for tests (``chainer.testing.assert_allclose``)."""
+"""Array comparison for tests (`chainer.testing.assert_allclose`)."""
 import numpy
 
 from minichainer import variable
@@ -11,7 +11,7 @@ def _as_numpy(x):
 
 
 def assert_allclose(x, y, atol=1e-5, rtol=1e-4, verbose=True):
-    """Assert ``|x - y| <= atol + rtol * |y|`` elementwise, with a readable report.
+    """Assert `|x - y| <= atol + rtol * |y|` elementwise, with a readable report.
 
     Accepts arrays, Variables and scalars; shapes must broadcast.
     """

@@ -1,9 +1,9 @@
-"""Test attributes (``chainer.testing.attr``): pytest marks for hardware-specific tests.
+"""Test attributes (`chainer.testing.attr`): pytest marks for hardware-specific tests.
 
-As in Chainer, ``gpu``, ``multi_gpu(n)``, ``cudnn``, ``ideep``, ``chainerx`` and ``slow``
+As in Chainer, `gpu`, `multi_gpu(n)`, `cudnn`, `ideep`, `chainerx` and `slow`
 put the pytest marks of the same names on a test. Since minichainer has no GPU, iDeep or
-ChainerX backend, tests marked ``gpu``, ``multi_gpu``, ``cudnn``, ``ideep`` or ``chainerx``
-are also skipped (under pytest and plain unittest alike); ``slow`` tests run.
+ChainerX backend, tests marked `gpu`, `multi_gpu`, `cudnn`, `ideep` or `chainerx`
+are also skipped (under pytest and plain unittest alike); `slow` tests run.
 """
 import os
 import unittest
@@ -24,7 +24,7 @@ def is_available():
 
 
 def check_available():
-    """Raise ``RuntimeError`` when pytest is not available."""
+    """Raise `RuntimeError` when pytest is not available."""
     if _error is not None:
         raise RuntimeError('{} is not available.\n\nReason: {}: {}'.format(
             __name__, type(_error).__name__, _error))
@@ -64,14 +64,14 @@ ideep = _marking_skip('ideep', 'iDeep is not available in minichainer')
 
 
 def slow(*args, **kwargs):
-    """Mark a test as slow (``pytest -m 'not slow'`` deselects it); it still runs."""
+    """Mark a test as slow (`pytest -m 'not slow'` deselects it); it still runs."""
     if len(args) == 1 and not kwargs and callable(args[0]):
         return _mark('slow', args[0])
     return lambda target: _mark('slow', target, args, kwargs)
 
 
 def multi_gpu(gpu_num):
-    """Decorator: the test needs ``gpu_num`` GPUs (always skipped here)."""
+    """Decorator: the test needs `gpu_num` GPUs (always skipped here)."""
     def deco(f):
         return _skip('{} GPU(s) required; minichainer has no GPU backend'.format(gpu_num),
                      _mark('gpu', f))

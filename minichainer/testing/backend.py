@@ -1,4 +1,4 @@
-"""Backend-parameterized tests (``chainer.testing.inject_backend_tests``, ``BackendConfig``).
+"""Backend-parameterized tests (`chainer.testing.inject_backend_tests`, `BackendConfig`).
 
 Only the CPU configuration can run in minichainer; configurations using CUDA, ChainerX or
 iDeep are generated (with Chainer's names and marks) and skipped.
@@ -14,12 +14,12 @@ from minichainer.testing import attr
 
 
 class BackendConfig:
-    """One backend configuration of an injected test (``chainer.testing.BackendConfig``).
+    """One backend configuration of an injected test (`chainer.testing.BackendConfig`).
 
     Args:
-        params (dict): any of ``use_chainerx``, ``chainerx_device``, ``use_cuda``,
-            ``cuda_device``, ``use_cudnn``, ``cudnn_deterministic``, ``autotune``,
-            ``cudnn_fast_batch_normalization``, ``use_ideep``.
+        params (dict): any of `use_chainerx`, `chainerx_device`, `use_cuda`,
+            `cuda_device`, `use_cudnn`, `cudnn_deterministic`, `autotune`,
+            `cudnn_fast_batch_normalization`, `use_ideep`.
     """
 
     _props = [
@@ -60,14 +60,14 @@ class BackendConfig:
 
     @property
     def xp(self):
-        """Array module of the configuration (``numpy``)."""
+        """Array module of the configuration (`numpy`)."""
         if not self.is_available:
             self._unavailable()
         return numpy
 
     @property
     def device(self):
-        """The :class:`~minichainer.backend.Device` of the configuration."""
+        """The `Device` of the configuration."""
         if self._device is None:
             if not self.is_available:
                 self._unavailable()
@@ -162,10 +162,10 @@ def _test_case_generator(base, method_names, params):
 def inject_backend_tests(method_names, params):
     """Class decorator running test methods once per backend configuration.
 
-    Each ``params`` dict (see :class:`BackendConfig`) yields a generated class
-    ``{Base}_{config}`` whose test methods (all ``test_*``, or those in ``method_names``)
-    receive the :class:`BackendConfig` as their first argument. Configurations needing
-    CUDA, ChainerX or iDeep are skipped.
+    Each `params` dict (see [`BackendConfig`][minichainer.testing.backend.BackendConfig]) yields a
+    generated class `{Base}_{config}` whose test methods (all `test_*`, or those in `method_names`)
+    receive the [`BackendConfig`][minichainer.testing.backend.BackendConfig] as their first
+    argument. Configurations needing CUDA, ChainerX or iDeep are skipped.
     """
     if not (method_names is None or isinstance(method_names, list)):
         raise TypeError('inject_backend_tests: method_names must be either None or a list, '

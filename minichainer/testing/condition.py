@@ -1,4 +1,4 @@
-"""Repeat flaky tests (``chainer.testing.condition``)."""
+"""Repeat flaky tests (`chainer.testing.condition`)."""
 import functools
 import unittest
 
@@ -13,10 +13,10 @@ class QuietTestRunner:
 
 
 def repeat_with_success_at_least(times, min_success):
-    """Decorator: run the test up to ``times`` times; pass once ``min_success`` runs pass.
+    """Decorator: run the test up to `times` times; pass once `min_success` runs pass.
 
-    Each trial of a ``unittest.TestCase`` method runs on a fresh instance with its own
-    ``setUp``/``tearDown``; a skipped trial skips the test. Remaining trials are not run
+    Each trial of a `unittest.TestCase` method runs on a fresh instance with its own
+    `setUp`/`tearDown`; a skipped trial skips the test. Remaining trials are not run
     once the outcome is decided. Plain (non-unittest) test methods and functions are
     simply called again.
 
@@ -114,10 +114,10 @@ def _run_plain(f, args, kwargs, times, min_success):
 
 
 def repeat(times):
-    """Decorator: the test must pass ``times`` times in a row."""
+    """Decorator: the test must pass `times` times in a row."""
     return repeat_with_success_at_least(times, times)
 
 
 def retry(times):
-    """Decorator: the test must pass at least once in ``times`` trials."""
+    """Decorator: the test must pass at least once in `times` trials."""
     return repeat_with_success_at_least(times, 1)

@@ -1,22 +1,23 @@
-"""``distribution_unittest``: a test-case base class checking a distribution against SciPy.
+"""`distribution_unittest`: a test-case base class checking a distribution against SciPy.
 
-A concrete test case subclasses :class:`distribution_unittest` and defines
-``setUp_configure(self)``, which sets
+A concrete test case subclasses
+[`distribution_unittest`][minichainer.testing.distribution_test.distribution_unittest] and defines
+`setUp_configure(self)`, which sets
 
-* ``self.dist``: the distribution class; ``self.params``: its constructor arguments
-  (ndarrays; wrapped in Variables when ``self.is_variable``); ``self.options``: extra
+* `self.dist`: the distribution class; `self.params`: its constructor arguments
+  (ndarrays; wrapped in Variables when `self.is_variable`); `self.options`: extra
   non-array constructor arguments (optional);
-* ``self.scipy_dist`` (e.g. ``scipy.stats.norm``) and ``self.scipy_params``: the same
+* `self.scipy_dist` (e.g. `scipy.stats.norm`) and `self.scipy_params`: the same
   distribution in SciPy;
-* ``self.test_targets``: the set of checks to run (see ``_TARGETS``);
-* ``self.shape`` (batch shape), ``self.sample_shape``, and optionally
-  ``self.event_shape``, ``self.support``, ``self.continuous`` (False uses
-  ``logpmf``/``pmf``) and ``self.scipy_onebyone`` (call SciPy once per batch element,
+* `self.test_targets`: the set of checks to run (see `_TARGETS`);
+* `self.shape` (batch shape), `self.sample_shape`, and optionally
+  `self.event_shape`, `self.support`, `self.continuous` (False uses
+  `logpmf`/`pmf`) and `self.scipy_onebyone` (call SciPy once per batch element,
   for multivariate SciPy distributions);
 
-and a method ``sample_for_test()`` returning points of shape
-``sample_shape + shape + event_shape`` at which densities are compared.
-Every check is a ``test_<target>_cpu`` method; checks not in ``test_targets`` are
+and a method `sample_for_test()` returning points of shape
+`sample_shape + shape + event_shape` at which densities are compared.
+Every check is a `test_<target>_cpu` method; checks not in `test_targets` are
 skipped.  The test module needs SciPy; this module itself does not import it.
 """
 import functools
@@ -52,7 +53,7 @@ def _data(x):
 
 
 class distribution_unittest(unittest.TestCase):  # noqa: N801 (Chainer's name)
-    """Base test case comparing a minichainer distribution with a ``scipy.stats`` one."""
+    """Base test case comparing a minichainer distribution with a `scipy.stats` one."""
 
     scipy_onebyone = False
 

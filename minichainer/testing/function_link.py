@@ -1,8 +1,9 @@
-"""Declarative function and link tests (``chainer.testing.FunctionTestCase`` and friends).
+"""Declarative function and link tests (`chainer.testing.FunctionTestCase` and friends).
 
 Subclasses describe inputs, the computation and its expected result; the base classes run
 forward, backward (numerical gradient check) and double-backward tests. Use them with
-:func:`~minichainer.testing.inject_backend_tests`, which passes the ``backend_config``.
+[`inject_backend_tests`][minichainer.testing.backend.inject_backend_tests], which passes the
+`backend_config`.
 """
 import contextlib
 import io
@@ -57,7 +58,7 @@ def _check_is_initializer_like(initializer):
 class InitializerArgument:
     """A link-constructor initializer argument and the initializer it stands for.
 
-    Used in ``LinkInitializersTestCase.get_initializers`` when the argument (e.g. None)
+    Used in `LinkInitializersTestCase.get_initializers` when the argument (e.g. None)
     is not itself the initializer the link uses.
     """
 
@@ -85,8 +86,8 @@ def _cpu_device():
 class _DeclarativeTestMixin:
     """The parts shared by the function and link test bases.
 
-    Subclasses set ``_test_error`` (the error class raised on a failed check) and
-    ``_nondifferentiable_message`` (raised when no differentiable point is found).
+    Subclasses set `_test_error` (the error class raised on a failed check) and
+    `_nondifferentiable_message` (raised when no differentiable point is found).
     """
 
     contiguous = None
@@ -108,7 +109,7 @@ class _DeclarativeTestMixin:
                          .format(self.contiguous))
 
     def _to_test_device(self, cpu_arrays, backend_config):
-        """Send ``cpu_arrays`` to the tested device, non-contiguous unless ``'C'``."""
+        """Send `cpu_arrays` to the tested device, non-contiguous unless `'C'`."""
         return self._to_noncontiguous_as_needed(backend_config.get_array(cpu_arrays))
 
     def _generate_inputs(self):
@@ -122,7 +123,7 @@ class _DeclarativeTestMixin:
         return grad_outputs
 
     def _repeat_if_nondifferentiable(self, do_check):
-        """Run ``do_check``; with ``dodge_nondifferentiable``, retry on new inputs."""
+        """Run `do_check`; with `dodge_nondifferentiable`, retry on new inputs."""
         if not self.dodge_nondifferentiable:
             do_check()
             return
@@ -136,7 +137,8 @@ class _DeclarativeTestMixin:
 
 
 class FunctionTestBase(_DeclarativeTestMixin):
-    """Test logic of :class:`FunctionTestCase` (without the ``unittest`` base)."""
+    """Test logic of [`FunctionTestCase`][minichainer.testing.function_link.FunctionTestCase]
+    (without the `unittest` base)."""
 
     backend_config = None
     check_forward_options = None
@@ -194,8 +196,8 @@ class FunctionTestBase(_DeclarativeTestMixin):
         return outputs
 
     def _start_test(self, kind, backend_config):
-        """Skip when ``skip_<kind>_test`` is set; else record the test and call
-        ``before_test('test_<kind>')``."""
+        """Skip when `skip_<kind>_test` is set; else record the test and call
+        `before_test('test_<kind>')`."""
         skip_attr = 'skip_{}_test'.format(kind)
         if getattr(self, skip_attr):
             raise unittest.SkipTest('{} is set'.format(skip_attr))
@@ -204,7 +206,7 @@ class FunctionTestBase(_DeclarativeTestMixin):
         self.before_test(self.test_name)
 
     def run_test_forward(self, backend_config):
-        """Check the outputs of ``forward`` against ``forward_expected``; inputs unchanged."""
+        """Check the outputs of `forward` against `forward_expected`; inputs unchanged."""
         self._start_test('forward', backend_config)
 
         cpu_inputs = self._generate_inputs()
@@ -250,7 +252,7 @@ class FunctionTestBase(_DeclarativeTestMixin):
         return [self._to_test_device(a, backend_config) for a in arrays]
 
     def run_test_backward(self, backend_config):
-        """Check the gradients of ``forward`` numerically (``check_backward``)."""
+        """Check the gradients of `forward` numerically (`check_backward`)."""
         self._start_test('backward', backend_config)
 
         def f(*args):
@@ -267,7 +269,7 @@ class FunctionTestBase(_DeclarativeTestMixin):
         self._repeat_if_nondifferentiable(do_check)
 
     def run_test_double_backward(self, backend_config):
-        """Check second-order gradients numerically (``check_double_backward``)."""
+        """Check second-order gradients numerically (`check_double_backward`)."""
         self._start_test('double_backward', backend_config)
 
         def f(*args):
@@ -291,14 +293,14 @@ class FunctionTestBase(_DeclarativeTestMixin):
 class FunctionTestCase(FunctionTestBase, unittest.TestCase):
     """Base class of declarative function tests.
 
-    Override ``generate_inputs()`` (tuple of NumPy arrays), ``forward(inputs, device)``
-    (Variables in, tuple of Variables out) and ``forward_expected(inputs)`` (NumPy in,
-    tuple of NumPy out). Optional: ``before_test``, ``generate_grad_outputs``,
-    ``generate_grad_grad_inputs``, ``check_forward_outputs``; attributes
-    ``skip_{forward,backward,double_backward}_test``, ``dodge_nondifferentiable``,
-    ``numerical_grad_dtype``, ``contiguous`` (None: non-contiguous inputs, or ``'C'``)
-    and the dicts ``check_{forward,backward,double_backward}_options`` (set in ``setUp``).
-    Decorate with ``inject_backend_tests(None, [{}])``.
+    Override `generate_inputs()` (tuple of NumPy arrays), `forward(inputs, device)`
+    (Variables in, tuple of Variables out) and `forward_expected(inputs)` (NumPy in,
+    tuple of NumPy out). Optional: `before_test`, `generate_grad_outputs`,
+    `generate_grad_grad_inputs`, `check_forward_outputs`; attributes
+    `skip_{forward,backward,double_backward}_test`, `dodge_nondifferentiable`,
+    `numerical_grad_dtype`, `contiguous` (None: non-contiguous inputs, or `'C'`)
+    and the dicts `check_{forward,backward,double_backward}_options` (set in `setUp`).
+    Decorate with `inject_backend_tests(None, [{}])`.
     """
 
     def test_forward(self, backend_config):
@@ -375,11 +377,11 @@ class _LinkTestBase(_DeclarativeTestMixin):
 class LinkTestCase(_LinkTestBase, unittest.TestCase):
     """Base class of declarative link forward/backward tests.
 
-    Override ``generate_params()`` (initializer-likes), ``create_link(initializers)``,
-    ``generate_inputs()`` and ``forward_expected(link, inputs)``; optionally ``forward``,
-    ``before_test``, ``generate_grad_outputs``, ``check_forward_outputs``. ``param_names``
+    Override `generate_params()` (initializer-likes), `create_link(initializers)`,
+    `generate_inputs()` and `forward_expected(link, inputs)`; optionally `forward`,
+    `before_test`, `generate_grad_outputs`, `check_forward_outputs`. `param_names`
     lists the parameters whose gradients are checked. Decorate with
-    ``inject_backend_tests``.
+    `inject_backend_tests`.
     """
 
     check_forward_options = None
@@ -420,7 +422,7 @@ class LinkTestCase(_LinkTestBase, unittest.TestCase):
         self.check_forward_outputs(tuple(outputs_xp), expected_outputs_np)
 
     def test_backward(self, backend_config):
-        """Tests backward computation (inputs and the ``param_names`` parameters)."""
+        """Tests backward computation (inputs and the `param_names` parameters)."""
         if self.skip_backward_test:
             raise unittest.SkipTest('skip_backward_test is set')
         self.backend_config = backend_config
@@ -463,9 +465,10 @@ class LinkTestCase(_LinkTestBase, unittest.TestCase):
 class LinkInitializersTestCase(_LinkTestBase, unittest.TestCase):
     """Base class of declarative tests of a link's parameter initializers.
 
-    Override ``generate_params``, ``create_link``, ``generate_inputs`` and
-    ``get_initializers()`` (per constructor initializer argument, the initializer-likes to
-    try; wrap non-initializer arguments such as None in :class:`InitializerArgument`).
+    Override `generate_params`, `create_link`, `generate_inputs` and
+    `get_initializers()` (per constructor initializer argument, the initializer-likes to
+    try; wrap non-initializer arguments such as None in
+    [`InitializerArgument`][minichainer.testing.function_link.InitializerArgument]).
     """
 
     check_initializers_options = None

@@ -1,4 +1,4 @@
-"""Small test helpers (``chainer.testing.helper``)."""
+"""Small test helpers (`chainer.testing.helper`)."""
 import contextlib
 import importlib.metadata
 import re
@@ -11,8 +11,8 @@ import minichainer
 
 
 def _installed_version(name):
-    """Version of distribution ``name``; ``chainer`` is minichainer, which provides Chainer
-    7.8.1's API (so ``with_requires('chainer>=5')`` runs, with or without a real Chainer
+    """Version of distribution `name`; `chainer` is minichainer, which provides Chainer
+    7.8.1's API (so `with_requires('chainer>=5')` runs, with or without a real Chainer
     installed, inside the compat runner or not)."""
     canonical = name.lower().replace('_', '-').replace('.', '-')
     if canonical == 'chainer':
@@ -100,20 +100,20 @@ def _requirements_met(requirements):
 
 
 def with_requires(*requirements):
-    """Skip the test unless all ``requirements`` (e.g. ``'numpy>=1.10'``) are installed."""
+    """Skip the test unless all `requirements` (e.g. `'numpy>=1.10'`) are installed."""
     return unittest.skipIf(not _requirements_met(requirements),
                            'requires: {}'.format(','.join(requirements)))
 
 
 def without_requires(*requirements):
-    """Skip the test when the ``requirements`` are all installed."""
+    """Skip the test when the `requirements` are all installed."""
     return unittest.skipIf(_requirements_met(requirements),
                            'requires: {}'.format(','.join(requirements)))
 
 
 @contextlib.contextmanager
 def assert_warns(expected):
-    """Context manager asserting that a warning of category ``expected`` is raised inside.
+    """Context manager asserting that a warning of category `expected` is raised inside.
 
     Raises:
         AssertionError: no such warning was issued.
@@ -140,12 +140,12 @@ def _import_object_from_name(fullname):
 
 
 def patch(target, *args, **kwargs):
-    """``unittest.mock.patch`` that wraps the patched object (calls still reach it).
+    """`unittest.mock.patch` that wraps the patched object (calls still reach it).
 
     Args:
         target (str): full dotted name of the object to patch; its top-level module must
             already be imported.
-        wraps: object the mock wraps (default: the object ``target`` names).
+        wraps: object the mock wraps (default: the object `target` names).
     """
     try:
         wraps = kwargs.pop('wraps')

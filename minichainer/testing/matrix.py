@@ -1,4 +1,4 @@
-"""Random matrices with prescribed singular values (``chainer.testing.matrix``)."""
+"""Random matrices with prescribed singular values (`chainer.testing.matrix`)."""
 import numpy
 
 from minichainer.utils import argument
@@ -7,9 +7,9 @@ from minichainer.utils import argument
 def generate_matrix(shape, dtype=float, **kwargs):
     """generate_matrix(shape, dtype=float, *, singular_values)
 
-    Return a random matrix (or stack of matrices) of ``shape`` ``(B..., M, N)`` whose
-    singular values are ``singular_values`` (broadcastable to ``(B..., min(M, N))``).
-    Draws ``numpy.random.randn(*shape)`` (twice for complex dtypes), as Chainer.
+    Return a random matrix (or stack of matrices) of `shape` `(B..., M, N)` whose
+    singular values are `singular_values` (broadcastable to `(B..., min(M, N))`).
+    Draws `numpy.random.randn(*shape)` (twice for complex dtypes), as Chainer.
     """
     singular_values, = argument.parse_kwargs(kwargs, ('singular_values', None))
     if len(shape) <= 1:
@@ -38,5 +38,5 @@ def generate_matrix(shape, dtype=float, **kwargs):
 
 
 def _broadcast_to(array, shape):
-    """``numpy.broadcast_to`` (``ValueError`` when ``array`` does not broadcast)."""
+    """`numpy.broadcast_to` (`ValueError` when `array` does not broadcast)."""
     return numpy.broadcast_to(array, shape)

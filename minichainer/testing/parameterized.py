@@ -1,4 +1,4 @@
-"""Class-level test parameterization (``chainer.testing.parameterize``, ``product``...)."""
+"""Class-level test parameterization (`chainer.testing.parameterize`, `product`...)."""
 import functools
 import io
 import itertools
@@ -95,8 +95,8 @@ def parameterize(*params):
     """Class decorator generating one test class per parameter dict.
 
     Each dict's items become class attributes of a generated subclass named
-    ``{Base}_param_{i}_{{k=v, ...}}`` added to the test module; failures report the
-    parameters. May be stacked with itself, ``inject_backend_tests`` and ``fix_random``.
+    `{Base}_param_{i}_{{k=v, ...}}` added to the test module; failures report the
+    parameters. May be stacked with itself, `inject_backend_tests` and `fix_random`.
     """
     return _bundle.make_decorator(
         lambda base: _parameterize_test_case_generator(base, params))
@@ -124,7 +124,7 @@ def _values_to_dicts(names, values):
 
 
 def from_pytest_parameterize(names, values):
-    """Convert pytest-style ``('a,b', [(1, 2), ...])`` to a list of parameter dicts."""
+    """Convert pytest-style `('a,b', [(1, 2), ...])` to a list of parameter dicts."""
     return _values_to_dicts(names, values)
 
 
@@ -132,15 +132,16 @@ pytest_to_chainer = from_pytest_parameterize  # name used by earlier Chainer ver
 
 
 def parameterize_pytest(names, values):
-    """:func:`parameterize` with pytest-style arguments (``'a,b', [(1, 2), ...]``)."""
+    """[`parameterize`][minichainer.testing.parameterized.parameterize] with pytest-style
+    arguments (`'a,b', [(1, 2), ...]`)."""
     return parameterize(*from_pytest_parameterize(names, values))
 
 
 def product(parameter):
     """Cartesian product of parameters.
 
-    ``product({'a': [1, 2], 'b': [3]})`` gives ``[{'a': 1, 'b': 3}, {'a': 2, 'b': 3}]``
-    (keys sorted); a key ``'x,y'`` takes tuples of values. A list of lists of dicts gives
+    `product({'a': [1, 2], 'b': [3]})` gives `[{'a': 1, 'b': 3}, {'a': 2, 'b': 3}]`
+    (keys sorted); a key `'x,y'` takes tuples of values. A list of lists of dicts gives
     the merged dicts of every combination.
     """
     if isinstance(parameter, dict):
@@ -167,7 +168,8 @@ _product_dict_orig = product_dict
 
 
 def _pairwise_product_dict(*parameters):
-    """Like :func:`product_dict` but only enough combinations to cover every pair."""
+    """Like [`product_dict`][minichainer.testing.parameterized.product_dict] but only enough
+    combinations to cover every pair."""
     if len(parameters) <= 2:
         return _product_dict_orig(*parameters)
     lists = [list(dicts) for dicts in parameters]

@@ -1,4 +1,4 @@
-"""Deterministic random numbers in tests (``chainer.testing.fix_random``)."""
+"""Deterministic random numbers in tests (`chainer.testing.fix_random`)."""
 import atexit
 import functools
 import os
@@ -61,7 +61,7 @@ def _setup_random():
 
 
 def _teardown_random():
-    """Restore the random states saved by the outermost :func:`_setup_random`."""
+    """Restore the random states saved by the outermost `_setup_random`."""
     if _saved.nest_count <= 0:
         raise RuntimeError('_teardown_random: _setup_random has not been called')
     _saved.nest_count -= 1
@@ -70,7 +70,7 @@ def _teardown_random():
 
 
 def generate_seed():
-    """Draw a seed from the fixed RNG (only inside a ``fix_random`` test)."""
+    """Draw a seed from the fixed RNG (only inside a `fix_random` test)."""
     if _saved.nest_count <= 0:
         raise RuntimeError('generate_seed: random is not set up (use fix_random)')
     return numpy.random.randint(0xffffffff)
@@ -130,9 +130,9 @@ def _fix_random(setup_method_name, teardown_method_name):
 def fix_random(*, setup_method='setUp', teardown_method='tearDown'):
     """Decorator fixing numpy's (and Python's) random state in a test.
 
-    On a test class, ``setup_method`` seeds numpy with 100 and ``teardown_method`` restores
-    the previous states; on a ``test_*`` function, the same happens around the call. Do not
-    apply it inside ``condition.retry``/``repeat`` (each trial would draw the same numbers).
+    On a test class, `setup_method` seeds numpy with 100 and `teardown_method` restores
+    the previous states; on a `test_*` function, the same happens around the call. Do not
+    apply it inside `condition.retry`/`repeat` (each trial would draw the same numbers).
     Deliberate difference: applied to a plain class, Chainer returns a bundle of one
     generated case; minichainer returns the (modified) class itself.
     """

@@ -1,4 +1,4 @@
-"""Round-trip serialization in tests (``chainer.testing.save_and_load*``)."""
+"""Round-trip serialization in tests (`chainer.testing.save_and_load*`)."""
 import os
 import shutil
 import tempfile
@@ -7,7 +7,7 @@ import minichainer
 
 
 def save_and_load(src, dst, filename, saver, loader):
-    """Save ``src`` with ``saver(path, src)`` and load into ``dst`` with ``loader(path, dst)``.
+    """Save `src` with `saver(path, src)` and load into `dst` with `loader(path, dst)`.
 
     The file lives in a temporary directory removed afterwards.
     """
@@ -21,12 +21,12 @@ def save_and_load(src, dst, filename, saver, loader):
 
 
 def save_and_load_npz(src, dst):
-    """Save ``src`` to an NPZ file and load it into ``dst``."""
+    """Save `src` to an NPZ file and load it into `dst`."""
     save_and_load(src, dst, 'tmp.npz', minichainer.serializers.save_npz,
                   minichainer.serializers.load_npz)
 
 
 def save_and_load_hdf5(src, dst):
-    """Save ``src`` to an HDF5 file and load it into ``dst`` (needs h5py)."""
+    """Save `src` to an HDF5 file and load it into `dst` (needs h5py)."""
     save_and_load(src, dst, 'tmp.h5', minichainer.serializers.save_hdf5,
                   minichainer.serializers.load_hdf5)

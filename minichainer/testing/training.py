@@ -1,4 +1,4 @@
-"""``get_trainer_with_mock_updater``: a Trainer driven by a mock updater, for testing
+"""`get_trainer_with_mock_updater`: a Trainer driven by a mock updater, for testing
 extensions and triggers."""
 import numbers
 from unittest import mock
@@ -8,11 +8,11 @@ import minichainer
 
 def get_trainer_with_mock_updater(stop_trigger=(10, 'iteration'), iter_per_epoch=10,
                                   extensions=None):
-    """Return a :class:`~minichainer.training.Trainer` whose updater is a mock.
+    """Return a [`Trainer`][minichainer.training.trainer.Trainer] whose updater is a mock.
 
-    Each ``update()`` calls ``updater.update_core()`` (a mock method) and advances
-    ``iteration`` by one, with ``epoch``, ``epoch_detail``, ``previous_epoch_detail``
-    and ``is_new_epoch`` computed from ``iter_per_epoch`` iterations per epoch.
+    Each `update()` calls `updater.update_core()` (a mock method) and advances
+    `iteration` by one, with `epoch`, `epoch_detail`, `previous_epoch_detail`
+    and `is_new_epoch` computed from `iter_per_epoch` iterations per epoch.
 
     Args:
         stop_trigger: Stop trigger of the trainer.

@@ -1,4 +1,4 @@
-"""``unary_math_function_unittest``: ready-made tests of an elementwise unary function."""
+"""`unary_math_function_unittest`: ready-made tests of an elementwise unary function."""
 import unittest
 import warnings
 
@@ -54,19 +54,19 @@ def _nonlinear(func):
 def unary_math_function_unittest(func, func_expected=None, label_expected=None,
                                  make_data=None, is_linear=None, forward_options=None,
                                  backward_options=None, double_backward_options=None):
-    """Class decorator adding forward/backward/double-backward tests of ``func``.
+    """Class decorator adding forward/backward/double-backward tests of `func`.
 
-    The tests run for shapes ``(3, 2)`` and ``()`` and dtypes float16/32/64 (via
-    :func:`~minichainer.testing.parameterize`); ``func_expected`` defaults to the NumPy
-    function of the same name. GPU variants are generated and skipped.
+    The tests run for shapes `(3, 2)` and `()` and dtypes float16/32/64 (via
+    [`parameterize`][minichainer.testing.parameterized.parameterize]); `func_expected` defaults to
+    the NumPy function of the same name. GPU variants are generated and skipped.
 
     Args:
-        func: a function such as ``F.sin`` (or an old-style ``Function`` instance).
-        func_expected: reference implementation taking ``(x, dtype=...)``.
-        label_expected (str): expected ``label`` of the function class.
-        make_data: ``make_data(shape, dtype)`` returning ``(x, gy, ggx)``
-            (``(x, gy)`` for an old-style Function).
-        is_linear: deprecated; wrap ``func`` as ``func(x) ** 2`` for double backward.
+        func: a function such as `F.sin` (or an old-style `Function` instance).
+        func_expected: reference implementation taking `(x, dtype=...)`.
+        label_expected (str): expected `label` of the function class.
+        make_data: `make_data(shape, dtype)` returning `(x, gy, ggx)`
+            (`(x, gy)` for an old-style Function).
+        is_linear: deprecated; wrap `func` as `func(x) ** 2` for double backward.
         forward_options, backward_options, double_backward_options (dict): tolerances
             overriding the presets.
     """

@@ -1,4 +1,4 @@
-"""Training loop abstraction (``chainer.training``): Trainer, updaters, extensions and
+"""Training loop abstraction (`chainer.training`): Trainer, updaters, extensions and
 triggers."""
 from minichainer.training import extension  # noqa: F401
 from minichainer.training import extensions  # noqa: F401

@@ -1,11 +1,11 @@
-"""Updater base class (``chainer.training.Updater``, defined in ``chainer.training._updater``)."""
+"""Updater base class (`chainer.training.Updater`, defined in `chainer.training._updater`)."""
 
 
 class Updater:
-    """Interface of updaters: objects that run one training step per ``update()``.
+    """Interface of updaters: objects that run one training step per `update()`.
 
-    Subclasses implement ``get_optimizer``, ``get_all_optimizers``, ``update`` and
-    ``serialize``; ``connect_trainer`` and ``finalize`` are optional hooks.
+    Subclasses implement `get_optimizer`, `get_all_optimizers`, `update` and
+    `serialize`; `connect_trainer` and `finalize` are optional hooks.
     """
 
     def connect_trainer(self, trainer):
@@ -17,7 +17,7 @@ class Updater:
         pass
 
     def get_optimizer(self, name):
-        """Return the optimizer named ``name``."""
+        """Return the optimizer named `name`."""
         raise NotImplementedError
 
     def get_all_optimizers(self):

@@ -1,4 +1,4 @@
-"""Trainer extension base class and the ``make_extension`` decorator."""
+"""Trainer extension base class and the `make_extension` decorator."""
 
 PRIORITY_WRITER = 300
 PRIORITY_EDITOR = 200
@@ -9,10 +9,10 @@ class Extension:
     """Base class of trainer extensions.
 
     An extension is a callable taking the trainer.  The class attributes give the
-    defaults ``Trainer.extend`` uses: ``trigger`` (``(1, 'iteration')``), ``priority``
-    (``PRIORITY_READER``) and ``name`` (set on registration; ``default_name`` is the
-    class name).  ``initialize`` runs before the loop (and after a resume),
-    ``on_error`` when the loop raises, ``finalize`` always at the end.
+    defaults `Trainer.extend` uses: `trigger` (`(1, 'iteration')`), `priority`
+    (`PRIORITY_READER`) and `name` (set on registration; `default_name` is the
+    class name).  `initialize` runs before the loop (and after a resume),
+    `on_error` when the loop raises, `finalize` always at the end.
     """
 
     trigger = 1, 'iteration'
@@ -46,7 +46,7 @@ class Extension:
         pass
 
     def on_error(self, trainer, exc, tb):
-        """Called when the training loop raises ``exc`` (with traceback ``tb``)."""
+        """Called when the training loop raises `exc` (with traceback `tb`)."""
         pass
 
     def serialize(self, serializer):
@@ -56,13 +56,13 @@ class Extension:
 
 def make_extension(trigger=None, default_name=None, priority=None,
                    finalizer=None, initializer=None, on_error=None, **kwargs):
-    """Decorator turning a function ``f(trainer)`` into a trainer extension.
+    """Decorator turning a function `f(trainer)` into a trainer extension.
 
-    It sets the attributes ``trigger``, ``default_name``, ``priority``, ``finalize``,
-    ``initialize`` and ``on_error`` of the decorated function.
+    It sets the attributes `trigger`, `default_name`, `priority`, `finalize`,
+    `initialize` and `on_error` of the decorated function.
 
     Raises:
-        ValueError: the removed ``invoke_before_training`` argument is given.
+        ValueError: the removed `invoke_before_training` argument is given.
         TypeError: any other unexpected keyword argument is given.
     """
     if 'invoke_before_training' in kwargs:

@@ -1,4 +1,4 @@
-"""Trainer: the standard training loop (``chainer.training.Trainer``)."""
+"""Trainer: the standard training loop (`chainer.training.Trainer`)."""
 import collections
 import os
 import sys
@@ -35,22 +35,22 @@ class _ExtensionEntry:
 class Trainer:
     """The standard training loop.
 
-    Each iteration calls ``updater.update()`` and then every extension whose trigger
+    Each iteration calls `updater.update()` and then every extension whose trigger
     fires, in descending order of priority (registration order among equal
-    priorities), inside a reporter scope whose observation is ``trainer.observation``.
+    priorities), inside a reporter scope whose observation is `trainer.observation`.
     The target link of each optimizer and its sub-links are registered as observers
-    named ``<optimizer name>`` and ``<optimizer name>/<link path>``.
+    named `<optimizer name>` and `<optimizer name>/<link path>`.
 
     Args:
         updater: The updater.
-        stop_trigger: When to stop; a ``(period, unit)`` tuple or a trigger.  None
+        stop_trigger: When to stop; a `(period, unit)` tuple or a trigger.  None
             never stops.
         out (str): Output directory (created when training starts).
         extensions (list): Extensions to register with their defaults.
 
-    Deliberate differences from Chainer: ``serialize`` also saves numpy's global RNG
-    state (under ``_numpy_random_state``), so that a resumed run is bit-identical to
-    one that never stopped; and a failed load (``KeyError`` for a missing key) leaves
+    Deliberate differences from Chainer: `serialize` also saves numpy's global RNG
+    state (under `_numpy_random_state`), so that a resumed run is bit-identical to
+    one that never stopped; and a failed load (`KeyError` for a missing key) leaves
     the trainer as it was.
     """
 
@@ -82,7 +82,7 @@ class Trainer:
 
     @property
     def is_before_training(self):
-        """True while no update has happened yet (``updater.iteration == 0``)."""
+        """True while no update has happened yet (`updater.iteration == 0`)."""
         return self.updater.iteration == 0
 
     @property
@@ -104,19 +104,19 @@ class Trainer:
 
         Args:
             extension: Callable taking the trainer.
-            name (str): Name; defaults to ``extension.name``, ``default_name`` or
-                ``__name__``.  A clash gets the suffix ``_1``, ``_2``, ...
-            trigger: When to call it; defaults to ``extension.trigger`` or
-                ``(1, 'iteration')``.
-            priority (int): Defaults to ``extension.priority`` or ``PRIORITY_READER``.
+            name (str): Name; defaults to `extension.name`, `default_name` or
+                `__name__`.  A clash gets the suffix `_1`, `_2`, ...
+            trigger: When to call it; defaults to `extension.trigger` or
+                `(1, 'iteration')`.
+            priority (int): Defaults to `extension.priority` or `PRIORITY_READER`.
             call_before_training (bool): Also call it once before the first update
-                when training starts at iteration 0 (``is_before_training``).
+                when training starts at iteration 0 (`is_before_training`).
 
         Raises:
             TypeError: the extension is not callable, no name can be found, or an
                 unknown keyword is given.
-            ValueError: the name is ``'training'``, or the removed
-                ``invoke_before_training`` argument is given.
+            ValueError: the name is `'training'`, or the removed
+                `invoke_before_training` argument is given.
         """
         if 'invoke_before_training' in kwargs:
             raise ValueError('invoke_before_training has been removed since Chainer '
@@ -160,7 +160,7 @@ class Trainer:
             extension, priority, trigger, call_before_training)
 
     def get_extension(self, name):
-        """Return the extension registered as ``name``.
+        """Return the extension registered as `name`.
 
         Raises:
             ValueError: no such extension.
@@ -173,16 +173,16 @@ class Trainer:
     def run(self, show_loop_exception_msg=True):
         """Run the training loop until the stop trigger fires.
 
-        Extensions' ``initialize`` run first (skipped for those whose trigger is
-        ``finished``), then, when training starts at iteration 0 (not when it resumes
-        from a snapshot), those registered with ``call_before_training``, in their own
+        Extensions' `initialize` run first (skipped for those whose trigger is
+        `finished`), then, when training starts at iteration 0 (not when it resumes
+        from a snapshot), those registered with `call_before_training`, in their own
         observation (LogReport and PlotReport then emit an entry for iteration 0).  On an
-        exception every ``on_error`` handler is called before it propagates; every
-        ``finalize`` and ``updater.finalize()`` run in all cases.
+        exception every `on_error` handler is called before it propagates; every
+        `finalize` and `updater.finalize()` run in all cases.
 
         The trainer's reporter is current from the first stop-trigger check to the
         last (in Chainer, only during each update and its extensions); every
-        iteration reports into a new ``trainer.observation``.
+        iteration reports into a new `trainer.observation`.
 
         Raises:
             RuntimeError: the trainer already ran.

@@ -1,4 +1,4 @@
-"""Training utilities (``chainer.training.util``): ``get_trigger``."""
+"""Training utilities (`chainer.training.util`): `get_trigger`."""
 from minichainer.training.triggers import interval_trigger
 
 
@@ -7,15 +7,16 @@ def _never_fire_trigger(trainer):
 
 
 def get_trigger(trigger):
-    """Return a trigger object for ``trigger``.
+    """Return a trigger object for `trigger`.
 
     A callable is returned as is; None gives a trigger that never fires; anything else
-    is unpacked into :class:`~minichainer.training.triggers.IntervalTrigger`
-    (``(period, unit)``).
+    is unpacked into
+    [`IntervalTrigger`][minichainer.training.triggers.interval_trigger.IntervalTrigger]
+    (`(period, unit)`).
 
     Raises:
         ValueError: the tuple has an unknown unit or a non-positive period.
-        TypeError: ``trigger`` is neither callable, None nor a ``(period, unit)`` pair.
+        TypeError: `trigger` is neither callable, None nor a `(period, unit)` pair.
     """
     if callable(trigger):
         return trigger

@@ -1,4 +1,4 @@
-"""Utilities (``chainer.utils``)."""
+"""Utilities (`chainer.utils`)."""
 import collections.abc as collections_abc  # noqa: F401 (chainer.utils.collections_abc)
 import contextlib
 import shutil
@@ -14,7 +14,7 @@ from minichainer.utils import type_check  # noqa: F401
 
 
 def force_array(x, dtype=None):
-    """Return ``x`` as an ndarray (NumPy turns 0-d results into scalars; this undoes it)."""
+    """Return `x` as an ndarray (NumPy turns 0-d results into scalars; this undoes it)."""
     if isinstance(x, numpy.ndarray):
         if dtype is None:
             return x
@@ -25,7 +25,7 @@ def force_array(x, dtype=None):
 
 
 def force_type(dtype, value):
-    """Cast ``value`` to ``dtype`` when its dtype differs."""
+    """Cast `value` to `dtype` when its dtype differs."""
     if numpy.isscalar(value):
         return dtype.type(value)
     if value.dtype != dtype:
@@ -48,8 +48,8 @@ def _raise_from(exc_type, message, orig_exc):
 
 @contextlib.contextmanager
 def tempdir(**kwargs):
-    """Context manager: a new temporary directory (``tempfile.mkdtemp(**kwargs)``),
-    removed with its contents on exit (``ignore_errors=True`` ignores removal errors)."""
+    """Context manager: a new temporary directory (`tempfile.mkdtemp(**kwargs)`),
+    removed with its contents on exit (`ignore_errors=True` ignores removal errors)."""
     ignore_errors = kwargs.pop('ignore_errors', False)
     path = tempfile.mkdtemp(**kwargs)
     try:

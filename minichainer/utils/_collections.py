@@ -1,4 +1,4 @@
-"""``chainer.utils._collections``: on Python 3 the built-in ordered dict suffices."""
+"""`chainer.utils._collections`: on Python 3 the built-in ordered dict suffices."""
 import collections
 
 OrderedDict = collections.OrderedDict

@@ -1,16 +1,16 @@
-"""Array helpers (``chainer.utils.array``)."""
+"""Array helpers (`chainer.utils.array`)."""
 from minichainer import backend
 
 
 def as_vec(x):
-    """View ``x`` as a 1-D array (a Variable is reshaped differentiably)."""
+    """View `x` as a 1-D array (a Variable is reshaped differentiably)."""
     if x.ndim == 1:
         return x
     return x.ravel() if not hasattr(x, 'creator') else x.reshape(x.size)
 
 
 def as_mat(x):
-    """View ``x`` as a 2-D array ``(x.shape[0], -1)``."""
+    """View `x` as a 2-D array `(x.shape[0], -1)`."""
     if x.ndim == 2:
         return x
     return x.reshape(len(x), -1)
@@ -22,7 +22,7 @@ def empty_like(x):
 
 
 def sum_to(x, shape):
-    """Sum the array ``x`` down to ``shape`` (inverse of broadcasting)."""
+    """Sum the array `x` down to `shape` (inverse of broadcasting)."""
     shape = tuple(shape)
     if x.shape == shape:
         return x
@@ -36,7 +36,7 @@ def sum_to(x, shape):
 
 
 def size_of_shape(shape):
-    """Number of elements of an array of ``shape`` (a Python int; 1 for ``()``)."""
+    """Number of elements of an array of `shape` (a Python int; 1 for `()`)."""
     size = 1
     for n in shape:
         size *= int(n)

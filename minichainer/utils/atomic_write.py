@@ -1,21 +1,21 @@
 """Atomic file writes with recognizable temporary files, and their cleanup.
 
-Every file minichainer writes (snapshots, ``save_npz``/``save_hdf5`` to a path, logs,
+Every file minichainer writes (snapshots, `save_npz`/`save_hdf5` to a path, logs,
 plots) is written to a hidden temporary file in the destination folder and renamed
-into place with ``os.replace``.  The temporary file is named
+into place with `os.replace`.  The temporary file is named
 
     .<name>.mc-<pid>-<8 random characters><suffix>        (suffix ``.tmp`` by default)
 
-where ``<pid>`` is the id of the writing process.  A write that is interrupted for good
-(``kill -9``, power loss) leaves that file behind; :func:`remove_stale_temps` removes
+where `<pid>` is the id of the writing process.  A write that is interrupted for good
+(`kill -9`, power loss) leaves that file behind; `remove_stale_temps` removes
 the ones whose writer process is gone (or, in this process, that no write is using),
 so files of a write still in progress, and files that are not minichainer's, are never
-touched.  Names without the ``mc-<pid>`` part (``.<name>.<8 characters>.tmp``, and the
-doubled ``..<name>.<8>.tmp.<8>.tmp``) were written by earlier minichainer versions and
+touched.  Names without the `mc-<pid>` part (`.<name>.<8 characters>.tmp`, and the
+doubled `..<name>.<8>.tmp.<8>.tmp`) were written by earlier minichainer versions and
 are recognized as well.
 
 Within one process, a temporary file is registered while its write is running
-(:func:`is_active_temp`), so ``save_npz`` given such a path writes into it directly
+(`is_active_temp`), so `save_npz` given such a path writes into it directly
 instead of adding a second temporary file of its own.
 """
 import functools
@@ -39,9 +39,9 @@ _active = set()
 
 @functools.lru_cache(maxsize=None)
 def default_file_mode():
-    """The mode of a file created normally in this process: ``0o666 & ~umask``.
+    """The mode of a file created normally in this process: `0o666 & ~umask`.
 
-    ``mkstemp`` creates 0600 files; finished files get this mode instead.  The umask is
+    `mkstemp` creates 0600 files; finished files get this mode instead.  The umask is
     read once (reading it means setting it), as in earlier versions.
     """
     umask = os.umask(0)
@@ -50,9 +50,9 @@ def default_file_mode():
 
 
 def mkstemp(directory, name, suffix='.tmp'):
-    """Create the temporary file of a write of ``directory/name``; return ``(fd, path)``.
+    """Create the temporary file of a write of `directory/name`; return `(fd, path)`.
 
-    The file is registered as in use by this process until :func:`release`; its mode
+    The file is registered as in use by this process until `release`; its mode
     is that of a normally created file.
     """
     prefix = '.{}.{}{}-'.format(name, _MARK, os.getpid())
@@ -67,13 +67,13 @@ def mkstemp(directory, name, suffix='.tmp'):
 
 
 def release(path):
-    """Mark the temporary file ``path`` as no longer in use by this process."""
+    """Mark the temporary file `path` as no longer in use by this process."""
     with _lock:
         _active.discard(os.path.abspath(path))
 
 
 def is_active_temp(path):
-    """True when ``path`` is the temporary file of a write running in this process."""
+    """True when `path` is the temporary file of a write running in this process."""
     try:
         key = os.path.abspath(os.fsdecode(os.fspath(path)))
     except TypeError:
@@ -83,7 +83,7 @@ def is_active_temp(path):
 
 
 def fsync_path(path):
-    """Flush the file at ``path`` to disk (best effort)."""
+    """Flush the file at `path` to disk (best effort)."""
     try:
         fd = os.open(path, os.O_RDWR | getattr(os, 'O_BINARY', 0))
     except OSError:
@@ -98,13 +98,13 @@ def fsync_path(path):
 
 def write_atomically(directory, name, write, prefix=None, suffix='.tmp', fsync=False,
                      makedirs=True):
-    """Create ``directory/name`` so that readers never see a partial file.
+    """Create `directory/name` so that readers never see a partial file.
 
-    ``write(fd, tmp_path)`` fills a temporary file in ``directory`` (created if missing)
-    and must close ``fd``; with ``fsync`` the file is flushed to disk, then it replaces
-    ``directory/name`` with ``os.replace``.  On any error the temporary file is removed
-    and the error re-raised.  ``prefix`` (default ``name``) and ``suffix`` name the
-    temporary file; ``makedirs`` creates a missing ``directory``.
+    `write(fd, tmp_path)` fills a temporary file in `directory` (created if missing)
+    and must close `fd`; with `fsync` the file is flushed to disk, then it replaces
+    `directory/name` with `os.replace`.  On any error the temporary file is removed
+    and the error re-raised.  `prefix` (default `name`) and `suffix` name the
+    temporary file; `makedirs` creates a missing `directory`.
     """
     if makedirs:
         os.makedirs(directory, exist_ok=True)
@@ -125,12 +125,12 @@ def write_atomically(directory, name, write, prefix=None, suffix='.tmp', fsync=F
 
 
 def write_file(path, write, fsync=True):
-    """Create the file ``path`` atomically with ``write(target_path)``.
+    """Create the file `path` atomically with `write(target_path)`.
 
-    ``write`` creates the file at the path it is given: a fresh temporary file next to
-    ``path`` (flushed to disk when ``fsync``, then renamed onto ``path``), or ``path``
-    itself when ``path`` already is the temporary file of a write running in this
-    process (a snapshot writer calling ``save_npz(tmp_path, ...)``): that caller
+    `write` creates the file at the path it is given: a fresh temporary file next to
+    `path` (flushed to disk when `fsync`, then renamed onto `path`), or `path`
+    itself when `path` already is the temporary file of a write running in this
+    process (a snapshot writer calling `save_npz(tmp_path, ...)`): that caller
     renames it, and no second temporary file appears.  The folder must exist.
     """
     path = os.fsdecode(os.fspath(path))
@@ -147,7 +147,7 @@ def write_file(path, write, fsync=True):
 
 
 def write_text(path, text):
-    """Write the string ``text`` to ``path`` atomically (its folder is created)."""
+    """Write the string `text` to `path` atomically (its folder is created)."""
     def write(fd, tmp_path):
         with os.fdopen(fd, 'w') as f:
             f.write(text)
@@ -157,8 +157,8 @@ def write_text(path, text):
 
 
 def parse_temp_name(filename):
-    """Return ``(target_name, pid)`` if ``filename`` is a temporary file name of
-    minichainer's (``pid`` is None for names of earlier versions), else None."""
+    """Return `(target_name, pid)` if `filename` is a temporary file name of
+    minichainer's (`pid` is None for names of earlier versions), else None."""
     m = _NEW.match(filename)
     if m is not None:
         return m.group('name'), int(m.group('pid'))
@@ -173,7 +173,7 @@ def parse_temp_name(filename):
 
 
 def pid_alive(pid):
-    """Whether a process with id ``pid`` exists on this machine (an unreaped zombie
+    """Whether a process with id `pid` exists on this machine (an unreaped zombie
     counts as alive).  The process is neither signalled nor otherwise affected."""
     if pid <= 0:
         return False
@@ -211,11 +211,11 @@ def _is_stale(directory, filename, pid):
 
 
 def remove_stale_temps(directory, target_matches=None):
-    """Remove the temporary files of interrupted writes in ``directory``.
+    """Remove the temporary files of interrupted writes in `directory`.
 
     Only minichainer's temporary names are considered (see the module docstring), and
     only those whose writing process is gone or, in this process, that no write is
-    using.  ``target_matches(target_name)`` restricts the removal to the temporaries of
+    using.  `target_matches(target_name)` restricts the removal to the temporaries of
     some destination names (e.g. one snapshot file name pattern); without it only names
     carrying the writer's pid are considered.  Returns the removed names.
     """

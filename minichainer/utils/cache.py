@@ -1,4 +1,4 @@
-"""``chainer.utils.cache``: per-instance caching of computed attributes."""
+"""`chainer.utils.cache`: per-instance caching of computed attributes."""
 import functools
 
 from minichainer import configuration
@@ -7,10 +7,10 @@ from minichainer import configuration
 class cached_property:  # noqa: N801 (Chainer's name)
     """Read-only property computed once per instance and per backprop mode.
 
-    The value is cached separately for ``chainer.config.enable_backprop`` True and
-    False, so a value computed without a graph (under ``no_backprop_mode``) is not
+    The value is cached separately for `chainer.config.enable_backprop` True and
+    False, so a value computed without a graph (under `no_backprop_mode`) is not
     reused when a graph is needed. The cache is a dict stored in the instance's
-    ``__dict__`` under the property's name.
+    `__dict__` under the property's name.
     """
 
     def __init__(self, func):

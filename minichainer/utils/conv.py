@@ -1,10 +1,10 @@
-"""Helpers for 2-D convolution and pooling: output sizes, ``im2col`` and ``col2im``.
+"""Helpers for 2-D convolution and pooling: output sizes, `im2col` and `col2im`.
 
-``im2col_cpu``/``col2im_cpu`` keep Chainer's public layout ``(n, c, kh, kw, out_h, out_w)``.
-The underscored ``_im2col_cn``/``_col2im_cn`` variants use the channel-major layout
-``(c, kh, kw, n, out_h, out_w)`` so that a convolution is a single BLAS matmul over a
-``(c * kh * kw, n * out_h * out_w)`` matrix without a transposing copy; they are the
-2-D case of :mod:`minichainer.utils.conv_nd`'s, which the convolutions use.
+`im2col_cpu`/`col2im_cpu` keep Chainer's public layout `(n, c, kh, kw, out_h, out_w)`.
+The underscored `_im2col_cn`/`_col2im_cn` variants use the channel-major layout
+`(c, kh, kw, n, out_h, out_w)` so that a convolution is a single BLAS matmul over a
+`(c * kh * kw, n * out_h * out_w)` matrix without a transposing copy; they are the
+2-D case of `minichainer.utils.conv_nd`'s, which the convolutions use.
 """
 from minichainer import backend
 
@@ -12,7 +12,7 @@ from minichainer import backend
 class ConvolutionShapeError(ValueError, RuntimeError, AssertionError):
     """Invalid convolution or patch arguments for the given input.
 
-    A ``ValueError``; also a ``RuntimeError`` and an ``AssertionError`` because Chainer
+    A `ValueError`; also a `RuntimeError` and an `AssertionError` because Chainer
     raises those in these cases (a non-positive output size, a wrong-length argument),
     so code catching them keeps working.
     """
@@ -62,7 +62,7 @@ def _kernel_windows(kh, kw, sy, sx, dy, dx, out_h, out_w):
 
 def im2col_cpu(img, kh, kw, sy, sx, ph, pw, pval=0, cover_all=False, dy=1, dx=1,
                out_h=None, out_w=None):
-    """Extract sliding patches of ``img`` (n, c, h, w) into (n, c, kh, kw, out_h, out_w)."""
+    """Extract sliding patches of `img` (n, c, h, w) into (n, c, kh, kw, out_h, out_w)."""
     n, c, h, w = img.shape
     if out_h is None:
         out_h = get_conv_outsize(h, kh, sy, ph, cover_all, dy)
@@ -90,14 +90,14 @@ def col2im_cpu(col, sy, sx, ph, pw, h, w, dy=1, dx=1):
 
 def im2col_gpu(img, kh, kw, sy, sx, ph, pw, cover_all=False, dy=1, dx=1,
                out_h=None, out_w=None):
-    """``im2col_cpu`` with Chainer's GPU signature (the array code is module-agnostic)."""
+    """`im2col_cpu` with Chainer's GPU signature (the array code is module-agnostic)."""
     return im2col_cpu(img, kh, kw, sy, sx, ph, pw, cover_all=cover_all, dy=dy, dx=dx,
                       out_h=out_h, out_w=out_w)
 
 
 def im2col(img, kh, kw, sy, sx, ph, pw, cover_all=False, dy=1, dx=1,
            out_h=None, out_w=None):
-    """``im2col`` with Chainer's signature (no ``pval``; see ``im2col_cpu`` for it)."""
+    """`im2col` with Chainer's signature (no `pval`; see `im2col_cpu` for it)."""
     return im2col_cpu(img, kh, kw, sy, sx, ph, pw, cover_all=cover_all,
                       dy=dy, dx=dx, out_h=out_h, out_w=out_w)
 
@@ -106,18 +106,18 @@ col2im_gpu = col2im_cpu
 
 
 def col2im(col, sy, sx, ph, pw, h, w, dy=1, dx=1):
-    """``col2im`` with Chainer's signature."""
+    """`col2im` with Chainer's signature."""
     return col2im_cpu(col, sy, sx, ph, pw, h, w, dy=dy, dx=dx)
 
 
 def _im2col_cn(img, kh, kw, sy, sx, ph, pw, dy, dx, out_h, out_w, pval=0):
-    """2-D ``conv_nd._im2col_cn``: contiguous patches (c, kh, kw, n, out_h, out_w)."""
+    """2-D `conv_nd._im2col_cn`: contiguous patches (c, kh, kw, n, out_h, out_w)."""
     return conv_nd._im2col_cn(img, (kh, kw), (sy, sx), (ph, pw), (dy, dx), (out_h, out_w),
                               pval)
 
 
 def _col2im_cn(col, sy, sx, ph, pw, h, w, dy, dx):
-    """2-D ``conv_nd._col2im_cn``: sum (c, kh, kw, n, out_h, out_w) into (n, c, h, w)."""
+    """2-D `conv_nd._col2im_cn`: sum (c, kh, kw, n, out_h, out_w) into (n, c, h, w)."""
     return conv_nd._col2im_cn(col, (sy, sx), (ph, pw), (h, w), (dy, dx))
 
 

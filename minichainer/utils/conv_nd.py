@@ -1,9 +1,9 @@
-"""N-dimensional ``im2col``/``col2im`` (Chainer's ``chainer.utils.conv_nd``) and the
+"""N-dimensional `im2col`/`col2im` (Chainer's `chainer.utils.conv_nd`) and the
 channel-major patch helpers of the convolution engine.
 
-Patches are a strided view of the (padded) input, copied at most once; ``col2im`` adds
+Patches are a strided view of the (padded) input, copied at most once; `col2im` adds
 one strided slice per kernel offset. The code takes its array module from its inputs, so
-the ``*_gpu`` names are the same functions.
+the `*_gpu` names are the same functions.
 """
 import itertools
 
@@ -13,11 +13,11 @@ from minichainer.utils.conv import get_conv_outsize  # noqa: F401  (Chainer's na
 
 
 def as_tuple(x, n):
-    """Return ``x`` as an ``n``-tuple (a scalar is repeated).
+    """Return `x` as an `n`-tuple (a scalar is repeated).
 
     Raises:
-        ConvolutionShapeError: (a ``ValueError`` and, as in Chainer, an
-            ``AssertionError``) if ``x`` is a sequence whose length is not ``n``.
+        ConvolutionShapeError: (a `ValueError` and, as in Chainer, an
+            `AssertionError`) if `x` is a sequence whose length is not `n`.
     """
     if hasattr(x, '__getitem__'):
         if len(x) != n:
@@ -39,19 +39,19 @@ def _out_dims(img_shape, ksize, stride, pad, cover_all, dilate):
 
 
 def _nd_args(ndim, *args):
-    """Every argument as an ``ndim``-tuple (ints repeated); lengths must match."""
+    """Every argument as an `ndim`-tuple (ints repeated); lengths must match."""
     return tuple(as_tuple(v, ndim) for v in args)
 
 
 def im2col_nd_cpu(img, ksize, stride, pad, pval=0, cover_all=False, dilate=1):
-    """Patches of ``img`` (n, c, d_1..d_N) as (n, c, k_1..k_N, out_1..out_N).
+    """Patches of `img` (n, c, d_1..d_N) as (n, c, k_1..k_N, out_1..out_N).
 
-    Element ``[n, c, k..., o...]`` is the padded image at ``o_i * s_i + k_i * dilate_i``
-    (``pval`` outside the image), as Chainer's.
+    Element `[n, c, k..., o...]` is the padded image at `o_i * s_i + k_i * dilate_i`
+    (`pval` outside the image), as Chainer's.
 
     Raises:
         ConvolutionShapeError: an argument of the wrong length or a non-positive
-            output size (a ``ValueError``; also an ``AssertionError``, as in Chainer).
+            output size (a `ValueError`; also an `AssertionError`, as in Chainer).
     """
     ndim = img.ndim - 2
     ksize, stride, pad, dilate = _nd_args(ndim, ksize, stride, pad, dilate)
@@ -91,12 +91,12 @@ col2im_nd_gpu = col2im_nd_cpu
 
 
 def im2col_nd(img, ksize, stride, pad, cover_all=False, dilate=1):
-    """``im2col_nd_cpu`` (the same array code serves every array module)."""
+    """`im2col_nd_cpu` (the same array code serves every array module)."""
     return im2col_nd_cpu(img, ksize, stride, pad, cover_all=cover_all, dilate=dilate)
 
 
 def col2im_nd(col, stride, pad, dims, dilate=1):
-    """``col2im_nd_cpu`` (the same array code serves every array module)."""
+    """`col2im_nd_cpu` (the same array code serves every array module)."""
     return col2im_nd_cpu(col, stride, pad, dims, dilate=dilate)
 
 
@@ -106,11 +106,11 @@ def _extent(k, s, d, o):
 
 
 def patches_view(src, ksize, stride, dilate, outs):
-    """Patches of ``src`` (c, n, d_1..d_N) as a strided view (c, k_1..k_N, n, o_1..o_N).
+    """Patches of `src` (c, n, d_1..d_N) as a strided view (c, k_1..k_N, n, o_1..o_N).
 
-    No data is copied: element ``[c, k..., n, o...]`` is
-    ``src[c, n, k_i * dilate_i + o_i * stride_i ...]``. ``src`` must be large enough
-    along every spatial axis (``(k - 1) * dilate + stride * (o - 1) + 1`` elements).
+    No data is copied: element `[c, k..., n, o...]` is
+    `src[c, n, k_i * dilate_i + o_i * stride_i ...]`. `src` must be large enough
+    along every spatial axis (`(k - 1) * dilate + stride * (o - 1) + 1` elements).
     """
     xp = backend.get_array_module(src)
     st = src.strides
@@ -122,7 +122,7 @@ def patches_view(src, ksize, stride, dilate, outs):
 
 
 def _padded_source(img, ksize, stride, pad, dilate, outs, pval=0):
-    """``img`` (n, c, d...) as a (c, n, d'...) array covering every patch.
+    """`img` (n, c, d...) as a (c, n, d'...) array covering every patch.
 
     A transposed view when no padding is needed, else one padded copy.
     """
@@ -144,11 +144,11 @@ def _padded_source(img, ksize, stride, pad, dilate, outs, pval=0):
 
 
 def _im2col_cn(img, ksize, stride, pad, dilate, outs, pval=0):
-    """Patches of ``img`` (n, c, d...) as a contiguous (c, k_1..k_N, n, o_1..o_N) array.
+    """Patches of `img` (n, c, d...) as a contiguous (c, k_1..k_N, n, o_1..o_N) array.
 
-    Reshaped to ``(c * prod(k), n * prod(o))`` it is the right operand of the
+    Reshaped to `(c * prod(k), n * prod(o))` it is the right operand of the
     convolution's matrix product, with no transposing copy. One copy of the patches
-    (plus one padded copy of ``img`` when ``pad`` or ``cover_all`` needs it).
+    (plus one padded copy of `img` when `pad` or `cover_all` needs it).
     """
     xp = backend.get_array_module(img)
     src = _padded_source(img, ksize, stride, pad, dilate, outs, pval)
@@ -159,14 +159,14 @@ def _im2col_cn(img, ksize, stride, pad, dilate, outs, pval=0):
 
 
 def _col2im_buffer(c, n, ksize, stride, pad, dims, dilate, outs, dtype, xp):
-    """A zeroed (c, n, d'...) buffer that ``_col2im_add`` accumulates patches into."""
+    """A zeroed (c, n, d'...) buffer that `_col2im_add` accumulates patches into."""
     shape = tuple(max(_extent(k, s, di, o), d + p) for k, s, di, o, d, p in
                   zip(ksize, stride, dilate, outs, dims, pad))
     return xp.zeros((c, n) + shape, dtype=dtype)
 
 
 def _col2im_add(img_cn, col, stride, dilate):
-    """Add patches ``col`` (c, k..., n, o...) into ``img_cn`` (c, n, d'...): one strided
+    """Add patches `col` (c, k..., n, o...) into `img_cn` (c, n, d'...): one strided
     slice add per kernel offset."""
     ndim = len(stride)
     ksize = col.shape[1:1 + ndim]
@@ -178,7 +178,7 @@ def _col2im_add(img_cn, col, stride, dilate):
 
 
 def _col2im_crop(img_cn, pad, dims):
-    """The (n, c, d...) image inside a ``_col2im_buffer`` (a view)."""
+    """The (n, c, d...) image inside a `_col2im_buffer` (a view)."""
     crop = tuple(slice(p, p + d) for p, d in zip(pad, dims))
     return img_cn[(slice(None), slice(None)) + crop].swapaxes(0, 1)
 

@@ -1,20 +1,20 @@
-"""Source generators of the N-d ``im2col``/``col2im`` element-wise CUDA kernels
-(Chainer's ``chainer.utils.conv_nd_kernel``).
+"""Source generators of the N-d `im2col`/`col2im` element-wise CUDA kernels
+(Chainer's `chainer.utils.conv_nd_kernel`).
 
-Nothing here needs a GPU: ``Im2colNDKernel.generate(ndim)`` and
-``Col2imNDKernel.generate(ndim)`` return ``(in_params, out_params, operation, name)``,
-the four strings a ``cupy.ElementwiseKernel`` is built from, exactly as Chainer 7.8.1
-writes them. minichainer's own ``im2col``/``col2im`` are strided-view array code that
-runs on any array module (:mod:`minichainer.utils.conv_nd`) and do not use these.
+Nothing here needs a GPU: `Im2colNDKernel.generate(ndim)` and
+`Col2imNDKernel.generate(ndim)` return `(in_params, out_params, operation, name)`,
+the four strings a `cupy.ElementwiseKernel` is built from, exactly as Chainer 7.8.1
+writes them. minichainer's own `im2col`/`col2im` are strided-view array code that
+runs on any array module (`minichainer.utils.conv_nd`) and do not use these.
 
-The small string helpers (``mulexp``, ``andexp``, ``muladdexp``, ``succ_sublists``,
-``vars``, ``Writer``) are public in Chainer and kept under the same names.
+The small string helpers (`mulexp`, `andexp`, `muladdexp`, `succ_sublists`,
+`vars`, `Writer`) are public in Chainer and kept under the same names.
 """
 from minichainer.backends import cuda
 
 
 def mulexp(xs, init=None):
-    """``'x0 * x1 * ...'`` (``init`` first when given)."""
+    """`'x0 * x1 * ...'` (`init` first when given)."""
     xs = list(xs)
     if init is not None:
         xs = [init] + xs
@@ -22,7 +22,7 @@ def mulexp(xs, init=None):
 
 
 def andexp(xs, init=None):
-    """``'x0 && x1 && ...'`` (``init`` first when given)."""
+    """`'x0 && x1 && ...'` (`init` first when given)."""
     xs = list(xs)
     if init is not None:
         xs = [init] + xs
@@ -30,8 +30,8 @@ def andexp(xs, init=None):
 
 
 def muladdexp(xs, ys, init=None):
-    """Horner form of a mixed-radix index: folding ``(y + x * acc)`` over ``zip(xs, ys)``
-    starting from ``init`` (or from the first ``x`` when ``init`` is None, as Chainer)."""
+    """Horner form of a mixed-radix index: folding `(y + x * acc)` over `zip(xs, ys)`
+    starting from `init` (or from the first `x` when `init` is None, as Chainer)."""
     pairs = list(zip(xs, ys))
     if init is None:
         acc, pairs = pairs[0], pairs[1:]
@@ -43,25 +43,25 @@ def muladdexp(xs, ys, init=None):
 
 
 def map_(fn, *lst):
-    """``list(map(fn, *lst))``."""
+    """`list(map(fn, *lst))`."""
     return list(map(fn, *lst))
 
 
 def succ_sublists(xs):
-    """The successive tails of ``xs``: ``[xs[0:], xs[1:], ..., xs[-1:]]``."""
+    """The successive tails of `xs`: `[xs[0:], xs[1:], ..., xs[-1:]]`."""
     return [xs[i:] for i in range(len(xs))]
 
 
 def vars(prefix, n):  # noqa: A001 - Chainer's name
-    """``['prefix_0', ..., 'prefix_{n-1}']``."""
+    """`['prefix_0', ..., 'prefix_{n-1}']`."""
     return ['{}_{}'.format(prefix, i) for i in range(n)]
 
 
 class Writer(object):
     """Lines of code with two-space indentation.
 
-    ``write(line, indent)``: ``'inc'`` indents the following lines, ``'dec'`` this and the
-    following lines one level less, ``'decinc'`` only this line.
+    `write(line, indent)`: `'inc'` indents the following lines, `'dec'` this and the
+    following lines one level less, `'decinc'` only this line.
     """
 
     def __init__(self):
@@ -84,7 +84,7 @@ def _int32_params(head, *names):
 
 
 def _index_decls(names, sizes, tail=()):
-    """``int name_j = i / (sizes[j+1:] + tail) % sizes[j];`` (``i % ...`` for the last)."""
+    """`int name_j = i / (sizes[j+1:] + tail) % sizes[j];` (`i % ...` for the last)."""
     lines = []
     for j, name in enumerate(names):
         rest = list(sizes[j + 1:]) + list(tail)
@@ -96,7 +96,7 @@ def _index_decls(names, sizes, tail=()):
 
 
 class _NDKernel(object):
-    """What the two generators share: the parameter names of an ``ndim`` kernel."""
+    """What the two generators share: the parameter names of an `ndim` kernel."""
 
     name_format = None
 
@@ -112,8 +112,8 @@ class _NDKernel(object):
 
 
 class Im2colNDKernel(_NDKernel):
-    """Generator of the ``im2col_{ndim}d`` kernel: ``col`` (c, k..., out...) from
-    ``img``; zero outside the image."""
+    """Generator of the `im2col_{ndim}d` kernel: `col` (c, k..., out...) from
+    `img`; zero outside the image."""
 
     name_format = 'im2col_{}d'
 
@@ -166,8 +166,8 @@ _im2col_nd_kernel = Im2colNDKernel()
 
 
 class Col2imNDKernel(_NDKernel):
-    """Generator of the ``col2im_{ndim}d`` kernel: each ``img`` element sums the
-    ``col`` entries whose window covers it."""
+    """Generator of the `col2im_{ndim}d` kernel: each `img` element sums the
+    `col` entries whose window covers it."""
 
     name_format = 'col2im_{}d'
 

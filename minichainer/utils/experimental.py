@@ -1,14 +1,14 @@
-"""``chainer.utils.experimental``: mark an API as experimental."""
+"""`chainer.utils.experimental`: mark an API as experimental."""
 import warnings
 
 import minichainer
 
 
 def experimental(api_name):
-    """Issue a ``FutureWarning`` saying that ``api_name`` is experimental.
+    """Issue a `FutureWarning` saying that `api_name` is experimental.
 
-    Call it at the start of an experimental function (or of ``__init__`` for a
-    class). Setting ``chainer.disable_experimental_feature_warning = True``
+    Call it at the start of an experimental function (or of `__init__` for a
+    class). Setting `chainer.disable_experimental_feature_warning = True`
     silences it.
 
     Args:

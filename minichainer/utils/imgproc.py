@@ -1,4 +1,4 @@
-"""``chainer.utils.imgproc``: image helpers."""
+"""`chainer.utils.imgproc`: image helpers."""
 from minichainer import backend
 
 
@@ -7,12 +7,12 @@ def oversample(images, crop_dims):
     flipped horizontally.
 
     Args:
-        images: Sequence of ``(channels, height, width)`` arrays of one shape (or one
-            ``(n, channels, height, width)`` array).
-        crop_dims (tuple of ints): ``(crop_height, crop_width)``.
+        images: Sequence of `(channels, height, width)` arrays of one shape (or one
+            `(n, channels, height, width)` array).
+        crop_dims (tuple of ints): `(crop_height, crop_width)`.
 
     Returns:
-        An array of shape ``(10 * len(images), channels, crop_height, crop_width)``
+        An array of shape `(10 * len(images), channels, crop_height, crop_width)`
         and the dtype of the images.
     """
     xp = backend.get_array_module(images[0])

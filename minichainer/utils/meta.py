@@ -1,4 +1,4 @@
-"""``chainer.utils.final`` / ``enable_final``: methods that subclasses must not override."""
+"""`chainer.utils.final` / `enable_final`: methods that subclasses must not override."""
 import warnings
 
 _ACTION_ATTR = '_minichainer_final_action'
@@ -7,10 +7,10 @@ _ACTION_ATTR = '_minichainer_final_action'
 def final(*args, **kwargs):
     """Declare a method final: overriding it in a subclass raises or warns.
 
-    Use as ``@final`` (overriding raises ``TypeError``) or ``@final(action=X)``
-    where ``X`` is an exception class (raised) or a warning class (warned). The
+    Use as `@final` (overriding raises `TypeError`) or `@final(action=X)`
+    where `X` is an exception class (raised) or a warning class (warned). The
     class defining the method must derive from a class returned by
-    :func:`enable_final`.
+    `enable_final`.
     """
     def mark(method, action=TypeError):
         if not callable(method):
@@ -47,12 +47,12 @@ class _EnableFinal(type):
 
 
 def enable_final(base=(), meta_base=()):
-    """A base class under which :func:`final` methods are enforced.
+    """A base class under which `final` methods are enforced.
 
     Args:
         base (type or tuple of types): Base classes of the returned class.
         meta_base (type or tuple of types): Extra metaclasses to combine with the
-            checking metaclass (to avoid metaclass conflicts with ``base``).
+            checking metaclass (to avoid metaclass conflicts with `base`).
     """
     if not isinstance(base, (list, tuple)):
         base = (base,)

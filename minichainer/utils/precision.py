@@ -5,9 +5,9 @@ import numpy
 
 
 def _fp16_mixed_precision_helper(fn):
-    """Decorate ``forward(self, inputs)`` to compute in float32 for float16 data.
+    """Decorate `forward(self, inputs)` to compute in float32 for float16 data.
 
-    float16 inputs are upcast to float32 before ``fn``. If no input is a float32
+    float16 inputs are upcast to float32 before `fn`. If no input is a float32
     or float64 array (every floating input is float16), float32 outputs are cast
     back to float16; otherwise outputs are returned as computed.
     """

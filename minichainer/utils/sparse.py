@@ -1,4 +1,4 @@
-"""Sparse matrices in COO format (``chainer.utils.CooMatrix``, ``to_coo``, ``get_order``)."""
+"""Sparse matrices in COO format (`chainer.utils.CooMatrix`, `to_coo`, `get_order`)."""
 import numpy
 
 from minichainer import backend
@@ -14,7 +14,7 @@ class CooMatrix:
         shape (tuple of int): the dense (rows, cols) shape.
         order ('C', 'F', 'other' or None): whether rows ('C') or columns ('F') are sorted;
             None works it out.
-        requires_grad (bool): whether ``data`` gets a gradient in backward.
+        requires_grad (bool): whether `data` gets a gradient in backward.
     """
 
     def __init__(self, data, row, col, shape, order=None, requires_grad=False):
@@ -56,9 +56,9 @@ def _scatter(dense, row, col, data):
 
 
 def to_coo(x, ldnz=None, requires_grad=False):
-    """Convert a dense matrix (2-D) or a batch of them (3-D) to a :class:`CooMatrix`.
+    """Convert a dense matrix (2-D) or a batch of them (3-D) to a `CooMatrix`.
 
-    ``ldnz`` sets the stored length (at least the number of non-zeros); unused slots are
+    `ldnz` sets the stored length (at least the number of non-zeros); unused slots are
     padded with zeros and index -1.
     """
     xp = backend.get_array_module(x)

@@ -1,10 +1,10 @@
-"""Type checking of function inputs (``chainer.utils.type_check``).
+"""Type checking of function inputs (`chainer.utils.type_check`).
 
-``check_type_forward(in_types)`` methods describe conditions with a small expression
-language: ``type_check.expect(x_type.ndim == 2)``.  A check first runs in *light mode*,
+`check_type_forward(in_types)` methods describe conditions with a small expression
+language: `type_check.expect(x_type.ndim == 2)`.  A check first runs in *light mode*,
 where the "types" are the real arrays and conditions are plain booleans (cheap).  Only when
-that fails is it run again on :class:`Expr` trees, which know how to print themselves, so the
-error reads ``Expect: x.shape[1] == W.shape[1]`` / ``Actual: 5 != 8``.
+that fails is it run again on `Expr` trees, which know how to print themselves, so the
+error reads `Expect: x.shape[1] == W.shape[1]` / `Actual: 5 != 8`.
 """
 import contextlib
 import operator
@@ -17,7 +17,7 @@ _thread_local = threading.local()
 
 @contextlib.contextmanager
 def get_function_check_context(f):
-    """Name ``f`` (a function node) in the messages of errors raised inside the block."""
+    """Name `f` (a function node) in the messages of errors raised inside the block."""
     previous = getattr(_thread_local, 'current_function', None)
     _thread_local.current_function = f
     try:
@@ -43,7 +43,7 @@ class TypeInfo:
 
 
 class TypeInfoTuple(tuple):
-    """Tuple of :class:`Variable` expressions describing the inputs."""
+    """Tuple of `Variable` expressions describing the inputs."""
 
     def size(self):
         return Variable(len(self), '{}.size'.format(self.name))
@@ -57,7 +57,7 @@ class LightTypeInfoTuple(tuple):
 
 
 def get_types(data, name, accept_none):
-    """Return a :class:`TypeInfoTuple` describing the arrays in ``data``."""
+    """Return a `TypeInfoTuple` describing the arrays in `data`."""
     info = TypeInfoTuple(_get_type(name, i, x, accept_none) for i, x in enumerate(data))
     info.name = name
     return info
@@ -119,7 +119,7 @@ def _reflected(make):
 
 
 class Expr:
-    """A node of an expression tree; ``eval()`` computes it, ``str()`` prints it."""
+    """A node of an expression tree; `eval()` computes it, `str()` prints it."""
 
     def __init__(self, priority):
         self.priority = priority
@@ -323,7 +323,7 @@ class Testable:
 
 
 class BoolBinaryOperator(BinaryOperator, Testable):
-    """A comparison; ``expect()`` raises :class:`InvalidType` when it does not hold."""
+    """A comparison; `expect()` raises `InvalidType` when it does not hold."""
 
     def __init__(self, lhs, rhs, exp, inv, func):
         BinaryOperator.__init__(self, -1, lhs, rhs, exp, func)
@@ -356,7 +356,7 @@ class InvalidType(Exception):
 
 
 def argname(in_types, names):
-    """Give the input types readable names (``x``, ``W``) for error messages."""
+    """Give the input types readable names (`x`, `W`) for error messages."""
     if len(in_types) != len(names):
         raise InvalidType('{} argument(s)'.format(len(names)),
                           '{} argument(s)'.format(len(in_types)),
@@ -387,7 +387,7 @@ light_mode = LightMode()
 
 
 def expect(*bool_exprs):
-    """Check every condition; raise :class:`InvalidType` at the first that fails."""
+    """Check every condition; raise `InvalidType` at the first that fails."""
     if in_light_mode():
         if not all(bool_exprs):
             raise InvalidType('', '')
@@ -424,13 +424,13 @@ _prod = Variable(_prod_impl, 'prod')
 
 
 def prod(xs):
-    """Product of the items of ``xs`` (an expression outside light mode)."""
+    """Product of the items of `xs` (an expression outside light mode)."""
     return _prod_impl(xs) if in_light_mode() else _prod(xs)
 
 
 def expect_axis(x_type, axis):
-    """Check that ``axis`` (an int, or a tuple of ints checked one by one) is a valid axis
-    of the input ``x_type``; the error names the axis argument and ``x.ndim``."""
+    """Check that `axis` (an int, or a tuple of ints checked one by one) is a valid axis
+    of the input `x_type`; the error names the axis argument and `x.ndim`."""
     ndim = eval(x_type.ndim)
     axes = axis if isinstance(axis, tuple) else (axis,)
     for a in axes:

@@ -1,4 +1,4 @@
-"""Walker's alias method (``chainer.utils.WalkerAlias``): O(1) sampling from a discrete
+"""Walker's alias method (`chainer.utils.WalkerAlias`): O(1) sampling from a discrete
 distribution, with the same table and the same random draws as Chainer."""
 import numpy
 
@@ -6,9 +6,9 @@ from minichainer import backend
 
 
 class WalkerAlias:
-    """Sample indices ``0..n-1`` with probabilities proportional to ``probs``.
+    """Sample indices `0..n-1` with probabilities proportional to `probs`.
 
-    Each sample draws one ``uniform(0, n)`` number from numpy's global RNG: its integer part
+    Each sample draws one `uniform(0, n)` number from numpy's global RNG: its integer part
     picks a column of the table and its fraction chooses between the column's two entries.
     """
 

@@ -1,4 +1,4 @@
-"""Tabular datasets (``chainer.dataset.tabular``)."""
+"""Tabular datasets (`chainer.dataset.tabular`)."""
 from minichainer.dataset.tabular import _asmode  # noqa: F401
 from minichainer.dataset.tabular import _concat  # noqa: F401
 from minichainer.dataset.tabular import _join  # noqa: F401

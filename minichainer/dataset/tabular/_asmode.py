@@ -1,4 +1,4 @@
-"""``TabularDataset.astuple`` / ``asdict``: views with another example representation."""
+"""`TabularDataset.astuple` / `asdict`: views with another example representation."""
 from minichainer.dataset.tabular import tabular_dataset
 
 

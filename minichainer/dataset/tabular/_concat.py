@@ -1,4 +1,4 @@
-"""``TabularDataset.concat``: datasets with the same keys stacked along rows."""
+"""`TabularDataset.concat`: datasets with the same keys stacked along rows."""
 from minichainer.dataset.tabular import tabular_dataset
 
 

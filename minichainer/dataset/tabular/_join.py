@@ -1,4 +1,4 @@
-"""``TabularDataset.join``: datasets of the same length side by side (columns added)."""
+"""`TabularDataset.join`: datasets of the same length side by side (columns added)."""
 from minichainer.dataset.tabular import tabular_dataset
 
 

@@ -1,4 +1,4 @@
-"""``TabularDataset.slice``: views on a subset of rows and/or columns."""
+"""`TabularDataset.slice`: views on a subset of rows and/or columns."""
 import numbers
 
 import numpy
@@ -121,7 +121,7 @@ def _normalize_keys(keys, key_names):
 
 
 def _compose_indices(outer, inner, outer_len, inner_len):
-    """Rows of the base dataset selected by ``inner`` applied on top of ``outer``."""
+    """Rows of the base dataset selected by `inner` applied on top of `outer`."""
     if inner is None:
         return outer
     if outer is None:

@@ -1,11 +1,11 @@
-"""``TabularDataset.transform`` / ``transform_batch``: examples mapped by a callable."""
+"""`TabularDataset.transform` / `transform_batch`: examples mapped by a callable."""
 from minichainer.dataset.tabular import tabular_dataset
 
 _UNSET = object()  # mode not known until the transform has been called once
 
 
 def _call_with(func, dataset, values):
-    """Call ``func`` on an example (or on columns) of ``dataset`` by its mode."""
+    """Call `func` on an example (or on columns) of `dataset` by its mode."""
     if dataset.mode is dict:
         return func(**dict(zip(dataset.keys, values)))
     return func(*values)
@@ -43,7 +43,7 @@ class _TransformBase(tabular_dataset.TabularDataset):
         return self._dataset.convert(data)
 
     def _record_mode(self, output):
-        """Mode of ``output``; the callable must keep returning the same kind."""
+        """Mode of `output`; the callable must keep returning the same kind."""
         if isinstance(output, tuple):
             mode = tuple
         elif isinstance(output, dict):

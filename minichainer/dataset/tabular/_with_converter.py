@@ -1,4 +1,4 @@
-"""``TabularDataset.with_converter``: a view with a user-given ``convert``."""
+"""`TabularDataset.with_converter`: a view with a user-given `convert`."""
 from minichainer.dataset.tabular import tabular_dataset
 
 

@@ -1,14 +1,15 @@
-"""``DelegateDataset``: base class for a TabularDataset built on another one."""
+"""`DelegateDataset`: base class for a TabularDataset built on another one."""
 from minichainer.dataset.tabular import tabular_dataset
 
 
 class DelegateDataset(tabular_dataset.TabularDataset):
-    """A TabularDataset that forwards ``len``, ``keys``, ``mode`` and
-    ``get_examples`` to ``self.dataset``.
+    """A TabularDataset that forwards `len`, `keys`, `mode` and
+    `get_examples` to `self.dataset`.
 
-    Subclass it to give a dataset assembled with :func:`from_data` (or any
-    TabularDataset) its own class and methods. :meth:`convert` is the default one
-    (the wrapped dataset's converter is not used).
+    Subclass it to give a dataset assembled with `from_data` (or any
+    TabularDataset) its own class and methods.
+    [`convert`][minichainer.dataset.tabular.tabular_dataset.TabularDataset.convert] is the default
+    one (the wrapped dataset's converter is not used).
 
     Args:
         dataset (TabularDataset): The underlying dataset.

@@ -1,27 +1,27 @@
-"""``from_data``: build a TabularDataset from lists, arrays and callables."""
+"""`from_data`: build a TabularDataset from lists, arrays and callables."""
 from minichainer import backend
 from minichainer.dataset.tabular import tabular_dataset
 
 
 def from_data(data, *, size=None):
-    """Create a :class:`~chainer.dataset.TabularDataset` from lists/arrays/callables.
+    """Create a `TabularDataset` from lists/arrays/callables.
 
-    ``data`` may be:
+    `data` may be:
 
-    - a list or array: a one-column dataset (mode ``None``);
-    - ``(key, column)``: the same with a name; ``column`` may be a callable
-      ``f(index) -> value``;
-    - ``((key, ...), callable)``: several columns computed by one callable
+    - a list or array: a one-column dataset (mode `None`);
+    - `(key, column)`: the same with a name; `column` may be a callable
+      `f(index) -> value`;
+    - `((key, ...), callable)`: several columns computed by one callable
       returning a tuple or dict per index;
-    - a tuple of the above (mode ``tuple``) or a dict ``{key: column}`` /
-      ``{(key, ...): callable}`` (mode ``dict``), joined side by side.
+    - a tuple of the above (mode `tuple`) or a dict `{key: column}` /
+      `{(key, ...): callable}` (mode `dict`), joined side by side.
 
     Args:
         data: See above.
-        size (int): Number of rows; required when ``data`` holds only callables.
+        size (int): Number of rows; required when `data` holds only callables.
 
     Returns:
-        A :class:`~chainer.dataset.TabularDataset`.
+        A `TabularDataset`.
     """
     if isinstance(data, tuple):
         if len(data) == 2 and _is_key(data[0]):
@@ -71,7 +71,7 @@ def _column_dataset(key, column, size):
 
 
 class _Column(tabular_dataset.TabularDataset):
-    """One named column held in memory (mode ``None``)."""
+    """One named column held in memory (mode `None`)."""
 
     def __init__(self, key, data):
         self._key = key
@@ -113,7 +113,7 @@ class _List(_Column):
 
 
 class _Index(tabular_dataset.TabularDataset):
-    """The row numbers ``0 .. size-1`` as a column named ``'index'``."""
+    """The row numbers `0 .. size-1` as a column named `'index'`."""
 
     def __init__(self, size):
         self._len = size

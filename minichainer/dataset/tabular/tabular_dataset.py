@@ -1,6 +1,6 @@
-"""``chainer.dataset.TabularDataset``: datasets of rows that all have the same columns.
+"""`chainer.dataset.TabularDataset`: datasets of rows that all have the same columns.
 
-The operations (``slice``, ``concat``, ``join``, ``transform``, ...) return lazy views;
+The operations (`slice`, `concat`, `join`, `transform`, ...) return lazy views;
 they live in the private modules of this package, as in Chainer.
 """
 import numpy
@@ -13,13 +13,16 @@ from minichainer.dataset.dataset_mixin import DatasetMixin
 
 
 class TabularDataset(DatasetMixin):
-    """Abstract dataset whose examples all have the same columns (``keys``).
+    """Abstract dataset whose examples all have the same columns (`keys`).
 
     An example is a tuple, a dict (key -> value) or, for a single column, a bare
-    value, according to :attr:`mode` (``tuple``, ``dict`` or ``None``).
+    value, according to [`mode`][minichainer.dataset.tabular.tabular_dataset.TabularDataset.mode]
+    (`tuple`, `dict` or `None`).
 
-    Subclasses implement ``__len__``, :attr:`keys`, :attr:`mode` and
-    :meth:`get_examples`.
+    Subclasses implement `__len__`,
+    [`keys`][minichainer.dataset.tabular.tabular_dataset.TabularDataset.keys],
+    [`mode`][minichainer.dataset.tabular.tabular_dataset.TabularDataset.mode] and
+    [`get_examples`][minichainer.dataset.tabular.tabular_dataset.TabularDataset.get_examples].
     """
 
     def __len__(self):
@@ -32,15 +35,15 @@ class TabularDataset(DatasetMixin):
 
     @property
     def mode(self):
-        """How examples are represented: ``tuple``, ``dict`` or ``None`` (bare value)."""
+        """How examples are represented: `tuple`, `dict` or `None` (bare value)."""
         raise NotImplementedError
 
     def get_examples(self, indices, key_indices):
         """Return the requested part of the data, column-major.
 
         Args:
-            indices (list of ints or slice): Rows; ``None`` means all rows.
-            key_indices (tuple of ints): Columns; ``None`` means all columns.
+            indices (list of ints or slice): Rows; `None` means all rows.
+            key_indices (tuple of ints): Columns; `None` means all columns.
 
         Returns:
             A tuple with one list/array per requested column.
@@ -49,21 +52,22 @@ class TabularDataset(DatasetMixin):
 
     @property
     def slice(self):
-        """Indexer for views: ``dataset.slice[indices]`` or
-        ``dataset.slice[indices, keys]`` (rows: ints, bools or a slice; keys: a tuple
-        of ints/strs, or a single int/str which makes the view's mode ``None``)."""
+        """Indexer for views: `dataset.slice[indices]` or
+        `dataset.slice[indices, keys]` (rows: ints, bools or a slice; keys: a tuple
+        of ints/strs, or a single int/str which makes the view's mode `None`)."""
         return tabular_package._slice._SliceHelper(self)
 
     def fetch(self):
         """All the data, column-major: a tuple or dict of lists/arrays, or a single
-        list/array when :attr:`mode` is ``None``."""
+        list/array when [`mode`][minichainer.dataset.tabular.tabular_dataset.TabularDataset.mode]
+        is `None`."""
         return self._pack_columns(self.get_examples(None, None))
 
     def convert(self, data):
         """Turn fetched data into arrays (each column becomes an ndarray).
 
-        :meth:`with_converter` replaces this; a concatenated or joined dataset uses
-        the converter of its first dataset.
+        [`with_converter`][minichainer.dataset.tabular.tabular_dataset.TabularDataset.with_converter]
+        replaces this; a concatenated or joined dataset uses the converter of its first dataset.
         """
         if isinstance(data, tuple):
             return tuple(_as_array(column) for column in data)
@@ -72,11 +76,13 @@ class TabularDataset(DatasetMixin):
         return _as_array(data)
 
     def astuple(self):
-        """A view whose :attr:`mode` is ``tuple``."""
+        """A view whose [`mode`][minichainer.dataset.tabular.tabular_dataset.TabularDataset.mode]
+        is `tuple`."""
         return tabular_package._asmode._Astuple(self)
 
     def asdict(self):
-        """A view whose :attr:`mode` is ``dict``."""
+        """A view whose [`mode`][minichainer.dataset.tabular.tabular_dataset.TabularDataset.mode]
+        is `dict`."""
         return tabular_package._asmode._Asdict(self)
 
     # minichainer's earlier spellings
@@ -84,16 +90,17 @@ class TabularDataset(DatasetMixin):
     as_dict = asdict
 
     def concat(self, *datasets):
-        """Stack this dataset and ``datasets`` (same :attr:`keys`) along rows."""
+        """Stack this dataset and `datasets` (same
+        [`keys`][minichainer.dataset.tabular.tabular_dataset.TabularDataset.keys]) along rows."""
         return tabular_package._concat._Concat(self, *datasets)
 
     def join(self, *datasets):
-        """Put this dataset and ``datasets`` (same length, distinct keys) side by
+        """Put this dataset and `datasets` (same length, distinct keys) side by
         side: the result has the columns of all of them."""
         return tabular_package._join._Join(self, *datasets)
 
     def transform(self, keys, transform):
-        """Apply ``transform`` to each example.
+        """Apply `transform` to each example.
 
         Args:
             keys (tuple of strs or str): Keys of the transformed examples.
@@ -104,13 +111,15 @@ class TabularDataset(DatasetMixin):
         return tabular_package._transform._Transform(self, keys, transform)
 
     def transform_batch(self, keys, transform_batch):
-        """Like :meth:`transform`, but ``transform_batch`` receives whole columns
-        and returns columns of the same length."""
+        """Like [`transform`][minichainer.dataset.tabular.tabular_dataset.TabularDataset.transform],
+        but `transform_batch` receives whole columns and returns columns of the same length."""
         return tabular_package._transform._TransformBatch(self, keys, transform_batch)
 
     def with_converter(self, converter):
-        """A view whose :meth:`convert` calls ``converter`` (with the columns as
-        positional arguments in tuple mode, keyword arguments in dict mode)."""
+        """A view whose
+        [`convert`][minichainer.dataset.tabular.tabular_dataset.TabularDataset.convert] calls
+        `converter` (with the columns as positional arguments in tuple mode, keyword arguments in
+        dict mode)."""
         return tabular_package._with_converter._WithConverter(self, converter)
 
     def get_example(self, i):
@@ -136,7 +145,7 @@ class TabularDataset(DatasetMixin):
 
 
 class _Wrapper(TabularDataset):
-    """A view that forwards everything to ``self._dataset`` (subclasses override)."""
+    """A view that forwards everything to `self._dataset` (subclasses override)."""
 
     def __init__(self, dataset):
         self._dataset = dataset

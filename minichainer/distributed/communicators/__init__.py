@@ -1,4 +1,4 @@
-"""Communicators (``chainermn.communicators``) and :func:`create_communicator`."""
+"""Communicators (`chainermn.communicators`) and `create_communicator`."""
 from minichainer.utils import argument
 from minichainer.distributed.communicators.communicator_base import CommunicatorBase  # noqa: F401
 from minichainer.distributed.communicators.flat_communicator import FlatCommunicator
@@ -15,32 +15,32 @@ _GPU_ONLY = ('pure_nccl', 'hierarchical', 'two_dimensional', 'single_node')
 def create_communicator(communicator_name='naive', mpi_comm=None, **kwargs):
     """Create a communicator over MPI.
 
-    ``naive``, ``flat`` and ``non_cuda_aware`` all average gradients on host arrays
+    `naive`, `flat` and `non_cuda_aware` all average gradients on host arrays
     packed in one buffer, summed through MPI shared memory between the processes of a
-    host and with ``Allreduce`` between hosts. The GPU-only communicators of ChainerMN
-    (``pure_nccl``, ``hierarchical``, ``two_dimensional``, ``single_node``) need
-    CuPy/NCCL and raise a ``ValueError`` saying so.
+    host and with `Allreduce` between hosts. The GPU-only communicators of ChainerMN
+    (`pure_nccl`, `hierarchical`, `two_dimensional`, `single_node`) need
+    CuPy/NCCL and raise a `ValueError` saying so.
 
-    Deliberate difference from ChainerMN: the default is ``'naive'`` (ChainerMN 7
-    defaulted to ``'pure_nccl'``, which needs a GPU).
+    Deliberate difference from ChainerMN: the default is `'naive'` (ChainerMN 7
+    defaulted to `'pure_nccl'`, which needs a GPU).
 
     Args:
         communicator_name (str): Name of the communicator.
-        mpi_comm: An ``mpi4py.MPI.Comm`` (``MPI.COMM_WORLD`` when None).
-        allreduce_grad_dtype: Only for ``pure_nccl``; must be None here.
+        mpi_comm: An `mpi4py.MPI.Comm` (`MPI.COMM_WORLD` when None).
+        allreduce_grad_dtype: Only for `pure_nccl`; must be None here.
         batched_copy (bool): Accepted for compatibility (no effect).
         bucket_bytes (int): minichainer addition: the largest single gradient Allreduce
             in bytes (64 MiB by default).
         shared_memory (bool): minichainer addition: when several processes share a
             host, average gradients through an MPI shared-memory window (default True);
-            False uses ``Allreduce`` only.
+            False uses `Allreduce` only.
 
     Returns:
-        A :class:`~minichainer.distributed.communicators.MpiCommunicatorBase`.
+        A `MpiCommunicatorBase`.
 
     Raises:
-        ImportError: mpi4py / MPI is not installed (``pip install minichainer[mpi]``).
-        ValueError: unknown or GPU-only name, or ``allreduce_grad_dtype`` given.
+        ImportError: mpi4py / MPI is not installed (`pip install minichainer[mpi]`).
+        ValueError: unknown or GPU-only name, or `allreduce_grad_dtype` given.
     """
     allreduce_grad_dtype, batched_copy, bucket_bytes, shared_memory = \
         argument.parse_kwargs(

@@ -5,9 +5,9 @@ import numpy
 
 
 def init_ranks(mpi_comm, MPI):
-    """Return ``(rank, intra_rank, intra_size, inter_rank, inter_size)``.
+    """Return `(rank, intra_rank, intra_size, inter_rank, inter_size)`.
 
-    Processes are grouped by host (``MPI.Get_processor_name()``); hosts are numbered in
+    Processes are grouped by host (`MPI.Get_processor_name()`); hosts are numbered in
     the order of their lowest rank.
     """
     names = mpi_comm.allgather(MPI.Get_processor_name())
@@ -31,7 +31,7 @@ class _BadBufferLength(ValueError, AssertionError):
 
 
 def chunked_bcast_obj(obj, mpi_comm, max_buf_len=256 * 1024 * 1024, root=0):
-    """Broadcast a picklable object from ``root`` in pieces of at most ``max_buf_len``
+    """Broadcast a picklable object from `root` in pieces of at most `max_buf_len`
     bytes (MPI counts are 32-bit, so a single message cannot exceed 2 GiB)."""
     if not 0 < max_buf_len < INT_MAX:
         raise _BadBufferLength(

@@ -1,10 +1,10 @@
-"""The CPU-meaningful part of ChainerMN's ``chainermn.communicators._memory_utility``.
+"""The CPU-meaningful part of ChainerMN's `chainermn.communicators._memory_utility`.
 
 Programs and tests written for ChainerMN import it for the parameter lists a communicator
-packs and for :func:`array_to_buffer_object` (what mpi4py's buffer-based collectives take).
-Its GPU buffers (``HostPinnedMemory``, ``DeviceMemory``) need CUDA, which minichainer
+packs and for `array_to_buffer_object` (what mpi4py's buffer-based collectives take).
+Its GPU buffers (`HostPinnedMemory`, `DeviceMemory`) need CUDA, which minichainer
 does not have: creating one raises. Unlike ChainerMN's, importing this module does not
-import mpi4py (``mpi_dtype`` defaults to None; a NumPy array carries its own type).
+import mpi4py (`mpi_dtype` defaults to None; a NumPy array carries its own type).
 """
 import numpy
 
@@ -12,32 +12,32 @@ from minichainer import backend
 
 
 def extract_params_set_data(model):
-    """The parameters of ``model`` that hold an array, sorted by name."""
+    """The parameters of `model` that hold an array, sorted by name."""
     return [param for _, param in sorted(model.namedparams(), key=lambda item: item[0])
             if param.array is not None]
 
 
 def extract_params_set_grad(model, zero_fill):
     """The parameters whose gradients are communicated: those holding an array, and with
-    ``zero_fill`` False only those that also have a gradient (sorted by name)."""
+    `zero_fill` False only those that also have a gradient (sorted by name)."""
     return [param for param in extract_params_set_data(model)
             if zero_fill or param.grad is not None]
 
 
 def count_grad_elements(params, zero_fill):
-    """How many gradient elements ``params`` communicate (their array sizes with
-    ``zero_fill``, else their gradients' sizes)."""
+    """How many gradient elements `params` communicate (their array sizes with
+    `zero_fill`, else their gradients' sizes)."""
     if zero_fill:
         return sum(param.array.size for param in params)
     return sum(param.grad.size for param in params)
 
 
 def get_device_memory_pointer(array):
-    """A C-contiguous NumPy array with ``array``'s values (``array`` itself when it is
+    """A C-contiguous NumPy array with `array`'s values (`array` itself when it is
     one already): the buffer mpi4py reads and writes.
 
     Raises:
-        ValueError: ``array`` is not a NumPy array (minichainer has no GPU backend).
+        ValueError: `array` is not a NumPy array (minichainer has no GPU backend).
     """
     if backend.get_array_module(array) is not numpy or not isinstance(array, numpy.ndarray):
         raise ValueError('get_device_memory_pointer: {} is from an unsupported array module '
@@ -46,8 +46,8 @@ def get_device_memory_pointer(array):
 
 
 def array_to_buffer_object(array, mpi_dtype=None):
-    """The buffer object of ``array`` for mpi4py's ``Bcast``/``Allreduce`` ...: for a
-    NumPy array, the (contiguous) array itself, as ChainerMN returns; ``mpi_dtype`` is
+    """The buffer object of `array` for mpi4py's `Bcast`/`Allreduce` ...: for a
+    NumPy array, the (contiguous) array itself, as ChainerMN returns; `mpi_dtype` is
     used by ChainerMN for GPU arrays only."""
     return get_device_memory_pointer(array)
 

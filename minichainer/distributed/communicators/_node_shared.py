@@ -1,27 +1,27 @@
 """Summing packed gradient buffers through MPI shared memory on each host.
 
-MPI's ``Allreduce`` moves every byte through the library's shared-memory queues (copied
+MPI's `Allreduce` moves every byte through the library's shared-memory queues (copied
 in by the sender, out by the receiver, then reduced) and, between processes of one host,
 costs several passes over the data. When the processes of a communicator share hosts,
 the packed buffer of every process can instead be one row of an MPI-3 shared-memory
-window (``MPI_Win_allocate_shared`` on ``MPI_Comm_split_type(COMM_TYPE_SHARED)``). With
-``L`` processes on a host, process ``i`` owns slice ``i`` of the buffer, and one sum is:
+window (`MPI_Win_allocate_shared` on `MPI_Comm_split_type(COMM_TYPE_SHARED)`). With
+`L` processes on a host, process `i` owns slice `i` of the buffer, and one sum is:
 
 1. every process has packed its (scaled) gradients into its own row;
-2. ``Barrier`` on the host; process ``i`` adds slice ``i`` of every other row into slice
-   ``i`` of its own row;
-3. with several hosts, slice ``i`` is ``Allreduce``-d with process ``i`` of every other
-   host (a communicator of one process per host), so only ``1/L`` of the buffer leaves
+2. `Barrier` on the host; process `i` adds slice `i` of every other row into slice
+   `i` of its own row;
+3. with several hosts, slice `i` is `Allreduce`-d with process `i` of every other
+   host (a communicator of one process per host), so only `1/L` of the buffer leaves
    each process;
-4. process ``i`` copies its summed slice into slice ``i`` of every other row;
-5. ``Barrier`` on the host: every row holds the full sum.
+4. process `i` copies its summed slice into slice `i` of every other row;
+5. `Barrier` on the host: every row holds the full sum.
 
-Per process that is one read of the buffer and one write of ``1/L`` of it for the sum,
-and ``(L-1)/L`` of it for the copies -- no send or receive queue, no result row, no copy
-back. Slice ``i`` of any row is touched only by process ``i`` between the barriers, and a
+Per process that is one read of the buffer and one write of `1/L` of it for the sum,
+and `(L-1)/L` of it for the copies -- no send or receive queue, no result row, no copy
+back. Slice `i` of any row is touched only by process `i` between the barriers, and a
 row is touched by other processes only between the barriers, so its owner may use (and
 modify) it freely from the second barrier until it packs the next step's gradients.
-Everything here is MPI (window, ``Win.Sync``, ``Barrier``, ``Allreduce``).
+Everything here is MPI (window, `Win.Sync`, `Barrier`, `Allreduce`).
 """
 import os
 
@@ -36,7 +36,7 @@ _SHM_MARGIN_BYTES = 32 * 1024 * 1024
 
 
 def window_bytes(topo, sizes):
-    """Bytes of the windows for packed buffers of ``sizes`` = [(dtype, n), ...]."""
+    """Bytes of the windows for packed buffers of `sizes` = [(dtype, n), ...]."""
     total = 0
     for dtype, n in sizes:
         itemsize = numpy.dtype(dtype).itemsize
@@ -46,7 +46,7 @@ def window_bytes(topo, sizes):
 
 
 def has_room(nbytes, shm_dir=_SHM_DIR):
-    """Whether ``shm_dir`` (if it exists) can hold ``nbytes`` more with a margin."""
+    """Whether `shm_dir` (if it exists) can hold `nbytes` more with a margin."""
     try:
         st = os.statvfs(shm_dir)
     except (OSError, AttributeError):
@@ -59,9 +59,9 @@ def _default_split(mpi_comm, MPI):
 
 
 class HostTopology:
-    """The host communicator and the one-process-per-host communicator of ``mpi_comm``.
+    """The host communicator and the one-process-per-host communicator of `mpi_comm`.
 
-    Built with :func:`host_topology`; None there means the shared-memory path does not
+    Built with `host_topology`; None there means the shared-memory path does not
     apply (one process per host, or hosts with different numbers of processes).
     """
 
@@ -74,13 +74,13 @@ class HostTopology:
 
 
 def host_topology(mpi_comm, MPI, split=None):
-    """Collective: a :class:`HostTopology`, or None where the plain ``Allreduce`` is used.
+    """Collective: a `HostTopology`, or None where the plain `Allreduce` is used.
 
     Args:
-        mpi_comm: The communicator's ``mpi4py`` communicator.
-        MPI: The ``mpi4py.MPI`` module.
-        split: ``split(mpi_comm, MPI)`` returning the communicator of the processes that
-            share memory with this one (``Split_type(COMM_TYPE_SHARED)`` when None; tests
+        mpi_comm: The communicator's `mpi4py` communicator.
+        MPI: The `mpi4py.MPI` module.
+        split: `split(mpi_comm, MPI)` returning the communicator of the processes that
+            share memory with this one (`Split_type(COMM_TYPE_SHARED)` when None; tests
             pass a fake split to run the several-hosts path on one machine).
     """
     node = (split or _default_split)(mpi_comm, MPI)
@@ -102,11 +102,11 @@ class SharedSum:
         topo (HostTopology): Where the processes are.
         dtype: The buffer's dtype.
         n (int): Its number of elements.
-        bucket_elems (int): The largest ``Allreduce`` between hosts, in elements.
+        bucket_elems (int): The largest `Allreduce` between hosts, in elements.
 
     Attributes:
-        segment (numpy.ndarray): This process's buffer (``n`` elements) in the window;
-            :meth:`sum` replaces its contents by the sum over all processes.
+        segment (numpy.ndarray): This process's buffer (`n` elements) in the window;
+            `sum` replaces its contents by the sum over all processes.
     """
 
     __slots__ = ('segment', '_win', '_inter', '_barrier', '_sync', '_mine', '_others',
@@ -146,7 +146,7 @@ class SharedSum:
         self._sync()
 
     def sum(self):
-        """Collective over all processes: every ``segment`` becomes the sum of all."""
+        """Collective over all processes: every `segment` becomes the sum of all."""
         mine = self._mine
         others = self._others
         add = numpy.add
@@ -164,7 +164,7 @@ class SharedSum:
         self._fence()
 
     def free(self):
-        """Collective on the host: release the window (``segment`` becomes invalid)."""
+        """Collective on the host: release the window (`segment` becomes invalid)."""
         win = self._win
         if win is None:
             return

@@ -1,9 +1,9 @@
 """Reusable flat buffers that carry many parameter arrays in a few MPI calls.
 
-A :class:`PackedLayout` assigns every array of a list of parameters a slice of one flat
+A `PackedLayout` assigns every array of a list of parameters a slice of one flat
 buffer per communication dtype. The buffer and the views on it are allocated once per
 layout and reused at every step, so averaging the gradients of a model costs one copy in,
-``ceil(bytes / bucket_bytes)`` Allreduce calls and one scaled copy out.
+`ceil(bytes / bucket_bytes)` Allreduce calls and one scaled copy out.
 """
 import numpy
 
@@ -14,7 +14,7 @@ _SUPPORTED = frozenset(numpy.dtype(t) for t in (
 
 
 def comm_dtype(dtype, caller):
-    """The dtype an array of ``dtype`` travels as (float16 goes as float32)."""
+    """The dtype an array of `dtype` travels as (float16 goes as float32)."""
     dtype = numpy.dtype(dtype)
     if dtype not in _SUPPORTED:
         raise TypeError(
@@ -24,7 +24,7 @@ def comm_dtype(dtype, caller):
 
 
 def packed_sizes(params):
-    """``[(dtype, n), ...]``: the buffers a :class:`PackedLayout` of ``params`` has."""
+    """`[(dtype, n), ...]`: the buffers a `PackedLayout` of `params` has."""
     sizes = {}
     for param in params:
         array = param.array
@@ -62,11 +62,11 @@ class PackedLayout:
 
     Args:
         params (list): Parameters, in the same order on every rank.
-        attr (str): ``'grad'`` or ``'array'``: which array of each parameter is packed
+        attr (str): `'grad'` or `'array'`: which array of each parameter is packed
             (only its shape and dtype are read here).
         bucket_bytes (int): Upper bound of the bytes moved by one MPI call.
-        make_shared: None (private buffers), or ``make_shared(dtype, n, bucket_elems)``
-            returning a :class:`~._node_shared.SharedSum` whose ``segment`` becomes the
+        make_shared: None (private buffers), or `make_shared(dtype, n, bucket_elems)`
+            returning a `SharedSum` whose `segment` becomes the
             buffer of that dtype.
     """
 
@@ -88,7 +88,7 @@ class PackedLayout:
         self.groups = groups
 
     def pack_grads(self, scale):
-        """Write every gradient times ``scale`` into the buffer (zeros for None)."""
+        """Write every gradient times `scale` into the buffer (zeros for None)."""
         multiply = numpy.multiply
         for group in self.groups:
             for param, view in group.entries:

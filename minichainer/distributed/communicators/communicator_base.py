@@ -1,12 +1,11 @@
-"""The interface every communicator implements (``chainermn.CommunicatorBase``)."""
+"""The interface every communicator implements (`chainermn.CommunicatorBase`)."""
 import warnings
 
 
 class CommunicatorBase:
     """Abstract communicator: ranks, array and object collectives, model helpers.
 
-    Concrete communicators (:class:`~minichainer.distributed.communicators.
-    MpiCommunicatorBase` and its subclasses) implement every method below.
+    Concrete communicators (`MpiCommunicatorBase` and its subclasses) implement every method below.
     """
 
     def __init__(self):
@@ -43,14 +42,14 @@ class CommunicatorBase:
         raise NotImplementedError
 
     def set_config(self, name, value=True, **kwargs):
-        """Set a communicator option (``batched_copy`` is accepted and ignored)."""
+        """Set a communicator option (`batched_copy` is accepted and ignored)."""
         if name != 'batched_copy':
             raise ValueError('{}.set_config: unknown option {!r}'.format(
                 type(self).__name__, name))
         self._config[name] = value
 
     def get_config(self, name=None):
-        """Return the option ``name`` (all options as a dict when None)."""
+        """Return the option `name` (all options as a dict when None)."""
         if name is None:
             return dict(self._config)
         return self._config.get(name)
@@ -104,11 +103,11 @@ class CommunicatorBase:
         raise NotImplementedError
 
     def broadcast_data(self, model):
-        """Old name of :meth:`bcast_data`."""
+        """Old name of `bcast_data`."""
         self.bcast_data(model)
 
     def allreduce_grad(self, model, zero_fill=False):
-        """Deprecated (ChainerMN 7) alias of :meth:`multi_node_mean_grad`."""
+        """Deprecated (ChainerMN 7) alias of `multi_node_mean_grad`."""
         warnings.warn('allreduce_grad() is deprecated.', DeprecationWarning)
         self.multi_node_mean_grad(model, zero_fill)
 

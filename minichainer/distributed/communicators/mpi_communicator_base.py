@@ -1,4 +1,4 @@
-"""MPI communicator on host (NumPy) arrays, built on mpi4py (``MpiCommunicatorBase``)."""
+"""MPI communicator on host (NumPy) arrays, built on mpi4py (`MpiCommunicatorBase`)."""
 import numpy
 
 from minichainer.distributed import _mpi
@@ -69,17 +69,17 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
     """A communicator over an mpi4py communicator, for NumPy arrays.
 
     Gradients are averaged through one reusable flat buffer per dtype, cut into buckets of
-    at most ``bucket_bytes`` bytes with one ``Allreduce`` per bucket (see
-    :meth:`multi_node_mean_grad`). Objects travel pickled (``*_obj`` methods); arrays
-    travel as raw buffers (``send``/``recv``/``bcast``/``gather``/``allgather``/
-    ``allreduce``/``scatter``/``alltoall``), float16 as float32.
+    at most `bucket_bytes` bytes with one `Allreduce` per bucket (see
+    `multi_node_mean_grad`). Objects travel pickled (`*_obj` methods); arrays
+    travel as raw buffers (`send`/`recv`/`bcast`/`gather`/`allgather`/
+    `allreduce`/`scatter`/`alltoall`), float16 as float32.
 
     Args:
-        mpi_comm: An ``mpi4py.MPI.Comm`` (``MPI.COMM_WORLD`` when None).
-        bucket_bytes (int): Upper bound of the bytes of one gradient ``Allreduce``.
+        mpi_comm: An `mpi4py.MPI.Comm` (`MPI.COMM_WORLD` when None).
+        bucket_bytes (int): Upper bound of the bytes of one gradient `Allreduce`.
         shared_memory (bool): Sum gradients through an MPI shared-memory window when
-            several processes share a host (see :meth:`multi_node_mean_grad`); False
-            always uses ``Allreduce`` on private buffers.
+            several processes share a host (see `multi_node_mean_grad`); False
+            always uses `Allreduce` on private buffers.
     """
 
     # How the processes sharing memory are found (tests replace it to fake hosts).
@@ -135,13 +135,13 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
         return '{}(rank={}, size={})'.format(type(self).__name__, self.rank, self.size)
 
     def split(self, color, key):
-        """Split into sub-communicators of the same class (``MPI_Comm_split``)."""
+        """Split into sub-communicators of the same class (`MPI_Comm_split`)."""
         return type(self)(mpi_comm=self.mpi_comm.Split(color, key),
                           bucket_bytes=self.bucket_bytes,
                           shared_memory=self.shared_memory)
 
     def finalize(self):
-        """Drop the cached buffers and free a communicator created by :meth:`split`.
+        """Drop the cached buffers and free a communicator created by `split`.
 
         Collective. Gradients that are views of a shared-memory buffer get their own copy
         first, so the model stays usable.
@@ -167,31 +167,31 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
 
     # ------------------------------------------------------------------ objects
     def send_obj(self, obj, dest, tag=0):
-        """Send a picklable object to rank ``dest``."""
+        """Send a picklable object to rank `dest`."""
         self.mpi_comm.send(obj, dest=dest, tag=tag)
 
     def recv_obj(self, source, status=None, tag=None):
-        """Receive an object sent by :meth:`send_obj` from rank ``source``."""
+        """Receive an object sent by `send_obj` from rank `source`."""
         if tag is None:
             tag = self._MPI.ANY_TAG
         return self.mpi_comm.recv(source=source, status=status, tag=tag)
 
     def bcast_obj(self, obj, max_buf_len=256 * 1024 * 1024, root=0):
-        """Broadcast ``obj`` from ``root`` (in pieces of ``max_buf_len`` bytes)."""
+        """Broadcast `obj` from `root` (in pieces of `max_buf_len` bytes)."""
         return _communication_utility.chunked_bcast_obj(
             obj, self.mpi_comm, max_buf_len=max_buf_len, root=root)
 
     def gather_obj(self, obj, root=0):
-        """Gather one object per rank: a list at ``root``, None elsewhere."""
+        """Gather one object per rank: a list at `root`, None elsewhere."""
         return self.mpi_comm.gather(obj, root=root)
 
     def allreduce_obj(self, obj):
-        """Sum of ``obj`` over the ranks (anything with ``+``), on every rank."""
+        """Sum of `obj` over the ranks (anything with `+`), on every rank."""
         return self.mpi_comm.allreduce(obj)
 
     # ------------------------------------------------------------------ arrays
     def send(self, data, dest, tag):
-        """Send an array or a tuple/list of arrays to rank ``dest``."""
+        """Send an array or a tuple/list of arrays to rank `dest`."""
         is_tuple = isinstance(data, (tuple, list))
         arrays = list(data) if is_tuple else [data]
         metas = [_meta('send', x) for x in arrays]
@@ -200,7 +200,7 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
             self.mpi_comm.Send(_to_wire(x), dest=dest, tag=tag)
 
     def recv(self, source, tag):
-        """Receive what :meth:`send` sent: an array, or a tuple for a tuple/list."""
+        """Receive what `send` sent: an array, or a tuple for a tuple/list."""
         is_tuple, metas = self.mpi_comm.recv(source=source, tag=tag)
         out = []
         for shape, dt in metas:
@@ -210,7 +210,7 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
         return tuple(out) if is_tuple else out[0]
 
     def bcast(self, x, root=0):
-        """Broadcast the array ``x`` of ``root``; returns it on every rank."""
+        """Broadcast the array `x` of `root`; returns it on every rank."""
         if self.rank == root:
             self.mpi_comm.bcast(_meta('bcast', x), root=root)
             self.mpi_comm.Bcast(_to_wire(x), root=root)
@@ -221,7 +221,7 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
         return _from_wire(buf, dt, shape)
 
     def gather(self, x, root=0):
-        """Gather one array per rank: a tuple at ``root``, None elsewhere."""
+        """Gather one array per rank: a tuple at `root`, None elsewhere."""
         metas = self.mpi_comm.allgather(_meta('gather', x))
         _same_dtype('gather', metas)
         sbuf = _to_wire(x)
@@ -234,7 +234,7 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
         return self._split(rbuf, metas, counts)
 
     def allgather(self, x):
-        """Gather one array per rank on every rank (a tuple of ``size`` arrays)."""
+        """Gather one array per rank on every rank (a tuple of `size` arrays)."""
         metas = self.mpi_comm.allgather(_meta('allgather', x))
         _same_dtype('allgather', metas)
         sbuf = _to_wire(x)
@@ -244,7 +244,7 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
         return self._split(rbuf, metas, counts)
 
     def allreduce(self, x):
-        """Element-wise sum of ``x`` over the ranks (same shape on every rank)."""
+        """Element-wise sum of `x` over the ranks (same shape on every rank)."""
         _check_array('allreduce', x)
         sbuf = _to_wire(x)
         rbuf = numpy.empty_like(sbuf)
@@ -252,8 +252,8 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
         return rbuf.astype(x.dtype, copy=False)
 
     def scatter(self, xs, root=0):
-        """Send ``xs[i]`` of ``root`` to rank ``i``; ``xs`` is a tuple of ``size`` arrays
-        or an array whose first axis has length ``size``. Returns this rank's piece."""
+        """Send `xs[i]` of `root` to rank `i`; `xs` is a tuple of `size` arrays
+        or an array whose first axis has length `size`. Returns this rank's piece."""
         if self.rank == root:
             if isinstance(xs, numpy.ndarray):
                 if xs.ndim == 0 or xs.shape[0] != self.size:
@@ -283,7 +283,7 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
         return _from_wire(rbuf, dt, shape)
 
     def alltoall(self, xs):
-        """Send ``xs[i]`` to rank ``i`` and receive one array from every rank."""
+        """Send `xs[i]` to rank `i` and receive one array from every rank."""
         xs = list(xs)
         if len(xs) != self.size:
             raise ValueError(
@@ -315,7 +315,7 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
         """Overwrite every initialized parameter with rank 0's values.
 
         All ranks first exchange the names, shapes and dtypes of their initialized
-        parameters; any difference raises the same ``ValueError`` on every rank (instead
+        parameters; any difference raises the same `ValueError` on every rank (instead
         of silently corrupting the model or hanging). The arrays then travel in one flat
         buffer per dtype.
 
@@ -347,23 +347,23 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
             layout.unpack_data()
 
     def multi_node_mean_grad(self, model, zero_fill=False):
-        """Replace every gradient of ``model`` by its mean over the ranks.
+        """Replace every gradient of `model` by its mean over the ranks.
 
         Gradients, divided by the number of ranks, are packed into one reusable flat
         buffer per dtype (float16 as float32) and summed. When every host runs the same
         number (at least 2) of this communicator's processes, the buffers live in an MPI
         shared-memory window of the host: each process sums its slice of all the host's
-        buffers, slices are ``Allreduce``-d between hosts, and each process copies the
-        result back (several times faster than ``Allreduce`` on one host). Otherwise, or
-        with ``shared_memory=False``, each private buffer is summed with one in-place
-        ``Allreduce`` per bucket of at most ``bucket_bytes``. Afterwards each gradient
+        buffers, slices are `Allreduce`-d between hosts, and each process copies the
+        result back (several times faster than `Allreduce` on one host). Otherwise, or
+        with `shared_memory=False`, each private buffer is summed with one in-place
+        `Allreduce` per bucket of at most `bucket_bytes`. Afterwards each gradient
         is a view of that buffer (float16 ones a copy); the next backward pass replaces
         it, so do not keep references to gradients across steps. The buffers are kept
         per parameter set (a few models may share a communicator). With one process
         nothing is communicated.
 
         Args:
-            model (~minichainer.Link): The model.
+            model (Link): The model.
             zero_fill (bool): Initialized parameters whose gradient is None take part as
                 zeros (and get a gradient); when False they are skipped (every rank must
                 then skip the same ones).
@@ -409,7 +409,7 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
         layout.unpack_grads()
 
     def _new_grad_layout(self, params):
-        """Collective: the packed layout of ``params``, in host shared memory if it can."""
+        """Collective: the packed layout of `params`, in host shared memory if it can."""
         topo = None
         if self.shared_memory and self.size > 1:
             topo = self._topology

@@ -1,4 +1,4 @@
-"""``chainermn.communicators.pure_nccl_communicator``: NCCL needs CUDA, so the class
+"""`chainermn.communicators.pure_nccl_communicator`: NCCL needs CUDA, so the class
 exists (code may name it, e.g. to compare a communicator's type) but cannot be built."""
 from minichainer.distributed.communicators import mpi_communicator_base
 

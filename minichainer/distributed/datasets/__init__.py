@@ -1,4 +1,4 @@
-"""Datasets for multi-process training (``chainermn.datasets``)."""
+"""Datasets for multi-process training (`chainermn.datasets`)."""
 from minichainer.distributed.datasets.empty_dataset import create_empty_dataset  # noqa: F401
 from minichainer.distributed.datasets.scatter_dataset import DataSizeError  # noqa: F401
 from minichainer.distributed.datasets.scatter_dataset import scatter_dataset  # noqa: F401

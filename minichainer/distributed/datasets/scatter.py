@@ -1,4 +1,4 @@
-"""``chainermn.datasets.scatter``: ChainerMN's name of the module holding
-:func:`scatter_dataset` and :func:`scatter_index`."""
+"""`chainermn.datasets.scatter`: ChainerMN's name of the module holding
+`scatter_dataset` and `scatter_index`."""
 from minichainer.distributed.datasets.scatter_dataset import (  # noqa: F401
     DataSizeError, _scatter_index, scatter_dataset, scatter_index)

@@ -1,4 +1,4 @@
-"""Split a dataset across the ranks (``scatter_dataset``, ``scatter_index``)."""
+"""Split a dataset across the ranks (`scatter_dataset`, `scatter_index`)."""
 import numpy
 
 from minichainer.datasets.sub_dataset import SubDataset
@@ -6,7 +6,7 @@ from minichainer.distributed.communicators import _communication_utility
 
 
 class DataSizeError(RuntimeError, ValueError):
-    """An invalid number of samples to scatter (also a ``ValueError``)."""
+    """An invalid number of samples to scatter (also a `ValueError`)."""
 
 
 class _Mpi4pyComm:
@@ -39,7 +39,7 @@ def _check_root(caller, root, comm):
 
 
 def _index_ranges(n_total_samples, size, force_equal_length):
-    """Yield ``(rank, begin, end)``; equal lengths (possibly overlapping by a few
+    """Yield `(rank, begin, end)`; equal lengths (possibly overlapping by a few
     examples) or disjoint ranges whose lengths differ by at most one."""
     if force_equal_length:
         n_sub = (n_total_samples + size - 1) // size
@@ -55,25 +55,25 @@ def _index_ranges(n_total_samples, size, force_equal_length):
 
 
 def scatter_index(n_total_samples, comm, root=0, *, force_equal_length=True):
-    """Return this rank's ``(begin, end)`` part of ``range(n_total_samples)``.
+    """Return this rank's `(begin, end)` part of `range(n_total_samples)`.
 
-    Rank ``root`` decides and sends every rank its range.
+    Rank `root` decides and sends every rank its range.
 
     Args:
         n_total_samples (int): Number of indices to split.
         comm: A communicator.
         root (int): The deciding rank.
-        force_equal_length (bool): If True, every rank gets ``ceil(n / size)`` indices
-            (neighbouring ranges overlap when ``size`` does not divide ``n``), as the
+        force_equal_length (bool): If True, every rank gets `ceil(n / size)` indices
+            (neighbouring ranges overlap when `size` does not divide `n`), as the
             multi-node updaters and evaluators expect; if False, the ranges are disjoint
             and their lengths differ by at most one.
 
     With fewer samples than ranks (even none), every rank still gets a range, as in
-    ChainerMN: ``ceil(n / size)`` indices each with ``force_equal_length`` (so ranks
+    ChainerMN: `ceil(n / size)` indices each with `force_equal_length` (so ranks
     share indices), else some ranks get an empty range.
 
     Raises:
-        DataSizeError: ``n_total_samples`` is not a non-negative int.
+        DataSizeError: `n_total_samples` is not a non-negative int.
     """
     comm = _as_comm(comm)
     _check_root('scatter_index', root, comm)
@@ -95,27 +95,27 @@ def scatter_index(n_total_samples, comm, root=0, *, force_equal_length=True):
 
 def scatter_dataset(dataset, comm, root=0, shuffle=False, seed=None,
                     max_buf_len=256 * 1024 * 1024, *, force_equal_length=True):
-    """Give every rank its part of ``root``'s dataset.
+    """Give every rank its part of `root`'s dataset.
 
-    The dataset of ``root`` (others may pass None) is broadcast, optionally permuted
-    with ``numpy.random.RandomState(seed)`` (the global generator is not used), and each
-    rank gets a :class:`~minichainer.datasets.SubDataset` of it (see
-    :func:`scatter_index` for the split).
+    The dataset of `root` (others may pass None) is broadcast, optionally permuted
+    with `numpy.random.RandomState(seed)` (the global generator is not used), and each
+    rank gets a [`SubDataset`][minichainer.datasets.sub_dataset.SubDataset] of it (see
+    `scatter_index` for the split).
 
     Args:
-        dataset: The dataset (any sequence), meaningful on ``root``.
+        dataset: The dataset (any sequence), meaningful on `root`.
         comm: A communicator (or a raw mpi4py communicator).
         root (int): The rank whose dataset is scattered.
         shuffle (bool): Permute the examples before splitting.
         seed (int): Seed of the permutation (random when None).
         max_buf_len (int): Largest single broadcast message, in bytes.
-        force_equal_length (bool): See :func:`scatter_index`.
+        force_equal_length (bool): See `scatter_index`.
 
     Returns:
-        ~minichainer.datasets.SubDataset: This rank's part.
+        SubDataset: This rank's part.
 
     Raises:
-        ValueError: ``root`` is not a rank, or the root's dataset is None.
+        ValueError: `root` is not a rank, or the root's dataset is None.
     """
     comm = _as_comm(comm)
     _check_root('scatter_dataset', root, comm)
@@ -135,6 +135,6 @@ def scatter_dataset(dataset, comm, root=0, shuffle=False, seed=None,
 
 
 def _scatter_index(n_total_samples, size, force_equal_length):
-    """``(rank, begin, end)`` of every rank (ChainerMN's private helper, which
-    ChainerMN's tests call as ``chainermn.datasets.scatter._scatter_index``)."""
+    """`(rank, begin, end)` of every rank (ChainerMN's private helper, which
+    ChainerMN's tests call as `chainermn.datasets.scatter._scatter_index`)."""
     return _index_ranges(n_total_samples, size, force_equal_length)

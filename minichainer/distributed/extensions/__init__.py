@@ -1,4 +1,4 @@
-"""Trainer extensions for multi-process training (``chainermn.extensions``)."""
+"""Trainer extensions for multi-process training (`chainermn.extensions`)."""
 from minichainer.distributed.extensions.allreduce_persistent import AllreducePersistent  # noqa: F401,E501
 from minichainer.distributed.extensions.checkpoint import create_multi_node_checkpointer  # noqa: F401,E501
 from minichainer.distributed.extensions.multi_node_early_stopping_trigger import MultiNodeEarlyStoppingTrigger  # noqa: F401,E501

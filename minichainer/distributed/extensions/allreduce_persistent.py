@@ -1,16 +1,16 @@
-"""Average the persistent arrays of a model over the ranks (``AllreducePersistent``)."""
+"""Average the persistent arrays of a model over the ranks (`AllreducePersistent`)."""
 import numpy
 
 from minichainer.training import extension
 
 
 class AllreducePersistent(extension.Extension):
-    """Replace every float persistent array of ``model`` (e.g. BatchNormalization's
-    ``avg_mean``/``avg_var``) by its mean over the ranks, once per epoch by default, so
+    """Replace every float persistent array of `model` (e.g. BatchNormalization's
+    `avg_mean`/`avg_var`) by its mean over the ranks, once per epoch by default, so
     that evaluation on every rank uses the same statistics.
 
     Args:
-        model (~minichainer.Link): The model.
+        model (Link): The model.
         comm: The communicator.
     """
 

@@ -1,5 +1,5 @@
 """Per-rank generational checkpoints with a common resume point
-(``create_multi_node_checkpointer``)."""
+(`create_multi_node_checkpointer`)."""
 import os
 import time
 
@@ -10,12 +10,12 @@ from minichainer.training import extension
 def create_multi_node_checkpointer(name, comm, cp_interval=5, gc_interval=5, path=None):
     """Create an extension that makes every rank save its own snapshot.
 
-    Each call writes ``<name>.<rank>.<iteration>`` (atomically) in ``path`` (the
-    trainer's ``out`` by default) on every rank. ``maybe_load(trainer, optimizer)``
-    called on every rank before ``trainer.run()`` finds the newest iteration for which
+    Each call writes `<name>.<rank>.<iteration>` (atomically) in `path` (the
+    trainer's `out` by default) on every rank. `maybe_load(trainer, optimizer)`
+    called on every rank before `trainer.run()` finds the newest iteration for which
     *every* rank has a snapshot and loads it, so a job killed at any moment resumes
-    consistently. At most about ``cp_interval`` generations are kept once more than
-    ``cp_interval + gc_interval`` exist; ``finalize`` (end of training) deletes them.
+    consistently. At most about `cp_interval` generations are kept once more than
+    `cp_interval + gc_interval` exist; `finalize` (end of training) deletes them.
 
     Args:
         name (str): Identifier of the run (a prefix without dots).
@@ -25,7 +25,7 @@ def create_multi_node_checkpointer(name, comm, cp_interval=5, gc_interval=5, pat
         path (str): Folder of the snapshots.
 
     Raises:
-        ValueError: bad ``name``, ``cp_interval`` or ``gc_interval``.
+        ValueError: bad `name`, `cp_interval` or `gc_interval`.
     """
     return _MultiNodeCheckpointer(name, comm, cp_interval, gc_interval, path)
 
@@ -84,7 +84,7 @@ class _MultiNodeCheckpointer(extension.Extension):
         self.save(trainer, trainer.updater.iteration)
 
     def save(self, target, iteration):
-        """Save ``target`` as this rank's snapshot of ``iteration`` (call on every rank
+        """Save `target` as this rank's snapshot of `iteration` (call on every rank
         at the same iteration)."""
         if self.path is None:
             raise RuntimeError('multi-node checkpointer: no path; pass path= or use it '
@@ -100,7 +100,7 @@ class _MultiNodeCheckpointer(extension.Extension):
             self._sync_file_list(remove_remainder=True)
 
     def on_error(self, trainer, exc, tb):
-        """Remember that training failed, so that :meth:`finalize` keeps the snapshots."""
+        """Remember that training failed, so that `finalize` keeps the snapshots."""
         self._failed = True
 
     def finalize(self):
@@ -131,7 +131,7 @@ class _MultiNodeCheckpointer(extension.Extension):
             optimizer: The multi-node optimizer; its initial broadcast is skipped since
                 every rank loaded the same state.
             path (str): Folder (default: the one given at creation, else
-                ``trainer.out``).
+                `trainer.out`).
 
         Returns:
             int or None: The iteration loaded, or None.

@@ -1,13 +1,13 @@
-"""Early stopping on a value averaged over the ranks (``MultiNodeEarlyStoppingTrigger``)."""
+"""Early stopping on a value averaged over the ranks (`MultiNodeEarlyStoppingTrigger`)."""
 from minichainer.distributed.extensions.observation_aggregator import ObservationAggregator
 from minichainer.training.triggers import EarlyStoppingTrigger
 
 
 class MultiNodeEarlyStoppingTrigger:
-    """An :class:`~minichainer.training.triggers.EarlyStoppingTrigger` on the mean over
-    the ranks of ``monitor``, so that every rank stops at the same iteration.
+    """An [`EarlyStoppingTrigger`][minichainer.training.triggers.early_stopping_trigger.EarlyStoppingTrigger]
+    on the mean over the ranks of `monitor`, so that every rank stops at the same iteration.
 
-    Arguments are those of EarlyStoppingTrigger, plus ``comm``.
+    Arguments are those of EarlyStoppingTrigger, plus `comm`.
     """
 
     def __init__(self, comm, check_trigger=(1, 'epoch'), monitor='main/loss',

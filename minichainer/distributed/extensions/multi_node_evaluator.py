@@ -1,4 +1,4 @@
-"""Evaluators over data split across ranks (``create_multi_node_evaluator``)."""
+"""Evaluators over data split across ranks (`create_multi_node_evaluator`)."""
 import copy
 import types
 
@@ -11,7 +11,7 @@ from minichainer.training import extension
 
 
 def _mean_over_ranks(comm, local):
-    """Mean over the ranks of each value of the dicts ``local`` (one collective)."""
+    """Mean over the ranks of each value of the dicts `local` (one collective)."""
     local = {k: (v.array if hasattr(v, 'array') else v) for k, v in local.items()}
     everyone = comm.mpi_comm.allgather(local)
     keys = sorted(everyone[0])
@@ -34,13 +34,13 @@ def _mean_over_ranks(comm, local):
 
 
 def create_multi_node_evaluator(actual_evaluator, communicator):
-    """Make ``actual_evaluator`` report the mean over the ranks of its per-rank results.
+    """Make `actual_evaluator` report the mean over the ranks of its per-rank results.
 
-    Each rank evaluates its own part of the data (e.g. from :func:`scatter_dataset`);
-    the dict returned by ``evaluate()`` is then averaged over the ranks (every rank gets
+    Each rank evaluates its own part of the data (e.g. from `scatter_dataset`);
+    the dict returned by `evaluate()` is then averaged over the ranks (every rank gets
     the same values, in one collective call). With equally many batches per rank this is
     the mean a single process computes over all the data. The evaluator is patched in
-    place (attributes ``_mn_original_evaluate`` and ``_mn_communicator``) and returned.
+    place (attributes `_mn_original_evaluate` and `_mn_communicator`) and returned.
 
     Raises:
         ValueError: (at evaluation) the ranks reported different keys.
@@ -57,16 +57,16 @@ def create_multi_node_evaluator(actual_evaluator, communicator):
 
 class GenericMultiNodeEvaluator(extension.Extension):
     """Evaluation whose results cannot be averaged: every rank computes
-    :meth:`calc_local` per batch and ``root`` :meth:`aggregate`-s them all.
+    `calc_local` per batch and `root` `aggregate`-s them all.
 
     Args:
         comm: The communicator.
         iterator: A non-repeating iterator over this rank's data.
-        target (callable): Model called by the default :meth:`calc_local`.
+        target (callable): Model called by the default `calc_local`.
         device: Device for the converter.
-        converter: Batch converter (``concat_examples`` by default).
+        converter: Batch converter (`concat_examples` by default).
         root (int): The aggregating rank.
-        progress_hook (callable): Called with each batch on ``root``.
+        progress_hook (callable): Called with each batch on `root`.
     """
 
     trigger = 1, 'epoch'
@@ -111,7 +111,7 @@ class GenericMultiNodeEvaluator(extension.Extension):
         return self._targets['main'](*args, **kwargs)
 
     def aggregate(self, results):
-        """Combine the list of every rank's results (on ``root`` only); identity by
+        """Combine the list of every rank's results (on `root` only); identity by
         default."""
         return results
 

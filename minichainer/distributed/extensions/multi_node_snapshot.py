@@ -1,5 +1,5 @@
 """Snapshots written by one rank per replica set, autoloaded by all
-(``multi_node_snapshot``)."""
+(`multi_node_snapshot`)."""
 import io
 
 from minichainer.serializers import npz
@@ -8,18 +8,18 @@ from minichainer.training.extensions import _snapshot
 
 
 def multi_node_snapshot(comm, snapshot, replica_sets=None):
-    """Wrap a :func:`~minichainer.training.extensions.snapshot` extension for a job.
+    """Wrap a [`snapshot`][minichainer.training.extensions._snapshot.snapshot] extension for a job.
 
     Ranks are grouped in replica sets whose members hold the same state; only the lowest
-    rank of each set (its master) writes, to the snapshot's file name with ``.<rank>``
-    appended. With ``autoload``, each master loads its newest snapshot and sends the
+    rank of each set (its master) writes, to the snapshot's file name with `.<rank>`
+    appended. With `autoload`, each master loads its newest snapshot and sends the
     loaded state to the other members of its set, so every rank resumes.
 
     Args:
         comm: The communicator.
-        snapshot: The snapshot extension to wrap (its ``filename`` is changed).
+        snapshot: The snapshot extension to wrap (its `filename` is changed).
         replica_sets (list): Each item a rank or an iterable of ranks; ranks not listed
-            form one more set. None or ``[]``: all ranks are one set (only rank 0
+            form one more set. None or `[]`: all ranks are one set (only rank 0
             writes).
 
     Raises:

@@ -1,4 +1,4 @@
-"""Average an observed value over the ranks (``ObservationAggregator``)."""
+"""Average an observed value over the ranks (`ObservationAggregator`)."""
 from minichainer.training import extension
 from minichainer.training import util as training_util
 
@@ -9,15 +9,15 @@ def _average_2d(xs):
 
 
 class ObservationAggregator(extension.Extension):
-    """Put in ``trainer.observation[aggregated_key]`` a summary over the ranks of the
-    values of ``original_key`` observed since the last communication.
+    """Put in `trainer.observation[aggregated_key]` a summary over the ranks of the
+    values of `original_key` observed since the last communication.
 
     Args:
         comm: The communicator.
-        original_key (str): Observation to aggregate, e.g. ``'main/loss'``.
-        aggregated_key (str): Key of the summary (``original_key`` by default, which
+        original_key (str): Observation to aggregate, e.g. `'main/loss'`.
+        aggregated_key (str): Key of the summary (`original_key` by default, which
             overwrites it).
-        comm_trigger: When to communicate (``(1, 'iteration')``).
+        comm_trigger: When to communicate (`(1, 'iteration')`).
         aggregator (callable): Called on rank 0 with the list (one item per rank) of
             lists of observed values; the mean of all values by default. Its result is
             broadcast to every rank.
@@ -37,7 +37,7 @@ class ObservationAggregator(extension.Extension):
         self.observation_history = []
 
     def compute_summary(self, trainer):
-        """Record this iteration's value; on ``comm_trigger`` return the summary (else
+        """Record this iteration's value; on `comm_trigger` return the summary (else
         None)."""
         if self.original_key in trainer.observation:
             value = trainer.observation[self.original_key]

@@ -1,4 +1,4 @@
-"""Differentiable communication functions (``chainermn.functions``)."""
+"""Differentiable communication functions (`chainermn.functions`)."""
 from minichainer.distributed.functions.batch_normalization import multi_node_batch_normalization  # noqa: F401,E501
 from minichainer.distributed.functions.collective_communication import allgather  # noqa: F401
 from minichainer.distributed.functions.collective_communication import alltoall  # noqa: F401

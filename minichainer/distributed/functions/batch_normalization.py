@@ -22,9 +22,9 @@ def _pack_allreduce(comm, arrays):
 class MultiNodeBatchNormalizationFunction(function_node.FunctionNode):
     """Normalize with the mean and variance of the batch of every rank together.
 
-    One Allreduce (sums, sums of squares, counts) in forward and one (sums of ``gy`` and
-    ``gy * x_hat``) in backward. The gradients of gamma and beta are this rank's part
-    (the multi-node optimizer then averages them); ``x``'s gradient accounts for every
+    One Allreduce (sums, sums of squares, counts) in forward and one (sums of `gy` and
+    `gy * x_hat`) in backward. The gradients of gamma and beta are this rank's part
+    (the multi-node optimizer then averages them); `x`'s gradient accounts for every
     rank. Double backpropagation is not supported.
     """
 
@@ -90,11 +90,11 @@ class MultiNodeBatchNormalizationFunction(function_node.FunctionNode):
 
 def multi_node_batch_normalization(x, gamma, beta, comm, eps=2e-5, running_mean=None,
                                    running_var=None, decay=0.9):
-    """Batch normalization whose statistics cover the batches of every rank of ``comm``.
+    """Batch normalization whose statistics cover the batches of every rank of `comm`.
 
     Args:
-        x: Input of shape ``(N, C, ...)``.
-        gamma, beta: Scale and shift of shape ``(C,)``.
+        x: Input of shape `(N, C, ...)`.
+        gamma, beta: Scale and shift of shape `(C,)`.
         comm: The communicator.
         eps (float): Added to the variance.
         running_mean, running_var (numpy.ndarray): Updated in place when given.

@@ -1,4 +1,4 @@
-"""Differentiable collective communication (``chainermn.functions``): allgather,
+"""Differentiable collective communication (`chainermn.functions`): allgather,
 alltoall, bcast, gather, scatter.
 
 Every rank must call the same functions in the same order, forward and backward.
@@ -19,7 +19,7 @@ def _zeros_if_none(grads, arrays):
 
 
 class AllGather(function_node.FunctionNode):
-    """Every rank gets every rank's ``x``; the gradient of ``x`` is the sum over the
+    """Every rank gets every rank's `x`; the gradient of `x` is the sum over the
     ranks of the gradients of its copies."""
 
     def __init__(self, comm):
@@ -41,7 +41,7 @@ class AllGather(function_node.FunctionNode):
 
 
 class AllToAll(function_node.FunctionNode):
-    """Rank ``i`` sends ``xs[j]`` to rank ``j``; gradients travel back the same way."""
+    """Rank `i` sends `xs[j]` to rank `j`; gradients travel back the same way."""
 
     def __init__(self, comm):
         self.comm = comm
@@ -61,7 +61,7 @@ class AllToAll(function_node.FunctionNode):
 
 
 class Bcast(function_node.FunctionNode):
-    """``root``'s ``x`` on every rank; its gradient is the sum of all ranks'."""
+    """`root`'s `x` on every rank; its gradient is the sum of all ranks'."""
 
     def __init__(self, comm, root):
         self.comm = comm
@@ -85,7 +85,7 @@ class Bcast(function_node.FunctionNode):
 
 
 class Gather(function_node.FunctionNode):
-    """Every rank's ``x`` at ``root`` (others get an empty delegate array)."""
+    """Every rank's `x` at `root` (others get an empty delegate array)."""
 
     def __init__(self, comm, root):
         self.comm = comm
@@ -110,7 +110,7 @@ class Gather(function_node.FunctionNode):
 
 
 class Scatter(function_node.FunctionNode):
-    """``xs[i]`` of ``root`` on rank ``i``; gradients are gathered back to ``root``."""
+    """`xs[i]` of `root` on rank `i`; gradients are gathered back to `root`."""
 
     def __init__(self, comm, root):
         self.comm = comm
@@ -133,36 +133,36 @@ class Scatter(function_node.FunctionNode):
 
 
 def allgather(comm, x):
-    """Gather ``x`` of every rank on every rank (differentiable).
+    """Gather `x` of every rank on every rank (differentiable).
 
     Returns:
-        tuple of Variable: ``comm.size`` variables, one per rank.
+        tuple of Variable: `comm.size` variables, one per rank.
     """
     return AllGather(comm).apply((x,))
 
 
 def alltoall(comm, xs):
-    """Send ``xs[i]`` to rank ``i``, receive one variable from every rank
+    """Send `xs[i]` to rank `i`, receive one variable from every rank
     (differentiable)."""
     return AllToAll(comm).apply(tuple(xs))
 
 
 def bcast(comm, x, root=0):
-    """Broadcast ``root``'s ``x`` (``x`` is ignored, may be None, on other ranks)."""
+    """Broadcast `root`'s `x` (`x` is ignored, may be None, on other ranks)."""
     if comm.rank != root:
         x = variable.Variable(_dummy())
     return Bcast(comm, root).apply((x,))[0]
 
 
 def gather(comm, x, root=0):
-    """Gather every rank's ``x`` at ``root``: a tuple there, an empty delegate variable
-    (to call ``backward`` on) elsewhere."""
+    """Gather every rank's `x` at `root`: a tuple there, an empty delegate variable
+    (to call `backward` on) elsewhere."""
     ys = Gather(comm, root).apply((x,))
     return ys if comm.rank == root else ys[0]
 
 
 def scatter(comm, xs, root=0):
-    """Send ``xs[i]`` of ``root`` to rank ``i`` (``xs`` ignored on other ranks)."""
+    """Send `xs[i]` of `root` to rank `i` (`xs` ignored on other ranks)."""
     if comm.rank == root:
         return Scatter(comm, root).apply(tuple(xs))[0]
     return Scatter(comm, root).apply((variable.Variable(_dummy()),))[0]

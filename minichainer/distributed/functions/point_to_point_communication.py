@@ -1,4 +1,4 @@
-"""Differentiable point-to-point communication (``chainermn.functions.send/recv``)."""
+"""Differentiable point-to-point communication (`chainermn.functions.send/recv`)."""
 import numpy
 
 from minichainer import function_node
@@ -11,8 +11,8 @@ def _dummy():
 
 
 class Send(function_node.FunctionNode):
-    """Send the inputs to ``peer``; the output is an empty delegate whose backward
-    receives the inputs' gradients from ``peer``."""
+    """Send the inputs to `peer`; the output is an empty delegate whose backward
+    receives the inputs' gradients from `peer`."""
 
     def __init__(self, comm, peer, peer_tag):
         self.comm = comm
@@ -33,7 +33,7 @@ class Send(function_node.FunctionNode):
 
 
 class Recv(function_node.FunctionNode):
-    """Receive arrays from ``peer``; backward sends their gradients back."""
+    """Receive arrays from `peer`; backward sends their gradients back."""
 
     def __init__(self, comm, peer, peer_tag):
         self.comm = comm
@@ -56,14 +56,14 @@ class Recv(function_node.FunctionNode):
 
 
 def send(x, communicator, rank, tag=0):
-    """Send ``x`` (a Variable or a tuple/list of them) to process ``rank``.
+    """Send `x` (a Variable or a tuple/list of them) to process `rank`.
 
     Returns:
-        Variable: An empty delegate variable; calling its ``backward()`` receives the
-        gradients of ``x`` from ``rank`` (which called :func:`recv` then backward).
+        Variable: An empty delegate variable; calling its `backward()` receives the
+        gradients of `x` from `rank` (which called `recv` then backward).
 
     Raises:
-        ValueError: ``rank`` is this process.
+        ValueError: `rank` is this process.
     """
     if rank == communicator.rank:
         raise ValueError('send: rank must be another process than this one ({}), got '
@@ -73,12 +73,12 @@ def send(x, communicator, rank, tag=0):
 
 
 def recv(communicator, rank, delegate_variable=None, tag=0, force_tuple=False):
-    """Receive what process ``rank`` sent with :func:`send`.
+    """Receive what process `rank` sent with `send`.
 
     Args:
         communicator: The communicator.
         rank (int): The sender.
-        delegate_variable (Variable): A delegate from an earlier :func:`send` on this
+        delegate_variable (Variable): A delegate from an earlier `send` on this
             process, so that one backward pass covers both.
         tag (int): Message tag.
         force_tuple (bool): Return a tuple even for a single variable.

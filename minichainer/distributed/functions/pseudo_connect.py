@@ -1,4 +1,4 @@
-"""Attach a delegate variable to real variables (``chainermn.functions.pseudo_connect``)."""
+"""Attach a delegate variable to real variables (`chainermn.functions.pseudo_connect`)."""
 from minichainer import backend
 from minichainer import function_node
 from minichainer import variable
@@ -18,16 +18,16 @@ class PseudoConnect(function_node.FunctionNode):
 
 
 def pseudo_connect(delegate_variable, *actual_variables):
-    """Return ``actual_variables`` connected in the graph to ``delegate_variable``, so a
-    backward pass from them also runs the delegate's (e.g. a :func:`send`'s) backward.
+    """Return `actual_variables` connected in the graph to `delegate_variable`, so a
+    backward pass from them also runs the delegate's (e.g. a `send`'s) backward.
 
     Returns:
         tuple of Variable: one output per actual variable (a tuple even for one, as in
-        ChainerMN). With ``delegate_variable=None`` an empty ``(0,)`` float32 delegate
+        ChainerMN). With `delegate_variable=None` an empty `(0,)` float32 delegate
         is used, so the outputs are still new variables of the graph.
 
     Raises:
-        ValueError: no ``actual_variables``.
+        ValueError: no `actual_variables`.
     """
     if not actual_variables:
         raise ValueError('pseudo_connect: at least one actual variable is required')

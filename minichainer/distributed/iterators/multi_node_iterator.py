@@ -1,4 +1,4 @@
-"""An iterator read on one rank and broadcast to all (``create_multi_node_iterator``)."""
+"""An iterator read on one rank and broadcast to all (`create_multi_node_iterator`)."""
 import numpy
 
 _CTRL_FIELDS = 5  # stop, valid data type, paired dataset, new epoch, current position
@@ -6,7 +6,7 @@ _CTRL_FIELDS = 5  # stop, valid data type, paired dataset, new epoch, current po
 
 def _is_valid_type(element):
     """Whether a batch element is one the iterator can broadcast as ChainerMN's does:
-    an array-like (anything with a ``dtype``) or a pair of them."""
+    an array-like (anything with a `dtype`) or a pair of them."""
     if isinstance(element, tuple):
         return (len(element) == 2 and hasattr(element[0], 'dtype')
                 and hasattr(element[1], 'dtype'))
@@ -21,8 +21,8 @@ def _build_ctrl_msg(stop, is_valid_data_type, is_paired_dataset, is_new_epoch,
 
 
 def _parse_ctrl_msg(msg):
-    """Inverse of :func:`_build_ctrl_msg`: ``(stop, is_valid_data_type,
-    is_paired_dataset, is_new_epoch, current_position)`` (four bools and an int)."""
+    """Inverse of `_build_ctrl_msg`: `(stop, is_valid_data_type,
+    is_paired_dataset, is_new_epoch, current_position)` (four bools and an int)."""
     if len(msg) != _CTRL_FIELDS:
         raise ValueError('_parse_ctrl_msg: a control message has {} fields, got {}'
                          .format(_CTRL_FIELDS, len(msg)))
@@ -39,11 +39,11 @@ _SERIALIZED_KEYS = ('current_position', 'epoch', 'is_new_epoch')
 
 
 class _MultiNodeIterator:
-    """Rank ``rank_master`` reads batches from the wrapped iterator and broadcasts them
+    """Rank `rank_master` reads batches from the wrapped iterator and broadcasts them
     (with the epoch counters) to the other ranks, which must not read themselves.
 
     The other ranks (slaves) mirror the master's counters and keep the master's first
-    order, as ChainerMN's: their ``serialize`` saves those under the master's keys, and
+    order, as ChainerMN's: their `serialize` saves those under the master's keys, and
     what they load cannot change their batches, which always come from the master.
     """
 
@@ -124,11 +124,11 @@ class _MultiNodeIterator:
 
 
 def create_multi_node_iterator(actual_iterator, communicator, rank_master=0):
-    """Wrap an iterator so that only ``rank_master`` reads it and every rank gets the
+    """Wrap an iterator so that only `rank_master` reads it and every rank gets the
     same batches (for model-parallel jobs whose ranks need identical inputs).
 
     Args:
-        actual_iterator: The iterator (used on ``rank_master`` only).
+        actual_iterator: The iterator (used on `rank_master` only).
         communicator: The communicator.
         rank_master (int): The reading rank.
     """

@@ -1,15 +1,15 @@
-"""Iterators that draw the same order on every rank (``create_synchronized_iterator``)."""
+"""Iterators that draw the same order on every rank (`create_synchronized_iterator`)."""
 import numpy
 
 from minichainer.iterators import order_samplers
 
 
 def create_synchronized_iterator(actual_iterator, communicator):
-    """Make ``actual_iterator`` shuffle identically on every rank.
+    """Make `actual_iterator` shuffle identically on every rank.
 
     Rank 0 draws a seed from NumPy's global generator and broadcasts it; every rank's
-    iterator then takes its order from ``numpy.random.RandomState(seed)``. The iterator
-    must accept an ``order_sampler`` (SerialIterator and the other built-in iterators).
+    iterator then takes its order from `numpy.random.RandomState(seed)`. The iterator
+    must accept an `order_sampler` (SerialIterator and the other built-in iterators).
 
     Returns:
         The same iterator, reset.

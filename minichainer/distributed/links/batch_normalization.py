@@ -1,4 +1,4 @@
-"""``MultiNodeBatchNormalization``: batch normalization over the batch of every rank."""
+"""`MultiNodeBatchNormalization`: batch normalization over the batch of every rank."""
 import numpy
 
 from minichainer import configuration
@@ -8,17 +8,17 @@ from minichainer.links.normalization import batch_normalization
 
 class MultiNodeBatchNormalization(batch_normalization.BatchNormalization):
     """Batch normalization whose training-mode statistics are those of the union of the
-    batches of every rank of ``comm`` (test mode uses the running statistics, as
-    :class:`~minichainer.links.BatchNormalization`). Parameters and persistent values
-    (and so npz keys) are those of BatchNormalization.
+    batches of every rank of `comm` (test mode uses the running statistics, as
+    [`BatchNormalization`][minichainer.links.normalization.batch_normalization.BatchNormalization]).
+    Parameters and persistent values (and so npz keys) are those of BatchNormalization.
 
     Args:
         size (int): Number of channels.
         comm: The communicator.
         decay, eps, dtype, use_gamma, use_beta, initial_gamma, initial_beta: As
             BatchNormalization.
-        communication_backend (str): ``'auto'`` or ``'mpi'`` (the only backend here);
-            ChainerMN's ``'nccl'`` raises ``ValueError``.
+        communication_backend (str): `'auto'` or `'mpi'` (the only backend here);
+            ChainerMN's `'nccl'` raises `ValueError`.
     """
 
     def __init__(self, size, comm, decay=0.9, eps=2e-5, dtype=None, use_gamma=True,

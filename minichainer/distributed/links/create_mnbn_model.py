@@ -1,5 +1,5 @@
 """Turn the BatchNormalization links of a model into multi-node ones
-(``create_mnbn_model``)."""
+(`create_mnbn_model`)."""
 import copy
 
 from minichainer import link as link_module
@@ -8,12 +8,13 @@ from minichainer.links.normalization.batch_normalization import BatchNormalizati
 
 
 def create_mnbn_model(link, comm, communication_backend='auto'):
-    """Return a deep copy of ``link`` in which every
-    :class:`~minichainer.links.BatchNormalization` (with the default axis) is replaced by
-    a :class:`MultiNodeBatchNormalization` with the same parameters and statistics.
+    """Return a deep copy of `link` in which every
+    [`BatchNormalization`][minichainer.links.normalization.batch_normalization.BatchNormalization]
+    (with the default axis) is replaced by a `MultiNodeBatchNormalization` with the same parameters
+    and statistics.
 
     Args:
-        link (~minichainer.Link): The model (not modified).
+        link (Link): The model (not modified).
         comm: The communicator.
         communication_backend (str): Passed to MultiNodeBatchNormalization.
     """

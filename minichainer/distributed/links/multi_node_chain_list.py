@@ -1,4 +1,4 @@
-"""Model-parallel chains spread over processes (``MultiNodeChainList``)."""
+"""Model-parallel chains spread over processes (`MultiNodeChainList`)."""
 import collections
 
 from minichainer import link as link_module
@@ -7,7 +7,7 @@ from minichainer.distributed.functions import pseudo_connect as pc
 
 
 def _connect(delegate, x):
-    """``x`` attached behind ``delegate`` in the graph (``x`` itself without one)."""
+    """`x` attached behind `delegate` in the graph (`x` itself without one)."""
     if delegate is None:
         return x
     if isinstance(x, tuple):
@@ -19,12 +19,12 @@ class MultiNodeChainList(link_module.ChainList):
     """A chain list whose components exchange their inputs and outputs with other
     processes, for model parallelism.
 
-    Components run in the order they were added. A component with ``rank_in`` receives
-    its inputs from those ranks (:func:`~minichainer.distributed.functions.recv`), else
-    it takes the call's inputs; with ``rank_out`` it sends its outputs there
-    (:func:`~minichainer.distributed.functions.send`), else they are the model output
+    Components run in the order they were added. A component with `rank_in` receives
+    its inputs from those ranks (`recv`), else
+    it takes the call's inputs; with `rank_out` it sends its outputs there
+    (`send`), else they are the model output
     (at most one such component). Delegate variables chain the components so that one
-    ``backward()`` from the returned variable runs every component's backward in reverse
+    `backward()` from the returned variable runs every component's backward in reverse
     order, exchanging gradients with the peers.
 
     Args:
@@ -37,11 +37,11 @@ class MultiNodeChainList(link_module.ChainList):
         self._rank_inouts = []
 
     def add_link(self, link, rank_in=None, rank_out=None):
-        """Append ``link`` receiving from ``rank_in`` and sending to ``rank_out`` (an
+        """Append `link` receiving from `rank_in` and sending to `rank_out` (an
         int, a list of ints or None).
 
         Raises:
-            ValueError: a second component with ``rank_out=None``.
+            ValueError: a second component with `rank_out=None`.
         """
         if isinstance(rank_in, int):
             rank_in = [rank_in]

@@ -1,9 +1,9 @@
-"""``chainermn.testing.get_device``."""
+"""`chainermn.testing.get_device`."""
 import minichainer
 
 
 def get_device(device_id=None, use_chainerx=False):
-    """The device a ChainerMN test runs on: ``@numpy`` here (a GPU id or ChainerX gets
+    """The device a ChainerMN test runs on: `@numpy` here (a GPU id or ChainerX gets
     minichainer's clear "not supported" error)."""
     if device_id is not None:
         spec = 'cuda:{}'.format(device_id) if use_chainerx else '@cupy:{}'.format(

@@ -1,1 +1,1 @@
-"""Activation functions (``chainer.functions.activation``), plus ``lstm``/``slstm``."""
+"""Activation functions (`chainer.functions.activation`), plus `lstm`/`slstm`."""

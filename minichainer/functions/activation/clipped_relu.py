@@ -1,4 +1,4 @@
-"""Clipped rectifier (``chainer.functions.clipped_relu`` and ``relu6``)."""
+"""Clipped rectifier (`chainer.functions.clipped_relu` and `relu6`)."""
 import numpy
 
 from minichainer import backend
@@ -10,7 +10,7 @@ from minichainer.utils import type_check
 
 
 class ClippedReLU(function_node.FunctionNode):
-    """Clipped Rectifier Unit: ``min(max(0, x), z)``."""
+    """Clipped Rectifier Unit: `min(max(0, x), z)`."""
 
     def __init__(self, z):
         if not isinstance(z, float):
@@ -36,7 +36,7 @@ class ClippedReLU(function_node.FunctionNode):
 
 
 def _clipped_grad(gy, x, cap):
-    """``gy * ((0 < x) & (x < cap))``: the 0/1 mask built in the result's buffer."""
+    """`gy * ((0 < x) & (x < cap))`: the 0/1 mask built in the result's buffer."""
     xp = backend.get_array_module(gy)
     gx = xp.empty(x.shape, x.dtype)
     xp.greater(x, 0, out=gx)
@@ -46,7 +46,7 @@ def _clipped_grad(gy, x, cap):
 
 
 class ClippedReLUGrad2(function_node.FunctionNode):
-    """Gradient of ClippedReLU: ``gy * (0 < x < z)`` with ``x`` a constant."""
+    """Gradient of ClippedReLU: `gy * (0 < x < z)` with `x` a constant."""
 
     def __init__(self, x, z):
         self.x = x
@@ -65,23 +65,23 @@ class ClippedReLUGrad2(function_node.FunctionNode):
 
 
 def clipped_relu(x, z=20.0):
-    """Clipped Rectifier Unit function, ``min(max(0, x), z)``.
+    """Clipped Rectifier Unit function, `min(max(0, x), z)`.
 
     Args:
-        x (~minichainer.Variable or ndarray): Input float array.
+        x (Variable or ndarray): Input float array.
         z (float): Clipping value (> 0). Default 20.0.
 
     Returns:
-        ~minichainer.Variable: Output of the same shape and dtype.
+        Variable: Output of the same shape and dtype.
 
     Raises:
-        TypeError: ``z`` is not a float.
+        TypeError: `z` is not a float.
     """
     y, = ClippedReLU(z).apply((x,))
     return y
 
 
 def relu6(x):
-    """Rectifier clipped at 6, ``min(max(0, x), 6)``."""
+    """Rectifier clipped at 6, `min(max(0, x), 6)`."""
     y, = ClippedReLU(6.0).apply((x,))
     return y

@@ -1,4 +1,4 @@
-"""Concatenated ReLU (``chainer.functions.crelu``)."""
+"""Concatenated ReLU (`chainer.functions.crelu`)."""
 from minichainer import backend
 from minichainer import function_node
 from minichainer.functions.array import get_item
@@ -6,7 +6,7 @@ from minichainer.utils import type_check
 
 
 class CReLU(function_node.FunctionNode):
-    """Concatenated ReLU: ``concat((relu(x), relu(-x)), axis)``."""
+    """Concatenated ReLU: `concat((relu(x), relu(-x)), axis)`."""
 
     def __init__(self, axis=1):
         if not isinstance(axis, int) or isinstance(axis, bool):
@@ -51,16 +51,16 @@ class CReLU(function_node.FunctionNode):
 
 
 def crelu(x, axis=1):
-    """Concatenated Rectified Linear Unit: ``concat((max(0, x), max(0, -x)), axis)``.
+    """Concatenated Rectified Linear Unit: `concat((max(0, x), max(0, -x)), axis)`.
 
     Args:
-        x (~minichainer.Variable or ndarray): Input float array.
+        x (Variable or ndarray): Input float array.
         axis (int): Axis along which the two halves are concatenated.
 
     Returns:
-        ~minichainer.Variable: Output whose ``shape[axis]`` is twice that of ``x``.
+        Variable: Output whose `shape[axis]` is twice that of `x`.
 
     Raises:
-        TypeError: ``axis`` is not an int.
+        TypeError: `axis` is not an int.
     """
     return CReLU(axis=axis).apply((x,))[0]

@@ -1,4 +1,4 @@
-"""Exponential linear unit (``chainer.functions.elu``)."""
+"""Exponential linear unit (`chainer.functions.elu`)."""
 import numpy
 
 from minichainer import backend
@@ -9,7 +9,7 @@ from minichainer.utils import type_check
 
 
 class ELU(function_node.FunctionNode):
-    """Exponential Linear Unit: ``x`` if ``x > 0`` else ``alpha * (exp(x) - 1)``."""
+    """Exponential Linear Unit: `x` if `x > 0` else `alpha * (exp(x) - 1)`."""
 
     def __init__(self, alpha=1.0):
         self.alpha = float(alpha)
@@ -44,7 +44,7 @@ class ELU(function_node.FunctionNode):
 
 
 def _elu_derivative(y, cond, alpha):
-    """1 where ``cond > 0``, else ``y + alpha`` (one buffer and a boolean mask)."""
+    """1 where `cond > 0`, else `y + alpha` (one buffer and a boolean mask)."""
     xp = backend.get_array_module(y)
     gx = utils.force_array(xp.add(y, y.dtype.type(alpha)))
     xp.copyto(gx, y.dtype.type(1), where=cond > 0)
@@ -52,7 +52,7 @@ def _elu_derivative(y, cond, alpha):
 
 
 class ELUGrad(function_node.FunctionNode):
-    """ELU derivative from the output ``y``: 1 where ``cond > 0``, else ``y + alpha``."""
+    """ELU derivative from the output `y`: 1 where `cond > 0`, else `y + alpha`."""
 
     def __init__(self, alpha, cond):
         self.alpha = alpha
@@ -70,13 +70,13 @@ class ELUGrad(function_node.FunctionNode):
 def elu(x, alpha=1.0):
     """Exponential Linear Unit function.
 
-    ``f(x) = x`` for ``x > 0`` and ``alpha * (exp(x) - 1)`` otherwise.
+    `f(x) = x` for `x > 0` and `alpha * (exp(x) - 1)` otherwise.
 
     Args:
-        x (~minichainer.Variable or ndarray): Input float array.
-        alpha (float): Parameter ``alpha``.
+        x (Variable or ndarray): Input float array.
+        alpha (float): Parameter `alpha`.
 
     Returns:
-        ~minichainer.Variable: Output of the same shape and dtype.
+        Variable: Output of the same shape and dtype.
     """
     return ELU(alpha=alpha).apply((x,))[0]

@@ -1,4 +1,4 @@
-"""Hard sigmoid (``chainer.functions.hard_sigmoid``)."""
+"""Hard sigmoid (`chainer.functions.hard_sigmoid`)."""
 import numpy
 
 from minichainer import function_node
@@ -7,7 +7,7 @@ from minichainer.utils import type_check
 
 
 class HardSigmoid(function_node.FunctionNode):
-    """Hard sigmoid: ``clip(0.2 * x + 0.5, 0, 1)``."""
+    """Hard sigmoid: `clip(0.2 * x + 0.5, 0, 1)`."""
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
@@ -26,7 +26,7 @@ class HardSigmoid(function_node.FunctionNode):
 
 
 class HardSigmoidGrad(function_node.FunctionNode):
-    """Gradient of hard sigmoid: ``0.2 * gy`` on ``-2.5 < x < 2.5``, 0 elsewhere."""
+    """Gradient of hard sigmoid: `0.2 * gy` on `-2.5 < x < 2.5`, 0 elsewhere."""
 
     def __init__(self, x):
         self.x = x
@@ -49,12 +49,12 @@ class HardSigmoidGrad(function_node.FunctionNode):
 
 
 def hard_sigmoid(x):
-    """Element-wise hard sigmoid: 0 for ``x < -2.5``, 1 for ``x > 2.5``, ``0.2x + 0.5`` between.
+    """Element-wise hard sigmoid: 0 for `x < -2.5`, 1 for `x > 2.5`, `0.2x + 0.5` between.
 
     Args:
-        x (~minichainer.Variable or ndarray): Input float array.
+        x (Variable or ndarray): Input float array.
 
     Returns:
-        ~minichainer.Variable: Output of the same shape and dtype.
+        Variable: Output of the same shape and dtype.
     """
     return HardSigmoid().apply((x,))[0]

@@ -1,4 +1,4 @@
-"""Leaky rectifier (``chainer.functions.leaky_relu``)."""
+"""Leaky rectifier (`chainer.functions.leaky_relu`)."""
 from minichainer import backend
 from minichainer import function_node
 from minichainer.functions import _fast
@@ -6,7 +6,7 @@ from minichainer.utils import type_check
 
 
 class LeakyReLU(function_node.FunctionNode):
-    """Leaky rectifier unit: ``x`` if ``x > 0`` else ``slope * x``."""
+    """Leaky rectifier unit: `x` if `x > 0` else `slope * x`."""
 
     def __init__(self, slope=0.2):
         self.slope = slope
@@ -39,9 +39,9 @@ class LeakyReLU(function_node.FunctionNode):
 
 
 def _slopes(cond, slope):
-    """Array of 1 where ``cond > 0`` and ``slope`` elsewhere, in ``cond``'s dtype.
+    """Array of 1 where `cond > 0` and `slope` elsewhere, in `cond`'s dtype.
 
-    Multiplying by it gives exactly Chainer's ``y = x.copy(); y[x <= 0] *= slope``;
+    Multiplying by it gives exactly Chainer's `y = x.copy(); y[x <= 0] *= slope`;
     for a slope in [0, 1] it is built in its own buffer, without a boolean mask.
     """
     xp = backend.get_array_module(cond)
@@ -71,13 +71,13 @@ class _LeakyReLUGrad(function_node.FunctionNode):
 
 
 def leaky_relu(x, slope=0.2):
-    """Leaky Rectified Linear Unit: ``x`` for ``x >= 0``, ``slope * x`` otherwise.
+    """Leaky Rectified Linear Unit: `x` for `x >= 0`, `slope * x` otherwise.
 
     Args:
-        x (~minichainer.Variable or ndarray): Input float array.
-        slope (float): Slope ``a`` of the negative part.
+        x (Variable or ndarray): Input float array.
+        slope (float): Slope `a` of the negative part.
 
     Returns:
-        ~minichainer.Variable: Output of the same shape and dtype.
+        Variable: Output of the same shape and dtype.
     """
     return LeakyReLU(slope).apply((x,))[0]

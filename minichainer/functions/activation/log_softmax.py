@@ -1,4 +1,4 @@
-"""Log-softmax (``chainer.functions.log_softmax``)."""
+"""Log-softmax (`chainer.functions.log_softmax`)."""
 from minichainer import backend
 from minichainer import function_node
 from minichainer.functions.array import broadcast
@@ -8,7 +8,7 @@ from minichainer.utils import type_check
 
 
 def logsumexp(x, axis):
-    """``log(sum(exp(x), axis, keepdims=True))`` on an array, without overflow."""
+    """`log(sum(exp(x), axis, keepdims=True))` on an array, without overflow."""
     xp = backend.get_array_module(x)
     m = x.max(axis=axis, keepdims=True)
     y = x - m
@@ -24,7 +24,7 @@ def _log_softmax(x, axis=1):
 
 
 class LogSoftmax(function_node.FunctionNode):
-    """Logarithm of softmax along ``axis``."""
+    """Logarithm of softmax along `axis`."""
 
     def __init__(self, axis=1):
         self.axis = axis
@@ -51,7 +51,7 @@ class LogSoftmax(function_node.FunctionNode):
 
 
 class LogSoftmaxGrad(function_node.FunctionNode):
-    """``gy - exp(y) * sum(gy, axis)`` as a differentiable function of ``(y, gy)``."""
+    """`gy - exp(y) * sum(gy, axis)` as a differentiable function of `(y, gy)`."""
 
     def __init__(self, x_xp, x_shape, x_dtype, axis):
         self._x_xp = x_xp
@@ -81,13 +81,13 @@ class LogSoftmaxGrad(function_node.FunctionNode):
 
 
 def log_softmax(x, axis=1):
-    """Channel-wise log-softmax, ``x - log(sum(exp(x), axis))``, computed stably.
+    """Channel-wise log-softmax, `x - log(sum(exp(x), axis))`, computed stably.
 
     Args:
-        x (~minichainer.Variable or ndarray): Input float array.
+        x (Variable or ndarray): Input float array.
         axis (int): The axis to normalise over.
 
     Returns:
-        ~minichainer.Variable: Output of the same shape and dtype.
+        Variable: Output of the same shape and dtype.
     """
     return LogSoftmax(axis=axis).apply((x,))[0]

@@ -1,7 +1,7 @@
-"""Long short-term memory unit (``chainer.functions.lstm``).
+"""Long short-term memory unit (`chainer.functions.lstm`).
 
-Chainer 7 keeps this in ``chainer/functions/rnn/lstm.py``; here it lives in the activation
-package (as in Chainer <= 5) and is re-exported from ``minichainer.functions``.
+Chainer 7 keeps this in `chainer/functions/rnn/lstm.py`; here it lives in the activation
+package (as in Chainer <= 5) and is re-exported from `minichainer.functions`.
 """
 import copy
 
@@ -11,7 +11,7 @@ from minichainer.utils import type_check
 
 
 def _extract_gates(x):
-    """Split ``x`` of shape ``(B, 4N, ...)`` into the interleaved gates ``a, i, f, o``."""
+    """Split `x` of shape `(B, 4N, ...)` into the interleaved gates `a, i, f, o`."""
     r = x.reshape((len(x), x.shape[1] // 4, 4) + x.shape[2:])
     return [r[:, :, i] for i in range(4)]
 
@@ -38,7 +38,7 @@ def _grad_grad_tanh(x, gx):
 
 
 class LSTM(function_node.FunctionNode):
-    """LSTM unit: ``c, h = lstm(c_prev, x)`` with gates interleaved along axis 1 of ``x``."""
+    """LSTM unit: `c, h = lstm(c_prev, x)` with gates interleaved along axis 1 of `x`."""
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('c', 'x'))
@@ -85,7 +85,7 @@ class LSTM(function_node.FunctionNode):
 
 
 class LSTMGrad(function_node.FunctionNode):
-    """Gradient of :class:`LSTM`: ``(c_prev, x, c_next, gc, gh) -> (gc_prev, gx)``."""
+    """Gradient of `LSTM`: `(c_prev, x, c_next, gc, gh) -> (gc_prev, gx)`."""
 
     def __call__(self, *inputs):
         """Apply like an old-style Chainer Function (a fresh node per call once used)."""
@@ -128,7 +128,7 @@ class LSTMGrad(function_node.FunctionNode):
 
 
 class _LSTMGradGrad(function_node.FunctionNode):
-    """Second-order gradient of :class:`LSTM` (not differentiable further, as in Chainer)."""
+    """Second-order gradient of `LSTM` (not differentiable further, as in Chainer)."""
 
     def forward(self, inputs):
         xp = backend.get_array_module(*inputs)
@@ -182,18 +182,18 @@ class _LSTMGradGrad(function_node.FunctionNode):
 def lstm(c_prev, x):
     """Long Short-Term Memory unit as an activation function.
 
-    ``x`` of shape ``(B, 4N, ...)`` holds the pre-activations of the input ``a``, input
-    gate ``i``, forget gate ``f`` and output gate ``o``, interleaved along axis 1
-    (``x[:, 4k:4k+4]`` are the four values of unit ``k``). Then
-    ``c = tanh(a) * sigmoid(i) + sigmoid(f) * c_prev`` and ``h = sigmoid(o) * tanh(c)``.
-    ``x`` may have fewer rows than ``c_prev``; the remaining rows of ``c_prev`` are copied
-    to ``c`` unchanged.
+    `x` of shape `(B, 4N, ...)` holds the pre-activations of the input `a`, input
+    gate `i`, forget gate `f` and output gate `o`, interleaved along axis 1
+    (`x[:, 4k:4k+4]` are the four values of unit `k`). Then
+    `c = tanh(a) * sigmoid(i) + sigmoid(f) * c_prev` and `h = sigmoid(o) * tanh(c)`.
+    `x` may have fewer rows than `c_prev`; the remaining rows of `c_prev` are copied
+    to `c` unchanged.
 
     Args:
-        c_prev (~minichainer.Variable or ndarray): Previous cell state ``(B', N, ...)``.
-        x (~minichainer.Variable or ndarray): Gate pre-activations ``(B, 4N, ...)``, ``B <= B'``.
+        c_prev (Variable or ndarray): Previous cell state `(B', N, ...)`.
+        x (Variable or ndarray): Gate pre-activations `(B, 4N, ...)`, `B <= B'`.
 
     Returns:
-        tuple: ``(c, h)``; ``c`` has the shape of ``c_prev``, ``h`` has ``B`` rows.
+        tuple: `(c, h)`; `c` has the shape of `c_prev`, `h` has `B` rows.
     """
     return LSTM().apply((c_prev, x))

@@ -1,4 +1,4 @@
-"""Parametric ReLU (``chainer.functions.prelu``)."""
+"""Parametric ReLU (`chainer.functions.prelu`)."""
 from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
@@ -17,7 +17,7 @@ def _get_reduce_axes(W, x):
 
 
 class PReLUFunction(function_node.FunctionNode):
-    """Parametric ReLU: ``x`` for ``x >= 0`` else ``W * x`` (``W`` broadcast from axis 1)."""
+    """Parametric ReLU: `x` for `x >= 0` else `W * x` (`W` broadcast from axis 1)."""
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x', 'W'))
@@ -44,7 +44,7 @@ class PReLUFunction(function_node.FunctionNode):
 
 
 class PReLUFunctionGrad(function_node.FunctionNode):
-    """Gradients of PReLU w.r.t. ``x`` and ``W`` from ``(x, W, gy)``; ``cond`` gives the mask."""
+    """Gradients of PReLU w.r.t. `x` and `W` from `(x, W, gy)`; `cond` gives the mask."""
 
     def __init__(self, cond, reduce_axes, extended_shape):
         self.cond = cond
@@ -99,14 +99,14 @@ class PReLUFunctionGrad(function_node.FunctionNode):
 
 
 def prelu(x, W):
-    """Parametric ReLU function: ``x`` for ``x >= 0``, ``W * x`` otherwise.
+    """Parametric ReLU function: `x` for `x >= 0`, `W * x` otherwise.
 
     Args:
-        x (~minichainer.Variable or ndarray): Input of shape ``(s_B, s_1, ..., s_N)``.
-        W (~minichainer.Variable or ndarray): Coefficients of shape ``(s_1, ..., s_M)``,
-            ``M <= N``.
+        x (Variable or ndarray): Input of shape `(s_B, s_1, ..., s_N)`.
+        W (Variable or ndarray): Coefficients of shape `(s_1, ..., s_M)`,
+            `M <= N`.
 
     Returns:
-        ~minichainer.Variable: Output of the same shape as ``x``.
+        Variable: Output of the same shape as `x`.
     """
     return PReLUFunction().apply((x, W))[0]

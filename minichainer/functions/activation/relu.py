@@ -1,4 +1,4 @@
-"""Rectified linear unit (``chainer.functions.relu``)."""
+"""Rectified linear unit (`chainer.functions.relu`)."""
 import numpy
 
 from minichainer import backend
@@ -9,7 +9,7 @@ from minichainer.functions.math import _elementwise
 
 
 class ReLU(function_node.FunctionNode):
-    """Rectified Linear Unit: ``max(0, x)``."""
+    """Rectified Linear Unit: `max(0, x)`."""
 
     is_elementwise = True
     _use_cudnn = False
@@ -30,7 +30,7 @@ class ReLU(function_node.FunctionNode):
 
 
 def _masked(gy, b):
-    """``gy * (b > 0)`` with the 0/1 mask written into the result's own buffer."""
+    """`gy * (b > 0)` with the 0/1 mask written into the result's own buffer."""
     xp = backend.get_array_module(gy)
     gx = xp.empty(gy.shape, gy.dtype)
     xp.greater(b, b.dtype.type(0), out=gx)
@@ -39,7 +39,7 @@ def _masked(gy, b):
 
 
 class ReLUGrad2(function_node.FunctionNode):
-    """Gradient of ReLU: ``gy * (b > 0)`` where ``b`` (the ReLU output) is a constant."""
+    """Gradient of ReLU: `gy * (b > 0)` where `b` (the ReLU output) is a constant."""
 
     def __init__(self, b):
         super().__init__()
@@ -54,13 +54,13 @@ class ReLUGrad2(function_node.FunctionNode):
 
 
 def relu(x):
-    """Rectified Linear Unit function, ``f(x) = max(0, x)``.
+    """Rectified Linear Unit function, `f(x) = max(0, x)`.
 
     Args:
-        x (~minichainer.Variable or ndarray): Input float array.
+        x (Variable or ndarray): Input float array.
 
     Returns:
-        ~minichainer.Variable: Output of the same shape and dtype.
+        Variable: Output of the same shape and dtype.
     """
     y, = ReLU().apply((x,))
     return y

@@ -1,4 +1,4 @@
-"""Randomized leaky ReLU (``chainer.functions.rrelu``)."""
+"""Randomized leaky ReLU (`chainer.functions.rrelu`)."""
 import numpy
 
 import minichainer
@@ -8,7 +8,7 @@ from minichainer.utils import type_check
 
 
 class RReLU(function_node.FunctionNode):
-    """Randomized Leaky ReLU; slopes drawn from ``U(lower, upper)`` in training."""
+    """Randomized Leaky ReLU; slopes drawn from `U(lower, upper)` in training."""
 
     def __init__(self, lower=1. / 8, upper=1. / 3, r=None):
         if not 0.0 <= lower < 1.0:
@@ -62,20 +62,20 @@ class _RReLUGrad(function_node.FunctionNode):
 
 
 def rrelu(x, l=1. / 8, u=1. / 3, **kwargs):
-    """Randomized Leaky ReLU: ``x`` for ``x >= 0``, ``r * x`` otherwise.
+    """Randomized Leaky ReLU: `x` for `x >= 0`, `r * x` otherwise.
 
-    In training mode (``config.train``) each ``r`` is drawn from ``U(l, u)`` with
-    ``numpy.random.uniform`` (unless ``r`` is given); in test mode ``r = (l + u) / 2``.
+    In training mode (`config.train`) each `r` is drawn from `U(l, u)` with
+    `numpy.random.uniform` (unless `r` is given); in test mode `r = (l + u) / 2`.
 
     Args:
-        x (~minichainer.Variable or ndarray): Input float array.
-        l (float): Lower bound of the uniform distribution, in ``[0, 1)``.
-        u (float): Upper bound of the uniform distribution, in ``[0, 1)``, ``l < u``.
-        r (ndarray): Optional slopes of the same shape and dtype as ``x`` (keyword only).
+        x (Variable or ndarray): Input float array.
+        l (float): Lower bound of the uniform distribution, in `[0, 1)`.
+        u (float): Upper bound of the uniform distribution, in `[0, 1)`, `l < u`.
+        r (ndarray): Optional slopes of the same shape and dtype as `x` (keyword only).
         return_r (bool): Also return the slopes used (keyword only).
 
     Returns:
-        ~minichainer.Variable or tuple: The output, or ``(output, r)`` if ``return_r``.
+        Variable or tuple: The output, or `(output, r)` if `return_r`.
     """
     r = None
     return_r = False

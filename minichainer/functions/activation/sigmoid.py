@@ -1,4 +1,4 @@
-"""Logistic sigmoid (``chainer.functions.sigmoid``)."""
+"""Logistic sigmoid (`chainer.functions.sigmoid`)."""
 from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
@@ -8,7 +8,7 @@ from minichainer.utils import type_check
 
 
 class Sigmoid(function_node.FunctionNode):
-    """Logistic sigmoid, computed stably as ``tanh(x / 2) / 2 + 1 / 2``."""
+    """Logistic sigmoid, computed stably as `tanh(x / 2) / 2 + 1 / 2`."""
 
     def check_type_forward(self, in_types):
         _elementwise.check_float_x(in_types)
@@ -33,7 +33,7 @@ class Sigmoid(function_node.FunctionNode):
 
 
 def _sigmoid_grad(y, gy):
-    """``gy * y * (1 - y)`` in one buffer."""
+    """`gy * y * (1 - y)` in one buffer."""
     xp = backend.get_array_module(y)
     gx = utils.force_array(xp.subtract(y.dtype.type(1), y))
     gx *= y
@@ -42,7 +42,7 @@ def _sigmoid_grad(y, gy):
 
 
 class SigmoidGrad(function_node.FunctionNode):
-    """``gy * y * (1 - y)`` as a differentiable function of ``(y, gy)``."""
+    """`gy * y * (1 - y)` as a differentiable function of `(y, gy)`."""
 
     def __init__(self, inputs):
         super().__init__()
@@ -65,13 +65,13 @@ class SigmoidGrad(function_node.FunctionNode):
 
 
 def sigmoid(x):
-    """Element-wise sigmoid logistic function, ``1 / (1 + exp(-x))``.
+    """Element-wise sigmoid logistic function, `1 / (1 + exp(-x))`.
 
     Args:
-        x (~minichainer.Variable or ndarray): Input float array.
+        x (Variable or ndarray): Input float array.
 
     Returns:
-        ~minichainer.Variable: Output of the same shape and dtype.
+        Variable: Output of the same shape and dtype.
     """
     y, = Sigmoid().apply((x,))
     return y

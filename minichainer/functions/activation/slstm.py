@@ -1,7 +1,7 @@
-"""S-LSTM unit for tree-structured networks (``chainer.functions.slstm``).
+"""S-LSTM unit for tree-structured networks (`chainer.functions.slstm`).
 
-Chainer 7 keeps this in ``chainer/functions/rnn/slstm.py``; here it lives in the activation
-package and is re-exported from ``minichainer.functions``.
+Chainer 7 keeps this in `chainer/functions/rnn/slstm.py`; here it lives in the activation
+package and is re-exported from `minichainer.functions`.
 """
 import copy
 
@@ -17,7 +17,7 @@ from minichainer.utils import type_check
 
 
 class SLSTM(function_node.FunctionNode):
-    """S-LSTM unit merging two children: ``c, h = slstm(c_prev1, c_prev2, x1, x2)``."""
+    """S-LSTM unit merging two children: `c, h = slstm(c_prev1, c_prev2, x1, x2)`."""
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('c_prev1', 'c_prev2', 'x1', 'x2'))
@@ -70,7 +70,7 @@ class SLSTM(function_node.FunctionNode):
 
 
 class SLSTMGrad(function_node.FunctionNode):
-    """Gradient of :class:`SLSTM`: ``(c1, c2, x1, x2, c, gc, gh) -> (gc1, gc2, gx1, gx2)``."""
+    """Gradient of `SLSTM`: `(c1, c2, x1, x2, c, gc, gh) -> (gc1, gc2, gx1, gx2)`."""
 
     def __call__(self, *inputs):
         """Apply like an old-style Chainer Function (a fresh node per call once used)."""
@@ -117,7 +117,7 @@ class SLSTMGrad(function_node.FunctionNode):
 
 
 class _SLSTMGradGrad(function_node.FunctionNode):
-    """Second-order gradient of :class:`SLSTM` (not differentiable further, as in Chainer)."""
+    """Second-order gradient of `SLSTM` (not differentiable further, as in Chainer)."""
 
     def forward(self, inputs):
         xp = backend.get_array_module(*inputs)
@@ -181,17 +181,17 @@ class _SLSTMGradGrad(function_node.FunctionNode):
 def slstm(c_prev1, c_prev2, x1, x2):
     """S-LSTM unit combining two child states (Zhu et al., 2015).
 
-    ``x1``, ``x2`` of shape ``(B, 4N, ...)`` hold interleaved gate pre-activations
-    ``a, i, f, o`` for each child; ``c = tanh(a1) sig(i1) + tanh(a2) sig(i2)
-    + sig(f1) c_prev1 + sig(f2) c_prev2`` and ``h = sig(o1 + o2) tanh(c)``.
+    `x1`, `x2` of shape `(B, 4N, ...)` hold interleaved gate pre-activations
+    `a, i, f, o` for each child; `c = tanh(a1) sig(i1) + tanh(a2) sig(i2)
+    + sig(f1) c_prev1 + sig(f2) c_prev2` and `h = sig(o1 + o2) tanh(c)`.
 
     Args:
-        c_prev1 (~minichainer.Variable or ndarray): Cell state of the first child ``(B, N, ...)``.
-        c_prev2 (~minichainer.Variable or ndarray): Cell state of the second child ``(B, N, ...)``.
-        x1 (~minichainer.Variable or ndarray): Gate pre-activations of the first child.
-        x2 (~minichainer.Variable or ndarray): Gate pre-activations of the second child.
+        c_prev1 (Variable or ndarray): Cell state of the first child `(B, N, ...)`.
+        c_prev2 (Variable or ndarray): Cell state of the second child `(B, N, ...)`.
+        x1 (Variable or ndarray): Gate pre-activations of the first child.
+        x2 (Variable or ndarray): Gate pre-activations of the second child.
 
     Returns:
-        tuple: ``(c, h)``, both of shape ``(B, N, ...)``.
+        tuple: `(c, h)`, both of shape `(B, N, ...)`.
     """
     return SLSTM().apply((c_prev1, c_prev2, x1, x2))

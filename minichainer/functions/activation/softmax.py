@@ -1,4 +1,4 @@
-"""Softmax (``chainer.functions.softmax``)."""
+"""Softmax (`chainer.functions.softmax`)."""
 from minichainer import backend
 from minichainer import function_node
 from minichainer.functions.array import broadcast
@@ -7,7 +7,7 @@ from minichainer.utils import type_check
 
 
 class Softmax(function_node.FunctionNode):
-    """Softmax along ``axis``, shifted by the maximum for numerical stability."""
+    """Softmax along `axis`, shifted by the maximum for numerical stability."""
 
     def __init__(self, axis=1):
         self.axis = axis
@@ -61,13 +61,13 @@ class _SoftmaxGrad(function_node.FunctionNode):
 
 
 def softmax(x, axis=1):
-    """Softmax function along ``axis``: ``exp(x) / sum(exp(x), axis)``.
+    """Softmax function along `axis`: `exp(x) / sum(exp(x), axis)`.
 
     Args:
-        x (~minichainer.Variable or ndarray): Input float array.
+        x (Variable or ndarray): Input float array.
         axis (int): The axis to normalise over.
 
     Returns:
-        ~minichainer.Variable: Output of the same shape and dtype.
+        Variable: Output of the same shape and dtype.
     """
     return Softmax(axis=axis).apply((x,))[0]

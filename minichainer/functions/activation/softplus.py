@@ -1,4 +1,4 @@
-"""Softplus (``chainer.functions.softplus``)."""
+"""Softplus (`chainer.functions.softplus`)."""
 from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
@@ -7,7 +7,7 @@ from minichainer.utils import type_check
 
 
 class Softplus(function_node.FunctionNode):
-    """Softplus: ``log(1 + exp(beta * x)) / beta``, computed without overflow."""
+    """Softplus: `log(1 + exp(beta * x)) / beta`, computed without overflow."""
 
     def __init__(self, beta=1.0):
         self.beta = float(beta)
@@ -33,7 +33,7 @@ class Softplus(function_node.FunctionNode):
 
 
 class SoftplusGrad(function_node.FunctionNode):
-    """``gy * sigmoid(beta * x)`` as a differentiable function of ``(x, gy)``."""
+    """`gy * sigmoid(beta * x)` as a differentiable function of `(x, gy)`."""
 
     def __init__(self, inputs):
         super().__init__()
@@ -63,14 +63,14 @@ class SoftplusGrad(function_node.FunctionNode):
 
 
 def softplus(x, beta=1.0):
-    """Element-wise softplus, ``log(1 + exp(beta * x)) / beta``.
+    """Element-wise softplus, `log(1 + exp(beta * x)) / beta`.
 
     Args:
-        x (~minichainer.Variable or ndarray): Input float array.
-        beta (float): Parameter ``beta``.
+        x (Variable or ndarray): Input float array.
+        beta (float): Parameter `beta`.
 
     Returns:
-        ~minichainer.Variable: Output of the same shape and dtype.
+        Variable: Output of the same shape and dtype.
     """
     y, = Softplus(beta=beta).apply((x,))
     return y

@@ -1,4 +1,4 @@
-"""Swish (``chainer.functions.swish``)."""
+"""Swish (`chainer.functions.swish`)."""
 from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
@@ -24,7 +24,7 @@ def _sigmoid(x):
 
 
 class Swish(function_node.FunctionNode):
-    """Swish: ``x * sigmoid(beta * x)`` with ``beta`` broadcast from axis 1."""
+    """Swish: `x * sigmoid(beta * x)` with `beta` broadcast from axis 1."""
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x', 'beta'))
@@ -50,7 +50,7 @@ class Swish(function_node.FunctionNode):
 
 
 class SwishGrad(function_node.FunctionNode):
-    """Gradients of swish w.r.t. ``x`` and ``beta`` as a function of ``(x, beta, gy)``."""
+    """Gradients of swish w.r.t. `x` and `beta` as a function of `(x, beta, gy)`."""
 
     def __init__(self, extended_shape, reduction_axes):
         super().__init__()
@@ -104,15 +104,15 @@ class SwishGrad(function_node.FunctionNode):
 
 
 def swish(x, beta):
-    """Swish activation, ``x * sigmoid(beta * x)``.
+    """Swish activation, `x * sigmoid(beta * x)`.
 
     Args:
-        x (~minichainer.Variable or ndarray): Input float array of shape ``(s_B, s_1, ..., s_N)``.
-        beta (~minichainer.Variable or ndarray): Parameter of shape ``(s_1, ..., s_M)``,
-            ``M <= N``, broadcast over the batch axis and trailing axes.
+        x (Variable or ndarray): Input float array of shape `(s_B, s_1, ..., s_N)`.
+        beta (Variable or ndarray): Parameter of shape `(s_1, ..., s_M)`,
+            `M <= N`, broadcast over the batch axis and trailing axes.
 
     Returns:
-        ~minichainer.Variable: Output of the same shape as ``x``.
+        Variable: Output of the same shape as `x`.
     """
     y, = Swish().apply((x, beta))
     return y

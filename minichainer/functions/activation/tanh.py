@@ -1,4 +1,4 @@
-"""Hyperbolic tangent (``chainer.functions.tanh``)."""
+"""Hyperbolic tangent (`chainer.functions.tanh`)."""
 from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
@@ -28,7 +28,7 @@ class Tanh(function_node.FunctionNode):
 
 
 def _tanh_grad(y, gy):
-    """``gy * (1 - y * y)`` in one buffer."""
+    """`gy * (1 - y * y)` in one buffer."""
     xp = backend.get_array_module(y)
     gx = utils.force_array(xp.multiply(y, y))
     xp.subtract(y.dtype.type(1), gx, out=gx)
@@ -37,7 +37,7 @@ def _tanh_grad(y, gy):
 
 
 class TanhGrad(function_node.FunctionNode):
-    """``gy * (1 - y^2)`` as a differentiable function of ``(y, gy)``."""
+    """`gy * (1 - y^2)` as a differentiable function of `(y, gy)`."""
 
     def __init__(self, x):
         super().__init__()
@@ -59,9 +59,9 @@ def tanh(x):
     """Element-wise hyperbolic tangent.
 
     Args:
-        x (~minichainer.Variable or ndarray): Input float array.
+        x (Variable or ndarray): Input float array.
 
     Returns:
-        ~minichainer.Variable: Output of the same shape and dtype.
+        Variable: Output of the same shape and dtype.
     """
     return Tanh().apply((x,))[0]

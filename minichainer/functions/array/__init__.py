@@ -1,1 +1,1 @@
-"""Array manipulation functions (``chainer.functions.array``)."""
+"""Array manipulation functions (`chainer.functions.array`)."""

@@ -1,4 +1,4 @@
-"""Strided views of an array's memory (``chainer.functions.as_strided``).
+"""Strided views of an array's memory (`chainer.functions.as_strided`).
 
 Shapes, strides and offsets here count elements ("steps"), not bytes, and offsets are
 measured from the start of the memory block the input is a view of.
@@ -50,7 +50,7 @@ def _get_base_array(array):
 
 
 def _stride_array(array, shape, strides, storage_offset):
-    """View of the memory block under ``array`` with the given geometry (in steps).
+    """View of the memory block under `array` with the given geometry (in steps).
 
     Raises:
         ValueError: when the view would reach outside the memory block.
@@ -119,7 +119,7 @@ class _StridedMap:
             self.in_shape)
 
     def in_to_out(self, gx):
-        """Adjoint of :meth:`out_to_in`."""
+        """Adjoint of `out_to_in`."""
         weights = gx.ravel() / self.in_count
         storage = numpy.bincount(self.in_pos, weights=weights, minlength=self.size)
         return storage[self.out_pos].astype(gx.dtype).reshape(self.out_shape)
@@ -156,7 +156,7 @@ class AsStrided(function_node.FunctionNode):
 
 
 class AsStridedGrad(function_node.FunctionNode):
-    """Gradient of :class:`AsStrided`: scatters the output gradient onto memory positions
+    """Gradient of `AsStrided`: scatters the output gradient onto memory positions
     and reads it back with the input's geometry."""
 
     def __init__(self, input_geometry, shape, strides, storage_offset, strided_map=None):
@@ -183,7 +183,7 @@ class AsStridedGrad(function_node.FunctionNode):
 
 
 class _AsStridedGradGrad(function_node.FunctionNode):
-    """Adjoint of :class:`AsStridedGrad` (for double backprop)."""
+    """Adjoint of `AsStridedGrad` (for double backprop)."""
 
     def __init__(self, strided_map):
         self._map = strided_map
@@ -199,23 +199,23 @@ class _AsStridedGradGrad(function_node.FunctionNode):
 
 
 def as_strided(x, shape, strides, storage_offset=None):
-    """View the memory under ``x`` with a new shape and strides, as
-    ``numpy.lib.stride_tricks.as_strided`` but counted in elements.
+    """View the memory under `x` with a new shape and strides, as
+    `numpy.lib.stride_tricks.as_strided` but counted in elements.
 
-    ``strides`` and ``storage_offset`` count elements; the offset is measured from the
-    start of the memory block ``x`` is a view of (default: where ``x`` starts). The
+    `strides` and `storage_offset` count elements; the offset is measured from the
+    start of the memory block `x` is a view of (default: where `x` starts). The
     gradient adds up the output gradients that land on one memory position; input
     elements sharing a position each get the average. Deliberate difference: double
     backprop is supported (Chainer raises NotImplementedError).
 
     Args:
-        x (~minichainer.Variable or numpy.ndarray): Input variable.
+        x (Variable or numpy.ndarray): Input variable.
         shape (tuple of int): Shape of the output.
         strides (tuple of int): Strides of the output, in elements.
         storage_offset (int or None): Offset of the first element, in elements.
 
     Returns:
-        ~minichainer.Variable: The strided view.
+        Variable: The strided view.
 
     Raises:
         ValueError: when the view would reach outside the memory block.

@@ -1,4 +1,4 @@
-"""Broadcasting: ``broadcast_to`` a shape and ``broadcast`` several variables together."""
+"""Broadcasting: `broadcast_to` a shape and `broadcast` several variables together."""
 from minichainer import backend
 from minichainer import variable
 from minichainer.function_node import FunctionNode
@@ -38,7 +38,7 @@ class BroadcastTo(FunctionNode):
 
 
 def broadcast_to(x, shape):
-    """Broadcast ``x`` to ``shape``; the result is a read-only view."""
+    """Broadcast `x` to `shape`; the result is a read-only view."""
     shape = tuple(shape)
     if x.shape == shape:
         return variable.as_variable(x)

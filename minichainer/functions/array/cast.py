@@ -1,4 +1,4 @@
-"""Casting to another dtype (``chainer.functions.cast``)."""
+"""Casting to another dtype (`chainer.functions.cast`)."""
 import numpy
 
 import minichainer
@@ -27,17 +27,17 @@ class Cast(function_node.FunctionNode):
 
 
 def cast(x, typ):
-    """Cast ``x`` to the dtype ``typ``; the gradient is cast back to the input's dtype.
+    """Cast `x` to the dtype `typ`; the gradient is cast back to the input's dtype.
 
-    When ``x`` already has dtype ``typ`` and backprop is disabled, ``x`` is returned as
+    When `x` already has dtype `typ` and backprop is disabled, `x` is returned as
     a Variable without creating a node (as Chainer).
 
     Args:
-        x (~minichainer.Variable or numpy.ndarray): Input variable.
+        x (Variable or numpy.ndarray): Input variable.
         typ (str or numpy.dtype): The target dtype.
 
     Returns:
-        ~minichainer.Variable: The cast variable.
+        Variable: The cast variable.
     """
     if x.dtype == typ and not minichainer.config.enable_backprop:
         return minichainer.as_variable(x)

@@ -1,4 +1,4 @@
-"""Concatenation along an existing axis (``chainer.functions.concat``)."""
+"""Concatenation along an existing axis (`chainer.functions.concat`)."""
 from minichainer import backend
 from minichainer import function_node
 from minichainer.functions.array import split_axis
@@ -70,12 +70,12 @@ def concat(xs, axis=1):
     """Concatenate variables along an existing axis.
 
     Args:
-        xs (sequence of ~minichainer.Variable or numpy.ndarray): Inputs of one dtype and
-            equal shapes except along ``axis``.
+        xs (sequence of Variable or numpy.ndarray): Inputs of one dtype and
+            equal shapes except along `axis`.
         axis (int): The axis to join along (default 1).
 
     Returns:
-        ~minichainer.Variable: The concatenated variable.
+        Variable: The concatenated variable.
     """
     y, = Concat(axis).apply(xs)
     return y

@@ -1,4 +1,4 @@
-"""Copying a variable to a device (``chainer.functions.copy``)."""
+"""Copying a variable to a device (`chainer.functions.copy`)."""
 import minichainer
 from minichainer import backend
 from minichainer import function_node
@@ -25,20 +25,20 @@ class Copy(function_node.FunctionNode):
 
 
 def copy(x, dst):
-    """Copy ``x`` to the device ``dst``, keeping it in the graph.
+    """Copy `x` to the device `dst`, keeping it in the graph.
 
-    Only the CPU exists here (``-1``, ``'@numpy'``, ``numpy`` or a CPU Device); as in
+    Only the CPU exists here (`-1`, `'@numpy'`, `numpy` or a CPU Device); as in
     Chainer, sending a NumPy array to the CPU does not duplicate its data.
 
     Args:
-        x (~minichainer.Variable or numpy.ndarray): Input variable.
+        x (Variable or numpy.ndarray): Input variable.
         dst: Target device specifier.
 
     Returns:
-        ~minichainer.Variable: The variable on the target device.
+        Variable: The variable on the target device.
 
     Raises:
-        RuntimeError: when ``dst`` names a GPU (no GPU backend is available).
+        RuntimeError: when `dst` names a GPU (no GPU backend is available).
     """
     if dst is cuda.DummyDevice or isinstance(dst, cuda.DummyDeviceType):
         dst = '@numpy'

@@ -1,4 +1,4 @@
-"""Depth-to-space rearrangement (``chainer.functions.depth2space``)."""
+"""Depth-to-space rearrangement (`chainer.functions.depth2space`)."""
 from minichainer import backend
 from minichainer import function_node
 from minichainer.functions.array import space2depth
@@ -6,7 +6,7 @@ from minichainer.utils import type_check
 
 
 class Depth2Space(function_node.FunctionNode):
-    """Move channel blocks into ``r x r`` spatial blocks."""
+    """Move channel blocks into `r x r` spatial blocks."""
 
     def __init__(self, r):
         self.r = r
@@ -32,17 +32,17 @@ class Depth2Space(function_node.FunctionNode):
 
 
 def depth2space(X, r):
-    """Rearrange ``(N, C * r * r, H, W)`` into ``(N, C, H * r, W * r)`` (subpixel shuffle).
+    """Rearrange `(N, C * r * r, H, W)` into `(N, C, H * r, W * r)` (subpixel shuffle).
 
     Args:
-        X (~minichainer.Variable or numpy.ndarray): Floating-point 4-D input whose
-            channel count is divisible by ``r * r``.
+        X (Variable or numpy.ndarray): Floating-point 4-D input whose
+            channel count is divisible by `r * r`.
         r (int): Upscaling factor.
 
-    Deliberate difference: a channel count not divisible by ``r * r`` fails the type
-    check (``InvalidType``) instead of inside ``reshape``.
+    Deliberate difference: a channel count not divisible by `r * r` fails the type
+    check (`InvalidType`) instead of inside `reshape`.
 
     Returns:
-        ~minichainer.Variable: The rearranged variable.
+        Variable: The rearranged variable.
     """
     return Depth2Space(r).apply((X,))[0]

@@ -1,11 +1,11 @@
-"""Taking a diagonal (``chainer.functions.diagonal``)."""
+"""Taking a diagonal (`chainer.functions.diagonal`)."""
 from minichainer import backend
 from minichainer import function_node
 from minichainer.utils import type_check
 
 
 class Diagonal(function_node.FunctionNode):
-    """Take the diagonal of two axes, as ``numpy.diagonal``."""
+    """Take the diagonal of two axes, as `numpy.diagonal`."""
 
     def __init__(self, offset, axis1, axis2):
         self.offset = offset
@@ -29,7 +29,7 @@ class Diagonal(function_node.FunctionNode):
 
 
 class DiagonalGrad(function_node.FunctionNode):
-    """Gradient of :class:`Diagonal`: writes the values onto the diagonal of zeros."""
+    """Gradient of `Diagonal`: writes the values onto the diagonal of zeros."""
 
     def __init__(self, out_shape, offset, axis1, axis2):
         self.out_shape = out_shape
@@ -51,15 +51,15 @@ class DiagonalGrad(function_node.FunctionNode):
 
 
 def diagonal(x, offset=0, axis1=0, axis2=1):
-    """Take the diagonal of ``x`` over ``axis1`` and ``axis2``, as ``numpy.diagonal``.
+    """Take the diagonal of `x` over `axis1` and `axis2`, as `numpy.diagonal`.
 
     Args:
-        x (~minichainer.Variable or numpy.ndarray): Input variable (ndim >= 2).
+        x (Variable or numpy.ndarray): Input variable (ndim >= 2).
         offset (int): Offset of the diagonal from the main one.
         axis1 (int): First axis of the 2-D sub-arrays.
         axis2 (int): Second axis of the 2-D sub-arrays.
 
     Returns:
-        ~minichainer.Variable: The diagonal (its axis is last).
+        Variable: The diagonal (its axis is last).
     """
     return Diagonal(offset, axis1, axis2).apply((x,))[0]

@@ -1,4 +1,4 @@
-"""Depth-wise stacking (``chainer.functions.dstack``)."""
+"""Depth-wise stacking (`chainer.functions.dstack`)."""
 import numpy
 
 from minichainer import backend
@@ -9,7 +9,7 @@ from minichainer.utils import type_check
 
 
 class Dstack(function_node.FunctionNode):
-    """Concatenate arrays along the third axis, as ``numpy.dstack``."""
+    """Concatenate arrays along the third axis, as `numpy.dstack`."""
 
     def check_type_forward(self, in_types):
         type_check.expect(in_types.size() > 0)
@@ -49,10 +49,10 @@ def dstack(xs):
     """Concatenate variables along the third axis (inputs of ndim < 3 are promoted first).
 
     Args:
-        xs (sequence of ~minichainer.Variable or numpy.ndarray): Inputs of one dtype and
+        xs (sequence of Variable or numpy.ndarray): Inputs of one dtype and
             ndim whose shapes agree except along axis 2 (exactly, for ndim <= 2).
 
     Returns:
-        ~minichainer.Variable: The stacked variable.
+        Variable: The stacked variable.
     """
     return Dstack().apply(xs)[0]

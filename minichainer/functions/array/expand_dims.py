@@ -1,4 +1,4 @@
-"""Inserting an axis of length one (``chainer.functions.expand_dims``)."""
+"""Inserting an axis of length one (`chainer.functions.expand_dims`)."""
 from minichainer import backend
 from minichainer import function_node
 from minichainer.functions.array.reshape import reshape
@@ -30,14 +30,14 @@ class ExpandDims(function_node.FunctionNode):
 
 
 def expand_dims(x, axis):
-    """Insert an axis of length one into ``x`` at position ``axis``.
+    """Insert an axis of length one into `x` at position `axis`.
 
     Args:
-        x (~minichainer.Variable or numpy.ndarray): Input variable.
+        x (Variable or numpy.ndarray): Input variable.
         axis (int): Position of the new axis (negative counts from the end of the output).
 
     Returns:
-        ~minichainer.Variable: Variable with one more dimension.
+        Variable: Variable with one more dimension.
     """
     y, = ExpandDims(axis).apply((x,))
     return y

@@ -1,16 +1,16 @@
-"""Flattening an array into one dimension (``chainer.functions.flatten``)."""
+"""Flattening an array into one dimension (`chainer.functions.flatten`)."""
 from minichainer.functions.array.reshape import reshape
 
 
 def flatten(x):
-    """Flatten ``x`` into a 1-D variable of ``x.size`` elements.
+    """Flatten `x` into a 1-D variable of `x.size` elements.
 
-    A 0-d input gives a variable of shape ``(1,)``.
+    A 0-d input gives a variable of shape `(1,)`.
 
     Args:
-        x (~minichainer.Variable or numpy.ndarray): Input variable.
+        x (Variable or numpy.ndarray): Input variable.
 
     Returns:
-        ~minichainer.Variable: The flattened variable.
+        Variable: The flattened variable.
     """
     return reshape(x, (x.size,))

@@ -1,11 +1,11 @@
-"""Reversing an array along an axis (``chainer.functions.flip``)."""
+"""Reversing an array along an axis (`chainer.functions.flip`)."""
 from minichainer import backend
 from minichainer import function_node
 from minichainer.utils import type_check
 
 
 def _flip(array, axis):
-    """Reverse ``array`` along ``axis`` with a slice (a view, like ``numpy.flip``).
+    """Reverse `array` along `axis` with a slice (a view, like `numpy.flip`).
 
     Module-level helper kept for code written against Chainer, which exposes it.
     """
@@ -40,13 +40,13 @@ class Flip(function_node.FunctionNode):
 
 
 def flip(x, axis):
-    """Reverse the order of the elements of ``x`` along ``axis``.
+    """Reverse the order of the elements of `x` along `axis`.
 
     Args:
-        x (~minichainer.Variable or numpy.ndarray): Input variable (ndim >= 1).
+        x (Variable or numpy.ndarray): Input variable (ndim >= 1).
         axis (int): The axis to reverse.
 
     Returns:
-        ~minichainer.Variable: The flipped variable.
+        Variable: The flipped variable.
     """
     return Flip(axis).apply((x,))[0]

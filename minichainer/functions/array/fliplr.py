@@ -1,4 +1,4 @@
-"""Left/right flipping (``chainer.functions.fliplr``)."""
+"""Left/right flipping (`chainer.functions.fliplr`)."""
 from minichainer import backend
 from minichainer import function_node
 from minichainer.utils import type_check
@@ -21,12 +21,12 @@ class FlipLR(function_node.FunctionNode):
 
 
 def fliplr(a):
-    """Reverse ``a`` along axis 1 (left/right).
+    """Reverse `a` along axis 1 (left/right).
 
     Args:
-        a (~minichainer.Variable or numpy.ndarray): Floating-point input, ndim >= 2.
+        a (Variable or numpy.ndarray): Floating-point input, ndim >= 2.
 
     Returns:
-        ~minichainer.Variable: The flipped variable.
+        Variable: The flipped variable.
     """
     return FlipLR().apply((a,))[0]

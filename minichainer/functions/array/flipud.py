@@ -1,4 +1,4 @@
-"""Up/down flipping (``chainer.functions.flipud``)."""
+"""Up/down flipping (`chainer.functions.flipud`)."""
 from minichainer import backend
 from minichainer import function_node
 from minichainer.utils import type_check
@@ -21,12 +21,12 @@ class FlipUD(function_node.FunctionNode):
 
 
 def flipud(a):
-    """Reverse ``a`` along axis 0 (up/down).
+    """Reverse `a` along axis 0 (up/down).
 
     Args:
-        a (~minichainer.Variable or numpy.ndarray): Floating-point input, ndim >= 1.
+        a (Variable or numpy.ndarray): Floating-point input, ndim >= 1.
 
     Returns:
-        ~minichainer.Variable: The flipped variable.
+        Variable: The flipped variable.
     """
     return FlipUD().apply((a,))[0]

@@ -22,7 +22,7 @@ def _normalize_slices(slices):
 
 
 class GetItem(FunctionNode):
-    """``x[slices]``: int, slice, None, Ellipsis, integer/boolean arrays or tuples of them."""
+    """`x[slices]`: int, slice, None, Ellipsis, integer/boolean arrays or tuples of them."""
 
     def __init__(self, slices):
         self.slices = _normalize_slices(slices)
@@ -42,7 +42,7 @@ class GetItem(FunctionNode):
 
 
 class GetItemGrad(FunctionNode):
-    """Scatter ``gy`` into zeros of the input shape (adding where indices repeat)."""
+    """Scatter `gy` into zeros of the input shape (adding where indices repeat)."""
 
     def __init__(self, slices, in_shape, basic=None):
         self.slices = slices
@@ -66,5 +66,5 @@ class GetItemGrad(FunctionNode):
 
 
 def get_item(x, slices):
-    """Extract elements of ``x`` as ``x.array[slices]`` does, differentiably."""
+    """Extract elements of `x` as `x.array[slices]` does, differentiably."""
     return GetItem(slices).apply((x,))[0]

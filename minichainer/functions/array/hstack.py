@@ -1,4 +1,4 @@
-"""Horizontal (column-wise) stacking (``chainer.functions.hstack``)."""
+"""Horizontal (column-wise) stacking (`chainer.functions.hstack`)."""
 import numpy
 
 from minichainer import backend
@@ -9,7 +9,7 @@ from minichainer.utils import type_check
 
 
 class Hstack(function_node.FunctionNode):
-    """Concatenate arrays horizontally, as ``numpy.hstack``."""
+    """Concatenate arrays horizontally, as `numpy.hstack`."""
 
     def check_type_forward(self, in_types):
         type_check.expect(in_types.size() > 0)
@@ -48,11 +48,11 @@ def hstack(xs):
     """Concatenate variables horizontally (along axis 1; axis 0 for 0-d and 1-D inputs).
 
     Args:
-        xs (sequence of ~minichainer.Variable or numpy.ndarray): Inputs of one dtype and
+        xs (sequence of Variable or numpy.ndarray): Inputs of one dtype and
             ndim whose shapes agree except along the joined axis.
 
     Returns:
-        ~minichainer.Variable: The stacked variable.
+        Variable: The stacked variable.
     """
     y, = Hstack().apply(xs)
     return y

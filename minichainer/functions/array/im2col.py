@@ -1,4 +1,4 @@
-"""Extracting convolution patches (``chainer.functions.im2col``)."""
+"""Extracting convolution patches (`chainer.functions.im2col`)."""
 from minichainer import function_node
 from minichainer.utils import conv
 from minichainer.utils import type_check
@@ -39,7 +39,7 @@ class Im2Col(function_node.FunctionNode):
 
 
 class Im2ColGrad(function_node.FunctionNode):
-    """Gradient of :class:`Im2Col` (``col2im``: patches summed back into the image)."""
+    """Gradient of `Im2Col` (`col2im`: patches summed back into the image)."""
 
     def __init__(self, ksize, stride, pad, cover_all, dilate, in_shape):
         self.kh, self.kw = _pair(ksize)
@@ -72,16 +72,16 @@ def im2col(x, ksize, stride=1, pad=0, cover_all=False, dilate=1):
     """Extract the patches a convolution filter sees from an image batch.
 
     Args:
-        x (~minichainer.Variable or numpy.ndarray): Floating-point input
-            ``(N, C, H, W)``.
-        ksize (int or pair of ints): Filter size ``(kh, kw)``.
-        stride (int or pair of ints): Stride ``(sy, sx)``.
-        pad (int or pair of ints): Spatial padding ``(ph, pw)``.
+        x (Variable or numpy.ndarray): Floating-point input
+            `(N, C, H, W)`.
+        ksize (int or pair of ints): Filter size `(kh, kw)`.
+        stride (int or pair of ints): Stride `(sy, sx)`.
+        pad (int or pair of ints): Spatial padding `(ph, pw)`.
         cover_all (bool): Add output positions so that every input pixel is covered.
-        dilate (int or pair of ints): Dilation ``(dy, dx)``.
+        dilate (int or pair of ints): Dilation `(dy, dx)`.
 
     Returns:
-        ~minichainer.Variable: Patches of shape ``(N, C * kh * kw, out_h, out_w)``,
-        channel index ``(c * kh + i) * kw + j``.
+        Variable: Patches of shape `(N, C * kh * kw, out_h, out_w)`,
+        channel index `(c * kh + i) * kw + j`.
     """
     return Im2Col(ksize, stride, pad, cover_all, dilate).apply((x,))[0]

@@ -1,4 +1,4 @@
-"""Moving axes to new positions (``chainer.functions.moveaxis``)."""
+"""Moving axes to new positions (`chainer.functions.moveaxis`)."""
 from minichainer import backend
 from minichainer import function_node
 from minichainer.utils import type_check
@@ -35,14 +35,14 @@ class Moveaxis(function_node.FunctionNode):
 
 
 def moveaxis(x, source, destination):
-    """Move the axes ``source`` of ``x`` to the positions ``destination``.
+    """Move the axes `source` of `x` to the positions `destination`.
 
     Args:
-        x (~minichainer.Variable or numpy.ndarray): Input variable (floating point).
+        x (Variable or numpy.ndarray): Input variable (floating point).
         source (int or tuple of int): Original positions of the axes to move (unique).
         destination (int or tuple of int): Destination positions (unique).
 
     Returns:
-        ~minichainer.Variable: Variable whose axes are moved.
+        Variable: Variable whose axes are moved.
     """
     return Moveaxis(source, destination).apply((x,))[0]

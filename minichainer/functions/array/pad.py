@@ -1,4 +1,4 @@
-"""Padding an array (``chainer.functions.pad``)."""
+"""Padding an array (`chainer.functions.pad`)."""
 import numpy
 
 from minichainer import backend
@@ -8,7 +8,7 @@ from minichainer.functions.math import _elementwise
 
 
 def _pad_widths(pad_width, ndim):
-    """``pad_width`` as an ``(ndim, 2)`` int array, broadcast as ``numpy.pad`` does."""
+    """`pad_width` as an `(ndim, 2)` int array, broadcast as `numpy.pad` does."""
     bw = numpy.asarray(pad_width, dtype=numpy.int64)
     if bw.size == 1:
         bw = bw.reshape(())
@@ -16,7 +16,7 @@ def _pad_widths(pad_width, ndim):
 
 
 class Pad(function_node.FunctionNode):
-    """Pad an array, as ``numpy.pad``."""
+    """Pad an array, as `numpy.pad`."""
 
     def __init__(self, pad_width, mode, **keywords):
         self.mode = mode
@@ -44,20 +44,20 @@ class Pad(function_node.FunctionNode):
 
 
 def pad(x, pad_width, mode, **keywords):
-    """Pad ``x``, as ``numpy.pad(x, pad_width, mode, **keywords)``.
+    """Pad `x`, as `numpy.pad(x, pad_width, mode, **keywords)`.
 
     The gradient is the output gradient cropped to the input's region, for every
     mode, as in Chainer. For the modes whose padded values depend on the input
-    (``edge``, ``reflect``, ``mean`` ...) this ignores that dependence, exactly like
-    Chainer 7 (kept for compatibility); it is the exact gradient for ``constant``.
+    (`edge`, `reflect`, `mean` ...) this ignores that dependence, exactly like
+    Chainer 7 (kept for compatibility); it is the exact gradient for `constant`.
 
     Args:
-        x (~minichainer.Variable or numpy.ndarray): Input variable (floating point).
-        pad_width (int or sequence): Widths as for ``numpy.pad``.
-        mode (str): Padding mode as for ``numpy.pad``.
-        **keywords: Further ``numpy.pad`` options (e.g. ``constant_values``).
+        x (Variable or numpy.ndarray): Input variable (floating point).
+        pad_width (int or sequence): Widths as for `numpy.pad`.
+        mode (str): Padding mode as for `numpy.pad`.
+        **keywords: Further `numpy.pad` options (e.g. `constant_values`).
 
     Returns:
-        ~minichainer.Variable: The padded variable.
+        Variable: The padded variable.
     """
     return Pad(pad_width, mode, **keywords).apply((x,))[0]

@@ -1,4 +1,4 @@
-"""Padding a list of sequences into one array (``chainer.functions.pad_sequence``)."""
+"""Padding a list of sequences into one array (`chainer.functions.pad_sequence`)."""
 from minichainer import backend
 from minichainer import function_node
 from minichainer.functions.array.get_item import get_item
@@ -48,15 +48,15 @@ class PadSequence(function_node.FunctionNode):
 
 
 def pad_sequence(xs, length=None, padding=0):
-    """Stack variables of shape ``(L_i, ...)`` into one of shape ``(len(xs), L, ...)``.
+    """Stack variables of shape `(L_i, ...)` into one of shape `(len(xs), L, ...)`.
 
     Args:
-        xs (sequence of ~minichainer.Variable or numpy.ndarray): Arrays whose shapes
+        xs (sequence of Variable or numpy.ndarray): Arrays whose shapes
             agree except along the first axis.
-        length (int or None): Output length ``L``; None uses the longest input.
+        length (int or None): Output length `L`; None uses the longest input.
         padding (scalar): Value of the padded elements.
 
     Returns:
-        ~minichainer.Variable: The padded variable.
+        Variable: The padded variable.
     """
     return PadSequence(length, padding).apply(xs)[0]

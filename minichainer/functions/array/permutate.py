@@ -1,4 +1,4 @@
-"""Permuting an array along an axis (``chainer.functions.permutate``)."""
+"""Permuting an array along an axis (`chainer.functions.permutate`)."""
 import numpy
 
 import minichainer
@@ -57,24 +57,24 @@ class Permutate(function_node.FunctionNode):
 
 
 def permutate(x, indices, axis=0, inv=False):
-    """Permute ``x`` along ``axis``: ``y[..., i, ...] = x[..., indices[i], ...]``.
+    """Permute `x` along `axis`: `y[..., i, ...] = x[..., indices[i], ...]`.
 
-    Deliberate differences: ``indices`` is always checked to be a permutation (Chainer
-    checks only in debug mode), and a negative ``axis`` counts from the end (Chainer 7
+    Deliberate differences: `indices` is always checked to be a permutation (Chainer
+    checks only in debug mode), and a negative `axis` counts from the end (Chainer 7
     permutes axis 0 then).
 
     Args:
-        x (~minichainer.Variable or numpy.ndarray): Input variable.
-        indices (~minichainer.Variable or numpy.ndarray): 1-D int permutation of
-            ``range(x.shape[axis])``.
+        x (Variable or numpy.ndarray): Input variable.
+        indices (Variable or numpy.ndarray): 1-D int permutation of
+            `range(x.shape[axis])`.
         axis (int): The axis to permute.
         inv (bool): Apply the inverse permutation instead.
 
     Returns:
-        ~minichainer.Variable: The permuted variable.
+        Variable: The permuted variable.
 
     Raises:
-        ValueError: when ``indices`` is not a 1-D int permutation.
+        ValueError: when `indices` is not a 1-D int permutation.
     """
     if indices.dtype.kind != 'i' or indices.ndim != 1:
         raise ValueError('indices should be a one-dimensional int array, got dtype {} '

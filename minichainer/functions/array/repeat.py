@@ -1,11 +1,11 @@
-"""Repeating elements (``chainer.functions.repeat``)."""
+"""Repeating elements (`chainer.functions.repeat`)."""
 from minichainer import backend
 from minichainer import function_node
 from minichainer.utils import type_check
 
 
 class Repeat(function_node.FunctionNode):
-    """Repeat the elements of an array, as ``numpy.repeat``."""
+    """Repeat the elements of an array, as `numpy.repeat`."""
 
     def __init__(self, repeats, axis=None):
         # bool counts as an int (True == 1), as in numpy.repeat; store plain ints.
@@ -40,7 +40,7 @@ class Repeat(function_node.FunctionNode):
 
 
 class RepeatGrad(function_node.FunctionNode):
-    """Gradient of :class:`Repeat`: sums the repeated copies back."""
+    """Gradient of `Repeat`: sums the repeated copies back."""
 
     def __init__(self, repeats, axis, in_shape, in_dtype):
         self.repeats = repeats
@@ -88,15 +88,15 @@ class RepeatGrad(function_node.FunctionNode):
 
 
 def repeat(x, repeats, axis=None):
-    """Repeat each element of ``x`` ``repeats`` times, as ``numpy.repeat``.
+    """Repeat each element of `x` `repeats` times, as `numpy.repeat`.
 
     Args:
-        x (~minichainer.Variable or numpy.ndarray): Input variable.
+        x (Variable or numpy.ndarray): Input variable.
         repeats (int or tuple of int): Number of repetitions, one for all elements or
-            one per element along ``axis``.
+            one per element along `axis`.
         axis (int or None): The axis to repeat along; None repeats the flattened input.
 
     Returns:
-        ~minichainer.Variable: The repeated variable.
+        Variable: The repeated variable.
     """
     return Repeat(repeats, axis).apply((x,))[0]

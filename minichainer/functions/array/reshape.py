@@ -42,7 +42,7 @@ class Reshape(FunctionNode):
 
 
 def reshape(x, shape):
-    """Reshape ``x`` to ``shape`` (an int or a tuple; one entry may be -1)."""
+    """Reshape `x` to `shape` (an int or a tuple; one entry may be -1)."""
     if isinstance(shape, int):
         shape = (shape,)
     else:

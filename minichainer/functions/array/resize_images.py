@@ -1,4 +1,4 @@
-"""Resizing images by interpolation (``chainer.functions.resize_images``)."""
+"""Resizing images by interpolation (`chainer.functions.resize_images`)."""
 import numpy
 
 from minichainer import backend
@@ -9,8 +9,8 @@ from minichainer.utils import type_check
 def compute_indices_and_weights(out_size, in_size, mode, align_corners, xp):
     """Source rows/columns and fractional weights of every output row/column.
 
-    Returns ``(v, u, vw, uw)`` (float64): output row ``i`` reads input rows ``v[i]`` and
-    ``v[i] + 1`` with weights ``1 - vw[i]`` and ``vw[i]`` (columns likewise).
+    Returns `(v, u, vw, uw)` (float64): output row `i` reads input rows `v[i]` and
+    `v[i] + 1` with weights `1 - vw[i]` and `vw[i]` (columns likewise).
     """
     out_H, out_W = out_size
     H, W = in_size
@@ -36,10 +36,10 @@ def compute_indices_and_weights(out_size, in_size, mode, align_corners, xp):
 
 
 class _AxisInterp:
-    """Linear interpolation along one axis: ``out[i] = a0[i] * in[i0[i]] + a1[i] * in[i1[i]]``.
+    """Linear interpolation along one axis: `out[i] = a0[i] * in[i0[i]] + a1[i] * in[i1[i]]`.
 
     Bilinear resizing is separable, so it is two of these (rows, then columns); each is
-    a gather in the forward pass and a segmented sum (``add.reduceat`` over the sorted
+    a gather in the forward pass and a segmented sum (`add.reduceat` over the sorted
     source indices) in the backward pass.
     """
 
@@ -54,7 +54,7 @@ class _AxisInterp:
         self.linear = bool((w != 0).any())
 
     def apply(self, x, axis):
-        """Interpolate ``x`` along ``axis`` (a negative axis)."""
+        """Interpolate `x` along `axis` (a negative axis)."""
         xp = backend.get_array_module(x)
         shape = (-1,) + (1,) * (-axis - 1)
         y = xp.take(x, self.i0, axis=axis) * self.a0.reshape(shape)
@@ -63,7 +63,7 @@ class _AxisInterp:
         return y
 
     def transpose(self, g, axis):
-        """Adjoint of :meth:`apply`: scatter-add ``g`` back onto the source positions."""
+        """Adjoint of `apply`: scatter-add `g` back onto the source positions."""
         xp = backend.get_array_module(g)
         shape = (-1,) + (1,) * (-axis - 1)
         out_shape = list(g.shape)
@@ -91,7 +91,7 @@ def _interpolators(out_size, in_size, mode, align_corners, dtype, xp):
 
 
 class ResizeImages(function_node.FunctionNode):
-    """Resize ``(N, C, H, W)`` images by bilinear or nearest-neighbour interpolation.
+    """Resize `(N, C, H, W)` images by bilinear or nearest-neighbour interpolation.
 
     Bilinear interpolation is separable: columns are interpolated first, then rows.
     """
@@ -123,7 +123,7 @@ class ResizeImages(function_node.FunctionNode):
 
 
 class ResizeImagesGrad(function_node.FunctionNode):
-    """Gradient of :class:`ResizeImages` (the transposed interpolation)."""
+    """Gradient of `ResizeImages` (the transposed interpolation)."""
 
     def __init__(self, input_shape, output_shape, mode, align_corners):
         self.out_H = output_shape[0]
@@ -150,20 +150,20 @@ class ResizeImagesGrad(function_node.FunctionNode):
 
 
 def resize_images(x, output_shape, *, mode='bilinear', align_corners=True):
-    """Resize ``(N, C, H, W)`` float32 images to ``output_shape = (out_H, out_W)``.
+    """Resize `(N, C, H, W)` float32 images to `output_shape = (out_H, out_W)`.
 
     Args:
-        x (~minichainer.Variable or numpy.ndarray): float32 input ``(N, C, H, W)``.
-        output_shape (tuple of int): ``(out_H, out_W)``.
-        mode (str): ``'bilinear'`` or ``'nearest'``.
+        x (Variable or numpy.ndarray): float32 input `(N, C, H, W)`.
+        output_shape (tuple of int): `(out_H, out_W)`.
+        mode (str): `'bilinear'` or `'nearest'`.
         align_corners (bool): In bilinear mode, map the corner pixels of input and
             output onto each other (Chainer's default); otherwise pixel centres are
             scaled (as OpenCV/PIL).
 
     Raises:
-        ValueError: for an unknown ``mode`` (Chainer asserts).
+        ValueError: for an unknown `mode` (Chainer asserts).
 
     Returns:
-        ~minichainer.Variable: The resized images ``(N, C, out_H, out_W)``.
+        Variable: The resized images `(N, C, out_H, out_W)`.
     """
     return ResizeImages(output_shape, mode, align_corners).apply((x,))[0]

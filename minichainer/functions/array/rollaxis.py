@@ -1,4 +1,4 @@
-"""Rolling an axis backwards (``chainer.functions.rollaxis``)."""
+"""Rolling an axis backwards (`chainer.functions.rollaxis`)."""
 from minichainer import backend
 from minichainer import function_node
 from minichainer.utils import type_check
@@ -47,14 +47,14 @@ class Rollaxis(function_node.FunctionNode):
 
 
 def rollaxis(x, axis, start=0):
-    """Roll the axis ``axis`` of ``x`` backwards until it lies before ``start``.
+    """Roll the axis `axis` of `x` backwards until it lies before `start`.
 
     Args:
-        x (~minichainer.Variable or numpy.ndarray): Input variable.
+        x (Variable or numpy.ndarray): Input variable.
         axis (int): The axis to roll.
         start (int): The position the axis is moved to.
 
     Returns:
-        ~minichainer.Variable: Variable whose axis is rolled.
+        Variable: Variable whose axis is rolled.
     """
     return Rollaxis(axis, start).apply((x,))[0]

@@ -1,4 +1,4 @@
-"""Adding values at indexed positions (``chainer.functions.scatter_add``)."""
+"""Adding values at indexed positions (`chainer.functions.scatter_add`)."""
 import minichainer
 from minichainer import backend
 from minichainer import function_node
@@ -7,7 +7,7 @@ from minichainer.utils import type_check
 
 
 class ScatterAdd(function_node.FunctionNode):
-    """``y = a.copy(); y[slices] += b`` with repeated indices accumulated."""
+    """`y = a.copy(); y[slices] += b` with repeated indices accumulated."""
 
     def __init__(self, slices):
         if isinstance(slices, list):
@@ -50,18 +50,18 @@ class ScatterAdd(function_node.FunctionNode):
 
 
 def scatter_add(a, slices, b):
-    """Return a copy of ``a`` with ``b`` added at ``a[slices]`` (repeats accumulate).
+    """Return a copy of `a` with `b` added at `a[slices]` (repeats accumulate).
 
     Args:
-        a (~minichainer.Variable or numpy.ndarray): The base variable.
+        a (Variable or numpy.ndarray): The base variable.
         slices (int, slice, Ellipsis, None, array, list or tuple of them): Where to add.
-        b (~minichainer.Variable or numpy.ndarray): Values of shape ``a[slices].shape``.
+        b (Variable or numpy.ndarray): Values of shape `a[slices].shape`.
 
     Returns:
-        ~minichainer.Variable: The result.
+        Variable: The result.
 
     Raises:
-        ValueError: when ``b``'s shape differs from that of ``a[slices]``.
+        ValueError: when `b`'s shape differs from that of `a[slices]`.
     """
     y, = ScatterAdd(slices).apply((a, b))
     return y

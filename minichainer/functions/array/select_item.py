@@ -1,4 +1,4 @@
-"""Selecting one element per row (``chainer.functions.select_item``)."""
+"""Selecting one element per row (`chainer.functions.select_item`)."""
 import numpy
 
 from minichainer import backend
@@ -15,7 +15,7 @@ def _check_labels(t, n_class):
 
 
 class SelectItem(function_node.FunctionNode):
-    """Select ``x[i, t[i]]`` for every row ``i``."""
+    """Select `x[i, t[i]]` for every row `i`."""
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x', 't'))
@@ -45,7 +45,7 @@ class SelectItem(function_node.FunctionNode):
 
 
 class Assign(function_node.FunctionNode):
-    """Gradient of :class:`SelectItem`: scatter ``gy[i]`` into ``gx[i, t[i]]``."""
+    """Gradient of `SelectItem`: scatter `gy[i]` into `gx[i, t[i]]`."""
 
     def __init__(self, shape, dtype, t):
         self.shape = shape
@@ -64,19 +64,19 @@ class Assign(function_node.FunctionNode):
 
 
 def select_item(x, t):
-    """Select ``x[i, t[i]]`` for each row ``i``.
+    """Select `x[i, t[i]]` for each row `i`.
 
     Deliberate difference: labels are always range-checked (Chainer does so only in
     debug mode), so a negative label cannot silently pick from the end of a row.
 
     Args:
-        x (~minichainer.Variable or numpy.ndarray): Variable of shape ``(B, N)``.
-        t (~minichainer.Variable or numpy.ndarray): Int array of shape ``(B,)``.
+        x (Variable or numpy.ndarray): Variable of shape `(B, N)`.
+        t (Variable or numpy.ndarray): Int array of shape `(B,)`.
 
     Returns:
-        ~minichainer.Variable: Variable of shape ``(B,)``.
+        Variable: Variable of shape `(B,)`.
 
     Raises:
-        ValueError: when a label is outside ``[0, N)``.
+        ValueError: when a label is outside `[0, N)`.
     """
     return SelectItem().apply((x, t))[0]

@@ -1,4 +1,4 @@
-"""Separating an array along an axis (``chainer.functions.separate``)."""
+"""Separating an array along an axis (`chainer.functions.separate`)."""
 from minichainer import backend
 from minichainer import function_node
 from minichainer.functions.array import stack
@@ -38,13 +38,14 @@ class Separate(function_node.FunctionNode):
 
 
 def separate(x, axis=0):
-    """Separate ``x`` into the slices along ``axis`` (the inverse of :func:`stack`).
+    """Separate `x` into the slices along `axis` (the inverse of
+    [`stack`][minichainer.functions.array.stack.stack]).
 
     Args:
-        x (~minichainer.Variable or numpy.ndarray): The variable to separate.
+        x (Variable or numpy.ndarray): The variable to separate.
         axis (int): The axis to separate along; it is removed from the outputs.
 
     Returns:
-        tuple of ~minichainer.Variable: ``x.shape[axis]`` variables.
+        tuple of Variable: `x.shape[axis]` variables.
     """
     return Separate(axis).apply((x,))

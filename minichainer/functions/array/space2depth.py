@@ -1,4 +1,4 @@
-"""Space-to-depth rearrangement (``chainer.functions.space2depth``)."""
+"""Space-to-depth rearrangement (`chainer.functions.space2depth`)."""
 from minichainer import backend
 from minichainer import function_node
 from minichainer.functions.array import depth2space
@@ -6,7 +6,7 @@ from minichainer.utils import type_check
 
 
 class Space2Depth(function_node.FunctionNode):
-    """Move ``r x r`` spatial blocks into channels."""
+    """Move `r x r` spatial blocks into channels."""
 
     def __init__(self, r):
         self.r = r
@@ -31,17 +31,17 @@ class Space2Depth(function_node.FunctionNode):
 
 
 def space2depth(X, r):
-    """Rearrange ``(N, C, H * r, W * r)`` into ``(N, C * r * r, H, W)``.
+    """Rearrange `(N, C, H * r, W * r)` into `(N, C * r * r, H, W)`.
 
     Args:
-        X (~minichainer.Variable or numpy.ndarray): Floating-point 4-D input whose
-            height and width are divisible by ``r``.
+        X (Variable or numpy.ndarray): Floating-point 4-D input whose
+            height and width are divisible by `r`.
         r (int): Downscaling factor.
 
-    Deliberate difference: a height or width not divisible by ``r`` fails the type check
-    (``InvalidType``) instead of inside ``reshape``.
+    Deliberate difference: a height or width not divisible by `r` fails the type check
+    (`InvalidType`) instead of inside `reshape`.
 
     Returns:
-        ~minichainer.Variable: The rearranged variable.
+        Variable: The rearranged variable.
     """
     return Space2Depth(r).apply((X,))[0]

@@ -1,4 +1,4 @@
-"""Sampling grid of an affine spatial transformer (``F.spatial_transformer_grid``)."""
+"""Sampling grid of an affine spatial transformer (`F.spatial_transformer_grid`)."""
 import numbers
 
 from minichainer import backend
@@ -12,7 +12,7 @@ _USE_CUDNN_MESSAGE = ('The argument "use_cudnn" is not supported anymore. Use '
 
 
 def _reject_kwargs(fname, kwargs):
-    """Chainer's error for the removed ``use_cudnn`` keyword, TypeError for any other."""
+    """Chainer's error for the removed `use_cudnn` keyword, TypeError for any other."""
     if kwargs:
         argument.check_unexpected_kwargs(kwargs, use_cudnn=_USE_CUDNN_MESSAGE)
         raise TypeError('{}() got unexpected keyword argument(s) {}'.format(
@@ -20,7 +20,7 @@ def _reject_kwargs(fname, kwargs):
 
 
 def _target_coordinates(output_shape, dtype, xp):
-    """``(3, H * W)`` homogeneous target coordinates ``(x, y, 1)`` spanning [-1, 1]."""
+    """`(3, H * W)` homogeneous target coordinates `(x, y, 1)` spanning [-1, 1]."""
     height, width = output_shape
     ys = xp.linspace(-1, 1, height, dtype=dtype)
     xs = xp.linspace(-1, 1, width, dtype=dtype)
@@ -44,7 +44,7 @@ def _parse_output_shape(output_shape):
 
 
 class SpatialTransformerGrid(function_node.FunctionNode):
-    """``grid[b, :, i, j] = theta[b] @ (x_j, y_i, 1)`` for a regular target grid."""
+    """`grid[b, :, i, j] = theta[b] @ (x_j, y_i, 1)` for a regular target grid."""
 
     def __init__(self, output_shape):
         self.output_shape = _parse_output_shape(output_shape)
@@ -77,7 +77,7 @@ class SpatialTransformerGrid(function_node.FunctionNode):
 
 
 class SpatialTransformerGridGrad(function_node.FunctionNode):
-    """Gradient of :class:`SpatialTransformerGrid` w.r.t. ``theta`` (linear in ggrid)."""
+    """Gradient of `SpatialTransformerGrid` w.r.t. `theta` (linear in ggrid)."""
 
     def __init__(self, output_shape):
         self.output_shape = output_shape
@@ -96,20 +96,21 @@ class SpatialTransformerGridGrad(function_node.FunctionNode):
 def spatial_transformer_grid(theta, output_shape, **kwargs):
     """Sampling points of a 2-D affine spatial transformer.
 
-    For every pixel ``(i, j)`` of an ``output_shape = (h_O, w_O)`` target image, with
-    normalised target coordinates ``x_j, y_i`` spanning ``[-1, 1]``, the source point is
-    ``theta[b] @ (x_j, y_i, 1)``.  Feed the result to :func:`spatial_transformer_sampler`.
+    For every pixel `(i, j)` of an `output_shape = (h_O, w_O)` target image, with
+    normalised target coordinates `x_j, y_i` spanning `[-1, 1]`, the source point is
+    `theta[b] @ (x_j, y_i, 1)`.  Feed the result to
+    [`spatial_transformer_sampler`][minichainer.functions.array.spatial_transformer_sampler.spatial_transformer_sampler].
 
     Args:
-        theta (~minichainer.Variable or ndarray): ``(n, 2, 3)`` float affine matrices.
-        output_shape (tuple of int): ``(h_O, w_O)``.
+        theta (Variable or ndarray): `(n, 2, 3)` float affine matrices.
+        output_shape (tuple of int): `(h_O, w_O)`.
 
     Returns:
-        ~minichainer.Variable: ``(n, 2, h_O, w_O)``; channel 0 is the x (width)
-        coordinate and channel 1 the y (height) coordinate, both in the ``[-1, 1]``
-        convention where ``(-1, -1)`` is the upper-left corner of the source image.
+        Variable: `(n, 2, h_O, w_O)`; channel 0 is the x (width)
+        coordinate and channel 1 the y (height) coordinate, both in the `[-1, 1]`
+        convention where `(-1, -1)` is the upper-left corner of the source image.
 
-    See `Spatial Transformer Networks <https://arxiv.org/abs/1506.02025>`_.
+    See [Spatial Transformer Networks](https://arxiv.org/abs/1506.02025).
     """
     _reject_kwargs('spatial_transformer_grid', kwargs)
     return SpatialTransformerGrid(output_shape)(theta)

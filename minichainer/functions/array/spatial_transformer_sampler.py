@@ -1,4 +1,4 @@
-"""Bilinear sampler of a spatial transformer (``F.spatial_transformer_sampler``)."""
+"""Bilinear sampler of a spatial transformer (`F.spatial_transformer_sampler`)."""
 import numpy
 
 from minichainer import backend
@@ -10,10 +10,10 @@ from minichainer.utils import type_check
 class _Taps:
     """The 2x2 bilinear neighbourhood of every sampling point in the zero-padded input.
 
-    ``x`` is padded by one pixel on each side so that points up to one pixel outside
-    the image blend with zeros.  ``index`` (4, B, P) holds flat positions in the padded
-    ``(H + 2) * (W + 2)`` plane of the taps (v0, u0), (v0, u1), (v1, u0), (v1, u1);
-    ``wu0 = u - u0``, ``wu1 = u1 - u`` and likewise for v.
+    `x` is padded by one pixel on each side so that points up to one pixel outside
+    the image blend with zeros.  `index` (4, B, P) holds flat positions in the padded
+    `(H + 2) * (W + 2)` plane of the taps (v0, u0), (v0, u1), (v1, u0), (v1, u1);
+    `wu0 = u - u0`, `wu1 = u1 - u` and likewise for v.
     """
 
     def __init__(self, grid, height, width):
@@ -43,7 +43,7 @@ class _Taps:
         return wu0, wu1, wv0, wv1
 
     def gather(self, x):
-        """The four tap values ``(4, B, C, P)`` of the padded ``x``."""
+        """The four tap values `(4, B, C, P)` of the padded `x`."""
         xp = backend.get_array_module(x)
         n, c = x.shape[:2]
         x_pad = xp.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)), mode='constant')
@@ -52,7 +52,7 @@ class _Taps:
 
 
 class SpatialTransformerSampler(function_node.FunctionNode):
-    """Bilinear sampling of ``x`` (B, C, H, W) at ``grid`` (B, 2, H_O, W_O)."""
+    """Bilinear sampling of `x` (B, C, H, W) at `grid` (B, 2, H_O, W_O)."""
 
     def __call__(self, x, grid):
         # Chainer's class is an old-style Function, called directly on its inputs.
@@ -91,7 +91,7 @@ class SpatialTransformerSampler(function_node.FunctionNode):
 
 
 class SpatialTransformerSamplerGrad(function_node.FunctionNode):
-    """Gradients of :class:`SpatialTransformerSampler` w.r.t. ``x`` and ``grid``.
+    """Gradients of `SpatialTransformerSampler` w.r.t. `x` and `grid`.
 
     Not differentiable itself (neither is Chainer's sampler).
     """
@@ -133,19 +133,20 @@ class SpatialTransformerSamplerGrad(function_node.FunctionNode):
 def spatial_transformer_sampler(x, grid, **kwargs):
     """Differentiable bilinear image sampler of a spatial transformer.
 
-    ``y[b, :, i, j]`` is ``x[b]`` bilinearly interpolated at ``grid[b, :, i, j]``
-    (``(x, y)`` coordinates in ``[-1, 1]``, ``(-1, -1)`` being the upper-left pixel).
+    `y[b, :, i, j]` is `x[b]` bilinearly interpolated at `grid[b, :, i, j]`
+    (`(x, y)` coordinates in `[-1, 1]`, `(-1, -1)` being the upper-left pixel).
     Points outside the image blend with zeros (the input is zero-padded).
 
     Args:
-        x (~minichainer.Variable or ndarray): ``(n, c_I, h, w)`` float input.
-        grid (~minichainer.Variable or ndarray): ``(n, 2, h_O, w_O)`` sampling points
-            of the same dtype, e.g. from :func:`spatial_transformer_grid`.
+        x (Variable or ndarray): `(n, c_I, h, w)` float input.
+        grid (Variable or ndarray): `(n, 2, h_O, w_O)` sampling points
+            of the same dtype, e.g. from
+            [`spatial_transformer_grid`][minichainer.functions.array.spatial_transformer_grid.spatial_transformer_grid].
 
     Returns:
-        ~minichainer.Variable: ``(n, c_I, h_O, w_O)``.
+        Variable: `(n, c_I, h_O, w_O)`.
 
-    See `Spatial Transformer Networks <https://arxiv.org/abs/1506.02025>`_.
+    See [Spatial Transformer Networks](https://arxiv.org/abs/1506.02025).
     """
     _reject_kwargs('spatial_transformer_sampler', kwargs)
     return SpatialTransformerSampler()(x, grid)

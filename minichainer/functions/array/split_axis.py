@@ -1,4 +1,4 @@
-"""Splitting an array along an axis (``chainer.functions.split_axis``)."""
+"""Splitting an array along an axis (`chainer.functions.split_axis`)."""
 import collections.abc
 
 import numpy
@@ -11,7 +11,7 @@ from minichainer.utils import type_check
 
 
 def _get_indices_or_sections(indices_or_sections):
-    """Return ``(indices, None)`` for a sequence of split points or ``(None, sections)``."""
+    """Return `(indices, None)` for a sequence of split points or `(None, sections)`."""
     ios = indices_or_sections
     is_seq = False
     if isinstance(ios, numpy.ndarray):
@@ -101,18 +101,18 @@ class SplitAxis(function_node.FunctionNode):
 
 
 def split_axis(x, indices_or_sections, axis, force_tuple=True):
-    """Split ``x`` along ``axis``.
+    """Split `x` along `axis`.
 
     Args:
-        x (~minichainer.Variable or numpy.ndarray): Variable to split.
-        indices_or_sections (int or 1-D sequence of int): ``N`` splits into ``N`` equal
-            parts (``x.shape[axis]`` must be divisible by it); a sorted sequence gives
+        x (Variable or numpy.ndarray): Variable to split.
+        indices_or_sections (int or 1-D sequence of int): `N` splits into `N` equal
+            parts (`x.shape[axis]` must be divisible by it); a sorted sequence gives
             the split points.
         axis (int): The axis to split along.
         force_tuple (bool): When False and there is one output, return it alone.
 
     Returns:
-        tuple of ~minichainer.Variable, or one Variable (see ``force_tuple``).
+        tuple of Variable, or one Variable (see `force_tuple`).
     """
     res = SplitAxis(indices_or_sections, axis).apply((x,))
     if force_tuple or len(res) != 1:

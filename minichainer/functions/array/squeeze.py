@@ -1,4 +1,4 @@
-"""Removing axes of length one (``chainer.functions.squeeze``)."""
+"""Removing axes of length one (`chainer.functions.squeeze`)."""
 from minichainer import backend
 from minichainer import function_node
 from minichainer.functions.array.reshape import reshape
@@ -6,7 +6,7 @@ from minichainer.utils import type_check
 
 
 def argone(iterable):
-    """Indices of the items equal to one (the axes ``squeeze(axis=None)`` removes)."""
+    """Indices of the items equal to one (the axes `squeeze(axis=None)` removes)."""
     result = []
     for i, x in enumerate(iterable):
         if not isinstance(x, int):
@@ -50,15 +50,15 @@ class Squeeze(function_node.FunctionNode):
 
 
 def squeeze(x, axis=None):
-    """Remove axes of length one from ``x``.
+    """Remove axes of length one from `x`.
 
     Args:
-        x (~minichainer.Variable or numpy.ndarray): Input variable.
+        x (Variable or numpy.ndarray): Input variable.
         axis (None, int or tuple of int): Axes to remove (each must have length one);
-            ``None`` removes all of them.
+            `None` removes all of them.
 
     Returns:
-        ~minichainer.Variable: The squeezed variable.
+        Variable: The squeezed variable.
 
     Raises:
         ValueError: when a selected axis does not have length one.

@@ -1,4 +1,4 @@
-"""Stacking along a new axis (``chainer.functions.stack``)."""
+"""Stacking along a new axis (`chainer.functions.stack`)."""
 from minichainer import backend
 from minichainer import function_node
 from minichainer.functions.array import separate
@@ -32,11 +32,11 @@ def stack(xs, axis=0):
     """Join variables of one shape and dtype along a new axis.
 
     Args:
-        xs (sequence of ~minichainer.Variable or numpy.ndarray): The inputs.
+        xs (sequence of Variable or numpy.ndarray): The inputs.
         axis (int): Position of the new axis in the output
-            (``-xs[0].ndim - 1 <= axis <= xs[0].ndim``).
+            (`-xs[0].ndim - 1 <= axis <= xs[0].ndim`).
 
     Returns:
-        ~minichainer.Variable: The stacked variable.
+        Variable: The stacked variable.
     """
     return Stack(axis).apply(xs)[0]

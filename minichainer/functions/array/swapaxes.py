@@ -1,4 +1,4 @@
-"""Swapping two axes (``chainer.functions.swapaxes``)."""
+"""Swapping two axes (`chainer.functions.swapaxes`)."""
 from minichainer import function_node
 from minichainer.utils import type_check
 
@@ -27,15 +27,15 @@ class Swapaxes(function_node.FunctionNode):
 
 
 def swapaxes(x, axis1, axis2):
-    """Swap the axes ``axis1`` and ``axis2`` of ``x`` (a view, like ``numpy.swapaxes``).
+    """Swap the axes `axis1` and `axis2` of `x` (a view, like `numpy.swapaxes`).
 
     Args:
-        x (~minichainer.Variable or numpy.ndarray): Input variable.
+        x (Variable or numpy.ndarray): Input variable.
         axis1 (int): The first axis.
         axis2 (int): The second axis.
 
     Returns:
-        ~minichainer.Variable: Variable whose axes are swapped.
+        Variable: Variable whose axes are swapped.
     """
     y, = Swapaxes(axis1, axis2).apply((x,))
     return y

@@ -1,4 +1,4 @@
-"""Tiling an array (``chainer.functions.tile``)."""
+"""Tiling an array (`chainer.functions.tile`)."""
 from minichainer import backend
 from minichainer import function_node
 from minichainer.functions.array.reshape import reshape
@@ -7,7 +7,7 @@ from minichainer.utils import type_check
 
 
 class Tile(function_node.FunctionNode):
-    """Tile an array, as ``numpy.tile``."""
+    """Tile an array, as `numpy.tile`."""
 
     def __init__(self, reps):
         if isinstance(reps, int):
@@ -52,13 +52,13 @@ class Tile(function_node.FunctionNode):
 
 
 def tile(x, reps):
-    """Construct a variable by repeating ``x`` ``reps`` times, as ``numpy.tile``.
+    """Construct a variable by repeating `x` `reps` times, as `numpy.tile`.
 
     Args:
-        x (~minichainer.Variable or numpy.ndarray): Input variable.
+        x (Variable or numpy.ndarray): Input variable.
         reps (int or tuple of int): Repetitions along each axis.
 
     Returns:
-        ~minichainer.Variable: The tiled variable.
+        Variable: The tiled variable.
     """
     return Tile(reps).apply((x,))[0]

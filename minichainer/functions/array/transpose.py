@@ -38,7 +38,7 @@ class Transpose(FunctionNode):
 
 
 def transpose(x, axes=None):
-    """Permute the axes of ``x`` (reverse them when ``axes`` is None)."""
+    """Permute the axes of `x` (reverse them when `axes` is None)."""
     if axes is not None:
         axes = tuple(axes)
     return Transpose(axes).apply((x,))[0]

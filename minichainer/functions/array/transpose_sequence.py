@@ -1,4 +1,4 @@
-"""Transposing a list of sequences (``chainer.functions.transpose_sequence``)."""
+"""Transposing a list of sequences (`chainer.functions.transpose_sequence`)."""
 import numpy
 
 from minichainer import backend
@@ -7,7 +7,7 @@ from minichainer.utils import type_check
 
 
 def _transpose(xs, length):
-    """Time-major <-> batch-major: ``out[t][i] = xs[i][t]``; ``xs`` sorted by length."""
+    """Time-major <-> batch-major: `out[t][i] = xs[i][t]`; `xs` sorted by length."""
     if length == 0:
         return ()
     xp = backend.get_array_module(*xs)
@@ -53,15 +53,15 @@ class TransposeSequence(function_node.FunctionNode):
 def transpose_sequence(xs):
     """Transpose a list of variables sorted by decreasing length.
 
-    Turns ``B`` sequences of shapes ``(L_i, ...)`` into ``max(L_i)`` variables where the
-    ``t``-th holds the ``t``-th step of every sequence at least ``t + 1`` long.
+    Turns `B` sequences of shapes `(L_i, ...)` into `max(L_i)` variables where the
+    `t`-th holds the `t`-th step of every sequence at least `t + 1` long.
 
     Args:
-        xs (list of ~minichainer.Variable or numpy.ndarray): Sequences sorted by length
+        xs (list of Variable or numpy.ndarray): Sequences sorted by length
             in decreasing order.
 
     Returns:
-        tuple of ~minichainer.Variable: The transposed sequences.
+        tuple of Variable: The transposed sequences.
     """
     if not xs:
         return ()

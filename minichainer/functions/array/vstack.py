@@ -1,4 +1,4 @@
-"""Vertical (row-wise) stacking (``chainer.functions.vstack``)."""
+"""Vertical (row-wise) stacking (`chainer.functions.vstack`)."""
 import numpy
 
 from minichainer import backend
@@ -9,7 +9,7 @@ from minichainer.utils import type_check
 
 
 class Vstack(function_node.FunctionNode):
-    """Concatenate arrays vertically, as ``numpy.vstack``."""
+    """Concatenate arrays vertically, as `numpy.vstack`."""
 
     def check_type_forward(self, in_types):
         type_check.expect(in_types.size() > 0)
@@ -46,10 +46,10 @@ def vstack(xs):
     """Concatenate variables vertically (along axis 0; 0-d/1-D inputs become rows).
 
     Args:
-        xs (sequence of ~minichainer.Variable or numpy.ndarray): Inputs of one dtype and
+        xs (sequence of Variable or numpy.ndarray): Inputs of one dtype and
             ndim whose shapes agree except along axis 0 (exactly, for 0-d/1-D inputs).
 
     Returns:
-        ~minichainer.Variable: The stacked variable.
+        Variable: The stacked variable.
     """
     return Vstack().apply(xs)[0]

@@ -1,4 +1,4 @@
-"""Choosing elements by a condition (``chainer.functions.where``)."""
+"""Choosing elements by a condition (`chainer.functions.where`)."""
 import numpy
 
 import minichainer
@@ -16,7 +16,7 @@ def _condition_type(condition):
 
 
 class Where(function_node.FunctionNode):
-    """Choose from ``x`` where ``condition`` holds and from ``y`` elsewhere."""
+    """Choose from `x` where `condition` holds and from `y` elsewhere."""
 
     def __init__(self, condition):
         self.condition = condition
@@ -49,18 +49,18 @@ class Where(function_node.FunctionNode):
 
 
 def where(condition, x, y):
-    """Choose elements from ``x`` where ``condition`` is True and from ``y`` elsewhere.
+    """Choose elements from `x` where `condition` is True and from `y` elsewhere.
 
-    ``condition``, ``x`` and ``y`` broadcast together; the gradients are summed back to
-    the shapes of ``x`` and ``y``.
+    `condition`, `x` and `y` broadcast together; the gradients are summed back to
+    the shapes of `x` and `y`.
 
     Args:
-        condition (~minichainer.Variable or numpy.ndarray): Bool array.
-        x (~minichainer.Variable or numpy.ndarray): Values where the condition holds.
-        y (~minichainer.Variable or numpy.ndarray): Values elsewhere (dtype of ``x``).
+        condition (Variable or numpy.ndarray): Bool array.
+        x (Variable or numpy.ndarray): Values where the condition holds.
+        y (Variable or numpy.ndarray): Values elsewhere (dtype of `x`).
 
     Returns:
-        ~minichainer.Variable: The chosen values.
+        Variable: The chosen values.
     """
     if isinstance(condition, minichainer.Variable):
         condition = condition.array

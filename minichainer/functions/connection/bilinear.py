@@ -1,4 +1,4 @@
-"""Bilinear function ``y_il = sum_jk e1_ij e2_ik W_jkl (+ e1 V1 + e2 V2 + b)``."""
+"""Bilinear function `y_il = sum_jk e1_ij e2_ik W_jkl (+ e1 V1 + e2 V2 + b)`."""
 from minichainer import function_node
 from minichainer.utils import type_check
 from minichainer.functions.math.matmul import matmul
@@ -12,7 +12,8 @@ def _as_mat(x):
 
 
 class BilinearFunction(function_node.FunctionNode):
-    """FunctionNode of :func:`bilinear`; inputs ``(e1, e2, W[, V1, V2, b])``.
+    """FunctionNode of [`bilinear`][minichainer.functions.connection.bilinear.bilinear]; inputs
+    `(e1, e2, W[, V1, V2, b])`.
 
     The backward is built from differentiable functions (matmul, reshape, mul, sum)
     so that higher-order gradients work.

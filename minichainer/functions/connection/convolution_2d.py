@@ -1,4 +1,4 @@
-"""Two-dimensional convolution: the 2-D face of the N-d engine in ``convolution_nd``."""
+"""Two-dimensional convolution: the 2-D face of the N-d engine in `convolution_nd`."""
 from minichainer.functions.connection import convolution_nd as _engine
 from minichainer.functions.connection.convolution_nd import _check_x_W_types  # noqa: F401
 from minichainer.functions.connection.convolution_nd import ConvolutionShapeError  # noqa: F401,E501
@@ -21,7 +21,7 @@ def _pair(x):
 
 
 class _TwoD(object):
-    """Chainer's 2-D attribute names (``sy, sx, ph, pw, dy, dx``) over the N-d tuples."""
+    """Chainer's 2-D attribute names (`sy, sx, ph, pw, dy, dx`) over the N-d tuples."""
 
     sy = property(lambda self: self.stride[0])
     sx = property(lambda self: self.stride[1])
@@ -32,8 +32,9 @@ class _TwoD(object):
 
 
 class Convolution2DFunction(_TwoD, _engine.ConvolutionND):
-    """FunctionNode of :func:`convolution_2d` (the N-d engine with ``ndim=2``; the bias
-    must have ``x``'s dtype, as in Chainer)."""
+    """FunctionNode of
+    [`convolution_2d`][minichainer.functions.connection.convolution_2d.convolution_2d] (the N-d
+    engine with `ndim=2`; the bias must have `x`'s dtype, as in Chainer)."""
 
     _owner = 'convolution_2d'
     _bias_same_dtype = True
@@ -52,16 +53,16 @@ _COL_CACHE_MAX_BYTES = _engine._COL_CACHE_MAX_BYTES
 def convolution_2d(x, W, b=None, stride=1, pad=0, cover_all=False, **kwargs):
     """convolution_2d(x, W, b=None, stride=1, pad=0, cover_all=False, *, dilate=1, groups=1)
 
-    Two-dimensional convolution (cross-correlation) of ``x`` (n, c, h, w) with filters
-    ``W`` (c_O, c / groups, kh, kw) plus optional bias ``b`` (c_O,).
+    Two-dimensional convolution (cross-correlation) of `x` (n, c, h, w) with filters
+    `W` (c_O, c / groups, kh, kw) plus optional bias `b` (c_O,).
 
     Returns:
         Variable: output of shape (n, c_O, h_O, w_O) with
-        ``h_O = (h + 2 * ph - kh') // sy + 1`` (``kh' = kh + (kh - 1) * (dy - 1)``).
+        `h_O = (h + 2 * ph - kh') // sy + 1` (`kh' = kh + (kh - 1) * (dy - 1)`).
 
     Raises:
-        ValueError: a non-positive ``stride``/``dilate``/``groups`` or kernel size, a
-            negative ``pad``, a kernel larger than the padded input, or ``groups`` not
+        ValueError: a non-positive `stride`/`dilate`/`groups` or kernel size, a
+            negative `pad`, a kernel larger than the padded input, or `groups` not
             dividing the channels (the message names the argument, its value and the
             input shape).
     """

@@ -1,23 +1,23 @@
 """The convolution engine: one N-dimensional implementation for every convolution.
 
-``convolution_nd`` (1-D, 2-D, 3-D, ...), ``convolution_2d``, ``deconvolution_2d``/``_nd``,
-``depthwise_convolution_2d`` and ``dilated_convolution_2d`` all run the code below.
+`convolution_nd` (1-D, 2-D, 3-D, ...), `convolution_2d`, `deconvolution_2d`/`_nd`,
+`depthwise_convolution_2d` and `dilated_convolution_2d` all run the code below.
 
-Layout. The patches of ``x`` (n, c, d_1..d_N) are taken through a strided view and copied
-once into ``col`` of shape (c, k_1..k_N, n, o_1..o_N). Seen as a (c * prod(k),
+Layout. The patches of `x` (n, c, d_1..d_N) are taken through a strided view and copied
+once into `col` of shape (c, k_1..k_N, n, o_1..o_N). Seen as a (c * prod(k),
 n * prod(o)) matrix it is the right operand of every product, so none needs a transposed
 copy:
 
-* forward ``y = W (oc, c*k) @ col``, giving y in (oc, n, o...) memory order (returned as an
+* forward `y = W (oc, c*k) @ col`, giving y in (oc, n, o...) memory order (returned as an
   (n, oc, o...) view);
-* filter gradient ``gW = gy (oc, n*o) @ col.T`` (BLAS reads ``col.T`` in place);
-* data gradient ``gcol = W.T @ gy``, then ``col2im``: one strided slice add per kernel
-  offset into a zeroed buffer (in chunks of images when ``gcol`` would exceed
-  ``_GCOL_CHUNK_BYTES``).
+* filter gradient `gW = gy (oc, n*o) @ col.T` (BLAS reads `col.T` in place);
+* data gradient `gcol = W.T @ gy`, then `col2im`: one strided slice add per kernel
+  offset into a zeroed buffer (in chunks of images when `gcol` would exceed
+  `_GCOL_CHUNK_BYTES`).
 
-``gy`` is brought to channel-major order at most once per backward and shared by both
-gradients. The forward ``col`` is kept for the filter gradient when it is at most
-``_COL_CACHE_MAX_BYTES`` (recomputed otherwise, as Chainer always does).
+`gy` is brought to channel-major order at most once per backward and shared by both
+gradients. The forward `col` is kept for the filter gradient when it is at most
+`_COL_CACHE_MAX_BYTES` (recomputed otherwise, as Chainer always does).
 """
 import numbers
 
@@ -50,10 +50,10 @@ def _shape_note(x_shape):
 
 
 def _as_ints(owner, name, value, ndim, minimum, x_shape=None):
-    """``value`` (an int or ``ndim`` ints) as a tuple of ints >= ``minimum``.
+    """`value` (an int or `ndim` ints) as a tuple of ints >= `minimum`.
 
     Raises:
-        ValueError: naming ``owner``, the argument, its value and the input shape.
+        ValueError: naming `owner`, the argument, its value and the input shape.
     """
     if isinstance(value, numbers.Integral):
         values = (int(value),) * ndim
@@ -82,7 +82,7 @@ def _check_groups(owner, groups, x_shape=None):
 
 
 def _parse_params(owner, ndim, stride, pad, dilate, groups, x_shape=None):
-    """Validated ``(stride, pad, dilate, groups)`` tuples of a convolution."""
+    """Validated `(stride, pad, dilate, groups)` tuples of a convolution."""
     return (_as_ints(owner, 'stride', stride, ndim, 1, x_shape),
             _as_ints(owner, 'pad', pad, ndim, 0, x_shape),
             _as_ints(owner, 'dilate', dilate, ndim, 1, x_shape),
@@ -98,7 +98,7 @@ def _spatial_ndim(owner, x):
 
 
 def _conv_out_dims(owner, x_shape, ksize, stride, pad, dilate, cover_all):
-    """Output sizes of a convolution of ``x_shape`` by ``ksize``.
+    """Output sizes of a convolution of `x_shape` by `ksize`.
 
     Raises:
         ConvolutionShapeError: a zero kernel size, or a (dilated) kernel larger than
@@ -127,11 +127,11 @@ def _check_channels(owner, groups, in_channels, out_channels, x_shape):
 
 
 def _check_x_W_types(in_types, ndim):
-    """Type check shared by the (de)convolutions: 2 or 3 inputs, ``x`` and ``W`` of a
-    float dtype with ``ndim`` axes.
+    """Type check shared by the (de)convolutions: 2 or 3 inputs, `x` and `W` of a
+    float dtype with `ndim` axes.
 
     Returns:
-        tuple: ``(n_in, x_type, w_type)`` for the function's own checks.
+        tuple: `(n_in, x_type, w_type)` for the function's own checks.
     """
     n_in, x_type, w_type = checks.expect_x_W(in_types)
     type_check.expect(
@@ -142,15 +142,15 @@ def _check_x_W_types(in_types, ndim):
 
 
 def _check_b_type(in_types, n_in, x_type, out_channels, same_dtype):
-    """Type check of the optional bias: 1-D with ``out_channels`` elements, of ``x``'s
-    dtype when ``same_dtype`` (the 2-D functions) else of any float dtype (the N-d ones,
+    """Type check of the optional bias: 1-D with `out_channels` elements, of `x`'s
+    dtype when `same_dtype` (the 2-D functions) else of any float dtype (the N-d ones,
     which cast it into the output's dtype, as in Chainer)."""
     checks.expect_bias(in_types, n_in, x_type, out_channels, same_dtype)
 
 
 def _check_groups_type(owner, in_types, groups, channels_axis_type):
-    """Raise a ValueError (before the shape expectations) when ``groups`` does not
-    divide the channel count of ``x``."""
+    """Raise a ValueError (before the shape expectations) when `groups` does not
+    divide the channel count of `x`."""
     if groups == 1:
         return
     channels = type_check.eval(channels_axis_type)
@@ -163,7 +163,7 @@ def _check_groups_type(owner, in_types, groups, channels_axis_type):
 # -- array kernels (arrays in, arrays out) ----------------------------------------------
 
 def _matmul(a, b, xp):
-    """``a @ b`` for 2-D operands, batched over the groups axis for 3-D ones."""
+    """`a @ b` for 2-D operands, batched over the groups axis for 3-D ones."""
     if a.ndim == 2:
         return a.dot(b)
     if a.shape[0] == 1:
@@ -172,7 +172,7 @@ def _matmul(a, b, xp):
 
 
 def _channel_major(a):
-    """(n, c, d...) -> (c, n * prod(d)), free when ``a`` already is in that memory order."""
+    """(n, c, d...) -> (c, n * prod(d)), free when `a` already is in that memory order."""
     return a.swapaxes(0, 1).reshape(a.shape[1], -1)
 
 
@@ -184,7 +184,7 @@ def _grouped(m, groups):
 
 
 def _conv_forward(x, W, b, stride, pad, dilate, outs, groups, xp):
-    """Return ``(y, col)``: y (n, oc, o...) as a view, col (c, k..., n, o...)."""
+    """Return `(y, col)`: y (n, oc, o...) as a view, col (c, k..., n, o...)."""
     n = x.shape[0]
     out_c = W.shape[0]
     col = conv_nd._im2col_cn(x, W.shape[2:], stride, pad, dilate, outs)
@@ -215,10 +215,10 @@ def _conv_grad_w(col, gy_cn, W_shape, groups, w_dtype, xp):
 
 def _deconv_forward(x_cn, W, b, x_shape, stride, pad, dilate, outs, groups, dtype, xp):
     """Transposed convolution of x_cn (c, n * prod(d)) by W (c, oc/G, k...) into
-    (n, oc, outs...) (a view); ``x_shape`` is the (n, c, d...) shape of ``x``.
+    (n, oc, outs...) (a view); `x_shape` is the (n, c, d...) shape of `x`.
 
-    ``gcol = W.T @ x`` is computed for as many images at a time as fit in
-    ``_GCOL_CHUNK_BYTES`` and added into the output right away, which bounds the
+    `gcol = W.T @ x` is computed for as many images at a time as fit in
+    `_GCOL_CHUNK_BYTES` and added into the output right away, which bounds the
     temporary for large inputs.
     """
     c = W.shape[0]
@@ -257,12 +257,13 @@ def _bias_grad(gy, b_node):
 # -- function nodes ---------------------------------------------------------------------
 
 class ConvolutionND(function_node.FunctionNode):
-    """FunctionNode of every convolution: :func:`convolution_nd` and, through
-    :class:`~minichainer.functions.connection.convolution_2d.Convolution2DFunction`,
-    :func:`convolution_2d`.
+    """FunctionNode of every convolution:
+    [`convolution_nd`][minichainer.functions.connection.convolution_nd.convolution_nd] and, through
+    `Convolution2DFunction`,
+    [`convolution_2d`][minichainer.functions.connection.convolution_2d.convolution_2d].
 
     Unlike Chainer, the im2col buffer of the forward pass (when at most
-    ``_COL_CACHE_MAX_BYTES``) is kept until the filter gradient is computed, so backward
+    `_COL_CACHE_MAX_BYTES`) is kept until the filter gradient is computed, so backward
     does not redo im2col (faster, more memory).
     """
 
@@ -322,10 +323,10 @@ class ConvolutionND(function_node.FunctionNode):
 
 
 class ConvolutionNDGradW(function_node.FunctionNode):
-    """Gradient of a convolution w.r.t. its filter; inputs ``(x, gy)``.
+    """Gradient of a convolution w.r.t. its filter; inputs `(x, gy)`.
 
     Built from the convolution's node (or, for a deconvolution's filter gradient, from
-    the deconvolution's node with ``(gy, x)`` as inputs).
+    the deconvolution's node with `(gy, x)` as inputs).
     """
 
     _gy_cn = None
@@ -383,7 +384,7 @@ class ConvolutionNDGradW(function_node.FunctionNode):
 
 
 def _check_spatial_ndim(x, ndim):
-    """Raise ValueError unless ``x`` has exactly ``ndim`` axes after (batch, channel)."""
+    """Raise ValueError unless `x` has exactly `ndim` axes after (batch, channel)."""
     if len(x.shape[2:]) != ndim:
         raise ValueError(
             'The number of dimensions under channel dimension of the input '
@@ -391,16 +392,16 @@ def _check_spatial_ndim(x, ndim):
 
 
 def convolution_nd(x, W, b=None, stride=1, pad=0, cover_all=False, dilate=1, groups=1):
-    """N-dimensional convolution of ``x`` (n, c, d_1..d_N) with ``W`` (c_O, c/groups, k_1..k_N).
+    """N-dimensional convolution of `x` (n, c, d_1..d_N) with `W` (c_O, c/groups, k_1..k_N).
 
     Returns:
         Variable: output of shape (n, c_O, out_1..out_N),
-        ``out_i = (d_i + 2 p_i - k'_i) // s_i + 1`` with ``k'_i = k_i + (k_i - 1)(dilate_i - 1)``
-        (``+ s_i - 1`` in the numerator with ``cover_all``).
+        `out_i = (d_i + 2 p_i - k'_i) // s_i + 1` with `k'_i = k_i + (k_i - 1)(dilate_i - 1)`
+        (`+ s_i - 1` in the numerator with `cover_all`).
 
     Raises:
-        ValueError: a non-positive ``stride``/``dilate``/``groups`` or kernel size, a
-            negative ``pad``, a kernel larger than the padded input, or ``groups`` not
+        ValueError: a non-positive `stride`/`dilate`/`groups` or kernel size, a
+            negative `pad`, a kernel larger than the padded input, or `groups` not
             dividing the channels.
     """
     ndim = _spatial_ndim('convolution_nd', x)
@@ -412,20 +413,20 @@ def convolution_nd(x, W, b=None, stride=1, pad=0, cover_all=False, dilate=1, gro
 
 
 def convolution_1d(x, W, b=None, stride=1, pad=0, cover_all=False, dilate=1, groups=1):
-    """1-D convolution (``convolution_nd`` on 3-D input).
+    """1-D convolution (`convolution_nd` on 3-D input).
 
     Raises:
-        ValueError: if ``x`` is not 3-dimensional.
+        ValueError: if `x` is not 3-dimensional.
     """
     _check_spatial_ndim(x, 1)
     return convolution_nd(x, W, b, stride, pad, cover_all, dilate, groups)
 
 
 def convolution_3d(x, W, b=None, stride=1, pad=0, cover_all=False, dilate=1, groups=1):
-    """3-D convolution (``convolution_nd`` on 5-D input).
+    """3-D convolution (`convolution_nd` on 5-D input).
 
     Raises:
-        ValueError: if ``x`` is not 5-dimensional.
+        ValueError: if `x` is not 5-dimensional.
     """
     _check_spatial_ndim(x, 3)
     return convolution_nd(x, W, b, stride, pad, cover_all, dilate, groups)

@@ -1,4 +1,4 @@
-"""Two-dimensional deconvolution: the 2-D face of the N-d engine in ``deconvolution_nd``."""
+"""Two-dimensional deconvolution: the 2-D face of the N-d engine in `deconvolution_nd`."""
 from minichainer.functions.connection.convolution_2d import _deterministic_msg
 from minichainer.functions.connection.convolution_2d import _pair  # noqa: F401
 from minichainer.functions.connection.convolution_2d import _requires_x_grad_msg
@@ -9,9 +9,10 @@ from minichainer.utils import argument
 
 
 class Deconvolution2DFunction(_TwoD, DeconvolutionND):
-    """FunctionNode of :func:`deconvolution_2d` (the N-d engine with ``ndim=2``; the
-    bias must have ``x``'s dtype, as in Chainer). ``outh``/``outw`` are the output size,
-    None until the first forward when ``outsize`` is not given."""
+    """FunctionNode of
+    [`deconvolution_2d`][minichainer.functions.connection.deconvolution_2d.deconvolution_2d] (the
+    N-d engine with `ndim=2`; the bias must have `x`'s dtype, as in Chainer). `outh`/`outw` are
+    the output size, None until the first forward when `outsize` is not given."""
 
     _owner = 'deconvolution_2d'
     _bias_same_dtype = True
@@ -35,15 +36,15 @@ class Deconvolution2DFunction(_TwoD, DeconvolutionND):
 def deconvolution_2d(x, W, b=None, stride=1, pad=0, outsize=None, **kwargs):
     """deconvolution_2d(x, W, b=None, stride=1, pad=0, outsize=None, *, dilate=1, groups=1)
 
-    Two-dimensional deconvolution (transposed convolution) of ``x`` (n, c_I, h, w)
-    with ``W`` (c_I, c_O / groups, kh, kw) and optional bias ``b`` (c_O,).
+    Two-dimensional deconvolution (transposed convolution) of `x` (n, c_I, h, w)
+    with `W` (c_I, c_O / groups, kh, kw) and optional bias `b` (c_O,).
 
-    The output size is ``outsize`` or ``s * (h - 1) + kh' - 2 * p`` per axis.
+    The output size is `outsize` or `s * (h - 1) + kh' - 2 * p` per axis.
 
     Raises:
-        ValueError: a non-positive ``stride``/``dilate``/``groups`` or kernel size, a
-            negative ``pad``, ``groups`` not dividing the channels, or a non-positive
-            output size (also a ``RuntimeError``, as Chainer raises there).
+        ValueError: a non-positive `stride`/`dilate`/`groups` or kernel size, a
+            negative `pad`, `groups` not dividing the channels, or a non-positive
+            output size (also a `RuntimeError`, as Chainer raises there).
     """
     argument.check_unexpected_kwargs(
         kwargs, deterministic=_deterministic_msg)

@@ -1,6 +1,6 @@
-"""N-dimensional deconvolution (transposed convolution) on the engine of ``convolution_nd``.
+"""N-dimensional deconvolution (transposed convolution) on the engine of `convolution_nd`.
 
-The forward is the convolution's data gradient (``W.T @ x`` then ``col2im``); the
+The forward is the convolution's data gradient (`W.T @ x` then `col2im`); the
 backward is a convolution (data gradient) and the convolution's filter gradient.
 """
 from minichainer import backend
@@ -14,9 +14,10 @@ from minichainer.utils import type_check
 
 
 class DeconvolutionND(function_node.FunctionNode):
-    """FunctionNode of every deconvolution: :func:`deconvolution_nd` and, through
-    :class:`~minichainer.functions.connection.deconvolution_2d.Deconvolution2DFunction`,
-    :func:`deconvolution_2d`."""
+    """FunctionNode of every deconvolution:
+    [`deconvolution_nd`][minichainer.functions.connection.deconvolution_nd.deconvolution_nd] and,
+    through `Deconvolution2DFunction`,
+    [`deconvolution_2d`][minichainer.functions.connection.deconvolution_2d.deconvolution_2d]."""
 
     cover_all = None
     _owner = 'deconvolution_nd'
@@ -52,8 +53,8 @@ class DeconvolutionND(function_node.FunctionNode):
                               self._bias_same_dtype)
 
     def _out_dims(self, x, W):
-        """``outsize``, or the deconvolution's natural output size (Chainer's rule) on
-        the axes where it is not given (``None``)."""
+        """`outsize`, or the deconvolution's natural output size (Chainer's rule) on
+        the axes where it is not given (`None`)."""
         ksize = W.shape[2:]
         if any(k < 1 for k in ksize):
             raise ConvolutionShapeError('{}: the kernel size must be positive, got {} '
@@ -111,14 +112,14 @@ class DeconvolutionND(function_node.FunctionNode):
 
 
 def deconvolution_nd(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1, groups=1):
-    """N-dimensional deconvolution of ``x`` (n, c_I, d_1..d_N) with ``W`` (c_I, c_O/groups, k...).
+    """N-dimensional deconvolution of `x` (n, c_I, d_1..d_N) with `W` (c_I, c_O/groups, k...).
 
-    The output size is ``outsize`` or ``s * (d - 1) + k' - 2 * p`` per axis.
+    The output size is `outsize` or `s * (d - 1) + k' - 2 * p` per axis.
 
     Raises:
-        ValueError: a non-positive ``stride``/``dilate``/``groups`` or kernel size, a
-            negative ``pad``, ``groups`` not dividing the channels, or a non-positive
-            output size (also an ``AssertionError``, as Chainer raises there).
+        ValueError: a non-positive `stride`/`dilate`/`groups` or kernel size, a
+            negative `pad`, `groups` not dividing the channels, or a non-positive
+            output size (also an `AssertionError`, as Chainer raises there).
     """
     ndim = _engine._spatial_ndim('deconvolution_nd', x)
     _engine._parse_params('deconvolution_nd', ndim, stride, pad, dilate, groups, x.shape)
@@ -129,20 +130,20 @@ def deconvolution_nd(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1, grou
 
 
 def deconvolution_1d(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1, groups=1):
-    """1-D deconvolution (``deconvolution_nd`` on 3-D input).
+    """1-D deconvolution (`deconvolution_nd` on 3-D input).
 
     Raises:
-        ValueError: if ``x`` is not 3-dimensional.
+        ValueError: if `x` is not 3-dimensional.
     """
     _engine._check_spatial_ndim(x, 1)
     return deconvolution_nd(x, W, b, stride, pad, outsize, dilate, groups)
 
 
 def deconvolution_3d(x, W, b=None, stride=1, pad=0, outsize=None, dilate=1, groups=1):
-    """3-D deconvolution (``deconvolution_nd`` on 5-D input).
+    """3-D deconvolution (`deconvolution_nd` on 5-D input).
 
     Raises:
-        ValueError: if ``x`` is not 5-dimensional.
+        ValueError: if `x` is not 5-dimensional.
     """
     _engine._check_spatial_ndim(x, 3)
     return deconvolution_nd(x, W, b, stride, pad, outsize, dilate, groups)

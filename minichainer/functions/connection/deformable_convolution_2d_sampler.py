@@ -51,14 +51,14 @@ def _check_inputs(x, offset, W, b):
 def _bilinear_weights(coord, size):
     """Split sampling coordinates into the lower cell and the interpolation weights.
 
-    ``coord`` (Variable) are positions in an image of ``size`` pixels along the axis whose
+    `coord` (Variable) are positions in an image of `size` pixels along the axis whose
     border has one extra pixel of zeros on each side (so valid positions lie in
-    ``[0, size - 1]``). Positions are clipped to that range, where their gradient
+    `[0, size - 1]`). Positions are clipped to that range, where their gradient
     becomes zero.
 
     Returns:
-        tuple: ``(lower, (w_lower, w_upper))``; ``lower`` an int array of cell
-        indices in ``[0, size - 2]`` and the weights Variables summing to one.
+        tuple: `(lower, (w_lower, w_upper))`; `lower` an int array of cell
+        indices in `[0, size - 2]` and the weights Variables summing to one.
     """
     xp = backend.get_array_module(coord.array)
     c = coord.array
@@ -71,37 +71,37 @@ def _bilinear_weights(coord, size):
 
 
 def deformable_convolution_2d_sampler(x, offset, W, b=None, stride=1, pad=0):
-    """2-D deformable convolution (`Deformable Convolutional Networks
-    <https://arxiv.org/abs/1703.06211>`_) with given offsets.
+    """2-D deformable convolution
+    ([Deformable Convolutional Networks](https://arxiv.org/abs/1703.06211)) with given offsets.
 
-    Filter tap ``(i, j)`` of output position ``(p, q)`` reads ``x`` (zero-padded by
-    ``pad``) at ``(p * s_Y + i + dy, q * s_X + j + dx)``, the displacement ``(dy, dx)``
-    being read from ``offset``; fractional positions are interpolated bilinearly,
+    Filter tap `(i, j)` of output position `(p, q)` reads `x` (zero-padded by
+    `pad`) at `(p * s_Y + i + dy, q * s_X + j + dx)`, the displacement `(dy, dx)`
+    being read from `offset`; fractional positions are interpolated bilinearly,
     positions outside the padded image see zeros.
 
     Args:
         x (Variable or ndarray): input of shape (n, c_I, h, w).
         offset (Variable or ndarray): offsets of shape (n, 2 * kh * kw, h_O, w_O), of
-            ``x``'s dtype: channels ``[0, kh * kw)`` are the horizontal displacements of
-            the taps in row-major order, channels ``[kh * kw, 2 * kh * kw)`` the
+            `x`'s dtype: channels `[0, kh * kw)` are the horizontal displacements of
+            the taps in row-major order, channels `[kh * kw, 2 * kh * kw)` the
             vertical ones. Its spatial size sets the output size, normally
-            ``h_O = (h + 2 p_H - kh) // s_Y + 1`` (likewise ``w_O``).
+            `h_O = (h + 2 p_H - kh) // s_Y + 1` (likewise `w_O`).
         W (Variable or ndarray): filters of shape (c_O, c_I, kh, kw).
         b (Variable or ndarray or None): bias of shape (c_O,).
-        stride (int or pair of ints): stride ``(s_Y, s_X)``.
-        pad (int or pair of ints): zero padding ``(p_H, p_W)``.
+        stride (int or pair of ints): stride `(s_Y, s_X)`.
+        pad (int or pair of ints): zero padding `(p_H, p_W)`.
 
     Returns:
         Variable: output of shape (n, c_O, h_O, w_O).
 
     Raises:
         ValueError: on arrays of the wrong dimensionality, dtype or shape (e.g. an
-            ``offset`` whose channel count is not ``2 * kh * kw``).
+            `offset` whose channel count is not `2 * kh * kw`).
 
     It is built from differentiable functions (a gather of the four neighbours, the
-    bilinear weights and a linear map), so gradients of any order flow to ``x``,
-    ``offset``, ``W`` and ``b``; at positions clipped to the image border the
-    gradient with respect to ``offset`` is zero.
+    bilinear weights and a linear map), so gradients of any order flow to `x`,
+    `offset`, `W` and `b`; at positions clipped to the image border the
+    gradient with respect to `offset` is zero.
     """
 
     x = variable.as_variable(x)

@@ -1,4 +1,4 @@
-"""Embedding lookup ``y = W[x]``."""
+"""Embedding lookup `y = W[x]`."""
 import numpy
 
 from minichainer import backend
@@ -27,7 +27,8 @@ def _check_ids(x, n_vocab, ignore_label):
 
 
 class EmbedIDFunction(function_node.FunctionNode):
-    """FunctionNode of :func:`embed_id` (inputs ``(x, W)``)."""
+    """FunctionNode of [`embed_id`][minichainer.functions.connection.embed_id.embed_id] (inputs
+    `(x, W)`)."""
 
     def __init__(self, ignore_label=None):
         self.ignore_label = ignore_label
@@ -64,7 +65,8 @@ class EmbedIDFunction(function_node.FunctionNode):
 
 
 class EmbedIDGrad(function_node.FunctionNode):
-    """Gradient of :func:`embed_id` w.r.t. ``W`` (inputs ``(x, gy)``)."""
+    """Gradient of [`embed_id`][minichainer.functions.connection.embed_id.embed_id] w.r.t. `W`
+    (inputs `(x, gy)`)."""
 
     def __init__(self, w_shape, ignore_label=None):
         self.w_shape = w_shape
@@ -91,7 +93,7 @@ class EmbedIDGrad(function_node.FunctionNode):
 
 
 def embed_id(x, W, ignore_label=None):
-    """Efficient linear function for one-hot input: ``y[..., :] = W[x[...]]``.
+    """Efficient linear function for one-hot input: `y[..., :] = W[x[...]]`.
 
     Args:
         x (Variable or ndarray): int array of ids, any shape with ndim >= 1.
@@ -99,10 +101,10 @@ def embed_id(x, W, ignore_label=None):
         ignore_label (int or None): ids equal to it give zero vectors.
 
     Returns:
-        Variable: array of shape ``x.shape + (n_units,)``.
+        Variable: array of shape `x.shape + (n_units,)`.
 
     Raises:
-        ValueError: if an id is outside ``[0, n_vocab)`` and is not ``ignore_label``
+        ValueError: if an id is outside `[0, n_vocab)` and is not `ignore_label`
             (Chainer only checks this in debug mode).
     """
     return EmbedIDFunction(ignore_label=ignore_label).apply((x, W))[0]

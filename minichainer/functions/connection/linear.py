@@ -1,4 +1,4 @@
-"""Linear (fully-connected) function ``y = x W^T + b``."""
+"""Linear (fully-connected) function `y = x W^T + b`."""
 import numpy
 
 from minichainer import function_node
@@ -17,7 +17,8 @@ def _cast(v, dtype):
 
 
 class LinearFunction(function_node.FunctionNode):
-    """FunctionNode of :func:`linear` on 2-D inputs ``(x, W[, b])``."""
+    """FunctionNode of [`linear`][minichainer.functions.connection.linear.linear] on 2-D inputs
+    `(x, W[, b])`."""
 
     def check_type_forward(self, in_types):
         n_in, x_type, w_type = checks.expect_x_W(in_types)
@@ -73,7 +74,8 @@ class LinearFunction(function_node.FunctionNode):
 
 
 class LinearGradData(function_node.FunctionNode):
-    """Gradient of :func:`linear` w.r.t. ``x``: ``gx = gy W`` (inputs ``(W, gy)``)."""
+    """Gradient of [`linear`][minichainer.functions.connection.linear.linear] w.r.t. `x`:
+    `gx = gy W` (inputs `(W, gy)`)."""
 
     def forward(self, inputs):
         self.retain_inputs((0, 1))
@@ -97,7 +99,8 @@ class LinearGradData(function_node.FunctionNode):
 
 
 class LinearGradWeight(function_node.FunctionNode):
-    """Gradient of :func:`linear` w.r.t. ``W``: ``gW = gy^T x`` (inputs ``(x, gy)``)."""
+    """Gradient of [`linear`][minichainer.functions.connection.linear.linear] w.r.t. `W`:
+    `gW = gy^T x` (inputs `(x, gy)`)."""
 
     def __init__(self, w_dtype):
         self._w_dtype = numpy.dtype(w_dtype)
@@ -124,20 +127,20 @@ class LinearGradWeight(function_node.FunctionNode):
 
 
 def linear(x, W, b=None, n_batch_axes=1):
-    """Linear function (affine transformation) ``y = x W^T + b``.
+    """Linear function (affine transformation) `y = x W^T + b`.
 
     Args:
-        x (Variable or ndarray): input; its first ``n_batch_axes`` axes are batch axes
-            and the remaining axes are flattened into one of size ``W.shape[1]``.
-        W (Variable or ndarray): weight of shape ``(M, N)``.
-        b (Variable or ndarray or None): optional bias of shape ``(M,)``.
+        x (Variable or ndarray): input; its first `n_batch_axes` axes are batch axes
+            and the remaining axes are flattened into one of size `W.shape[1]`.
+        W (Variable or ndarray): weight of shape `(M, N)`.
+        b (Variable or ndarray or None): optional bias of shape `(M,)`.
         n_batch_axes (int): number of leading batch axes (> 0).
 
     Returns:
-        Variable: output of shape ``x.shape[:n_batch_axes] + (M,)``.
+        Variable: output of shape `x.shape[:n_batch_axes] + (M,)`.
 
     Raises:
-        ValueError: if ``n_batch_axes`` is not positive.
+        ValueError: if `n_batch_axes` is not positive.
     """
     if n_batch_axes <= 0:
         raise ValueError('n_batch_axes should be greater than 0.')

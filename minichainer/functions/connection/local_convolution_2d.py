@@ -35,7 +35,7 @@ def local_convolution_2d(x, W, b=None, stride=1):
     Args:
         x (Variable or ndarray): (n, c_I, h, w) input.
         W (Variable or ndarray): (c_O, h_O, w_O, c_I, k_H, k_W) filters, where
-            ``h_O = (h - k_H) // s_Y + 1`` and ``w_O = (w - k_W) // s_X + 1`` (no padding).
+            `h_O = (h - k_H) // s_Y + 1` and `w_O = (w - k_W) // s_X + 1` (no padding).
         b (Variable or ndarray or None): (c_O, h_O, w_O) bias.
         stride (int or pair of ints): stride.
 
@@ -71,12 +71,13 @@ def local_convolution_2d(x, W, b=None, stride=1):
 
 
 class LocalConvolution2DFunction(object):
-    """Chainer's ``LocalConvolution2DFunction(stride)`` for code that calls ``.apply``.
+    """Chainer's `LocalConvolution2DFunction(stride)` for code that calls `.apply`.
 
-    ``LocalConvolution2DFunction(stride).apply((x, W[, b]))`` returns the 1-tuple
-    ``(local_convolution_2d(x, W, b, stride),)``.  The computation is the composite of
-    differentiable functions that :func:`local_convolution_2d` builds, so the output's
-    ``creator`` is the last of those nodes rather than this object.
+    `LocalConvolution2DFunction(stride).apply((x, W[, b]))` returns the 1-tuple
+    `(local_convolution_2d(x, W, b, stride),)`.  The computation is the composite of
+    differentiable functions that
+    [`local_convolution_2d`][minichainer.functions.connection.local_convolution_2d.local_convolution_2d]
+    builds, so the output's `creator` is the last of those nodes rather than this object.
     """
 
     def __init__(self, stride=1):

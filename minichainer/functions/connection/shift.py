@@ -13,10 +13,10 @@ def _pair(x):
 
 
 def _shift_plan(c, kh, kw):
-    """Per channel group, ``(c_start, c_end, ky, kx)`` with ``y[r, q] = x[r - ky*dy, q - kx*dx]``.
+    """Per channel group, `(c_start, c_end, ky, kx)` with `y[r, q] = x[r - ky*dy, q - kx*dx]`.
 
-    The ``kh * kw`` groups have ``c // (kh * kw)`` channels each, the last one also taking
-    the remainder. Group ``g`` moves by the kernel offset of cell ``g`` of the ``kh x kw``
+    The `kh * kw` groups have `c // (kh * kw)` channels each, the last one also taking
+    the remainder. Group `g` moves by the kernel offset of cell `g` of the `kh x kw`
     window measured from its centre, except that the middle group and the last one trade
     cells, so the unshifted (centre) cell belongs to the last group, as in Chainer.
     """
@@ -36,14 +36,15 @@ def _shift_plan(c, kh, kw):
 
 
 def _shifted_bounds(n, step):
-    """Output and input index ranges of an axis of length ``n`` moved by ``step``."""
+    """Output and input index ranges of an axis of length `n` moved by `step`."""
     if step >= 0:
         return slice(min(step, n), n), slice(0, max(n - step, 0))
     return slice(0, max(n + step, 0)), slice(min(-step, n), n)
 
 
 class Shift(function_node.FunctionNode):
-    """FunctionNode of :func:`shift`; its backward is a shift with negated dilation."""
+    """FunctionNode of [`shift`][minichainer.functions.connection.shift.shift]; its backward is a
+    shift with negated dilation."""
 
     def __init__(self, ksize=3, dilate=1):
         self.kh, self.kw = (int(k) for k in _pair(ksize))
@@ -83,25 +84,25 @@ class Shift(function_node.FunctionNode):
 
 
 def shift(x, ksize=3, dilate=1):
-    """Shift operation of `Shift: A Zero FLOP, Zero Parameter Alternative to Spatial
-    Convolutions <https://arxiv.org/abs/1711.08141>`_.
+    """Shift operation of
+    [Shift: A Zero FLOP, Zero Parameter Alternative to Spatial Convolutions](https://arxiv.org/abs/1711.08141).
 
-    The channels of ``x`` are split into ``kh * kw`` groups (``c // (kh * kw)`` channels
+    The channels of `x` are split into `kh * kw` groups (`c // (kh * kw)` channels
     each, the last group also taking the remaining channels); every group is translated
-    spatially by one cell offset of a ``kh x kw`` window (times ``dilate``), filling with
+    spatially by one cell offset of a `kh x kw` window (times `dilate`), filling with
     zeros, and the last group is the one left in place.
 
     Args:
-        x (Variable or ndarray): input of shape (n, c, h, w), ``c >= kh * kw``.
-        ksize (int or pair of ints): odd window size ``(kh, kw)``.
+        x (Variable or ndarray): input of shape (n, c, h, w), `c >= kh * kw`.
+        ksize (int or pair of ints): odd window size `(kh, kw)`.
         dilate (int or pair of ints): distance between window cells (nonzero).
 
     Returns:
-        Variable: output of the shape of ``x``.
+        Variable: output of the shape of `x`.
 
     Raises:
-        ValueError: an even ``ksize`` or a zero/non-int ``dilate``.
-        InvalidType: ``x`` is not a 4-D float array with at least ``kh * kw`` channels.
+        ValueError: an even `ksize` or a zero/non-int `dilate`.
+        InvalidType: `x` is not a 4-D float array with at least `kh * kw` channels.
     """
     y, = Shift(ksize, dilate).apply((x,))
     return y

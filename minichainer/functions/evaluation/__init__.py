@@ -1,1 +1,1 @@
-"""Evaluation metrics (``chainer.functions.evaluation``); forward only."""
+"""Evaluation metrics (`chainer.functions.evaluation`); forward only."""

@@ -1,9 +1,9 @@
-"""Type checks shared by the evaluation functions of scores ``x`` and labels ``t``."""
+"""Type checks shared by the evaluation functions of scores `x` and labels `t`."""
 from minichainer.utils import type_check
 
 
 def float_scores_int_labels(in_types):
-    """Check inputs named ``(x, t)`` of a float and an integer dtype; return their types."""
+    """Check inputs named `(x, t)` of a float and an integer dtype; return their types."""
     type_check._argname(in_types, ('x', 't'))
     x_type, t_type = in_types
     type_check.expect(
@@ -14,9 +14,9 @@ def float_scores_int_labels(in_types):
 
 
 def class_scores_and_labels(in_types):
-    """Check class scores ``x`` (batch, classes, ...) against labels ``t`` (batch, ...).
+    """Check class scores `x` (batch, classes, ...) against labels `t` (batch, ...).
 
-    Axes of ``x`` beyond those of ``t`` (after the class axis) must have size 1.
+    Axes of `x` beyond those of `t` (after the class axis) must have size 1.
     """
     x_type, t_type = float_scores_int_labels(in_types)
     t_ndim = type_check.eval(t_type.ndim)

@@ -1,4 +1,4 @@
-"""Classification accuracy (``chainer.functions.accuracy``)."""
+"""Classification accuracy (`chainer.functions.accuracy`)."""
 import os
 import sys
 import warnings
@@ -10,8 +10,8 @@ from minichainer.functions.evaluation import _type_checks
 
 
 def _user_stacklevel():
-    """The ``stacklevel`` that attributes a warning to the first caller outside
-    minichainer (the user's call of ``F.accuracy`` or of a Classifier)."""
+    """The `stacklevel` that attributes a warning to the first caller outside
+    minichainer (the user's call of `F.accuracy` or of a Classifier)."""
     package = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     frame = sys._getframe(1)
     level = 1
@@ -79,20 +79,20 @@ class Accuracy(function_node.FunctionNode):
 
 
 def accuracy(y, t, ignore_label=None):
-    """Accuracy of a classification: the mean of ``argmax(y, axis=1) == t``.
+    """Accuracy of a classification: the mean of `argmax(y, axis=1) == t`.
 
     Args:
-        y (~minichainer.Variable or ndarray): Scores ``(N, C, ...)`` (float).
-        t (~minichainer.Variable or ndarray): Integer labels ``(N, ...)``.
+        y (Variable or ndarray): Scores `(N, C, ...)` (float).
+        t (Variable or ndarray): Integer labels `(N, ...)`.
         ignore_label (int or None): Samples with this label are left out of both the
             numerator and the denominator; 0 is returned when every label is ignored.
 
-    A label outside ``[0, n_class)`` that is not ``ignore_label`` is counted as a miss
-    (as in Chainer) and a ``RuntimeWarning`` is issued; under ``config.debug`` it
-    raises ``ValueError`` instead.
+    A label outside `[0, n_class)` that is not `ignore_label` is counted as a miss
+    (as in Chainer) and a `RuntimeWarning` is issued; under `config.debug` it
+    raises `ValueError` instead.
 
     Returns:
-        ~minichainer.Variable: 0-dim Variable of ``y``'s dtype.
+        Variable: 0-dim Variable of `y`'s dtype.
     """
     acc, = Accuracy(ignore_label=ignore_label).apply((y, t))
     return acc

@@ -1,4 +1,4 @@
-"""Binary classification accuracy (``chainer.functions.binary_accuracy``)."""
+"""Binary classification accuracy (`chainer.functions.binary_accuracy`)."""
 import copy
 
 from minichainer import backend
@@ -8,10 +8,10 @@ from minichainer.utils import type_check
 
 
 class BinaryAccuracy(function_node.FunctionNode):
-    """Accuracy of ``y >= 0`` against 0/1 labels; label -1 is ignored (not differentiable).
+    """Accuracy of `y >= 0` against 0/1 labels; label -1 is ignored (not differentiable).
 
-    Chainer implements this as an old-style ``Function``; here it is a FunctionNode that
-    can also be called like one (``BinaryAccuracy()(y, t)``).
+    Chainer implements this as an old-style `Function`; here it is a FunctionNode that
+    can also be called like one (`BinaryAccuracy()(y, t)`).
     """
 
     ignore_label = -1
@@ -37,13 +37,13 @@ class BinaryAccuracy(function_node.FunctionNode):
 
 
 def binary_accuracy(y, t):
-    """Binary accuracy: the fraction of ``(y >= 0) == t`` among labels other than -1.
+    """Binary accuracy: the fraction of `(y >= 0) == t` among labels other than -1.
 
     Args:
-        y (~minichainer.Variable or ndarray): Scores (float); ``y >= 0`` predicts 1.
-        t (~minichainer.Variable or ndarray): Integer labels 0, 1 or -1 (ignored), same shape.
+        y (Variable or ndarray): Scores (float); `y >= 0` predicts 1.
+        t (Variable or ndarray): Integer labels 0, 1 or -1 (ignored), same shape.
 
     Returns:
-        ~minichainer.Variable: 0-dim Variable of ``y``'s dtype.
+        Variable: 0-dim Variable of `y`'s dtype.
     """
     return BinaryAccuracy()(y, t)

@@ -1,4 +1,4 @@
-"""Per-class precision, recall, F-beta and support (``F.classification_summary``)."""
+"""Per-class precision, recall, F-beta and support (`F.classification_summary`)."""
 import minichainer
 import copy
 
@@ -14,9 +14,9 @@ def _fbeta_score(precision, recall, beta):
 
 
 class ClassificationSummary(function_node.FunctionNode):
-    """Computes ``(precision, recall, fbeta, support)`` per class (not differentiable).
+    """Computes `(precision, recall, fbeta, support)` per class (not differentiable).
 
-    Chainer implements this as an old-style ``Function``; here it is a FunctionNode that
+    Chainer implements this as an old-style `Function`; here it is a FunctionNode that
     can also be called like one (returns the tuple of 4 Variables).
     """
 
@@ -63,40 +63,40 @@ def classification_summary(y, t, label_num=None, beta=1.0, ignore_label=-1):
     """Precision, recall, F-beta score and support of each class.
 
     Args:
-        y (~minichainer.Variable or ndarray): Scores ``(N, C, ...)``; the prediction is
+        y (Variable or ndarray): Scores `(N, C, ...)`; the prediction is
             the arg-max over axis 1.
-        t (~minichainer.Variable or ndarray): Integer labels ``(N, ...)``.
-        label_num (int): Number of classes; inferred as ``max(t) + 1`` when None.
-        beta (float): The ``beta`` of the F-beta score.
+        t (Variable or ndarray): Integer labels `(N, ...)`.
+        label_num (int): Number of classes; inferred as `max(t) + 1` when None.
+        beta (float): The `beta` of the F-beta score.
         ignore_label (int): Samples with this label are ignored.
 
     Returns:
-        tuple: ``(precision, recall, fbeta_score, support)``, each a Variable of length
-        ``label_num``; the first three are float64 (as in Chainer), ``nan`` where the
+        tuple: `(precision, recall, fbeta_score, support)`, each a Variable of length
+        `label_num`; the first three are float64 (as in Chainer), `nan` where the
         denominator is 0; support holds integer counts.
     """
     return ClassificationSummary(label_num, beta, ignore_label)(y, t)
 
 
 def precision(y, t, label_num=None, ignore_label=-1):
-    """Per-class precision; returns ``(precision, support)`` (see classification_summary)."""
+    """Per-class precision; returns `(precision, support)` (see classification_summary)."""
     ret = ClassificationSummary(label_num, 1.0, ignore_label)(y, t)
     return ret[0], ret[-1]
 
 
 def recall(y, t, label_num=None, ignore_label=-1):
-    """Per-class recall; returns ``(recall, support)`` (see classification_summary)."""
+    """Per-class recall; returns `(recall, support)` (see classification_summary)."""
     ret = ClassificationSummary(label_num, 1.0, ignore_label)(y, t)
     return ret[1], ret[-1]
 
 
 def fbeta_score(y, t, label_num=None, beta=1.0, ignore_label=-1):
-    """Per-class F-beta score; returns ``(fbeta, support)`` (see classification_summary)."""
+    """Per-class F-beta score; returns `(fbeta, support)` (see classification_summary)."""
     ret = ClassificationSummary(label_num, beta, ignore_label)(y, t)
     return ret[2], ret[-1]
 
 
 def f1_score(y, t, label_num=None, ignore_label=-1):
-    """Per-class F1 score; returns ``(f1, support)`` (see classification_summary)."""
+    """Per-class F1 score; returns `(f1, support)` (see classification_summary)."""
     ret = ClassificationSummary(label_num, 1.0, ignore_label)(y, t)
     return ret[2], ret[-1]

@@ -1,4 +1,4 @@
-"""Coefficient of determination (``chainer.functions.r2_score``)."""
+"""Coefficient of determination (`chainer.functions.r2_score`)."""
 import copy
 
 from minichainer import backend
@@ -9,7 +9,7 @@ from minichainer.utils import type_check
 class R2_score(function_node.FunctionNode):
     """R^2 regression score along axis 0 (not differentiable).
 
-    Chainer implements this as an old-style ``Function``; here it is a FunctionNode that
+    Chainer implements this as an old-style `Function`; here it is a FunctionNode that
     can also be called like one.
     """
 
@@ -51,21 +51,21 @@ class R2_score(function_node.FunctionNode):
 
 
 def r2_score(pred, true, sample_weight=None, multioutput='uniform_average'):
-    """R^2 (coefficient of determination) score, ``1 - SS_res / SS_tot`` per output column.
+    """R^2 (coefficient of determination) score, `1 - SS_res / SS_tot` per output column.
 
     Columns whose targets are constant score 0.
 
     Args:
-        pred (~minichainer.Variable or ndarray): Predictions (float).
-        true (~minichainer.Variable or ndarray): Targets (float), same shape.
+        pred (Variable or ndarray): Predictions (float).
+        true (Variable or ndarray): Targets (float), same shape.
         sample_weight: Must be None (not supported, as in Chainer).
-        multioutput (str): ``'uniform_average'`` (mean over columns) or ``'raw_values'``.
+        multioutput (str): `'uniform_average'` (mean over columns) or `'raw_values'`.
 
     Returns:
-        ~minichainer.Variable: The score (0-dim, or one per column for ``'raw_values'``).
+        Variable: The score (0-dim, or one per column for `'raw_values'`).
 
     Raises:
-        NotImplementedError: ``sample_weight`` is given.
-        ValueError: ``multioutput`` is not one of the two values.
+        NotImplementedError: `sample_weight` is given.
+        ValueError: `multioutput` is not one of the two values.
     """
     return R2_score(sample_weight=sample_weight, multioutput=multioutput)(pred, true)

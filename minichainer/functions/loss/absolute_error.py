@@ -6,7 +6,8 @@ from minichainer.functions.util import checks
 
 
 class AbsoluteError(function_node.FunctionNode):
-    """FunctionNode of :func:`absolute_error`."""
+    """FunctionNode of
+    [`absolute_error`][minichainer.functions.loss.absolute_error.absolute_error]."""
 
     def check_type_forward(self, in_types):
         checks.expect_same_float_pair(in_types, ('x0', 'x1'))
@@ -25,5 +26,5 @@ class AbsoluteError(function_node.FunctionNode):
 
 
 def absolute_error(x0, x1):
-    """Elementwise ``|x0 - x1|``."""
+    """Elementwise `|x0 - x1|`."""
     return AbsoluteError().apply((x0, x1))[0]

@@ -21,10 +21,10 @@ def black_out(x, t, W, samples, reduce='mean'):
         t (Variable or ndarray): (batch,) int targets.
         W (Variable or ndarray): (vocab, units) output embeddings.
         samples (Variable or ndarray): (batch, n_samples) int negative samples.
-        reduce (str): ``'mean'`` or ``'no'``.
+        reduce (str): `'mean'` or `'no'`.
 
     Raises:
-        ValueError: for an unknown ``reduce``.
+        ValueError: for an unknown `reduce`.
     """
     checks.reduce_option(reduce, ('mean', 'no'))
     batch_size = x.shape[0]

@@ -12,7 +12,8 @@ from minichainer.functions.util import checks
 
 
 class Contrastive(function_node.FunctionNode):
-    """FunctionNode of :func:`contrastive` (inputs ``(x0, x1, y)``)."""
+    """FunctionNode of [`contrastive`][minichainer.functions.loss.contrastive.contrastive]
+    (inputs `(x0, x1, y)`)."""
 
     def __init__(self, margin, reduce='mean'):
         self.margin = checks.positive_margin(margin)
@@ -76,12 +77,12 @@ class Contrastive(function_node.FunctionNode):
 
 
 def contrastive(x0, x1, y, margin=1, reduce='mean'):
-    """Contrastive loss ``0.5 (y d^2 + (1 - y) max(margin - d, 0)^2)``, d = ||x0 - x1||.
+    """Contrastive loss `0.5 (y d^2 + (1 - y) max(margin - d, 0)^2)`, d = ||x0 - x1||.
 
     Args:
         x0, x1 (Variable or ndarray): (N, K) pairs.
         y (Variable or ndarray): (N,) int labels, 1 for similar pairs, 0 otherwise.
         margin (float): positive margin.
-        reduce (str): ``'mean'`` or ``'no'``.
+        reduce (str): `'mean'` or `'no'`.
     """
     return Contrastive(margin, reduce).apply((x0, x1, y))[0]

@@ -16,18 +16,18 @@ def crf1d(cost, xs, ys, reduce='mean'):
     """Negative log-likelihood of a linear-chain CRF.
 
     Args:
-        cost (Variable or ndarray): (K, K) transition costs; ``cost[i, j]`` scores the
-            transition from label ``i`` to label ``j``.
+        cost (Variable or ndarray): (K, K) transition costs; `cost[i, j]` scores the
+            transition from label `i` to label `j`.
         xs (list of Variable or ndarray): time-major (B_t, K) unary scores with
             non-increasing B_t (sequences sorted by length, then transposed).
         ys (list of Variable or ndarray): time-major (B_t,) int gold labels.
-        reduce (str): ``'mean'`` (sum over sequences / batch size) or ``'no'``.
+        reduce (str): `'mean'` (sum over sequences / batch size) or `'no'`.
 
     Returns:
-        Variable: scalar loss, or (B,) per-sequence losses for ``reduce='no'``.
+        Variable: scalar loss, or (B,) per-sequence losses for `reduce='no'`.
 
     Raises:
-        ValueError: for an unknown ``reduce`` or inconsistent label counts.
+        ValueError: for an unknown `reduce` or inconsistent label counts.
     """
     checks.reduce_option(reduce, ('mean', 'no'))
     if xs[0].shape[1] != cost.shape[0]:
@@ -80,7 +80,7 @@ def argmax_crf1d(cost, xs):
         xs (list of Variable or ndarray): time-major (B_t, K) unary scores.
 
     Returns:
-        tuple: ``(score, path)``: the (B,) best scores (a Variable) and the best label
+        tuple: `(score, path)`: the (B,) best scores (a Variable) and the best label
         sequence as a list of int arrays, one per time step.
     """
     alpha = xs[0]

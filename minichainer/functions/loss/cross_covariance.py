@@ -10,7 +10,9 @@ from minichainer.functions.util import checks
 
 
 class CrossCovariance(function_node.FunctionNode):
-    """FunctionNode of :func:`cross_covariance` (inputs ``(y, z)``)."""
+    """FunctionNode of
+    [`cross_covariance`][minichainer.functions.loss.cross_covariance.cross_covariance] (inputs
+    `(y, z)`)."""
 
     def __init__(self, reduce='half_squared_sum'):
         self.reduce = checks.reduce_option(reduce, ('half_squared_sum', 'no'))
@@ -65,9 +67,9 @@ class CrossCovariance(function_node.FunctionNode):
 
 
 def cross_covariance(y, z, reduce='half_squared_sum'):
-    """Cross-covariance loss between ``y`` (N, M) and ``z`` (N, K).
+    """Cross-covariance loss between `y` (N, M) and `z` (N, K).
 
     Returns half the squared Frobenius norm of the cross-covariance matrix
-    (``reduce='half_squared_sum'``) or the (M, K) matrix itself (``'no'``).
+    (`reduce='half_squared_sum'`) or the (M, K) matrix itself (`'no'`).
     """
     return CrossCovariance(reduce).apply((y, z))[0]

@@ -22,7 +22,7 @@ def _logsumexp(a, b):
 def _ctc_one(log_y, labels, blank):
     """-log p(labels | log_y) and d(-log p)/d(logits) for one sequence.
 
-    ``log_y`` is (T, V) log-softmax, ``labels`` a 1-d int array of length L.
+    `log_y` is (T, V) log-softmax, `labels` a 1-d int array of length L.
     """
     T, V = log_y.shape
     path = numpy.full(2 * len(labels) + 1, blank, dtype=numpy.int64)
@@ -68,9 +68,9 @@ def _ctc_one(log_y, labels, blank):
 
 
 class ConnectionistTemporalClassification(function_node.FunctionNode):
-    """FunctionNode of the CTC loss; inputs ``(input_length, label_length, t, xs)``.
+    """FunctionNode of the CTC loss; inputs `(input_length, label_length, t, xs)`.
 
-    ``xs`` is the (T, B, V) stack of unnormalized scores. Double backprop is not
+    `xs` is the (T, B, V) stack of unnormalized scores. Double backprop is not
     supported (as in Chainer).
     """
 
@@ -154,16 +154,16 @@ def connectionist_temporal_classification(x, t, blank_symbol, input_length=None,
         x (list of Variable or ndarray): time-major (B, V) unnormalized scores.
         t (Variable or ndarray): (B, L) int label sequences (no blanks).
         blank_symbol (int): index of the blank label.
-        input_length (ndarray or None): (B,) valid lengths of ``x`` (default: all).
-        label_length (ndarray or None): (B,) valid lengths of ``t`` (default: all).
-        reduce (str): ``'mean'`` (batch mean) or ``'no'`` (per-sequence loss).
+        input_length (ndarray or None): (B,) valid lengths of `x` (default: all).
+        label_length (ndarray or None): (B,) valid lengths of `t` (default: all).
+        reduce (str): `'mean'` (batch mean) or `'no'` (per-sequence loss).
 
     Returns:
-        Variable: ``-log p(t | x)``.
+        Variable: `-log p(t | x)`.
 
     Raises:
-        TypeError: if ``x`` is not a sequence or ``blank_symbol`` is not an int.
-        ValueError: for out-of-range labels, lengths or ``blank_symbol``.
+        TypeError: if `x` is not a sequence or `blank_symbol` is not an int.
+        ValueError: for out-of-range labels, lengths or `blank_symbol`.
     """
     if not isinstance(x, collections.abc.Sequence):
         raise TypeError('x must be a list of Variables, got {}'.format(type(x).__name__))

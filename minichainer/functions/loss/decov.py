@@ -10,7 +10,8 @@ from minichainer.functions.util import checks
 
 
 class DeCov(function_node.FunctionNode):
-    """FunctionNode of :func:`decov` (Chainer uses an old-style Function)."""
+    """FunctionNode of [`decov`][minichainer.functions.loss.decov.decov] (Chainer uses an
+    old-style Function)."""
 
     def __init__(self, reduce='half_squared_sum'):
         self.reduce = checks.reduce_option(reduce, ('half_squared_sum', 'no'))
@@ -57,8 +58,8 @@ class DeCov(function_node.FunctionNode):
 
 
 def decov(h, reduce='half_squared_sum'):
-    """DeCov loss: half the squared sum of the off-diagonal covariances of ``h`` (N, M).
+    """DeCov loss: half the squared sum of the off-diagonal covariances of `h` (N, M).
 
-    With ``reduce='no'`` the (M, M) covariance matrix with zeroed diagonal is returned.
+    With `reduce='no'` the (M, M) covariance matrix with zeroed diagonal is returned.
     """
     return DeCov(reduce).apply((h,))[0]

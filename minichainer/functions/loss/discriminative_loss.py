@@ -1,21 +1,21 @@
 """Discriminative margin-based clustering loss (De Brabandere et al., 2017,
 https://arxiv.org/abs/1708.02551) for instance segmentation by pixel embeddings.
 
-Cluster ``k`` (``k = 1 .. max_embedding_dim``) is the set of pixels whose label is
-``k``; other labels (``0`` = background, or larger values) belong to no cluster. With
-``mu[k, b]`` the mean embedding of cluster ``k`` in image ``b`` (zero when empty),
-``K = max_embedding_dim`` and ``B`` the batch size, the three terms are Chainer's:
+Cluster `k` (`k = 1 .. max_embedding_dim`) is the set of pixels whose label is
+`k`; other labels (`0` = background, or larger values) belong to no cluster. With
+`mu[k, b]` the mean embedding of cluster `k` in image `b` (zero when empty),
+`K = max_embedding_dim` and `B` the batch size, the three terms are Chainer's:
 
-* variance (pull): ``sum_k [sum_{b,p} relu(|mu[k,b] - e[b,:,p]| - delta_v)^2] / n_k / K``
-  where the inner sum runs over all pixels, a pixel outside cluster ``k`` having
-  distance 0, and ``n_k = max(pixels of cluster k in the batch, 1)``;
-* distance (push): ``sum_{k<l} sum_b relu(2 delta_d - |mu[k,b] - mu[l,b]|)^2 /
-  max(K (K - 1) / 2 * B, 1)`` (absent clusters take part with a zero mean);
-* regularization: ``sum_k |mu[k, :, :]| / (K * B)`` (the norm over batch and channels).
+* variance (pull): `sum_k [sum_{b,p} relu(|mu[k,b] - e[b,:,p]| - delta_v)^2] / n_k / K`
+  where the inner sum runs over all pixels, a pixel outside cluster `k` having
+  distance 0, and `n_k = max(pixels of cluster k in the batch, 1)`;
+* distance (push): `sum_{k<l} sum_b relu(2 delta_d - |mu[k,b] - mu[l,b]|)^2 /
+  max(K (K - 1) / 2 * B, 1)` (absent clusters take part with a zero mean);
+* regularization: `sum_k |mu[k, :, :]| / (K * B)` (the norm over batch and channels).
 
-``|.|`` is the L1 or L2 norm over the embedding channels. Chainer materialises a
-``(K, B, K, H, W)`` broadcast; here the cluster means and the per-pixel gathers are
-matrix products with a one-hot mask, so memory stays ``O(B K H W)``.
+`|.|` is the L1 or L2 norm over the embedding channels. Chainer materialises a
+`(K, B, K, H, W)` broadcast; here the cluster means and the per-pixel gathers are
+matrix products with a one-hot mask, so memory stays `O(B K H W)`.
 """
 from minichainer import backend
 from minichainer import variable
@@ -47,21 +47,21 @@ def _l2_norm(x, axis=None):
 class DiscriminativeMarginBasedClusteringLoss(object):
     """Callable computing the discriminative margin-based clustering loss.
 
-    ``loss(embeddings, labels)`` returns ``(alpha * l_var, beta * l_dist,
-    gamma * l_reg)`` (see the module documentation for the terms).
+    `loss(embeddings, labels)` returns `(alpha * l_var, beta * l_dist,
+    gamma * l_reg)` (see the module documentation for the terms).
 
     Args:
         delta_v (float): distance to its cluster mean below which a pixel is not pulled.
         delta_d (float): half the distance between two cluster means beyond which they
             are not pushed apart.
         max_embedding_dim (int): number of embedding channels, which is also the
-            number of clusters (labels ``1 .. max_embedding_dim``).
+            number of clusters (labels `1 .. max_embedding_dim`).
         norm (int): 1 (L1) or 2 (L2) distance.
         alpha, beta, gamma (float): weights of the variance, distance and
             regularization terms.
 
     Raises:
-        ValueError: for a non-positive ``max_embedding_dim`` or a ``norm`` other than
+        ValueError: for a non-positive `max_embedding_dim` or a `norm` other than
             1 or 2.
     """
 
@@ -90,13 +90,13 @@ class DiscriminativeMarginBasedClusteringLoss(object):
         """Compute the three loss terms.
 
         Args:
-            embeddings (~minichainer.Variable or ndarray): ``(B, max_embedding_dim,
-                H, W)`` floating-point pixel embeddings.
-            labels (ndarray): ``(B, H, W)`` instance labels.
+            embeddings (Variable or ndarray): `(B, max_embedding_dim,
+                H, W)` floating-point pixel embeddings.
+            labels (ndarray): `(B, H, W)` instance labels.
 
         Returns:
-            tuple of ~minichainer.Variable: ``(alpha * l_var, beta * l_dist,
-            gamma * l_reg)``, 0-dim, of the embeddings' dtype.
+            tuple of Variable: `(alpha * l_var, beta * l_dist,
+            gamma * l_reg)`, 0-dim, of the embeddings' dtype.
 
         Raises:
             ValueError: for shapes that do not fit.
@@ -170,11 +170,11 @@ def discriminative_margin_based_clustering_loss(
     Pulls each pixel's embedding towards the mean of its instance (variance term),
     pushes the means of different instances apart (distance term) and keeps the means
     small (regularization term). See
-    :class:`DiscriminativeMarginBasedClusteringLoss` for the arguments.
+    `DiscriminativeMarginBasedClusteringLoss` for the arguments.
 
     Returns:
-        tuple of ~minichainer.Variable: ``(alpha * l_var, beta * l_dist,
-        gamma * l_reg)``.
+        tuple of Variable: `(alpha * l_var, beta * l_dist,
+        gamma * l_reg)`.
     """
     loss = DiscriminativeMarginBasedClusteringLoss(
         delta_v, delta_d, max_embedding_dim, norm, alpha, beta, gamma)

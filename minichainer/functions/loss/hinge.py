@@ -8,7 +8,8 @@ from minichainer.functions.array.broadcast import broadcast_to
 
 
 class Hinge(function_node.FunctionNode):
-    """FunctionNode of :func:`hinge` (Chainer uses an old-style Function)."""
+    """FunctionNode of [`hinge`][minichainer.functions.loss.hinge.hinge] (Chainer uses an
+    old-style Function)."""
 
     def __init__(self, norm='L1', reduce='mean'):
         if norm in ('L1', 'L2'):
@@ -65,12 +66,12 @@ class Hinge(function_node.FunctionNode):
 
 
 def hinge(x, t, norm='L1', reduce='mean'):
-    """Hinge loss ``[max(0, 1 - delta{t_n = k} x_nk)]^p`` (delta is +1/-1), p by ``norm``.
+    """Hinge loss `[max(0, 1 - delta{t_n = k} x_nk)]^p` (delta is +1/-1), p by `norm`.
 
     Args:
         x (Variable or ndarray): (N, K) scores.
         t (Variable or ndarray): (N,) int labels in [0, K).
-        norm (str): ``'L1'`` or ``'L2'``.
-        reduce (str): ``'mean'`` (sum / N, a scalar) or ``'no'`` (elementwise).
+        norm (str): `'L1'` or `'L2'`.
+        reduce (str): `'mean'` (sum / N, a scalar) or `'no'` (elementwise).
     """
     return Hinge(norm, reduce).apply((x, t))[0]

@@ -9,7 +9,7 @@ from minichainer.functions.math.clip import clip
 
 
 class HuberLoss(function_node.FunctionNode):
-    """FunctionNode of :func:`huber_loss`."""
+    """FunctionNode of [`huber_loss`][minichainer.functions.loss.huber_loss.huber_loss]."""
 
     def __init__(self, delta, reduce='sum_along_second_axis'):
         self.delta = delta
@@ -52,9 +52,9 @@ class HuberLoss(function_node.FunctionNode):
 
 
 def huber_loss(x, t, delta, reduce='sum_along_second_axis'):
-    """Huber loss: ``0.5 a^2`` if ``|a| <= delta`` else ``delta (|a| - 0.5 delta)``, a = x - t.
+    """Huber loss: `0.5 a^2` if `|a| <= delta` else `delta (|a| - 0.5 delta)`, a = x - t.
 
     Args:
-        reduce (str): ``'sum_along_second_axis'`` (sum over axis 1) or ``'no'``.
+        reduce (str): `'sum_along_second_axis'` (sum over axis 1) or `'no'`.
     """
     return HuberLoss(delta=delta, reduce=reduce).apply((x, t))[0]

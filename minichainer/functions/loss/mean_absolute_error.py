@@ -7,7 +7,8 @@ from minichainer.functions.array.broadcast import broadcast_to
 
 
 class MeanAbsoluteError(function_node.FunctionNode):
-    """FunctionNode of :func:`mean_absolute_error`."""
+    """FunctionNode of
+    [`mean_absolute_error`][minichainer.functions.loss.mean_absolute_error.mean_absolute_error]."""
 
     def check_type_forward(self, in_types):
         checks.expect_same_float_pair(in_types, ('x0', 'x1'))
@@ -30,5 +31,5 @@ class MeanAbsoluteError(function_node.FunctionNode):
 
 
 def mean_absolute_error(x0, x1):
-    """Mean of the absolute elementwise differences of ``x0`` and ``x1`` (a scalar)."""
+    """Mean of the absolute elementwise differences of `x0` and `x1` (a scalar)."""
     return MeanAbsoluteError().apply((x0, x1))[0]

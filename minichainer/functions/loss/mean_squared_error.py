@@ -6,7 +6,8 @@ from minichainer.functions.array.broadcast import broadcast_to
 
 
 class MeanSquaredError(function_node.FunctionNode):
-    """FunctionNode of :func:`mean_squared_error`."""
+    """FunctionNode of
+    [`mean_squared_error`][minichainer.functions.loss.mean_squared_error.mean_squared_error]."""
 
     def check_type_forward(self, in_types):
         checks.expect_same_float_pair(in_types, ('x0', 'x1'))
@@ -31,5 +32,5 @@ class MeanSquaredError(function_node.FunctionNode):
 
 
 def mean_squared_error(x0, x1):
-    """Mean of the squared elementwise differences of ``x0`` and ``x1`` (a scalar)."""
+    """Mean of the squared elementwise differences of `x0` and `x1` (a scalar)."""
     return MeanSquaredError().apply((x0, x1))[0]

@@ -25,20 +25,20 @@ def _check_inputs(x, t, W):
 def negative_sampling(x, t, W, sampler, sample_size, reduce='sum', **kwargs):
     """negative_sampling(x, t, W, sampler, sample_size, reduce='sum', *, return_samples=False)
 
-    Negative sampling loss: for each row, ``log(1 + exp(-w_t . x)) +
-    sum_k log(1 + exp(w_k . x))`` over ``sample_size`` negatives drawn by
-    ``sampler((batch, sample_size + 1))`` (column 0 is replaced by ``t``).
-    Rows with ``t == -1`` are ignored.
+    Negative sampling loss: for each row, `log(1 + exp(-w_t . x)) +
+    sum_k log(1 + exp(w_k . x))` over `sample_size` negatives drawn by
+    `sampler((batch, sample_size + 1))` (column 0 is replaced by `t`).
+    Rows with `t == -1` are ignored.
 
     Built from differentiable functions (higher-order gradients work); Chainer uses a
     dedicated FunctionNode.
 
     Returns:
-        Variable (scalar for ``reduce='sum'``, (batch,) for ``'no'``), plus the
-        samples array when ``return_samples`` is True.
+        Variable (scalar for `reduce='sum'`, (batch,) for `'no'`), plus the
+        samples array when `return_samples` is True.
 
     Raises:
-        ValueError: for an unknown ``reduce``.
+        ValueError: for an unknown `reduce`.
     """
     return_samples, = argument.parse_kwargs(kwargs, ('return_samples', False))
     checks.reduce_option(reduce, ('sum', 'no'))

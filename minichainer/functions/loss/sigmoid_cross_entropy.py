@@ -15,7 +15,9 @@ def _sigmoid(x):
 
 
 class SigmoidCrossEntropy(function_node.FunctionNode):
-    """FunctionNode of :func:`sigmoid_cross_entropy` (inputs ``(x, t)``)."""
+    """FunctionNode of
+    [`sigmoid_cross_entropy`][minichainer.functions.loss.sigmoid_cross_entropy.sigmoid_cross_entropy]
+    (inputs `(x, t)`)."""
 
     ignore_label = -1
 
@@ -64,7 +66,9 @@ class SigmoidCrossEntropy(function_node.FunctionNode):
 
 
 class SigmoidCrossEntropyGrad(function_node.FunctionNode):
-    """Gradient of :func:`sigmoid_cross_entropy` w.r.t. ``x`` (inputs ``(x, gy)``)."""
+    """Gradient of
+    [`sigmoid_cross_entropy`][minichainer.functions.loss.sigmoid_cross_entropy.sigmoid_cross_entropy]
+    w.r.t. `x` (inputs `(x, gy)`)."""
 
     def __init__(self, reduce, count, ignore_mask, t):
         self.reduce = reduce
@@ -107,16 +111,16 @@ class SigmoidCrossEntropyGrad(function_node.FunctionNode):
 
 
 def sigmoid_cross_entropy(x, t, normalize=True, reduce='mean'):
-    """Cross entropy of ``sigmoid(x)`` against binary labels ``t`` (-1 = ignored).
+    """Cross entropy of `sigmoid(x)` against binary labels `t` (-1 = ignored).
 
     Args:
         x (Variable or ndarray): float logits of any shape.
         t (Variable or ndarray): int labels of x's shape, values 0, 1 or -1.
-        normalize (bool): for ``reduce='mean'``, divide by the number of non-ignored
+        normalize (bool): for `reduce='mean'`, divide by the number of non-ignored
             labels (True) or by the batch size (False).
-        reduce (str): ``'mean'`` or ``'no'``.
+        reduce (str): `'mean'` or `'no'`.
 
     Returns:
-        Variable: scalar loss, or elementwise loss for ``reduce='no'``.
+        Variable: scalar loss, or elementwise loss for `reduce='no'`.
     """
     return SigmoidCrossEntropy(normalize, reduce).apply((x, t))[0]

@@ -68,7 +68,9 @@ def _class_weight_shape(ndim):
 
 
 class SoftmaxCrossEntropy(function_node.FunctionNode):
-    """FunctionNode of :func:`softmax_cross_entropy` (inputs ``(x, t)``)."""
+    """FunctionNode of
+    [`softmax_cross_entropy`][minichainer.functions.loss.softmax_cross_entropy.softmax_cross_entropy]
+    (inputs `(x, t)`)."""
 
     normalize = True
     y = None
@@ -283,28 +285,28 @@ def _double_backward_softmax_cross_entropy(x, t, normalize, class_weight, ignore
 def softmax_cross_entropy(x, t, normalize=True, cache_score=True, class_weight=None,
                           ignore_label=-1, reduce='mean', enable_double_backprop=False,
                           soft_target_loss='cross-entropy'):
-    """Cross entropy loss of ``softmax(x)`` against labels ``t``, fused and stable.
+    """Cross entropy loss of `softmax(x)` against labels `t`, fused and stable.
 
     Args:
         x (Variable or ndarray): (N, C, ...) unnormalized log-probabilities.
         t (Variable or ndarray): (N, ...) int labels, or soft targets of x's shape.
-        normalize (bool): for ``reduce='mean'``, divide by the number of non-ignored
+        normalize (bool): for `reduce='mean'`, divide by the number of non-ignored
             labels (True) or by the batch size (False).
-        cache_score (bool): keep ``softmax(x)`` from forward for backward.
+        cache_score (bool): keep `softmax(x)` from forward for backward.
         class_weight (ndarray or None): (C,) per-class weights.
         ignore_label (int): label value to ignore (no loss, no gradient).
-        reduce (str): ``'mean'`` (scalar) or ``'no'`` (per-sample loss).
+        reduce (str): `'mean'` (scalar) or `'no'` (per-sample loss).
         enable_double_backprop (bool): use a slower implementation built from
             differentiable functions.
-        soft_target_loss (str): ``'cross-entropy'`` or ``'kl-divergence'`` for soft
+        soft_target_loss (str): `'cross-entropy'` or `'kl-divergence'` for soft
             targets.
 
     Returns:
         Variable: the loss.
 
     Raises:
-        ValueError: on invalid options, or a label outside ``[0, C)`` that is not
-            ``ignore_label`` (checked always; Chainer only checks in debug mode).
+        ValueError: on invalid options, or a label outside `[0, C)` that is not
+            `ignore_label` (checked always; Chainer only checks in debug mode).
     """
     if soft_target_loss not in ('cross-entropy', 'kl-divergence'):
         raise ValueError("soft_target_loss must be 'cross-entropy' or 'kl-divergence'.")

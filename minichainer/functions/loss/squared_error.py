@@ -5,7 +5,7 @@ from minichainer.functions.util import checks
 
 
 class SquaredError(function_node.FunctionNode):
-    """FunctionNode of :func:`squared_error`."""
+    """FunctionNode of [`squared_error`][minichainer.functions.loss.squared_error.squared_error]."""
 
     def check_type_forward(self, in_types):
         checks.expect_same_float_pair(in_types, ('x0', 'x1'))
@@ -24,5 +24,5 @@ class SquaredError(function_node.FunctionNode):
 
 
 def squared_error(x0, x1):
-    """Elementwise ``(x0 - x1) ** 2``."""
+    """Elementwise `(x0 - x1) ** 2`."""
     return SquaredError().apply((x0, x1))[0]

@@ -7,7 +7,7 @@ from minichainer.functions.util import checks
 
 
 class Triplet(function_node.FunctionNode):
-    """FunctionNode of :func:`triplet`."""
+    """FunctionNode of [`triplet`][minichainer.functions.loss.triplet.triplet]."""
 
     def __init__(self, margin, reduce='mean'):
         self.margin = checks.positive_margin(margin)
@@ -61,5 +61,5 @@ class Triplet(function_node.FunctionNode):
 
 
 def triplet(anchor, positive, negative, margin=0.2, reduce='mean'):
-    """Triplet loss ``max(||a - p||^2 - ||a - n||^2 + margin, 0)`` (mean over the batch)."""
+    """Triplet loss `max(||a - p||^2 - ||a - n||^2 + margin, 0)` (mean over the batch)."""
     return Triplet(margin, reduce).apply((anchor, positive, negative))[0]

@@ -19,7 +19,7 @@ def gaussian_kl_divergence(mean, ln_var, reduce='sum'):
     """KL divergence of N(mean, exp(ln_var)) from the standard normal N(0, I).
 
     Args:
-        reduce (str): ``'sum'``, ``'mean'`` or ``'no'`` (elementwise).
+        reduce (str): `'sum'`, `'mean'` or `'no'` (elementwise).
     """
     checks.reduce_option(reduce, ('sum', 'mean', 'no'))
     var = exp(ln_var)
@@ -29,12 +29,12 @@ def gaussian_kl_divergence(mean, ln_var, reduce='sum'):
 
 
 def bernoulli_nll(x, y, reduce='sum'):
-    """Negative log-likelihood of ``x`` under Bernoulli(sigmoid(y)).
+    """Negative log-likelihood of `x` under Bernoulli(sigmoid(y)).
 
     Args:
         x (Variable or ndarray): observed values in [0, 1].
         y (Variable or ndarray): logits of the Bernoulli parameters.
-        reduce (str): ``'sum'``, ``'mean'`` or ``'no'``.
+        reduce (str): `'sum'`, `'mean'` or `'no'`.
     """
     checks.reduce_option(reduce, ('sum', 'mean', 'no'))
     loss = softplus(y) - x * y
@@ -42,10 +42,10 @@ def bernoulli_nll(x, y, reduce='sum'):
 
 
 def gaussian_nll(x, mean, ln_var, reduce='sum'):
-    """Negative log-likelihood of ``x`` under N(mean, exp(ln_var)) (diagonal).
+    """Negative log-likelihood of `x` under N(mean, exp(ln_var)) (diagonal).
 
     Args:
-        reduce (str): ``'sum'``, ``'mean'`` or ``'no'``.
+        reduce (str): `'sum'`, `'mean'` or `'no'`.
     """
     checks.reduce_option(reduce, ('sum', 'mean', 'no'))
     x_prec = exp(-ln_var)

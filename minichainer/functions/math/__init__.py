@@ -1,1 +1,1 @@
-"""Mathematical functions (``chainer.functions.math``)."""
+"""Mathematical functions (`chainer.functions.math`)."""

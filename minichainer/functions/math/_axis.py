@@ -2,11 +2,11 @@
 
 
 def normalize_axis(axis, fname):
-    """Return ``axis`` as None or a tuple of ints, as Chainer's reductions accept it.
+    """Return `axis` as None or a tuple of ints, as Chainer's reductions accept it.
 
     Raises:
-        ValueError: ``axis`` contains a duplicate value.
-        TypeError: ``axis`` is neither None, an int nor a tuple of ints.
+        ValueError: `axis` contains a duplicate value.
+        TypeError: `axis` is neither None, an int nor a tuple of ints.
     """
     if axis is None:
         return None
@@ -23,7 +23,7 @@ def normalize_axis(axis, fname):
 
 
 def check_axes(type_check, x_type, axes):
-    """Type-check that every axis of ``axes`` is a valid axis of ``x_type``."""
+    """Type-check that every axis of `axes` is a valid axis of `x_type`."""
     if axes is None:
         return
     for axis in axes:

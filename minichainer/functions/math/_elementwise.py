@@ -1,10 +1,10 @@
-"""Shared bases of the elementwise math functions of one float input ``x``.
+"""Shared bases of the elementwise math functions of one float input `x`.
 
-``UnaryFloat`` holds what ``sin``, ``exp``, ``log``, ``cosh``, ``log1p``, ...
-have in common (the ``label``, the type check and the forward through the
-NumPy/CuPy function of the same name); ``SpecialUnary`` does the same for the
-``erf``/``ndtr`` family, whose gradients all have the form
-``coeff * exp(power * z ** 2) * gy``.
+`UnaryFloat` holds what `sin`, `exp`, `log`, `cosh`, `log1p`, ...
+have in common (the `label`, the type check and the forward through the
+NumPy/CuPy function of the same name); `SpecialUnary` does the same for the
+`erf`/`ndtr` family, whose gradients all have the form
+`coeff * exp(power * z ** 2) * gy`.
 """
 from minichainer import backend
 from minichainer import function_node
@@ -17,13 +17,13 @@ from minichainer.utils import type_check
 
 
 def check_float_x(in_types):
-    """Type check of a function of one input named ``x`` of a float dtype."""
+    """Type check of a function of one input named `x` of a float dtype."""
     type_check._argname(in_types, ('x',))
     type_check.expect(in_types[0].dtype.kind == 'f')
 
 
 def rounded(x, name):
-    """``xp.<name>(x)`` (``ceil``, ``floor``, ``fix``) in ``x``'s dtype, as a new
+    """`xp.<name>(x)` (`ceil`, `floor`, `fix`) in `x`'s dtype, as a new
     Variable without a creator: rounding has no gradient, so it cuts the graph."""
     if isinstance(x, variable.Variable):
         x = x.array
@@ -32,17 +32,17 @@ def rounded(x, name):
 
 
 class UnaryFloat(function_node.FunctionNode):
-    """Elementwise function of one float input ``x``, its gradient given by one expression.
+    """Elementwise function of one float input `x`, its gradient given by one expression.
 
-    Subclasses set ``_label``: their ``label`` and the name of the array
-    module's function computing the forward (e.g. ``'sin'`` for ``xp.sin``).
-    ``_gradient(m, z, gy)`` is the gradient ``gx`` written once over a namespace
-    ``m``: ``z`` is the retained input ``x`` (or the output ``y`` when
-    ``_uses_output`` is set). Without double backprop it runs on the arrays
-    with ``m`` the array module (one pass, NumPy reusing temporaries in place);
-    with double backprop it runs on the Variables with ``m`` being
-    ``minichainer.functions``, so the gradient is itself differentiable.
-    The names used from ``m`` must exist in both (``cos``, ``sqrt``, ``square``, ...).
+    Subclasses set `_label`: their `label` and the name of the array
+    module's function computing the forward (e.g. `'sin'` for `xp.sin`).
+    `_gradient(m, z, gy)` is the gradient `gx` written once over a namespace
+    `m`: `z` is the retained input `x` (or the output `y` when
+    `_uses_output` is set). Without double backprop it runs on the arrays
+    with `m` the array module (one pass, NumPy reusing temporaries in place);
+    with double backprop it runs on the Variables with `m` being
+    `minichainer.functions`, so the gradient is itself differentiable.
+    The names used from `m` must exist in both (`cos`, `sqrt`, `square`, ...).
     """
 
     _label = None
@@ -90,7 +90,7 @@ class UnaryFloat(function_node.FunctionNode):
 
 
 class UnaryFloatKeepsOutput(UnaryFloat):
-    """:class:`UnaryFloat` that retains its output ``y`` instead of ``x``."""
+    """`UnaryFloat` that retains its output `y` instead of `x`."""
 
     _uses_output = True
 
@@ -105,11 +105,11 @@ def _scaled_square(z, power):
 
 
 class SpecialUnary(UnaryFloat):
-    """Elementwise special function from :mod:`._special` (SciPy or fallback).
+    """Elementwise special function from `_special` (SciPy or fallback).
 
-    The forward is ``_special.<_label>(x)`` cast back to ``x``'s dtype; the
-    gradient is ``_coeff * exp(_power * z * z) * gy`` where ``z`` is the input
-    ``x``, or the output ``y`` when ``_uses_output`` is set.
+    The forward is `_special.<_label>(x)` cast back to `x`'s dtype; the
+    gradient is `_coeff * exp(_power * z * z) * gy` where `z` is the input
+    `x`, or the output `y` when `_uses_output` is set.
     """
 
     _coeff = None

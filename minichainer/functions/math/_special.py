@@ -1,9 +1,9 @@
 """Special functions on NumPy arrays, backed by SciPy.
 
-As in Chainer 7.8.1: ``erf``, ``erfc`` and ``ndtr`` fall back to a (slower)
-elementwise ``math.erf``/``math.erfc`` when SciPy is missing, with a
-PerformanceWarning; the others (``erfcx``, ``erfinv``, ``erfcinv``,
-``log_ndtr``, ``ndtri``) raise ImportError without SciPy.
+As in Chainer 7.8.1: `erf`, `erfc` and `ndtr` fall back to a (slower)
+elementwise `math.erf`/`math.erfc` when SciPy is missing, with a
+PerformanceWarning; the others (`erfcx`, `erfinv`, `erfcinv`,
+`log_ndtr`, `ndtri`) raise ImportError without SciPy.
 """
 import math
 import warnings

@@ -1,4 +1,4 @@
-"""``arctanh``: elementwise inverse hyperbolic tangent."""
+"""`arctanh`: elementwise inverse hyperbolic tangent."""
 from minichainer import backend
 from minichainer import utils
 from minichainer.functions.math import _elementwise
@@ -19,5 +19,5 @@ class Arctanh(_elementwise.UnaryFloat):
 
 
 def arctanh(x):
-    """Elementwise inverse hyperbolic tangent function ``y = arctanh(x)``."""
+    """Elementwise inverse hyperbolic tangent function `y = arctanh(x)`."""
     return Arctanh().apply((x,))[0]

@@ -1,4 +1,4 @@
-"""``average`` (``mean``): plain or weighted mean over axes."""
+"""`average` (`mean`): plain or weighted mean over axes."""
 from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
@@ -68,15 +68,15 @@ def average(x, axis=None, weights=None, keepdims=False):
     """Weighted average of array elements over a given axis.
 
     Args:
-        x (~chainer.Variable or ndarray): Elements to average.
+        x (Variable or ndarray): Elements to average.
         axis (None, int or tuple of int): Axes to average over; None means all.
-        weights (None, ~chainer.Variable or ndarray): Weights. With ``axis``
-            None it must have the shape of ``x``; with an int axis it must be
-            1-D of length ``x.shape[axis]``. None means all ones (plain mean).
+        weights (None, Variable or ndarray): Weights. With `axis`
+            None it must have the shape of `x`; with an int axis it must be
+            1-D of length `x.shape[axis]`. None means all ones (plain mean).
         keepdims (bool): Keep the reduced axes as length-1 axes.
 
     Returns:
-        ~chainer.Variable: Output variable.
+        Variable: Output variable.
 
     Raises:
         ValueError: duplicate axes, or a tuple of several axes with weights.

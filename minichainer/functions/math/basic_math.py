@@ -1,4 +1,4 @@
-"""Arithmetic on Variables: the functions behind ``+ - * / // ** @``, ``-x`` and ``abs``.
+"""Arithmetic on Variables: the functions behind `+ - * / // ** @`, `-x` and `abs`.
 
 Binary operations between Variables broadcast like NumPy; backward sums the gradient back
 to each input's shape.  A Python or NumPy scalar (or an array) on the other side is a
@@ -19,7 +19,7 @@ _force_array = utils.force_array
 
 
 def _sum_to_shape(gx, shape):
-    """Differentiably reduce a gradient Variable to ``shape`` (undo broadcasting)."""
+    """Differentiably reduce a gradient Variable to `shape` (undo broadcasting)."""
     if gx._data.shape == shape:
         return gx
     return sum_mod.sum_to(gx, shape)
@@ -38,7 +38,7 @@ def _check_unary(in_types, kind_float=False):
 
 
 def _preprocess_const(x, value):
-    """Cast a constant to the dtype of ``x`` (Chainer keeps the Variable's dtype)."""
+    """Cast a constant to the dtype of `x` (Chainer keeps the Variable's dtype)."""
     value_type = type(value)
     if value_type is float or value_type is int:
         return x.dtype.type(value)
@@ -85,7 +85,7 @@ class _BinaryOp(FunctionNode):
 
 
 class _ConstantOp(FunctionNode):
-    """An arithmetic operation between a Variable and a constant ``value``."""
+    """An arithmetic operation between a Variable and a constant `value`."""
 
     _label_format = None
 
@@ -135,7 +135,7 @@ class Absolute(FunctionNode):
 
 
 class AbsoluteGrad(FunctionNode):
-    """Gradient of absolute: ``sign(x) * gy``; differentiable in ``gy``."""
+    """Gradient of absolute: `sign(x) * gy`; differentiable in `gy`."""
 
     def __init__(self, x):
         self.x = x
@@ -204,7 +204,7 @@ class MultiAdd(FunctionNode):
 
 
 def add(*xs):
-    """Elementwise sum of Variables/arrays: ``add(x, y)`` is ``x + y``."""
+    """Elementwise sum of Variables/arrays: `add(x, y)` is `x + y`."""
     if len(xs) == 2:
         lhs, rhs = xs
         if isinstance(rhs, Variable):
@@ -361,7 +361,7 @@ def rdiv(self, lhs):
 
 
 def floordiv(self, rhs):
-    """``x // y``: not differentiable; the result requires no gradient."""
+    """`x // y`: not differentiable; the result requires no gradient."""
     rhs_array = rhs.array if isinstance(rhs, Variable) else _preprocess_const(self, rhs)
     return Variable(_force_array(self.array // rhs_array), requires_grad=False)
 
@@ -460,7 +460,7 @@ def rpow(self, lhs):
 
 
 class _Log(FunctionNode):
-    """Natural logarithm, used by the gradient of ``x ** y``."""
+    """Natural logarithm, used by the gradient of `x ** y`."""
 
     def forward(self, inputs):
         self.retain_inputs((0,))
@@ -498,7 +498,7 @@ def _convert_value_to_string(value):
 
 
 def install_variable_arithmetics():
-    """Attach the arithmetic operators to :class:`Variable`."""
+    """Attach the arithmetic operators to [`Variable`][minichainer.variable.Variable]."""
     Variable.__neg__ = neg
     Variable.__abs__ = absolute
     Variable.__add__ = add

@@ -1,4 +1,4 @@
-"""``batch_l2_norm_squared``: squared L2 norm of every sample of a batch."""
+"""`batch_l2_norm_squared`: squared L2 norm of every sample of a batch."""
 import numpy
 
 from minichainer import backend
@@ -15,7 +15,7 @@ def _as_mat(x):
 
 
 class BatchL2NormSquared(function_node.FunctionNode):
-    """``y[i] = sum(x[i] ** 2)`` over all but the first axis."""
+    """`y[i] = sum(x[i] ** 2)` over all but the first axis."""
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('x',))
@@ -42,7 +42,7 @@ class BatchL2NormSquared(function_node.FunctionNode):
 
 
 class BatchL2NormSquaredGrad(function_node.FunctionNode):
-    """``gx = 2 x gy`` with ``gy`` broadcast over the sample axes."""
+    """`gx = 2 x gy` with `gy` broadcast over the sample axes."""
 
     def forward(self, inputs):
         self.retain_inputs((0, 1))
@@ -69,9 +69,9 @@ def batch_l2_norm_squared(x):
     """Squared L2 norm of every sample (first axis = batch; others flattened).
 
     Args:
-        x (~chainer.Variable or ndarray): Input of at least 2 dimensions.
+        x (Variable or ndarray): Input of at least 2 dimensions.
 
     Returns:
-        ~chainer.Variable: 1-D output of length ``x.shape[0]``.
+        Variable: 1-D output of length `x.shape[0]`.
     """
     return BatchL2NormSquared().apply((x,))[0]

@@ -1,4 +1,4 @@
-"""``bias``: Caffe-style broadcast addition."""
+"""`bias`: Caffe-style broadcast addition."""
 import minichainer
 from minichainer.functions.array import broadcast
 from minichainer.functions.array import reshape
@@ -18,18 +18,18 @@ def _expand(fname, x, y, axis):
 
 
 def bias(x, y, axis=1):
-    """Elementwise sum with Caffe-style broadcasting of ``y`` from ``axis`` on.
+    """Elementwise sum with Caffe-style broadcasting of `y` from `axis` on.
 
-    ``y`` is aligned with ``x.shape[axis:axis + y.ndim]``; e.g. ``x`` (100, 3,
-    40, 60), ``y`` (3, 40), ``axis=1`` is NumPy broadcasting of ``y`` as
+    `y` is aligned with `x.shape[axis:axis + y.ndim]`; e.g. `x` (100, 3,
+    40, 60), `y` (3, 40), `axis=1` is NumPy broadcasting of `y` as
     (1, 3, 40, 1).
 
     Args:
-        x (~chainer.Variable or ndarray): Input variable to be summed.
-        y (~chainer.Variable or ndarray): Input variable to sum, broadcasted.
-        axis (int): The first axis of ``x`` along which ``y`` is applied.
+        x (Variable or ndarray): Input variable to be summed.
+        y (Variable or ndarray): Input variable to sum, broadcasted.
+        axis (int): The first axis of `x` along which `y` is applied.
 
     Returns:
-        ~chainer.Variable: Output variable.
+        Variable: Output variable.
     """
     return x + _expand('bias', x, y, axis)

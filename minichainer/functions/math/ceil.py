@@ -1,14 +1,14 @@
-"""``ceil``: elementwise ceiling (not differentiable)."""
+"""`ceil`: elementwise ceiling (not differentiable)."""
 from minichainer.functions.math import _elementwise
 
 
 def ceil(x):
-    """Elementwise ceiling, keeping the dtype of ``x``; cuts the graph (no gradient).
+    """Elementwise ceiling, keeping the dtype of `x`; cuts the graph (no gradient).
 
     Args:
-        x (~chainer.Variable or ndarray): Input.
+        x (Variable or ndarray): Input.
 
     Returns:
-        ~chainer.Variable: Output variable.
+        Variable: Output variable.
     """
     return _elementwise.rounded(x, 'ceil')

@@ -1,4 +1,4 @@
-"""``cholesky``: Cholesky decomposition of a symmetric positive-definite matrix."""
+"""`cholesky`: Cholesky decomposition of a symmetric positive-definite matrix."""
 import numpy
 
 from minichainer import backend
@@ -10,7 +10,7 @@ from minichainer.utils import type_check
 
 
 class Cholesky(function_node.FunctionNode):
-    """Lower-triangular ``L`` with ``L L^T = a``."""
+    """Lower-triangular `L` with `L L^T = a`."""
 
     @property
     def label(self):
@@ -54,10 +54,10 @@ def cholesky(a):
     """Cholesky decomposition of a symmetric positive-definite matrix.
 
     Args:
-        a (~chainer.Variable or ndarray): Matrix of shape ``(n, n)``.
+        a (Variable or ndarray): Matrix of shape `(n, n)`.
 
     Returns:
-        ~chainer.Variable: Lower-triangular factor ``L`` with ``L L^T = a``.
+        Variable: Lower-triangular factor `L` with `L L^T = a`.
 
     Raises:
         numpy.linalg.LinAlgError: the matrix is not positive definite.

@@ -1,4 +1,4 @@
-"""``clip``: limit values to ``[x_min, x_max]``."""
+"""`clip`: limit values to `[x_min, x_max]`."""
 from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
@@ -39,7 +39,7 @@ class Clip(function_node.FunctionNode):
 
 
 class ClipGrad(function_node.FunctionNode):
-    """Passes the gradient where ``x_min <= x <= x_max`` (bounds inclusive)."""
+    """Passes the gradient where `x_min <= x <= x_max` (bounds inclusive)."""
 
     def __init__(self, x, x_min, x_max, cond=None):
         if cond is not None:
@@ -68,18 +68,18 @@ class ClipGrad(function_node.FunctionNode):
 def clip(x, x_min, x_max):
     """Clips (limits) elements of input variable.
 
-    Elements outside ``[x_min, x_max]`` are set to the interval edges; the
-    gradient at ``x_min`` and ``x_max`` themselves is 1.
+    Elements outside `[x_min, x_max]` are set to the interval edges; the
+    gradient at `x_min` and `x_max` themselves is 1.
 
     Args:
-        x (~chainer.Variable or ndarray): Input variable to be clipped.
+        x (Variable or ndarray): Input variable to be clipped.
         x_min (float or None): Minimum value (None: no lower bound).
         x_max (float or None): Maximum value (None: no upper bound).
 
     Returns:
-        ~chainer.Variable: Output variable.
+        Variable: Output variable.
 
     Raises:
-        ValueError: both bounds are None, or ``x_min >= x_max``.
+        ValueError: both bounds are None, or `x_min >= x_max`.
     """
     return Clip(x_min, x_max).apply((x,))[0]

@@ -1,4 +1,4 @@
-"""``cumprod``: cumulative product over an axis (exact gradients, zeros allowed)."""
+"""`cumprod`: cumulative product over an axis (exact gradients, zeros allowed)."""
 from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
@@ -14,10 +14,10 @@ def _reverse_index(axis):
 
 
 class _Shift(function_node.FunctionNode):
-    """Shift by one position along ``axis`` filling the vacated slot with ``fill``.
+    """Shift by one position along `axis` filling the vacated slot with `fill`.
 
-    ``direction=1`` gives ``[fill, x0, ..., x(n-2)]``; ``-1`` gives
-    ``[x1, ..., x(n-1), fill]``.  Linear, so its gradient is the opposite shift
+    `direction=1` gives `[fill, x0, ..., x(n-2)]`; `-1` gives
+    `[x1, ..., x(n-1), fill]`.  Linear, so its gradient is the opposite shift
     filled with zero.
     """
 
@@ -50,7 +50,7 @@ def _shift(x, axis, direction, fill):
 
 
 def _cumprodsum(xmul, xadd, axis):
-    """The recurrence of :class:`Cumprodsum` on arrays."""
+    """The recurrence of `Cumprodsum` on arrays."""
     xp = backend.get_array_module(xadd)
     y = xp.empty_like(xadd)
     pre = (slice(None),) * axis
@@ -109,9 +109,9 @@ class Cumprod(function_node.FunctionNode):
 
 
 class Cumprodsum(function_node.FunctionNode):
-    """``y_0 = a_0``, ``y_i = a_i + m_{i-1} * y_{i-1}`` along ``axis``.
+    """`y_0 = a_0`, `y_i = a_i + m_{i-1} * y_{i-1}` along `axis`.
 
-    Inputs are ``m`` (one shorter along ``axis``) and ``a``.
+    Inputs are `m` (one shorter along `axis`) and `a`.
     """
 
     def __init__(self, axis):
@@ -140,11 +140,11 @@ def cumprod(x, axis=None):
     """Cumulative product of array elements over a given axis.
 
     Args:
-        x (~chainer.Variable or ndarray): Elements to multiply up.
+        x (Variable or ndarray): Elements to multiply up.
         axis (int or None): Axis along which the product is taken; None flattens.
 
     Returns:
-        ~chainer.Variable: Output variable.
+        Variable: Output variable.
     """
     if axis is None:
         x = reshape.reshape(x, (utils.size_of_shape(x.shape),))

@@ -1,4 +1,4 @@
-"""``cumsum``: cumulative sum over an axis."""
+"""`cumsum`: cumulative sum over an axis."""
 from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
@@ -53,10 +53,10 @@ def cumsum(x, axis=None):
     """Cumulative sum of array elements over a given axis.
 
     Args:
-        x (~chainer.Variable or ndarray): Elements to accumulate.
+        x (Variable or ndarray): Elements to accumulate.
         axis (int or None): Axis along which the sum is taken; None flattens.
 
     Returns:
-        ~chainer.Variable: Output variable.
+        Variable: Output variable.
     """
     return Cumsum(axis).apply((x,))[0]

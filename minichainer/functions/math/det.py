@@ -1,4 +1,4 @@
-"""``det`` and ``batch_det``: matrix determinant."""
+"""`det` and `batch_det`: matrix determinant."""
 import numpy
 
 from minichainer import backend
@@ -12,7 +12,7 @@ from minichainer.utils import type_check
 
 
 class BatchDet(function_node.FunctionNode):
-    """Determinant of every matrix of a batch ``(m, n, n)``."""
+    """Determinant of every matrix of a batch `(m, n, n)`."""
 
     @property
     def label(self):
@@ -58,10 +58,10 @@ def batch_det(a):
     """Determinants of a batch of square matrices.
 
     Args:
-        a (~chainer.Variable or ndarray): Array of shape ``(m, n, n)``.
+        a (Variable or ndarray): Array of shape `(m, n, n)`.
 
     Returns:
-        ~chainer.Variable: Vector of the ``m`` determinants.
+        Variable: Vector of the `m` determinants.
     """
     return BatchDet().apply((a,))[0]
 
@@ -70,10 +70,10 @@ def det(a):
     """Determinant of a single square matrix.
 
     Args:
-        a (~chainer.Variable or ndarray): Matrix of shape ``(n, n)``.
+        a (Variable or ndarray): Matrix of shape `(n, n)`.
 
     Returns:
-        ~chainer.Variable: Scalar (0-d) determinant.
+        Variable: Scalar (0-d) determinant.
     """
     batched = reshape.reshape(a, (1,) + tuple(a.shape))
     return reshape.reshape(BatchDet().apply((batched,))[0], ())

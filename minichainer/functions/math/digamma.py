@@ -1,4 +1,4 @@
-"""``digamma``: derivative of ``lgamma`` (needs SciPy)."""
+"""`digamma`: derivative of `lgamma` (needs SciPy)."""
 import numpy
 
 from minichainer import function_node
@@ -30,7 +30,7 @@ class DiGamma(function_node.FunctionNode):
 
 
 def digamma(x):
-    """Elementwise digamma function ``d/dx log Gamma(x)``.
+    """Elementwise digamma function `d/dx log Gamma(x)`.
 
     Raises:
         ImportError: SciPy is not installed (as Chainer on the CPU).

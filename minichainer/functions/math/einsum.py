@@ -1,4 +1,4 @@
-"""``einsum``: differentiable Einstein summation."""
+"""`einsum`: differentiable Einstein summation."""
 from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
@@ -12,7 +12,7 @@ _symbol_set = set(einsum_symbols)
 
 
 def _axis_labels(sub, ndim):
-    """Label of every axis of an operand: its letter, or ``'@k'`` for the k-th
+    """Label of every axis of an operand: its letter, or `'@k'` for the k-th
     axis covered by the ellipsis (counted from the right end of the ellipsis)."""
     if '@' not in sub:
         return list(sub)
@@ -35,10 +35,10 @@ def _to_numpy_subs(labels):
 
 
 def _einsum(xp, dtype, in_subs, out_sub, *inputs, check_undefined_ellipsis_sum=False):
-    """``xp.einsum`` that also sums over the ellipsis when the output omits it.
+    """`xp.einsum` that also sums over the ellipsis when the output omits it.
 
-    With ``check_undefined_ellipsis_sum`` (the user-facing forward), summing over a
-    non-empty ellipsis raises ``ValueError`` as in Chainer; the gradient computations use
+    With `check_undefined_ellipsis_sum` (the user-facing forward), summing over a
+    non-empty ellipsis raises `ValueError` as in Chainer; the gradient computations use
     the summation internally.
     """
     sum_ellipsis = '@' in in_subs and '@' not in out_sub
@@ -62,7 +62,7 @@ def _einsum(xp, dtype, in_subs, out_sub, *inputs, check_undefined_ellipsis_sum=F
 
 
 class EinSum(function_node.FunctionNode):
-    """Einstein summation ``in_subs -> out_sub`` (``'@'`` stands for ``...``)."""
+    """Einstein summation `in_subs -> out_sub` (`'@'` stands for `...`)."""
 
     def __init__(self, in_subs, out_sub):
         self.in_subs = in_subs
@@ -114,7 +114,7 @@ class EinSum(function_node.FunctionNode):
 class DiagEinSum(EinSum):
     """Einstein summation into an output that may repeat letters (diagonals),
     have letters absent from the inputs (broadcast) or a smaller ellipsis
-    (summed); used for the gradients of :class:`EinSum`."""
+    (summed); used for the gradients of `EinSum`."""
 
     def __init__(self, in_subs, out_sub, out_shape):
         self.in_subs = in_subs
@@ -169,7 +169,7 @@ class DiagEinSum(EinSum):
 
 
 def _parse_einsum_input(operands):
-    """Return ``(in_subs, out_sub, operands)`` with ``'...'`` written as ``'@'``."""
+    """Return `(in_subs, out_sub, operands)` with `'...'` written as `'@'`."""
     if not operands:
         raise ValueError('einsum: no input operands')
     if isinstance(operands[0], str):
@@ -227,15 +227,15 @@ def _parse_einsum_input(operands):
 
 
 def einsum(*operands):
-    """Einstein summation, as ``numpy.einsum``.
+    """Einstein summation, as `numpy.einsum`.
 
-    Both forms are accepted: ``einsum('ij,jk->ik', a, b)`` and
-    ``einsum(a, [0, 1], b, [1, 2], [0, 2])``; ``...`` broadcasts batch axes.
-    As in Chainer, summing over a non-empty ``...`` (an ellipsis in the inputs but not
-    in an explicit output) raises ``ValueError``; an empty one is fine.
+    Both forms are accepted: `einsum('ij,jk->ik', a, b)` and
+    `einsum(a, [0, 1], b, [1, 2], [0, 2])`; `...` broadcasts batch axes.
+    As in Chainer, summing over a non-empty `...` (an ellipsis in the inputs but not
+    in an explicit output) raises `ValueError`; an empty one is fine.
 
     Returns:
-        ~chainer.Variable: The result.
+        Variable: The result.
 
     Raises:
         ValueError: malformed subscripts, operand count mismatch, or summing over a

@@ -1,4 +1,4 @@
-"""``erf``: elementwise error function ``erf(x)``.
+"""`erf`: elementwise error function `erf(x)`.
 
 Uses SciPy when it is installed, else a NumPy fallback (minichainer does not
 require SciPy; Chainer needs it for some of these on the CPU).
@@ -11,7 +11,7 @@ _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 
 
 class Erf(_elementwise.SpecialUnary):
-    """Elementwise error function ``erf(x)``."""
+    """Elementwise error function `erf(x)`."""
 
     _label = 'erf'
     _coeff = _TWO_OVER_SQRT_PI
@@ -19,12 +19,12 @@ class Erf(_elementwise.SpecialUnary):
 
 
 def erf(x):
-    """Elementwise error function ``erf(x)``.
+    """Elementwise error function `erf(x)`.
 
     Args:
-        x (~chainer.Variable or ndarray): Input variable (float).
+        x (Variable or ndarray): Input variable (float).
 
     Returns:
-        ~chainer.Variable: Output variable.
+        Variable: Output variable.
     """
     return Erf().apply((x,))[0]

@@ -1,4 +1,4 @@
-"""``erfc``: elementwise complementary error function ``1 - erf(x)``.
+"""`erfc`: elementwise complementary error function `1 - erf(x)`.
 
 Uses SciPy when it is installed, else a NumPy fallback (minichainer does not
 require SciPy; Chainer needs it for some of these on the CPU).
@@ -11,7 +11,7 @@ _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 
 
 class Erfc(_elementwise.SpecialUnary):
-    """Elementwise complementary error function ``1 - erf(x)``."""
+    """Elementwise complementary error function `1 - erf(x)`."""
 
     _label = 'erfc'
     _coeff = -_TWO_OVER_SQRT_PI
@@ -19,12 +19,12 @@ class Erfc(_elementwise.SpecialUnary):
 
 
 def erfc(x):
-    """Elementwise complementary error function ``1 - erf(x)``.
+    """Elementwise complementary error function `1 - erf(x)`.
 
     Args:
-        x (~chainer.Variable or ndarray): Input variable (float).
+        x (Variable or ndarray): Input variable (float).
 
     Returns:
-        ~chainer.Variable: Output variable.
+        Variable: Output variable.
     """
     return Erfc().apply((x,))[0]

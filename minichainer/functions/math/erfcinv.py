@@ -1,4 +1,4 @@
-"""``erfcinv``: elementwise inverse of the complementary error function.
+"""`erfcinv`: elementwise inverse of the complementary error function.
 
 Uses SciPy when it is installed, else a NumPy fallback (minichainer does not
 require SciPy; Chainer needs it for some of these on the CPU).
@@ -23,9 +23,9 @@ def erfcinv(x):
     """Elementwise inverse of the complementary error function.
 
     Args:
-        x (~chainer.Variable or ndarray): Input variable (float).
+        x (Variable or ndarray): Input variable (float).
 
     Returns:
-        ~chainer.Variable: Output variable.
+        Variable: Output variable.
     """
     return ErfcInv().apply((x,))[0]

@@ -1,4 +1,4 @@
-"""``erfcx``: elementwise scaled complementary error function ``exp(x^2) erfc(x)``.
+"""`erfcx`: elementwise scaled complementary error function `exp(x^2) erfc(x)`.
 
 Uses SciPy when it is installed, else a NumPy fallback (minichainer does not
 require SciPy; Chainer needs it for some of these on the CPU).
@@ -15,7 +15,7 @@ _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 
 
 class Erfcx(function_node.FunctionNode):
-    """Elementwise scaled complementary error function ``exp(x^2) erfc(x)``."""
+    """Elementwise scaled complementary error function `exp(x^2) erfc(x)`."""
 
     @property
     def label(self):
@@ -42,12 +42,12 @@ class Erfcx(function_node.FunctionNode):
 
 
 def erfcx(x):
-    """Elementwise scaled complementary error function ``exp(x^2) erfc(x)``.
+    """Elementwise scaled complementary error function `exp(x^2) erfc(x)`.
 
     Args:
-        x (~chainer.Variable or ndarray): Input variable (float).
+        x (Variable or ndarray): Input variable (float).
 
     Returns:
-        ~chainer.Variable: Output variable.
+        Variable: Output variable.
     """
     return Erfcx().apply((x,))[0]

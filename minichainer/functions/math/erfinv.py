@@ -1,4 +1,4 @@
-"""``erfinv``: elementwise inverse of the error function.
+"""`erfinv`: elementwise inverse of the error function.
 
 Uses SciPy when it is installed, else a NumPy fallback (minichainer does not
 require SciPy; Chainer needs it for some of these on the CPU).
@@ -23,9 +23,9 @@ def erfinv(x):
     """Elementwise inverse of the error function.
 
     Args:
-        x (~chainer.Variable or ndarray): Input variable (float).
+        x (Variable or ndarray): Input variable (float).
 
     Returns:
-        ~chainer.Variable: Output variable.
+        Variable: Output variable.
     """
     return ErfInv().apply((x,))[0]

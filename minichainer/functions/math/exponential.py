@@ -1,4 +1,4 @@
-"""Exponential and logarithms: ``exp``, ``log``, ``log2``, ``log10``."""
+"""Exponential and logarithms: `exp`, `log`, `log2`, `log10`."""
 import math
 
 from minichainer.functions.math import _elementwise
@@ -42,7 +42,7 @@ class Log2(_elementwise.UnaryFloat):
 
 
 def log2(x):
-    """Elementwise logarithm to the base 2: ``y = log2(x)``."""
+    """Elementwise logarithm to the base 2: `y = log2(x)`."""
     return Log2().apply((x,))[0]
 
 
@@ -55,5 +55,5 @@ class Log10(_elementwise.UnaryFloat):
 
 
 def log10(x):
-    """Elementwise logarithm to the base 10: ``y = log10(x)``."""
+    """Elementwise logarithm to the base 10: `y = log10(x)`."""
     return Log10().apply((x,))[0]

@@ -1,9 +1,9 @@
-"""``expm1``: elementwise ``exp(x) - 1``, accurate near zero."""
+"""`expm1`: elementwise `exp(x) - 1`, accurate near zero."""
 from minichainer.functions.math import _elementwise
 
 
 class Expm1(_elementwise.UnaryFloatKeepsOutput):
-    """Elementwise ``exp(x) - 1``."""
+    """Elementwise `exp(x) - 1`."""
 
     _label = 'expm1'
 

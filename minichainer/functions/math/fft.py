@@ -1,4 +1,4 @@
-"""``fft`` and ``ifft`` on ``(real, imag)`` pairs."""
+"""`fft` and `ifft` on `(real, imag)` pairs."""
 from minichainer import backend
 from minichainer import function_node
 from minichainer.utils import type_check
@@ -44,16 +44,17 @@ def fft(x):
     """Fast Fourier transform over the last axis.
 
     Args:
-        x (tuple): ``(real, imag)`` Variables or arrays of one shape and dtype.
+        x (tuple): `(real, imag)` Variables or arrays of one shape and dtype.
 
     Returns:
-        tuple: ``(real, imag)`` of the transform.
+        tuple: `(real, imag)` of the transform.
     """
     real, imag = x
     return FFT('fft').apply((real, imag))
 
 
 def ifft(x):
-    """Inverse fast Fourier transform over the last axis (see :func:`fft`)."""
+    """Inverse fast Fourier transform over the last axis (see
+    [`fft`][minichainer.functions.math.fft.fft])."""
     real, imag = x
     return FFT('ifft').apply((real, imag))

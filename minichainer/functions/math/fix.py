@@ -1,4 +1,4 @@
-"""``fix``: elementwise rounding toward zero (not differentiable)."""
+"""`fix`: elementwise rounding toward zero (not differentiable)."""
 from minichainer.functions.math import _elementwise
 
 
@@ -6,9 +6,9 @@ def fix(x):
     """Elementwise rounding toward zero, keeping the dtype; cuts the graph.
 
     Args:
-        x (~chainer.Variable or ndarray): Input.
+        x (Variable or ndarray): Input.
 
     Returns:
-        ~chainer.Variable: Output variable.
+        Variable: Output variable.
     """
     return _elementwise.rounded(x, 'fix')

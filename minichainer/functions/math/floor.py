@@ -1,14 +1,14 @@
-"""``floor``: elementwise floor (not differentiable)."""
+"""`floor`: elementwise floor (not differentiable)."""
 from minichainer.functions.math import _elementwise
 
 
 def floor(x):
-    """Elementwise floor, keeping the dtype of ``x``; cuts the graph (no gradient).
+    """Elementwise floor, keeping the dtype of `x`; cuts the graph (no gradient).
 
     Args:
-        x (~chainer.Variable or ndarray): Input.
+        x (Variable or ndarray): Input.
 
     Returns:
-        ~chainer.Variable: Output variable.
+        Variable: Output variable.
     """
     return _elementwise.rounded(x, 'floor')

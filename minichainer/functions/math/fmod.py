@@ -1,4 +1,4 @@
-"""``fmod``: elementwise C-style remainder (sign of the dividend)."""
+"""`fmod`: elementwise C-style remainder (sign of the dividend)."""
 from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
@@ -8,7 +8,7 @@ from minichainer.utils import type_check
 
 
 class Fmod(function_node.FunctionNode):
-    """Elementwise ``fmod(x, divisor)``."""
+    """Elementwise `fmod(x, divisor)`."""
 
     @property
     def label(self):
@@ -40,13 +40,13 @@ class Fmod(function_node.FunctionNode):
 
 
 def fmod(x, divisor):
-    """Elementwise mod function ``y = fmod(x, divisor)``.
+    """Elementwise mod function `y = fmod(x, divisor)`.
 
     Args:
-        x (~chainer.Variable or ndarray): Input variable.
-        divisor (~chainer.Variable or ndarray): Input divisor (same dtype).
+        x (Variable or ndarray): Input variable.
+        divisor (Variable or ndarray): Input divisor (same dtype).
 
     Returns:
-        ~chainer.Variable: Output variable.
+        Variable: Output variable.
     """
     return Fmod().apply((x, divisor))[0]

@@ -1,4 +1,4 @@
-"""Hyperbolic functions ``sinh`` and ``cosh``."""
+"""Hyperbolic functions `sinh` and `cosh`."""
 from minichainer.functions.math import _elementwise
 
 
@@ -10,7 +10,7 @@ class Cosh(_elementwise.UnaryFloat):
 
 
 def cosh(x):
-    """Elementwise hyperbolic cosine function ``y = cosh(x)``."""
+    """Elementwise hyperbolic cosine function `y = cosh(x)`."""
     return Cosh().apply((x,))[0]
 
 
@@ -22,5 +22,5 @@ class Sinh(_elementwise.UnaryFloat):
 
 
 def sinh(x):
-    """Elementwise hyperbolic sine function ``y = sinh(x)``."""
+    """Elementwise hyperbolic sine function `y = sinh(x)`."""
     return Sinh().apply((x,))[0]

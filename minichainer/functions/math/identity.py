@@ -1,4 +1,4 @@
-"""``identity``: pass variables through (a graph node that copies nothing)."""
+"""`identity`: pass variables through (a graph node that copies nothing)."""
 from minichainer import function_node
 
 

@@ -1,4 +1,4 @@
-"""``inv`` and ``batch_inv``: matrix inverse."""
+"""`inv` and `batch_inv`: matrix inverse."""
 import numpy
 
 from minichainer import backend
@@ -23,7 +23,7 @@ def _inverse(a):
 
 
 def _inverse_grad(invx, gy):
-    """``-A^-T gy A^-T`` for (batches of) matrices, computed in one go."""
+    """`-A^-T gy A^-T` for (batches of) matrices, computed in one go."""
     xp = backend.get_array_module(invx)
     inv_t = xp.swapaxes(invx, -1, -2)
     gx = xp.matmul(xp.matmul(inv_t, gy), inv_t)
@@ -32,7 +32,7 @@ def _inverse_grad(invx, gy):
 
 
 class _Inverse(function_node.FunctionNode):
-    """Forward and backward shared by :class:`Inv` and :class:`BatchInv`."""
+    """Forward and backward shared by `Inv` and `BatchInv`."""
 
     def forward(self, inputs):
         self.retain_outputs((0,))
@@ -61,7 +61,7 @@ class Inv(_Inverse):
 
 
 class BatchInv(_Inverse):
-    """Inverse of every matrix of a batch ``(m, n, n)``."""
+    """Inverse of every matrix of a batch `(m, n, n)`."""
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('a',))
@@ -77,10 +77,10 @@ def inv(a):
     """Inverse of a square matrix.
 
     Args:
-        a (~chainer.Variable or ndarray): Matrix of shape ``(n, n)``.
+        a (Variable or ndarray): Matrix of shape `(n, n)`.
 
     Returns:
-        ~chainer.Variable: Matrix inverse of ``a``.
+        Variable: Matrix inverse of `a`.
 
     Raises:
         ValueError: the matrix is singular.
@@ -92,10 +92,10 @@ def batch_inv(a):
     """Inverse of every matrix of a batch.
 
     Args:
-        a (~chainer.Variable or ndarray): Array of shape ``(m, n, n)``.
+        a (Variable or ndarray): Array of shape `(m, n, n)`.
 
     Returns:
-        ~chainer.Variable: Inverses, shape ``(m, n, n)``.
+        Variable: Inverses, shape `(m, n, n)`.
 
     Raises:
         ValueError: a matrix of the batch is singular.

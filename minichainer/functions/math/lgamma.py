@@ -1,4 +1,4 @@
-"""``lgamma``: log of the absolute value of the gamma function (needs SciPy)."""
+"""`lgamma`: log of the absolute value of the gamma function (needs SciPy)."""
 from minichainer import function_node
 from minichainer import utils
 from minichainer.functions.math import _elementwise
@@ -7,7 +7,7 @@ from minichainer.functions.math._scipy import _scipy_special
 
 
 class LGamma(function_node.FunctionNode):
-    """Elementwise ``log |Gamma(x)|``."""
+    """Elementwise `log |Gamma(x)|`."""
 
     @property
     def label(self):
@@ -28,7 +28,7 @@ class LGamma(function_node.FunctionNode):
 
 
 def lgamma(x):
-    """Elementwise log-gamma function ``log |Gamma(x)|``.
+    """Elementwise log-gamma function `log |Gamma(x)|`.
 
     Raises:
         ImportError: SciPy is not installed (as Chainer on the CPU).

@@ -1,4 +1,4 @@
-"""``linear_interpolate``: elementwise ``p * x + (1 - p) * y``."""
+"""`linear_interpolate`: elementwise `p * x + (1 - p) * y`."""
 from minichainer import function_node
 from minichainer import utils
 from minichainer.functions import _fast
@@ -6,7 +6,7 @@ from minichainer.utils import type_check
 
 
 class LinearInterpolate(function_node.FunctionNode):
-    """Elementwise linear interpolation ``p * x + (1 - p) * y``."""
+    """Elementwise linear interpolation `p * x + (1 - p) * y`."""
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('p', 'x', 'y'))
@@ -38,7 +38,7 @@ class LinearInterpolate(function_node.FunctionNode):
 
 
 class LinearInterpolateGrad(function_node.FunctionNode):
-    """Gradients of :class:`LinearInterpolate`: ``((x - y) g, p g, (1 - p) g)``."""
+    """Gradients of `LinearInterpolate`: `((x - y) g, p g, (1 - p) g)`."""
 
     def forward(self, inputs):
         self.retain_inputs((0, 1, 2, 3))
@@ -65,14 +65,14 @@ class LinearInterpolateGrad(function_node.FunctionNode):
 
 
 def linear_interpolate(p, x, y):
-    """Elementwise linear interpolation ``f(p, x, y) = p x + (1 - p) y``.
+    """Elementwise linear interpolation `f(p, x, y) = p x + (1 - p) y`.
 
     Args:
-        p (~chainer.Variable or ndarray): Interpolation weights.
-        x (~chainer.Variable or ndarray): Input variable (same shape and dtype).
-        y (~chainer.Variable or ndarray): Input variable (same shape and dtype).
+        p (Variable or ndarray): Interpolation weights.
+        x (Variable or ndarray): Input variable (same shape and dtype).
+        y (Variable or ndarray): Input variable (same shape and dtype).
 
     Returns:
-        ~chainer.Variable: Output variable.
+        Variable: Output variable.
     """
     return LinearInterpolate().apply((p, x, y))[0]

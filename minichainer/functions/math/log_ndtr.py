@@ -1,4 +1,4 @@
-"""``log_ndtr``: elementwise log of the standard normal CDF, accurate in the tails.
+"""`log_ndtr`: elementwise log of the standard normal CDF, accurate in the tails.
 
 Uses SciPy when it is installed, else a NumPy fallback (minichainer does not
 require SciPy; Chainer needs it for some of these on the CPU).
@@ -46,9 +46,9 @@ def log_ndtr(x):
     """Elementwise log of the standard normal CDF, accurate in the tails.
 
     Args:
-        x (~chainer.Variable or ndarray): Input variable (float).
+        x (Variable or ndarray): Input variable (float).
 
     Returns:
-        ~chainer.Variable: Output variable.
+        Variable: Output variable.
     """
     return LogNdtr().apply((x,))[0]

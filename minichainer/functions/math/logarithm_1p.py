@@ -1,9 +1,9 @@
-"""``log1p``: elementwise ``log(1 + x)``, accurate near zero."""
+"""`log1p`: elementwise `log(1 + x)`, accurate near zero."""
 from minichainer.functions.math import _elementwise
 
 
 class Log1p(_elementwise.UnaryFloat):
-    """Elementwise ``log(1 + x)``."""
+    """Elementwise `log(1 + x)`."""
 
     _label = 'log1p'
 

@@ -1,4 +1,4 @@
-"""``logsumexp``: numerically stable ``log(sum(exp(x)))`` over axes."""
+"""`logsumexp`: numerically stable `log(sum(exp(x)))` over axes."""
 from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
@@ -61,10 +61,10 @@ def logsumexp(x, axis=None):
     """Log-sum-exp of array elements over a given axis.
 
     Args:
-        x (~chainer.Variable or ndarray): Elements to log-sum-exp.
+        x (Variable or ndarray): Elements to log-sum-exp.
         axis (None, int, or tuple of int): Axes to reduce; None reduces all.
 
     Returns:
-        ~chainer.Variable: Output variable.
+        Variable: Output variable.
     """
     return LogSumExp(axis).apply((x,))[0]

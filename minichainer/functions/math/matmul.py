@@ -1,5 +1,5 @@
-"""Matrix products: ``matmul`` (NumPy ``matmul`` semantics with ``transa``/``transb``) and
-the deprecated ``batch_matmul``."""
+"""Matrix products: `matmul` (NumPy `matmul` semantics with `transa`/`transb`) and
+the deprecated `batch_matmul`."""
 import warnings
 
 from minichainer import backend
@@ -82,9 +82,9 @@ class MatMul(FunctionNode):
 
 
 def matmul(a, b, transa=False, transb=False):
-    """Matrix product ``a @ b`` with optional transposition of the last two axes.
+    """Matrix product `a @ b` with optional transposition of the last two axes.
 
-    1-D operands behave as in ``numpy.matmul`` (``transa``/``transb`` do nothing to them);
+    1-D operands behave as in `numpy.matmul` (`transa`/`transb` do nothing to them);
     operands of ndim > 2 are stacks of matrices broadcast along the leading axes.
     """
     a_ndim, b_ndim = a.ndim, b.ndim
@@ -113,7 +113,8 @@ def _as_batch_mat(x):
 
 
 def batch_matmul(a, b, transa=False, transb=False):
-    """Batch of matrix products (deprecated in Chainer: use :func:`matmul`).
+    """Batch of matrix products (deprecated in Chainer: use
+    [`matmul`][minichainer.functions.math.matmul.matmul]).
 
     A 2-D operand of shape (B, N) is treated as B matrices of shape (N, 1).
     """

@@ -1,4 +1,4 @@
-"""``maximum``: elementwise maximum of two variables (broadcasting)."""
+"""`maximum`: elementwise maximum of two variables (broadcasting)."""
 import operator
 
 from minichainer import backend
@@ -11,7 +11,7 @@ from minichainer.utils import type_check
 
 
 def _check_float_pair(in_types):
-    """Type check of ``maximum``/``minimum``: float ``x1`` and ``x2`` of one dtype,
+    """Type check of `maximum`/`minimum`: float `x1` and `x2` of one dtype,
     broadcastable shapes."""
     type_check._argname(in_types, ('x1', 'x2'))
     type_check.expect(
@@ -22,11 +22,11 @@ def _check_float_pair(in_types):
 
 
 class PairwiseSelect(function_node.FunctionNode):
-    """Elementwise choice between ``x1`` and ``x2``: the base of ``Maximum`` and ``Minimum``.
+    """Elementwise choice between `x1` and `x2`: the base of `Maximum` and `Minimum`.
 
-    Subclasses set ``_label`` (the array module's function, ``'maximum'`` or
-    ``'minimum'``) and ``_x1_wins(a1, a2)``, the mask of where ``x1`` is chosen; ties
-    send the gradient to ``x1``, as Chainer.
+    Subclasses set `_label` (the array module's function, `'maximum'` or
+    `'minimum'`) and `_x1_wins(a1, a2)`, the mask of where `x1` is chosen; ties
+    send the gradient to `x1`, as Chainer.
     """
 
     _label = None
@@ -55,7 +55,7 @@ class Maximum(PairwiseSelect):
 
 
 class _SelectGrad(function_node.FunctionNode):
-    """Route ``gy`` to the first output where ``cond`` holds, else to the second,
+    """Route `gy` to the first output where `cond` holds, else to the second,
     each summed down to its input's shape."""
 
     def __init__(self, cond, x1_shape, x2_shape):
@@ -100,11 +100,11 @@ def maximum(x1, x2):
     """Element-wise maximum of input variables.
 
     Args:
-        x1 (~chainer.Variable or ndarray): Input to be compared (float).
-        x2 (~chainer.Variable or ndarray): Input to be compared, same dtype;
+        x1 (Variable or ndarray): Input to be compared (float).
+        x2 (Variable or ndarray): Input to be compared, same dtype;
             the shapes must broadcast together.
 
     Returns:
-        ~chainer.Variable: Output variable.
+        Variable: Output variable.
     """
     return Maximum().apply((x1, x2))[0]

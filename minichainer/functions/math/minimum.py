@@ -1,4 +1,4 @@
-"""``minimum``: elementwise minimum of two variables (broadcasting)."""
+"""`minimum`: elementwise minimum of two variables (broadcasting)."""
 import operator
 
 from minichainer.functions.math import maximum
@@ -12,5 +12,6 @@ class Minimum(maximum.PairwiseSelect):
 
 
 def minimum(x1, x2):
-    """Element-wise minimum of input variables (see :func:`maximum`)."""
+    """Element-wise minimum of input variables (see
+    [`maximum`][minichainer.functions.math.maximum.maximum])."""
     return Minimum().apply((x1, x2))[0]

@@ -1,4 +1,4 @@
-"""Reductions ``max``, ``min`` and index reductions ``argmax``, ``argmin``."""
+"""Reductions `max`, `min` and index reductions `argmax`, `argmin`."""
 import numpy
 
 from minichainer import backend
@@ -120,23 +120,24 @@ def max(x, axis=None, keepdims=False):  # noqa: A001 - Chainer's name
     """Maximum of array elements over a given axis.
 
     Args:
-        x (~chainer.Variable or ndarray): Array to be maximized.
+        x (Variable or ndarray): Array to be maximized.
         axis (None, int, or tuple of int): Axes to reduce; None reduces all.
         keepdims (bool): Keep the reduced axes as length-1 axes.
 
     Returns:
-        ~chainer.Variable: Output variable.
+        Variable: Output variable.
     """
     return Max(axis, keepdims).apply((x,))[0]
 
 
 def min(x, axis=None, keepdims=False):  # noqa: A001 - Chainer's name
-    """Minimum of array elements over a given axis (see :func:`max`)."""
+    """Minimum of array elements over a given axis (see
+    [`max`][minichainer.functions.math.minmax.max])."""
     return Min(axis, keepdims).apply((x,))[0]
 
 
 def argmax(x, axis=None):
-    """Index of the maximum over ``axis`` (None: of the flattened array), int32.
+    """Index of the maximum over `axis` (None: of the flattened array), int32.
 
     Not differentiable.
     """
@@ -147,7 +148,7 @@ def argmax(x, axis=None):
 
 
 def argmin(x, axis=None):
-    """Index of the minimum over ``axis`` (None: of the flattened array), int32.
+    """Index of the minimum over `axis` (None: of the flattened array), int32.
 
     Not differentiable.
     """

@@ -1,4 +1,4 @@
-"""``ndtr``: elementwise standard normal CDF ``ndtr(x)``.
+"""`ndtr`: elementwise standard normal CDF `ndtr(x)`.
 
 Uses SciPy when it is installed, else a NumPy fallback (minichainer does not
 require SciPy; Chainer needs it for some of these on the CPU).
@@ -11,7 +11,7 @@ _INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
 
 
 class Ndtr(_elementwise.SpecialUnary):
-    """Elementwise standard normal CDF ``ndtr(x)``."""
+    """Elementwise standard normal CDF `ndtr(x)`."""
 
     _label = 'ndtr'
     _coeff = _INV_SQRT_2PI
@@ -19,12 +19,12 @@ class Ndtr(_elementwise.SpecialUnary):
 
 
 def ndtr(x):
-    """Elementwise standard normal CDF ``ndtr(x)``.
+    """Elementwise standard normal CDF `ndtr(x)`.
 
     Args:
-        x (~chainer.Variable or ndarray): Input variable (float).
+        x (Variable or ndarray): Input variable (float).
 
     Returns:
-        ~chainer.Variable: Output variable.
+        Variable: Output variable.
     """
     return Ndtr().apply((x,))[0]

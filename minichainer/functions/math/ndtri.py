@@ -1,4 +1,4 @@
-"""``ndtri``: elementwise inverse of the standard normal CDF.
+"""`ndtri`: elementwise inverse of the standard normal CDF.
 
 Uses SciPy when it is installed, else a NumPy fallback (minichainer does not
 require SciPy; Chainer needs it for some of these on the CPU).
@@ -23,9 +23,9 @@ def ndtri(x):
     """Elementwise inverse of the standard normal CDF.
 
     Args:
-        x (~chainer.Variable or ndarray): Input variable (float).
+        x (Variable or ndarray): Input variable (float).
 
     Returns:
-        ~chainer.Variable: Output variable.
+        Variable: Output variable.
     """
     return Ndtri().apply((x,))[0]

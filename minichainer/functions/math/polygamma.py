@@ -1,4 +1,4 @@
-"""``polygamma``: n-th derivative of the digamma function (needs SciPy)."""
+"""`polygamma`: n-th derivative of the digamma function (needs SciPy)."""
 from minichainer import function_node
 from minichainer import utils
 from minichainer.functions.math._scipy import _scipy_special
@@ -6,7 +6,7 @@ from minichainer.utils import type_check
 
 
 class PolyGamma(function_node.FunctionNode):
-    """Elementwise polygamma function of integer order ``n``."""
+    """Elementwise polygamma function of integer order `n`."""
 
     @property
     def label(self):
@@ -32,11 +32,11 @@ class PolyGamma(function_node.FunctionNode):
 
 
 def polygamma(n, x):
-    """Elementwise polygamma function ``psi^(n)(x)``.
+    """Elementwise polygamma function `psi^(n)(x)`.
 
     Args:
-        n (~chainer.Variable or ndarray): Integer orders (not differentiated).
-        x (~chainer.Variable or ndarray): Input variable.
+        n (Variable or ndarray): Integer orders (not differentiated).
+        x (Variable or ndarray): Input variable.
 
     Raises:
         ImportError: SciPy is not installed (as Chainer on the CPU).

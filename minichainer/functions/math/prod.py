@@ -1,4 +1,4 @@
-"""``prod``: product over axes (exact gradients, zeros allowed)."""
+"""`prod`: product over axes (exact gradients, zeros allowed)."""
 import numpy
 
 from minichainer import backend
@@ -65,7 +65,7 @@ class Prod(function_node.FunctionNode):
 
 
 def _prod_grad(x, gy, axes, kept):
-    """Array gradient of :class:`Prod` (``gy`` has the keepdims shape)."""
+    """Array gradient of `Prod` (`gy` has the keepdims shape)."""
     xp = backend.get_array_module(x)
     if x.size == 0:
         return xp.zeros_like(x)
@@ -91,11 +91,11 @@ def prod(x, axis=None, keepdims=False):
     """Product of array elements over a given axis.
 
     Args:
-        x (~chainer.Variable or ndarray): Elements to multiply.
+        x (Variable or ndarray): Elements to multiply.
         axis (None, int, or tuple of int): Axes to reduce; None reduces all.
         keepdims (bool): Keep the reduced axes as length-1 axes.
 
     Returns:
-        ~chainer.Variable: Output variable.
+        Variable: Output variable.
     """
     return Prod(axis, keepdims).apply((x,))[0]

@@ -1,8 +1,8 @@
-"""``sparse_matmul``: (batched) product of a COO sparse matrix and a dense one.
+"""`sparse_matmul`: (batched) product of a COO sparse matrix and a dense one.
 
 The CPU path is plain NumPy (Chainer uses SciPy there; SciPy is not needed here).
-The sparse operand is a ``chainer.utils.CooMatrix`` (``data`` Variable, ``row``,
-``col``, ``shape``, ``order``); entries whose row index is negative are padding.
+The sparse operand is a `chainer.utils.CooMatrix` (`data` Variable, `row`,
+`col`, `shape`, `order`); entries whose row index is negative are padding.
 """
 import numpy
 
@@ -19,7 +19,7 @@ def _work_dtype(dtype):
 
 def _coo_matmul(sp_data, sp_row, sp_col, sp_shape, sp_order, dn, transa, transb, transc,
                 dtype=None):
-    """``C = op(A) @ op(B)`` (``op`` transposes when asked), ``A`` sparse, ``B`` dense."""
+    """`C = op(A) @ op(B)` (`op` transposes when asked), `A` sparse, `B` dense."""
     if dtype is None:
         dtype = numpy.result_type(sp_data.dtype, dn.dtype)
     if transa:
@@ -48,7 +48,7 @@ def _coo_matmul(sp_data, sp_row, sp_col, sp_shape, sp_order, dn, transa, transb,
 
 
 def _coo_matmul_gradsp(a, b, c_row, c_col, c_shape, transa, transb, transc, dtype=None):
-    """Entries ``(op(a) @ op(b))[row, col]`` at the sparsity pattern (0 on padding)."""
+    """Entries `(op(a) @ op(b))[row, col]` at the sparsity pattern (0 on padding)."""
     if dtype is None:
         dtype = numpy.result_type(a.dtype, b.dtype)
     a = a.swapaxes(-1, -2) if transa else a
@@ -102,7 +102,7 @@ class _CooPatternNode(function_node.FunctionNode):
 
 
 class CooMatMul(_CooPatternNode):
-    """``op(sparse) @ op(dense)`` (optionally transposed result)."""
+    """`op(sparse) @ op(dense)` (optionally transposed result)."""
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('sp', 'dn'))
@@ -149,7 +149,7 @@ class CooMatMul(_CooPatternNode):
 
 
 class CooMatMulGradSP(_CooPatternNode):
-    """``op(a) @ op(b)`` evaluated at a sparsity pattern only (returns its data)."""
+    """`op(a) @ op(b)` evaluated at a sparsity pattern only (returns its data)."""
 
     def check_type_forward(self, in_types):
         type_check._argname(in_types, ('a', 'b'))
@@ -209,16 +209,16 @@ def _is_coo(x):
 def sparse_matmul(a, b, transa=False, transb=False):
     """Batched product of a sparse (COO) and a dense matrix.
 
-    Supported: ``C = A (sparse) @ B (dense)`` and ``C = A (dense) @ B (sparse)``.
+    Supported: `C = A (sparse) @ B (dense)` and `C = A (dense) @ B (sparse)`.
 
     Args:
-        a (~chainer.Variable, ndarray or ~chainer.utils.CooMatrix): Left operand.
-        b (~chainer.Variable, ndarray or ~chainer.utils.CooMatrix): Right operand.
-        transa (bool): Transpose each matrix of ``a``.
-        transb (bool): Transpose each matrix of ``b``.
+        a (Variable, ndarray or CooMatrix): Left operand.
+        b (Variable, ndarray or CooMatrix): Right operand.
+        transa (bool): Transpose each matrix of `a`.
+        transb (bool): Transpose each matrix of `b`.
 
     Returns:
-        ~chainer.Variable: The dense product.
+        Variable: The dense product.
 
     Raises:
         ValueError: neither or both operands are sparse.

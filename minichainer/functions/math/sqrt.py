@@ -1,4 +1,4 @@
-"""``sqrt`` and ``rsqrt``."""
+"""`sqrt` and `rsqrt`."""
 from minichainer import backend
 from minichainer import utils
 from minichainer.functions.math import _elementwise
@@ -19,10 +19,10 @@ class Sqrt(_elementwise.UnaryFloatKeepsOutput):
 
 
 def sqrt(x):
-    """Elementwise square root ``y = sqrt(x)`` (NaN for negative inputs, as NumPy)."""
+    """Elementwise square root `y = sqrt(x)` (NaN for negative inputs, as NumPy)."""
     return Sqrt().apply((x,))[0]
 
 
 def rsqrt(x):
-    """Elementwise reciprocal square root ``y = 1 / sqrt(x)``."""
+    """Elementwise reciprocal square root `y = 1 / sqrt(x)`."""
     return 1.0 / sqrt(x)

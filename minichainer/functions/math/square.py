@@ -27,5 +27,5 @@ class Square(FunctionNode):
 
 
 def square(x):
-    """Elementwise square ``x ** 2``."""
+    """Elementwise square `x ** 2`."""
     return Square().apply((x,))[0]

@@ -1,4 +1,4 @@
-"""``squared_difference``: elementwise ``(x1 - x2) ** 2``."""
+"""`squared_difference`: elementwise `(x1 - x2) ** 2`."""
 from minichainer import function_node
 from minichainer import utils
 from minichainer.functions import _fast
@@ -36,5 +36,5 @@ class SquaredDifference(function_node.FunctionNode):
 
 
 def squared_difference(x1, x2):
-    """Squared difference ``(x1 - x2) ** 2`` of two same-shaped variables."""
+    """Squared difference `(x1 - x2) ** 2` of two same-shaped variables."""
     return SquaredDifference().apply((x1, x2))[0]

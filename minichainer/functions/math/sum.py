@@ -1,4 +1,4 @@
-"""Sums: ``sum`` over axes and ``sum_to`` a shape (the inverse of broadcasting)."""
+"""Sums: `sum` over axes and `sum_to` a shape (the inverse of broadcasting)."""
 from minichainer import utils
 from minichainer import variable
 from minichainer.function_node import FunctionNode
@@ -73,7 +73,7 @@ class Sum(FunctionNode):
 
 
 def sum(x, axis=None, keepdims=False):  # noqa: A001 - Chainer's name
-    """Sum of the elements of ``x`` over ``axis`` (None: all axes)."""
+    """Sum of the elements of `x` over `axis` (None: all axes)."""
     return Sum(axis, keepdims).apply((x,))[0]
 
 
@@ -100,7 +100,7 @@ class SumTo(FunctionNode):
 
 
 def sum_to(x, shape):
-    """Sum ``x`` down to ``shape`` (the adjoint of ``broadcast_to``)."""
+    """Sum `x` down to `shape` (the adjoint of `broadcast_to`)."""
     shape = tuple(shape)
     if x.shape == shape:
         return variable.as_variable(x)

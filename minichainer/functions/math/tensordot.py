@@ -1,4 +1,4 @@
-"""``tensordot``: tensor dot product along given axes."""
+"""`tensordot`: tensor dot product along given axes."""
 import collections.abc
 
 import numpy
@@ -10,11 +10,11 @@ from minichainer.utils import type_check
 
 
 def _tensordot(a, b, a_axes, b_axes, c_axes=None):
-    """``tensordot`` contracting ``a_axes[1]`` of ``a`` with ``b_axes[0]`` of ``b``.
+    """`tensordot` contracting `a_axes[1]` of `a` with `b_axes[0]` of `b`.
 
-    ``a_axes[0]`` / ``b_axes[1]`` are the free axes; ``c_axes`` (optional) gives
-    the output positions of those free axes (``c_axes[0]`` for ``a``'s,
-    ``c_axes[1]`` for ``b``'s).
+    `a_axes[0]` / `b_axes[1]` are the free axes; `c_axes` (optional) gives
+    the output positions of those free axes (`c_axes[0]` for `a`'s,
+    `c_axes[1]` for `b`'s).
     """
     a_free, a_con = a_axes
     b_con, b_free = b_axes
@@ -57,7 +57,7 @@ def _normalize(axis, ndim, name):
 
 
 class TensorDot(function_node.FunctionNode):
-    """Tensor dot product (see :func:`tensordot`)."""
+    """Tensor dot product (see [`tensordot`][minichainer.functions.math.tensordot.tensordot])."""
 
     def __init__(self, axes=2, a_axes=None, b_axes=None, c_axes=None, dtype=None):
         self.axes = axes
@@ -132,17 +132,17 @@ class TensorDot(function_node.FunctionNode):
 
 
 def tensordot(a, b, axes=2):
-    """Tensor dot product of two arrays along specified axes (as ``numpy.tensordot``).
+    """Tensor dot product of two arrays along specified axes (as `numpy.tensordot`).
 
     Args:
-        a (~chainer.Variable or ndarray): The first argument.
-        b (~chainer.Variable or ndarray): The second argument.
-        axes: An int ``n`` contracts the last ``n`` axes of ``a`` with the first
-            ``n`` of ``b``; a pair of (sequences of) ints names the axes of
-            ``a`` and ``b`` to contract pairwise.
+        a (Variable or ndarray): The first argument.
+        b (Variable or ndarray): The second argument.
+        axes: An int `n` contracts the last `n` axes of `a` with the first
+            `n` of `b`; a pair of (sequences of) ints names the axes of
+            `a` and `b` to contract pairwise.
 
     Returns:
-        ~chainer.Variable: The tensor dot product.
+        Variable: The tensor dot product.
 
     Raises:
         ValueError: the contracted axes differ in number or length.

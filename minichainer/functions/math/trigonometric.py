@@ -1,5 +1,5 @@
-"""Trigonometric functions: ``sin``, ``cos``, ``tan``, ``arcsin``, ``arccos``,
-``arctan`` and ``arctan2``."""
+"""Trigonometric functions: `sin`, `cos`, `tan`, `arcsin`, `arccos`,
+`arctan` and `arctan2`."""
 from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
@@ -61,7 +61,7 @@ class Arcsin(_elementwise.UnaryFloat):
 
 
 def arcsin(x):
-    """Elementwise arcsine function ``y = arcsin(x)``."""
+    """Elementwise arcsine function `y = arcsin(x)`."""
     return Arcsin().apply((x,))[0]
 
 
@@ -73,7 +73,7 @@ class Arccos(_elementwise.UnaryFloat):
 
 
 def arccos(x):
-    """Elementwise arccosine function ``y = arccos(x)``."""
+    """Elementwise arccosine function `y = arccos(x)`."""
     return Arccos().apply((x,))[0]
 
 
@@ -85,12 +85,12 @@ class Arctan(_elementwise.UnaryFloat):
 
 
 def arctan(x):
-    """Elementwise arctangent function ``y = arctan(x)``."""
+    """Elementwise arctangent function `y = arctan(x)`."""
     return Arctan().apply((x,))[0]
 
 
 class Arctan2(function_node.FunctionNode):
-    """Elementwise two-argument arctangent ``arctan(x1 / x2)`` with quadrant."""
+    """Elementwise two-argument arctangent `arctan(x1 / x2)` with quadrant."""
 
     @property
     def label(self):
@@ -117,7 +117,7 @@ class Arctan2(function_node.FunctionNode):
 
 
 class Arctan2Grad(function_node.FunctionNode):
-    """Gradients of :class:`Arctan2`: ``(x2 * gy, -x1 * gy) / (x1^2 + x2^2)``."""
+    """Gradients of `Arctan2`: `(x2 * gy, -x1 * gy) / (x1^2 + x2^2)`."""
 
     def forward(self, inputs):
         self.retain_inputs((0, 1, 2))
@@ -171,10 +171,10 @@ def arctan2(x1, x2):
     """Elementwise arctangent with two arguments.
 
     Args:
-        x1 (~chainer.Variable or ndarray): Y-coordinates.
-        x2 (~chainer.Variable or ndarray): X-coordinates.
+        x1 (Variable or ndarray): Y-coordinates.
+        x2 (Variable or ndarray): X-coordinates.
 
     Returns:
-        ~chainer.Variable: Angles in radians, in ``[-pi, pi]``.
+        Variable: Angles in radians, in `[-pi, pi]`.
     """
     return Arctan2().apply((x1, x2))[0]

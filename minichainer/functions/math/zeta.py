@@ -1,4 +1,4 @@
-"""``zeta``: Hurwitz zeta function (needs SciPy)."""
+"""`zeta`: Hurwitz zeta function (needs SciPy)."""
 from minichainer import function_node
 from minichainer import utils
 from minichainer import variable
@@ -7,7 +7,7 @@ from minichainer.utils import type_check
 
 
 class Zeta(function_node.FunctionNode):
-    """Elementwise Hurwitz zeta ``sum_k (k + q) ** -x`` for a constant ``x``."""
+    """Elementwise Hurwitz zeta `sum_k (k + q) ** -x` for a constant `x`."""
 
     def __init__(self, x):
         self._x = x
@@ -34,11 +34,11 @@ class Zeta(function_node.FunctionNode):
 
 
 def zeta(x, q):
-    """Elementwise Hurwitz zeta function, differentiable with respect to ``q`` only.
+    """Elementwise Hurwitz zeta function, differentiable with respect to `q` only.
 
     Args:
-        x (~chainer.Variable or ndarray): Exponents (a constant: not differentiated).
-        q (~chainer.Variable or ndarray): Input variable.
+        x (Variable or ndarray): Exponents (a constant: not differentiated).
+        q (Variable or ndarray): Input variable.
 
     Raises:
         ImportError: SciPy is not installed (as Chainer on the CPU).

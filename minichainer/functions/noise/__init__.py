@@ -1,1 +1,1 @@
-"""Noise injection functions (``chainer.functions.noise``)."""
+"""Noise injection functions (`chainer.functions.noise`)."""

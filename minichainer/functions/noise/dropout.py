@@ -1,4 +1,4 @@
-"""Dropout (``chainer.functions.dropout``)."""
+"""Dropout (`chainer.functions.dropout`)."""
 import numpy
 
 import minichainer
@@ -10,7 +10,7 @@ from minichainer.utils import type_check
 
 
 class Dropout(function_node.FunctionNode):
-    """Zeroes elements with probability ``dropout_ratio``, scales the rest by ``1/(1-ratio)``."""
+    """Zeroes elements with probability `dropout_ratio`, scales the rest by `1/(1-ratio)`."""
 
     def __init__(self, dropout_ratio, mask=None, return_mask=False):
         if not 0.0 <= dropout_ratio < 1.0:
@@ -55,24 +55,24 @@ class DropoutGrad(function_node.FunctionNode):
 
 
 def dropout(x, ratio=.5, **kwargs):
-    """Drops elements of ``x`` at random with probability ``ratio`` (training only).
+    """Drops elements of `x` at random with probability `ratio` (training only).
 
-    In training mode (``config.train``) each element is kept when
-    ``numpy.random.rand(*x.shape) >= ratio`` and the kept ones are scaled by
-    ``1 / (1 - ratio)``; in test mode ``x`` is returned as a Variable unchanged.
+    In training mode (`config.train`) each element is kept when
+    `numpy.random.rand(*x.shape) >= ratio` and the kept ones are scaled by
+    `1 / (1 - ratio)`; in test mode `x` is returned as a Variable unchanged.
 
     Args:
-        x (~minichainer.Variable or ndarray): Input float array.
-        ratio (float): Dropout ratio in ``[0, 1)``.
-        mask (ndarray): Keyword only. A scaled mask (``0`` or ``1 / (1 - ratio)``) to use
+        x (Variable or ndarray): Input float array.
+        ratio (float): Dropout ratio in `[0, 1)`.
+        mask (ndarray): Keyword only. A scaled mask (`0` or `1 / (1 - ratio)`) to use
             instead of drawing one.
         return_mask (bool): Keyword only. Also return the mask used (None in test mode).
 
     Returns:
-        ~minichainer.Variable or tuple: The output, or ``(output, mask)`` if ``return_mask``.
+        Variable or tuple: The output, or `(output, mask)` if `return_mask`.
 
     Raises:
-        ValueError: ``ratio`` is outside ``[0, 1)``.
+        ValueError: `ratio` is outside `[0, 1)`.
     """
     mask = None
     return_mask = False

@@ -1,4 +1,4 @@
-"""Gaussian sampling with the reparameterisation trick (``chainer.functions.gaussian``)."""
+"""Gaussian sampling with the reparameterisation trick (`chainer.functions.gaussian`)."""
 import numpy
 
 from minichainer import function_node
@@ -9,7 +9,7 @@ from minichainer.functions.math.exponential import exp
 
 
 class Gaussian(function_node.FunctionNode):
-    """Samples ``mean + exp(ln_var / 2) * eps`` with ``eps ~ N(0, 1)``."""
+    """Samples `mean + exp(ln_var / 2) * eps` with `eps ~ N(0, 1)`."""
 
     def __init__(self, eps=None):
         # When eps is set, it is used instead of a fresh draw (deterministic).
@@ -40,19 +40,19 @@ class Gaussian(function_node.FunctionNode):
 
 
 def gaussian(mean, ln_var, **kwargs):
-    """Gaussian sampling function ``mean + exp(ln_var / 2) * eps``, ``eps ~ N(0, I)``.
+    """Gaussian sampling function `mean + exp(ln_var / 2) * eps`, `eps ~ N(0, I)`.
 
-    ``eps`` is drawn with ``numpy.random.standard_normal(shape)`` and cast to the dtype
-    of ``mean``, as in Chainer. It is drawn in test mode too.
+    `eps` is drawn with `numpy.random.standard_normal(shape)` and cast to the dtype
+    of `mean`, as in Chainer. It is drawn in test mode too.
 
     Args:
-        mean (~minichainer.Variable or ndarray): Mean of the distribution.
-        ln_var (~minichainer.Variable or ndarray): Logarithm of the variance, same shape.
+        mean (Variable or ndarray): Mean of the distribution.
+        ln_var (Variable or ndarray): Logarithm of the variance, same shape.
         eps (ndarray): Keyword only. Noise to use instead of a fresh draw.
         return_eps (bool): Keyword only. Also return the noise used.
 
     Returns:
-        ~minichainer.Variable or tuple: The sample, or ``(sample, eps)`` if ``return_eps``.
+        Variable or tuple: The sample, or `(sample, eps)` if `return_eps`.
     """
     eps = None
     return_eps = False

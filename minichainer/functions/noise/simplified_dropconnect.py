@@ -1,4 +1,4 @@
-"""Simplified DropConnect linear layer (``chainer.functions.simplified_dropconnect``)."""
+"""Simplified DropConnect linear layer (`chainer.functions.simplified_dropconnect`)."""
 import numpy
 
 from minichainer import backend
@@ -105,22 +105,22 @@ class SimplifiedDropconnect(function_node.FunctionNode):
 
 def simplified_dropconnect(x, W, b=None, ratio=.5, train=True, mask=None,
                            use_batchwise_mask=True):
-    """Linear unit with simplified DropConnect: ``y = x (W * M / (1 - ratio))^T + b``.
+    """Linear unit with simplified DropConnect: `y = x (W * M / (1 - ratio))^T + b`.
 
-    The mask ``M`` is ``numpy.random.rand(B, out, in) >= ratio`` per sample (or
-    ``rand(out, in)`` shared by the batch when ``use_batchwise_mask`` is False).
+    The mask `M` is `numpy.random.rand(B, out, in) >= ratio` per sample (or
+    `rand(out, in)` shared by the batch when `use_batchwise_mask` is False).
 
     Args:
-        x (~minichainer.Variable or ndarray): Input ``(B, ...)``; flattened to ``(B, in)``.
-        W (~minichainer.Variable or ndarray): Weight ``(out, in)``.
-        b (~minichainer.Variable or ndarray): Optional bias ``(out,)``.
+        x (Variable or ndarray): Input `(B, ...)`; flattened to `(B, in)`.
+        W (Variable or ndarray): Weight `(out, in)`.
+        b (Variable or ndarray): Optional bias `(out,)`.
         ratio (float): Dropconnect ratio.
         train (bool): When False the ratio is taken as 0 (no masking).
         mask (ndarray or Variable): Optional bool mask to use instead of drawing one.
         use_batchwise_mask (bool): Draw a different mask for each sample.
 
     Returns:
-        ~minichainer.Variable: Output ``(B, out)``.
+        Variable: Output `(B, out)`.
     """
     if not train:
         ratio = 0

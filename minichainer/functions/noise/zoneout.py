@@ -1,4 +1,4 @@
-"""Zoneout (``chainer.functions.zoneout``)."""
+"""Zoneout (`chainer.functions.zoneout`)."""
 from minichainer import backend
 from minichainer import configuration
 from minichainer import function_node
@@ -8,7 +8,7 @@ from minichainer.utils import type_check
 
 
 class Zoneout(function_node.FunctionNode):
-    """Keeps each element of the previous state ``h`` with probability ``zoneout_ratio``."""
+    """Keeps each element of the previous state `h` with probability `zoneout_ratio`."""
 
     def __init__(self, zoneout_ratio):
         self.zoneout_ratio = zoneout_ratio
@@ -36,18 +36,18 @@ class Zoneout(function_node.FunctionNode):
 
 
 def zoneout(h, x, ratio=.5, **kwargs):
-    """Zoneout regularisation: mixes ``h`` (kept with probability ``ratio``) and ``x``.
+    """Zoneout regularisation: mixes `h` (kept with probability `ratio`) and `x`.
 
-    In training mode a flag ``numpy.random.rand(*x.shape) >= ratio`` selects ``x``, the
-    rest comes from ``h``; in test mode ``x`` is returned as given (not wrapped).
+    In training mode a flag `numpy.random.rand(*x.shape) >= ratio` selects `x`, the
+    rest comes from `h`; in test mode `x` is returned as given (not wrapped).
 
     Args:
-        h (~minichainer.Variable or ndarray): Previous state.
-        x (~minichainer.Variable or ndarray): Input (new state), same shape as ``h``.
+        h (Variable or ndarray): Previous state.
+        x (Variable or ndarray): Input (new state), same shape as `h`.
         ratio (float): Zoneout ratio.
 
     Returns:
-        ~minichainer.Variable: The mixed state (``x`` itself in test mode).
+        Variable: The mixed state (`x` itself in test mode).
     """
     if kwargs:
         argument.check_unexpected_kwargs(

@@ -59,10 +59,12 @@ def _x_hat(x, mean, inv_std):
 
 
 class BatchNormalization(function_node.FunctionNode):
-    """FunctionNode of :func:`batch_normalization` with mini-batch statistics.
+    """FunctionNode of
+    [`batch_normalization`][minichainer.functions.normalization.batch_normalization.batch_normalization]
+    with mini-batch statistics.
 
-    When ``mean``/``var`` (running statistics) arrays are given they are updated
-    in place: ``r = decay * r + (1 - decay) * stat`` (unbiased variance).
+    When `mean`/`var` (running statistics) arrays are given they are updated
+    in place: `r = decay * r + (1 - decay) * stat` (unbiased variance).
     """
 
     mean = None
@@ -168,13 +170,13 @@ class BatchNormalization(function_node.FunctionNode):
 
 
 def _fused_var(x_mu):
-    """Whether the variance of the centred ``x_mu`` is summed by einsum (feature maps
+    """Whether the variance of the centred `x_mu` is summed by einsum (feature maps
     of float32/float64, where einsum accumulates in the array's own precision)."""
     return 2 < x_mu.ndim <= 26 and x_mu.dtype in (numpy.float32, numpy.float64)
 
 
 def _sum_of_products(a, b, axis):
-    """``(a * b).sum(axis)`` without the full-size product (einsum) where dtypes agree."""
+    """`(a * b).sum(axis)` without the full-size product (einsum) where dtypes agree."""
     if a.dtype != b.dtype or a.ndim > 26:
         return (a * b).sum(axis=axis)
     xp = backend.get_array_module(a)
@@ -186,7 +188,7 @@ def _sum_of_products(a, b, axis):
 def _bn_grad_arrays(x, gamma, gy, axis, expander, mean, inv_std):
     """(gx, ggamma, gbeta) of batch normalization in its closed form.
 
-    ``gx = gamma / std * (gy - (x_hat * ggamma + gbeta) / m)``, computed in one
+    `gx = gamma / std * (gy - (x_hat * ggamma + gbeta) / m)`, computed in one
     full-size buffer (x_hat, then gx, in place).
     """
     xp = backend.get_array_module(x)
@@ -227,9 +229,11 @@ def eps_of(eps, dtype):
 
 
 class BatchNormalizationGrad(function_node.FunctionNode):
-    """Gradient of :func:`batch_normalization` (inputs ``(x, gamma, gy)``).
+    """Gradient of
+    [`batch_normalization`][minichainer.functions.normalization.batch_normalization.batch_normalization]
+    (inputs `(x, gamma, gy)`).
 
-    Outputs ``(gx, ggamma, gbeta)``; its backward gives the second-order gradients.
+    Outputs `(gx, ggamma, gbeta)`; its backward gives the second-order gradients.
     """
 
     def __init__(self, eps, expander, axis, mean, inv_std, key_axis):
@@ -325,7 +329,9 @@ class BatchNormalizationGrad(function_node.FunctionNode):
 
 
 class FixedBatchNormalization(function_node.FunctionNode):
-    """FunctionNode of :func:`fixed_batch_normalization` (given mean and var)."""
+    """FunctionNode of
+    [`fixed_batch_normalization`][minichainer.functions.normalization.batch_normalization.fixed_batch_normalization]
+    (given mean and var)."""
 
     inv_std = None
     inv_var = None
@@ -378,7 +384,7 @@ class FixedBatchNormalization(function_node.FunctionNode):
 
 
 def _fixed_bn_grad_arrays(indexes, x, gamma, mean, var, gy, axis, expander, inv_std):
-    """Gradients of fixed batch normalization for ``indexes``, without a graph."""
+    """Gradients of fixed batch normalization for `indexes`, without a graph."""
     xp = backend.get_array_module(x)
     dtype = numpy.promote_types(x.dtype, gamma.dtype)
     gamma_over_std = (gamma * inv_std).astype(dtype, copy=False)
@@ -469,5 +475,5 @@ running_var=None, decay=0.9, axis=None)
 
 
 def fixed_batch_normalization(x, gamma, beta, mean, var, eps=2e-5, axis=None):
-    """Batch normalization with fixed statistics ``mean`` and ``var`` (test mode)."""
+    """Batch normalization with fixed statistics `mean` and `var` (test mode)."""
     return FixedBatchNormalization(eps, axis).apply((x, gamma, beta, mean, var))[0]

@@ -16,9 +16,11 @@ def _xhat(x, mean, std, expander):
 
 
 class BatchRenormalizationFunction(function_node.FunctionNode):
-    """FunctionNode of :func:`batch_renormalization` (inputs ``(x, gamma, beta)``).
+    """FunctionNode of
+    [`batch_renormalization`][minichainer.functions.normalization.batch_renormalization.batch_renormalization]
+    (inputs `(x, gamma, beta)`).
 
-    ``r`` and ``d`` are treated as constants in backward, as in the paper.
+    `r` and `d` are treated as constants in backward, as in the paper.
     Double backprop is not supported (Chainer's is an old-style Function).
     """
 
@@ -132,12 +134,12 @@ def batch_renormalization(x, gamma, beta, rmax, dmax, eps=2e-5, running_mean=Non
     """Batch renormalization (Ioffe, 2017).
 
     Normalizes with the mini-batch statistics corrected by
-    ``r = clip(sigma_B / sigma, 1 / rmax, rmax)`` and
-    ``d = clip((mu_B - mu) / sigma, -dmax, dmax)`` computed against the running
-    statistics, which are updated in place only when ``update_statistics`` is True.
+    `r = clip(sigma_B / sigma, 1 / rmax, rmax)` and
+    `d = clip((mu_B - mu) / sigma, -dmax, dmax)` computed against the running
+    statistics, which are updated in place only when `update_statistics` is True.
 
     Raises:
-        TypeError: if ``running_mean`` or ``running_var`` is missing.
+        TypeError: if `running_mean` or `running_var` is missing.
     """
     if running_mean is None:
         raise TypeError('running_mean is required')
@@ -149,7 +151,9 @@ def batch_renormalization(x, gamma, beta, rmax, dmax, eps=2e-5, running_mean=Non
 
 
 def fixed_batch_renormalization(x, gamma, beta, mean, var, eps=2e-5):
-    """Deprecated alias of :func:`fixed_batch_normalization` (warns)."""
+    """Deprecated alias of
+    [`fixed_batch_normalization`][minichainer.functions.normalization.batch_normalization.fixed_batch_normalization]
+    (warns)."""
     warnings.warn('fixed_batch_renormalization is deprecated. '
                   'Use fixed_batch_normalization instead.', DeprecationWarning)
     with configuration.using_config('train', False):

@@ -24,7 +24,7 @@ def _to_groups(a, groups):
 
 
 def _from_groups(a, shape):
-    """Inverse of :func:`_to_groups` for an input of ``shape``."""
+    """Inverse of `_to_groups` for an input of `shape`."""
     perm = (1, 0) + _spatial_axes(len(shape))
     return a.reshape((shape[1], shape[0]) + tuple(shape[2:])).transpose(perm)
 
@@ -61,9 +61,11 @@ def _check_statistic(name, array, expected_shape):
 
 
 class DecorrelatedBatchNormalization(function_node.FunctionNode):
-    """FunctionNode of :func:`decorrelated_batch_normalization` (input ``x``).
+    """FunctionNode of
+    [`decorrelated_batch_normalization`][minichainer.functions.normalization.decorrelated_batch_normalization.decorrelated_batch_normalization]
+    (input `x`).
 
-    ``running_mean`` / ``running_projection`` (when given) are updated in place.
+    `running_mean` / `running_projection` (when given) are updated in place.
     """
 
     def __init__(self, groups=16, eps=2e-5, mean=None, projection=None, decay=0.9):
@@ -123,11 +125,11 @@ class DecorrelatedBatchNormalization(function_node.FunctionNode):
 
 
 class DecorrelatedBatchNormalizationGrad(function_node.FunctionNode):
-    """Gradient of :class:`DecorrelatedBatchNormalization` w.r.t. ``x`` (input ``gy``).
+    """Gradient of `DecorrelatedBatchNormalization` w.r.t. `x` (input `gy`).
 
-    With ``y = P xc``, ``P = S^(-1/2)`` and ``S = xc xc^T / m + eps I``, the gradient is
-    ``P (gy - mean(gy)) + V (K * (A + A^T)) V^T xc / m`` where ``A = V^T gy xc^T V`` and
-    ``K_ij = (f(l_i) - f(l_j)) / (l_i - l_j)`` for ``f(l) = l^(-1/2)`` (the derivative of
+    With `y = P xc`, `P = S^(-1/2)` and `S = xc xc^T / m + eps I`, the gradient is
+    `P (gy - mean(gy)) + V (K * (A + A^T)) V^T xc / m` where `A = V^T gy xc^T V` and
+    `K_ij = (f(l_i) - f(l_j)) / (l_i - l_j)` for `f(l) = l^(-1/2)` (the derivative of
     the matrix function, well defined also for repeated eigenvalues).
     """
 
@@ -165,9 +167,10 @@ class DecorrelatedBatchNormalizationGrad(function_node.FunctionNode):
 
 
 class FixedDecorrelatedBatchNormalization(function_node.FunctionNode):
-    """FunctionNode of :func:`fixed_decorrelated_batch_normalization`.
+    """FunctionNode of
+    [`fixed_decorrelated_batch_normalization`][minichainer.functions.normalization.decorrelated_batch_normalization.fixed_decorrelated_batch_normalization].
 
-    Inputs ``(x, mean, projection)``; differentiable w.r.t. all three, twice or more.
+    Inputs `(x, mean, projection)`; differentiable w.r.t. all three, twice or more.
     """
 
     def __init__(self, groups):
@@ -260,9 +263,10 @@ running_projection=None, decay=0.9)
 
 
 def fixed_decorrelated_batch_normalization(x, mean, projection, groups=16):
-    """Decorrelated batch normalization with fixed statistics: ``y = P (x - mean)``.
+    """Decorrelated batch normalization with fixed statistics: `y = P (x - mean)`.
 
-    Used in test mode of :class:`~minichainer.links.DecorrelatedBatchNormalization`.
+    Used in test mode of
+    [`DecorrelatedBatchNormalization`][minichainer.links.normalization.decorrelated_batch_normalization.DecorrelatedBatchNormalization].
 
     Args:
         x (Variable or ndarray): (batch, channels, ...) input.
@@ -271,7 +275,7 @@ def fixed_decorrelated_batch_normalization(x, mean, projection, groups=16):
         groups (int): Number of channel groups.
 
     Returns:
-        Variable of the shape and dtype of ``x`` (differentiable w.r.t. all inputs).
+        Variable of the shape and dtype of `x` (differentiable w.r.t. all inputs).
     """
     _check_groups(groups)
     return FixedDecorrelatedBatchNormalization(groups).apply((x, mean, projection))[0]

@@ -13,11 +13,11 @@ from minichainer.variable import as_variable
 
 
 class _MulInvStd(function_node.FunctionNode):
-    """``z = inv_std[:, None] * y`` where ``inv_std`` is that of each row of ``x``.
+    """`z = inv_std[:, None] * y` where `inv_std` is that of each row of `x`.
 
-    Inputs ``(x, y)`` of shape (rows, units); ``mean``/``inv_std`` (x's row statistics)
+    Inputs `(x, y)` of shape (rows, units); `mean`/`inv_std` (x's row statistics)
     are given to the constructor as Chainer's helper of the same name takes them. The
-    backward also differentiates ``inv_std`` with respect to ``x`` (double backprop
+    backward also differentiates `inv_std` with respect to `x` (double backprop
     works: it is built from differentiable functions).
     """
 
@@ -61,8 +61,8 @@ def group_normalization(x, groups, gamma, beta, eps=1e-5):
         eps (float): added to the variance.
 
     Raises:
-        InvalidType: if ``x`` has fewer than 2 axes.
-        ValueError: if ``groups`` does not divide the number of channels.
+        InvalidType: if `x` has fewer than 2 axes.
+        ValueError: if `groups` does not divide the number of channels.
     """
     if x.ndim < 2:
         raise type_check.InvalidType(

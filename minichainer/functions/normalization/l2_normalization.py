@@ -9,7 +9,9 @@ from minichainer.functions.math.sum import sum as _sum
 
 
 class NormalizeL2(function_node.FunctionNode):
-    """FunctionNode of :func:`normalize`: ``y = x / (||x||_2 + eps)`` along ``axis``."""
+    """FunctionNode of
+    [`normalize`][minichainer.functions.normalization.l2_normalization.normalize]:
+    `y = x / (||x||_2 + eps)` along `axis`."""
 
     def __init__(self, eps=1e-5, axis=1):
         self.eps = eps
@@ -44,7 +46,7 @@ class NormalizeL2(function_node.FunctionNode):
 
 
 def normalize(x, eps=1e-5, axis=1):
-    """L2-normalize ``x`` along ``axis``: ``y = x / (sqrt(sum(x ** 2, axis)) + eps)``.
+    """L2-normalize `x` along `axis`: `y = x / (sqrt(sum(x ** 2, axis)) + eps)`.
 
     Args:
         x (Variable or ndarray): float input.

@@ -8,7 +8,9 @@ from minichainer.functions.math.sum import sum as _sum
 
 
 class LayerNormalization(function_node.FunctionNode):
-    """FunctionNode of :func:`layer_normalization` on (batch, units) inputs.
+    """FunctionNode of
+    [`layer_normalization`][minichainer.functions.normalization.layer_normalization.layer_normalization]
+    on (batch, units) inputs.
 
     The backward is built from differentiable functions (double backprop works).
     """
@@ -72,7 +74,7 @@ class LayerNormalization(function_node.FunctionNode):
 def _layer_norm_grad(indexes, x, gamma, gy, eps):
     """Closed-form gradients of layer normalization, without a graph.
 
-    ``gx = inv_std * (g - mean(g) - x_hat * mean(g * x_hat))`` with ``g = gy * gamma``.
+    `gx = inv_std * (g - mean(g) - x_hat * mean(g * x_hat))` with `g = gy * gamma`.
     """
     xp = backend.get_array_module(x)
     dtype = x.dtype
@@ -99,7 +101,7 @@ def _layer_norm_grad(indexes, x, gamma, gy, eps):
 
 
 def layer_normalization(x, gamma, beta, eps=1e-5):
-    """Layer normalization: normalize each row of ``x`` (batch, units), then scale/shift.
+    """Layer normalization: normalize each row of `x` (batch, units), then scale/shift.
 
     Args:
         x (Variable or ndarray): (batch, units) input.

@@ -5,7 +5,7 @@ from minichainer.utils import type_check
 
 
 def _window_sum(a, half_n):
-    """Sum of ``a`` over the channel window [c - half_n, c + half_n] (axis 1)."""
+    """Sum of `a` over the channel window [c - half_n, c + half_n] (axis 1)."""
     s = a.copy()
     for i in range(1, half_n + 1):
         s[:, i:] += a[:, :-i]
@@ -27,7 +27,8 @@ class _ChannelWindowSum(function_node.FunctionNode):
 
 
 class LocalResponseNormalization(function_node.FunctionNode):
-    """FunctionNode of :func:`local_response_normalization`."""
+    """FunctionNode of
+    [`local_response_normalization`][minichainer.functions.normalization.local_response_normalization.local_response_normalization]."""
 
     def __init__(self, n=5, k=2, alpha=1e-4, beta=.75):
         self.n = n
@@ -67,7 +68,7 @@ class LocalResponseNormalization(function_node.FunctionNode):
 def local_response_normalization(x, n=5, k=2, alpha=1e-4, beta=.75):
     """Local response normalization across channels.
 
-    ``y_i = x_i / (k + alpha * sum_{j in window(i)} x_j ** 2) ** beta``, the window being
-    the ``n`` channels centered at ``i`` (axis 1).
+    `y_i = x_i / (k + alpha * sum_{j in window(i)} x_j ** 2) ** beta`, the window being
+    the `n` channels centered at `i` (axis 1).
     """
     return LocalResponseNormalization(n, k, alpha, beta).apply((x,))[0]

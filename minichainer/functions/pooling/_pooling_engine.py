@@ -1,16 +1,16 @@
 """The N-D pooling engine shared by max/average pooling in every dimensionality.
 
 The windows of an (n, c, d_1..d_N) input are gathered by one strided copy of a
-(possibly padded) buffer into a contiguous ``col`` of shape (n, c, K, P), where
+(possibly padded) buffer into a contiguous `col` of shape (n, c, K, P), where
 K = prod(ksize) kernel offsets and P = prod(outs) output positions. Every later step
 (maximum, argmax code, mask, mean) then runs on contiguous (n, c, P) slices, which
 NumPy processes far faster than the strided window views themselves.
 
 Max pooling keeps, per output, the kernel offset of the first maximum (row-major
-window order, as Chainer's ``argmax`` over its im2col patches) as a one-byte code.
+window order, as Chainer's `argmax` over its im2col patches) as a one-byte code.
 Its backward needs no index scatter: when the windows tile the input
-(``stride == ksize``) it is written in x's own layout, ``repeat(gy) * (repeat(code)
-== offset grid)``; overlapping windows mask ``gy`` per offset and add one strided
+(`stride == ksize`) it is written in x's own layout, `repeat(gy) * (repeat(code)
+== offset grid)`; overlapping windows mask `gy` per offset and add one strided
 slice per kernel offset. Large inputs are processed in cache-sized slices of the
 batch.
 """
@@ -85,7 +85,7 @@ class Geometry(object):
             slice(p, p + d) for p, d in zip(self.pad, self.in_shape[2:]))
 
     def _window_view(self, buf):
-        """(n, c) + ksize + outs strided view of the windows of ``buf``."""
+        """(n, c) + ksize + outs strided view of the windows of `buf`."""
         xp = backend.get_array_module(buf)
         st = buf.strides
         shape = buf.shape[:2] + self.ksize + self.outs
@@ -93,7 +93,7 @@ class Geometry(object):
         return _as_strided(xp, buf, shape, strides)
 
     def patches(self, x, pval):
-        """Contiguous windows of ``x`` (padded with ``pval``) as (n, c, K, P)."""
+        """Contiguous windows of `x` (padded with `pval`) as (n, c, K, P)."""
         xp = backend.get_array_module(x)
         n, c = x.shape[:2]
         if self.direct:
@@ -121,9 +121,9 @@ class Geometry(object):
         return gbuf[self._interior()]
 
     def upsample(self, a):
-        """Tiled windows only: repeat ``a`` ((n, c) + outs) over each window.
+        """Tiled windows only: repeat `a` ((n, c) + outs) over each window.
 
-        Returns an (n, c) + dims array (zeros where no window reads x). ``numpy.repeat``
+        Returns an (n, c) + dims array (zeros where no window reads x). `numpy.repeat`
         writes contiguously, unlike an element-strided scatter into the windows.
         """
         xp = backend.get_array_module(a)
@@ -160,7 +160,7 @@ class Geometry(object):
 
 
 def code_dtype(kk):
-    """Dtype of the argmax codes of windows with ``kk`` elements."""
+    """Dtype of the argmax codes of windows with `kk` elements."""
     return numpy.uint8 if kk <= 256 else numpy.intp
 
 
@@ -211,7 +211,7 @@ def _max_forward_chunk(geo, x, y, code):
 
 
 def max_backward(geo, code, gy, dtype):
-    """Gradient of max pooling: ``gy`` routed to each window's first maximum."""
+    """Gradient of max pooling: `gy` routed to each window's first maximum."""
     xp = backend.get_array_module(gy)
     n, c = geo.in_shape[:2]
     if geo.tiled:
@@ -250,7 +250,7 @@ def _max_backward_tiled(geo, code, gy, dtype, grid, out=None):
 
 
 def max_pick(geo, code, x):
-    """The elements of ``x`` at the argmax positions (double backward of max pooling)."""
+    """The elements of `x` at the argmax positions (double backward of max pooling)."""
     xp = backend.get_array_module(x)
     col = geo.patches(x, -float('inf'))
     out = col[:, :, 0].copy()
@@ -262,19 +262,19 @@ def max_pick(geo, code, x):
 
 
 def codes_to_indexes(geo, code):
-    """Chainer's ``indexes`` (argmax within each window, intp) from the codes."""
+    """Chainer's `indexes` (argmax within each window, intp) from the codes."""
     return code.astype(numpy.intp).reshape(geo.out_shape())
 
 
 def indexes_to_codes(geo, indexes):
-    """Codes (n, c, P) from an ``indexes`` array of the output's shape."""
+    """Codes (n, c, P) from an `indexes` array of the output's shape."""
     xp = backend.get_array_module(indexes)
     indexes = xp.asarray(indexes).reshape(geo.in_shape[:2] + (geo.P,))
     return indexes.astype(code_dtype(geo.kk), copy=False)
 
 
 def average_forward(geo, x, width=None):
-    """Average pooling; padded zeros count unless ``width`` (real elements) is given."""
+    """Average pooling; padded zeros count unless `width` (real elements) is given."""
     col = geo.patches(x, 0)
     if width is None:
         y = col.mean(axis=2)
@@ -300,7 +300,7 @@ def average_backward(geo, gy, dtype, width=None):
 
 
 def pooling_width(xp, geo, dtype):
-    """Number of real (non-padded) elements in each window, shape ``outs``."""
+    """Number of real (non-padded) elements in each window, shape `outs`."""
     width = None
     for d, k, s, p, o in zip(geo.in_shape[2:], geo.ksize, geo.stride, geo.pad, geo.outs):
         starts = -p + numpy.arange(o, dtype=dtype) * s

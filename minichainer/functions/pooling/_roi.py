@@ -1,17 +1,17 @@
 """Shared machinery of the ROI pooling and ROI align functions.
 
 Every ROI function is, once its bins (and, for the max variants, its winners) are
-known, a fixed sparse linear map from the input feature map to the output::
+known, a fixed sparse linear map from the input feature map to the output:
 
     y[r, c, i, j] = sum_k weight[r, i, j, k] * x_flat[pixel[r, i, j, k], c]
 
-where ``x_flat`` is ``x`` laid out as ``(batch * height * width, channels)``.
-:class:`SampleMap` holds such a map for the average variants (the same taps for every
-channel); :class:`WinnerMap` holds the map of the max variants (one winning window
-pixel or bilinear sample per channel, kept as an arg-max).  Their ``gather`` is the
-forward pass and their ``scatter`` the backward pass.  Because a map does not depend
-on ``x``, the gradient nodes :class:`ROIScatter` / :class:`ROIGather` are each other's
-backward, so the functions can be differentiated any number of times w.r.t. ``x``.
+where `x_flat` is `x` laid out as `(batch * height * width, channels)`.
+`SampleMap` holds such a map for the average variants (the same taps for every
+channel); `WinnerMap` holds the map of the max variants (one winning window
+pixel or bilinear sample per channel, kept as an arg-max).  Their `gather` is the
+forward pass and their `scatter` the backward pass.  Because a map does not depend
+on `x`, the gradient nodes `ROIScatter` / `ROIGather` are each other's
+backward, so the functions can be differentiated any number of times w.r.t. `x`.
 Work is done a chunk of ROIs at a time so that temporaries stay bounded.
 """
 import collections.abc
@@ -35,7 +35,7 @@ def _pair(value, name, fname):
 
 
 def parse_outsize(outsize, fname):
-    """``(outh, outw)`` from an int or a pair; TypeError (as Chainer) when not positive ints."""
+    """`(outh, outw)` from an int or a pair; TypeError (as Chainer) when not positive ints."""
     outh, outw = _pair(outsize, 'outsize', fname)
     for i, v in enumerate((outh, outw)):
         if not (isinstance(v, numbers.Integral) and v > 0):
@@ -63,7 +63,7 @@ def parse_sampling_ratio(sampling_ratio, fname):
 
 
 def check_batch_indices(index, batch_size, name, fname):
-    """Raise ValueError when a batch index of a ROI is outside ``[0, batch_size)``."""
+    """Raise ValueError when a batch index of a ROI is outside `[0, batch_size)`."""
     if index.size == 0:
         return
     lo = int(index.min())
@@ -77,11 +77,11 @@ def check_batch_indices(index, batch_size, name, fname):
 # --------------------------------------------------------------------------- bins
 
 def quantized_bins(start, size, out, limit, xp):
-    """Integer pixel ranges of the ``out`` bins of each ROI along one axis.
+    """Integer pixel ranges of the `out` bins of each ROI along one axis.
 
-    ``start`` (R,) is the rounded ROI start and ``size`` (R,) its (>= 1) extent.  Returns
-    ``rows`` (R, out, K) int64 (clipped into the map), ``valid`` (R, out, K) bool, and the
-    per-bin pixel count ``count`` (R, out).
+    `start` (R,) is the rounded ROI start and `size` (R,) its (>= 1) extent.  Returns
+    `rows` (R, out, K) int64 (clipped into the map), `valid` (R, out, K) bool, and the
+    per-bin pixel count `count` (R, out).
     """
     stride = size.astype(numpy.float64) / out
     p = xp.arange(out, dtype=numpy.float64)
@@ -99,10 +99,10 @@ def quantized_bins(start, size, out, limit, xp):
 
 
 def window_map(batch, rows, row_valid, cols, col_valid, height, width):
-    """Pixel indices and validity of the rectangular windows ``rows x cols``.
+    """Pixel indices and validity of the rectangular windows `rows x cols`.
 
-    Returns ``pixel`` and ``valid`` of shape (R, outh, outw, Kh * Kw), the window
-    flattened row-major (so ``argmax`` over it picks Chainer's first maximum).
+    Returns `pixel` and `valid` of shape (R, outh, outw, Kh * Kw), the window
+    flattened row-major (so `argmax` over it picks Chainer's first maximum).
     """
     n_rois, outh, kh = rows.shape
     outw, kw = cols.shape[1:]
@@ -115,12 +115,12 @@ def window_map(batch, rows, row_valid, cols, col_valid, height, width):
 
 
 def _interp_axis(p, limit, xp):
-    """Bilinear taps of sample coordinates ``p`` along an axis of length ``limit``.
+    """Bilinear taps of sample coordinates `p` along an axis of length `limit`.
 
-    Follows Chainer's ROIAlign bounds rule: samples outside ``[-1, limit]`` are dropped,
-    samples in ``[-1, 0)`` or ``[limit - 1, limit]`` are clamped to the border pixel.
-    Returns ``index`` (..., 2) int64, ``weight`` (..., 2) float64 (zero for taps outside
-    the map) and ``valid`` (...) bool.
+    Follows Chainer's ROIAlign bounds rule: samples outside `[-1, limit]` are dropped,
+    samples in `[-1, 0)` or `[limit - 1, limit]` are clamped to the border pixel.
+    Returns `index` (..., 2) int64, `weight` (..., 2) float64 (zero for taps outside
+    the map) and `valid` (...) bool.
     """
     valid = (p >= -1) & (p <= limit)
     low = xp.floor(p).astype(numpy.int64)
@@ -154,7 +154,7 @@ def _sample_grid(start, size, out, ratio, xp):
 def align_map(x_shape, rois, batch, spatial_scale, outh, outw, sampling_ratio):
     """Bilinear sampling taps of ROIAlign.
 
-    Returns ``pixel`` and ``weight`` (float64) of shape (R, outh, outw, Gh * Gw, 4), the
+    Returns `pixel` and `weight` (float64) of shape (R, outh, outw, Gh * Gw, 4), the
     sample validity (R, outh, outw, Gh * Gw) and the per-ROI sample count (R,) (samples
     outside a ROI's own grid or the map have zero weights).
     """
@@ -190,15 +190,15 @@ _CHUNK_ELEMENTS = 1 << 24
 
 
 def roi_chunks(n_rois, per_roi):
-    """Slices over the ROIs so that a chunk touches at most ``_CHUNK_ELEMENTS`` values."""
+    """Slices over the ROIs so that a chunk touches at most `_CHUNK_ELEMENTS` values."""
     step = max(1, _CHUNK_ELEMENTS // max(per_roi, 1))
     return [slice(i, min(i + step, n_rois)) for i in range(0, n_rois, step)]
 
 
 class SampleMap:
-    """A fixed sparse linear map from ``x`` (B, C, H, W) to ``y`` (R, C, outh, outw).
+    """A fixed sparse linear map from `x` (B, C, H, W) to `y` (R, C, outh, outw).
 
-    Every channel uses the same taps: ``pixel`` and ``weight`` have shape
+    Every channel uses the same taps: `pixel` and `weight` have shape
     (R, outh, outw, K).
     """
 
@@ -211,7 +211,7 @@ class SampleMap:
 
     @staticmethod
     def flat(x):
-        """``x`` (B, C, H, W) as (B * H * W, C)."""
+        """`x` (B, C, H, W) as (B * H * W, C)."""
         return x.transpose(0, 2, 3, 1).reshape(-1, x.shape[1])
 
     def gather(self, x):
@@ -228,9 +228,9 @@ class SampleMap:
     def _scatter_plan(self):
         """Non-zero taps sorted by target pixel (computed once, reused by every scatter).
 
-        Returns ``(source_row, weight, starts, targets)``: tap ``e`` adds
-        ``weight[e] * gy_row[source_row[e]]`` to pixel ``targets[i]`` for the run of taps
-        starting at ``starts[i]``.
+        Returns `(source_row, weight, starts, targets)`: tap `e` adds
+        `weight[e] * gy_row[source_row[e]]` to pixel `targets[i]` for the run of taps
+        starting at `starts[i]`.
         """
         plan = self._plan
         if plan is None:
@@ -273,9 +273,9 @@ class SampleMap:
 class WinnerMap:
     """The linear map of a max ROI function once its winners are known.
 
-    Output ``(r, c, i, j)`` is candidate ``arg[c, r, i, j]`` of its bin, a candidate
-    being a weighted sum of ``T`` taps ``pixel/weight[r, i, j, k, :]`` (T = 1 for a
-    window pixel, 4 for a bilinear sample).  Bins without any candidate (``nonempty``
+    Output `(r, c, i, j)` is candidate `arg[c, r, i, j]` of its bin, a candidate
+    being a weighted sum of `T` taps `pixel/weight[r, i, j, k, :]` (T = 1 for a
+    window pixel, 4 for a bilinear sample).  Bins without any candidate (`nonempty`
     false) map to 0.  Only the arg-max is stored per channel; the taps are looked up a
     chunk of ROIs at a time.
     """
@@ -322,7 +322,7 @@ class WinnerMap:
 
 
 class ROIScatter(function_node.FunctionNode):
-    """Gradient of an ROI function w.r.t. ``x``: the transposed sample map applied to gy."""
+    """Gradient of an ROI function w.r.t. `x`: the transposed sample map applied to gy."""
 
     def __init__(self, sample_map):
         self.sample_map = sample_map
@@ -348,7 +348,7 @@ class ROIGather(function_node.FunctionNode):
 
 
 def channel_major(x):
-    """``x`` (B, C, H, W) as (C, B * H * W), so gathers put the reduced axis last."""
+    """`x` (B, C, H, W) as (C, B * H * W), so gathers put the reduced axis last."""
     return x.transpose(1, 0, 2, 3).reshape(x.shape[1], -1)
 
 
@@ -361,10 +361,10 @@ def first_max(values, xp):
 
 
 class ROIFunctionBase(function_node.FunctionNode):
-    """Base of the ``(x, rois, roi_indices)`` ROI functions of Chainer 7.
+    """Base of the `(x, rois, roi_indices)` ROI functions of Chainer 7.
 
-    Subclasses set ``_name`` and ``_float32_only`` and implement ``_forward`` returning
-    the output and the :class:`SampleMap` of the backward pass.
+    Subclasses set `_name` and `_float32_only` and implement `_forward` returning
+    the output and the `SampleMap` of the backward pass.
     """
 
     _name = 'roi'
@@ -411,7 +411,7 @@ class ROIFunctionBase(function_node.FunctionNode):
 
 
 class QuantizedROIBase(ROIFunctionBase):
-    """ROI pooling on integer bins: rounded ROI corners ``(y_min, x_min, y_max, x_max)``."""
+    """ROI pooling on integer bins: rounded ROI corners `(y_min, x_min, y_max, x_max)`."""
 
     def _bins(self, x_shape, rois, batch):
         xp = backend.get_array_module(rois)
@@ -427,7 +427,7 @@ class QuantizedROIBase(ROIFunctionBase):
 
 
 def max_over_windows(x, pixel, valid, empty_value):
-    """Max of ``x`` over each window; returns ``(y, WinnerMap)`` routing to the winners."""
+    """Max of `x` over each window; returns `(y, WinnerMap)` routing to the winners."""
     xp = backend.get_array_module(x)
     channels = x.shape[1]
     # A trailing -inf column stands in for the padding slots of the windows.

@@ -20,7 +20,8 @@ class AveragePooling2D(pooling_2d.Pooling2D):
 
 
 class AveragePooling2DGrad(function_node.FunctionNode):
-    """Gradient of :func:`average_pooling_2d`."""
+    """Gradient of
+    [`average_pooling_2d`][minichainer.functions.pooling.average_pooling_2d.average_pooling_2d]."""
 
     def __init__(self, apool2d):
         self.apool2d = apool2d
@@ -41,11 +42,11 @@ def average_pooling_2d(x, ksize, stride=None, pad=0):
     Args:
         x (Variable or ndarray): (n, c, h, w) input.
         ksize (int or pair of ints): window size.
-        stride (int or pair of ints or None): stride; ``None`` means ``ksize``.
+        stride (int or pair of ints or None): stride; `None` means `ksize`.
         pad (int or pair of ints): spatial zero padding.
 
     Raises:
-        ValueError: a non-positive ``ksize``/``stride``, a negative ``pad`` or a
+        ValueError: a non-positive `ksize`/`stride`, a negative `pad` or a
             window larger than the padded input.
     """
     return AveragePooling2D(ksize, stride, pad, False).apply((x,))[0]

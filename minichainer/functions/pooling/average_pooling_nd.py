@@ -8,7 +8,7 @@ from minichainer.functions.pooling import pooling_nd
 class AveragePoolingND(pooling_nd._PoolingND):
     """Average pooling over a set of N-dimensional planes.
 
-    ``pad_value=0`` counts padded zeros in the average; ``None`` averages only the
+    `pad_value=0` counts padded zeros in the average; `None` averages only the
     real elements of each window.
     """
 
@@ -39,7 +39,8 @@ class AveragePoolingND(pooling_nd._PoolingND):
 
 
 class AveragePoolingNDGrad(function_node.FunctionNode):
-    """Gradient of :func:`average_pooling_nd`."""
+    """Gradient of
+    [`average_pooling_nd`][minichainer.functions.pooling.average_pooling_nd.average_pooling_nd]."""
 
     def __init__(self, apoolnd):
         self.apoolnd = apoolnd
@@ -73,7 +74,7 @@ def average_pooling_1d(x, ksize, stride=None, pad=0, pad_value=0):
     """1-D average pooling.
 
     Raises:
-        ValueError: if ``x`` is not 3-dimensional.
+        ValueError: if `x` is not 3-dimensional.
     """
     pooling_nd._check_spatial_ndim(x, 1)
     return average_pooling_nd(x, ksize, stride, pad, pad_value)
@@ -83,7 +84,7 @@ def average_pooling_3d(x, ksize, stride=None, pad=0, pad_value=0):
     """3-D average pooling.
 
     Raises:
-        ValueError: if ``x`` is not 5-dimensional.
+        ValueError: if `x` is not 5-dimensional.
     """
     pooling_nd._check_spatial_ndim(x, 3)
     return average_pooling_nd(x, ksize, stride, pad, pad_value)

@@ -4,7 +4,7 @@ from minichainer.functions.pooling import pooling_2d
 
 
 class MaxPooling2D(max_pooling_nd._MaxPoolingForward, pooling_2d.Pooling2D):
-    """Max pooling over a set of 2d planes; ``indexes`` holds the argmax in each window."""
+    """Max pooling over a set of 2d planes; `indexes` holds the argmax in each window."""
 
     _func_name = 'max_pooling_2d'
 
@@ -16,25 +16,26 @@ MaxPooling2DWithIndexes = max_pooling_nd.MaxPoolingNDWithIndexes
 def max_pooling_2d(x, ksize, stride=None, pad=0, cover_all=True, return_indices=False):
     """Spatial max pooling.
 
-    Non-overlapping windows (``stride == ksize``, the default) and overlapping ones
+    Non-overlapping windows (`stride == ksize`, the default) and overlapping ones
     share one N-D implementation; the backward routes each output gradient to the
     first maximum of its window, as Chainer.
 
     Args:
         x (Variable or ndarray): (n, c, h, w) input.
         ksize (int or pair of ints): window size.
-        stride (int or pair of ints or None): stride; ``None`` means ``ksize``.
+        stride (int or pair of ints or None): stride; `None` means `ksize`.
         pad (int or pair of ints): spatial padding (with -inf).
         cover_all (bool): make the windows cover every input pixel (may add one output
             row/column).
         return_indices (bool): also return the argmax indices within each window (an
-            ndarray for :func:`upsampling_2d`).
+            ndarray for
+            [`upsampling_2d`][minichainer.functions.pooling.upsampling_2d.upsampling_2d]).
 
     Returns:
-        Variable, or (Variable, ndarray) when ``return_indices`` is True.
+        Variable, or (Variable, ndarray) when `return_indices` is True.
 
     Raises:
-        ValueError: a non-positive ``ksize``/``stride``, a negative ``pad`` or a
+        ValueError: a non-positive `ksize`/`stride`, a negative `pad` or a
             window larger than the padded input.
     """
     func = MaxPooling2D(ksize, stride, pad, cover_all, return_indices)

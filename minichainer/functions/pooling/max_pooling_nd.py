@@ -1,14 +1,14 @@
-"""N-dimensional max pooling (also the implementation behind ``max_pooling_2d``)."""
+"""N-dimensional max pooling (also the implementation behind `max_pooling_2d`)."""
 from minichainer import function_node
 from minichainer.functions.pooling import _pooling_engine as engine
 from minichainer.functions.pooling import pooling_nd
 
 
 class _MaxPoolingForward(object):
-    """Forward shared by :class:`MaxPoolingND` and ``MaxPooling2D``.
+    """Forward shared by `MaxPoolingND` and `MaxPooling2D`.
 
     Keeps the window geometry and the argmax code of every window (one byte per
-    output for windows of up to 256 elements); ``indexes`` gives Chainer's intp
+    output for windows of up to 256 elements); `indexes` gives Chainer's intp
     argmax array.
     """
 
@@ -26,7 +26,7 @@ class _MaxPoolingForward(object):
 
     @property
     def indexes(self):
-        """Argmax within each window, shape of the output (``None`` before forward)."""
+        """Argmax within each window, shape of the output (`None` before forward)."""
         if self._code is None:
             return None
         return engine.codes_to_indexes(self._geometry, self._code)
@@ -85,10 +85,11 @@ class MaxPoolingNDWithIndexes(function_node.FunctionNode):
 
 
 def max_pooling_nd(x, ksize, stride=None, pad=0, cover_all=True, return_indices=False):
-    """N-dimensionally spatial max pooling (see :func:`max_pooling_2d`).
+    """N-dimensionally spatial max pooling (see
+    [`max_pooling_2d`][minichainer.functions.pooling.max_pooling_2d.max_pooling_2d]).
 
     Raises:
-        ValueError: a non-positive ``ksize``/``stride``, a negative ``pad`` or a
+        ValueError: a non-positive `ksize`/`stride`, a negative `pad` or a
             window larger than the padded input.
     """
     ndim = len(x.shape[2:])
@@ -103,7 +104,7 @@ def max_pooling_1d(x, ksize, stride=None, pad=0, cover_all=True, return_indices=
     """1-D max pooling.
 
     Raises:
-        ValueError: if ``x`` is not 3-dimensional.
+        ValueError: if `x` is not 3-dimensional.
     """
     pooling_nd._check_spatial_ndim(x, 1)
     return max_pooling_nd(x, ksize, stride, pad, cover_all, return_indices)
@@ -113,7 +114,7 @@ def max_pooling_3d(x, ksize, stride=None, pad=0, cover_all=True, return_indices=
     """3-D max pooling.
 
     Raises:
-        ValueError: if ``x`` is not 5-dimensional.
+        ValueError: if `x` is not 5-dimensional.
     """
     pooling_nd._check_spatial_ndim(x, 3)
     return max_pooling_nd(x, ksize, stride, pad, cover_all, return_indices)

@@ -12,8 +12,8 @@ def _pair(x):
 class Pooling2D(function_node.FunctionNode):
     """Base class of pooling function over a set of 2d planes.
 
-    Besides Chainer's ``kh, kw, sy, sx, ph, pw`` it exposes the N-D view of the same
-    window (``ndim = 2``, ``ksize``, ``stride``, ``pad`` tuples) that the shared pooling
+    Besides Chainer's `kh, kw, sy, sx, ph, pw` it exposes the N-D view of the same
+    window (`ndim = 2`, `ksize`, `stride`, `pad` tuples) that the shared pooling
     engine reads.
     """
 

@@ -31,7 +31,7 @@ class _PoolingND(function_node.FunctionNode):
 
 
 def _check_spatial_ndim(x, ndim):
-    """Raise ValueError unless ``x`` has exactly ``ndim`` axes after (batch, channel)."""
+    """Raise ValueError unless `x` has exactly `ndim` axes after (batch, channel)."""
     if len(x.shape[2:]) != ndim:
         raise ValueError(
             'The number of dimensions under channel dimension of the input '

@@ -1,12 +1,12 @@
-"""Source generators of N-D pooling kernels (``chainer.functions.pooling.pooling_nd_kernel``).
+"""Source generators of N-D pooling kernels (`chainer.functions.pooling.pooling_nd_kernel`).
 
 minichainer runs on NumPy and compiles no kernel; what is meaningful on a CPU is the
-code generation itself: :meth:`PoolingNDKernelForward.generate` and
-:meth:`PoolingNDKernelBackward.generate` return, as in Chainer, the
-``(in_params, out_params, operation, name)`` strings of an elementwise CUDA kernel
-for ``ndim`` spatial axes, built from the ``before``/``main``/``after`` parts that a
+code generation itself: `PoolingNDKernelForward.generate` and
+`PoolingNDKernelBackward.generate` return, as in Chainer, the
+`(in_params, out_params, operation, name)` strings of an elementwise CUDA kernel
+for `ndim` spatial axes, built from the `before`/`main`/`after` parts that a
 subclass (max or average pooling) supplies. Results are cached per class and
-``ndim``.
+`ndim`.
 """
 import functools
 
@@ -58,7 +58,7 @@ def _params(first, raws_and_params, names):
 
 
 def _unravel(index_names, sizes, suffix=''):
-    """Declarations splitting the flat index ``i`` into per-axis coordinates."""
+    """Declarations splitting the flat index `i` into per-axis coordinates."""
     decls = []
     for k, name in enumerate(index_names):
         tail = sizes[k + 1:]
@@ -93,7 +93,7 @@ class _PoolingNDKernel(object):
 
     @classmethod
     def generate(klass, ndim):
-        """``(in_params, out_params, operation, name)`` for ``ndim`` axes (cached)."""
+        """`(in_params, out_params, operation, name)` for `ndim` axes (cached)."""
         return _memoized_generate(klass, ndim)
 
     def _generate(self, ndim):
@@ -136,8 +136,8 @@ class _PoolingNDKernel(object):
 class PoolingNDKernelForward(_PoolingNDKernel):
     """Forward pooling kernel source: one output element per thread.
 
-    Subclasses give ``main(offset, xs)``, the body run for each input element of
-    the window (``in[offset]``), and ``after(out_xs)``, which writes ``out``.
+    Subclasses give `main(offset, xs)`, the body run for each input element of
+    the window (`in[offset]`), and `after(out_xs)`, which writes `out`.
     """
 
     _kind = 'fwd'
@@ -167,8 +167,8 @@ class PoolingNDKernelForward(_PoolingNDKernel):
 class PoolingNDKernelBackward(_PoolingNDKernel):
     """Backward pooling kernel source: one input element per thread.
 
-    Subclasses give ``main(offset, xs, out_xs)``, run for each output whose window
-    holds the element (``gy[offset]``), and ``after(xs)``, which writes ``gx``.
+    Subclasses give `main(offset, xs, out_xs)`, run for each output whose window
+    holds the element (`gy[offset]`), and `after(xs)`, which writes `gx`.
     """
 
     _kind = 'bwd'

@@ -1,4 +1,4 @@
-"""ROI average align (``chainer.functions.roi_average_align_2d``)."""
+"""ROI average align (`chainer.functions.roi_average_align_2d`)."""
 from minichainer.functions.pooling import _roi
 
 
@@ -26,25 +26,25 @@ def roi_average_align_2d(x, rois, roi_indices, outsize, spatial_scale,
                          sampling_ratio=None):
     """Region of Interest (ROI) average align.
 
-    Like :func:`roi_average_pooling_2d` but without rounding: each bin of a ROI is
-    sampled on a regular ``sampling_ratio`` grid by bilinear interpolation and the
-    samples are averaged.
+    Like [`roi_average_pooling_2d`][minichainer.functions.pooling.roi_average_pooling_2d.roi_average_pooling_2d]
+    but without rounding: each bin of a ROI is sampled on a regular `sampling_ratio` grid by
+    bilinear interpolation and the samples are averaged.
 
     Args:
-        x (~minichainer.Variable or ndarray): ``(n, c, h, w)`` float32 input.
-        rois (~minichainer.Variable or ndarray): ``(R, 4)`` float32 boxes
-            ``(y_min, x_min, y_max, x_max)``.
-        roi_indices (~minichainer.Variable or ndarray): ``(R,)`` int32 batch index of
+        x (Variable or ndarray): `(n, c, h, w)` float32 input.
+        rois (Variable or ndarray): `(R, 4)` float32 boxes
+            `(y_min, x_min, y_max, x_max)`.
+        roi_indices (Variable or ndarray): `(R,)` int32 batch index of
             each ROI.
         outsize (int or (int, int)): output height and width.
-        spatial_scale (float): factor from ROI coordinates to ``x``'s pixels.
+        spatial_scale (float): factor from ROI coordinates to `x`'s pixels.
         sampling_ratio (None, int or (int, int)): samples per bin along height and
-            width; ``None`` takes ``ceil(roi_size / outsize)`` for each ROI.
+            width; `None` takes `ceil(roi_size / outsize)` for each ROI.
 
     Returns:
-        ~minichainer.Variable: ``(R, c, outh, outw)``.
+        Variable: `(R, c, outh, outw)`.
 
-    See `Mask R-CNN <https://arxiv.org/abs/1703.06870>`_.
+    See [Mask R-CNN](https://arxiv.org/abs/1703.06870).
     """
     return ROIAverageAlign2D(outsize, spatial_scale, sampling_ratio)(
         x, rois, roi_indices)

@@ -1,9 +1,9 @@
-"""ROI average pooling (``chainer.functions.roi_average_pooling_2d``)."""
+"""ROI average pooling (`chainer.functions.roi_average_pooling_2d`)."""
 from minichainer.functions.pooling import _roi
 
 
 class ROIAveragePooling2D(_roi.QuantizedROIBase):
-    """Average of ``x`` over the integer bins of each ROI (empty bins give 0)."""
+    """Average of `x` over the integer bins of each ROI (empty bins give 0)."""
 
     _name = 'roi_average_pooling_2d'
 
@@ -21,21 +21,21 @@ class ROIAveragePooling2D(_roi.QuantizedROIBase):
 def roi_average_pooling_2d(x, rois, roi_indices, outsize, spatial_scale):
     """Region of Interest (ROI) average pooling.
 
-    Each ROI is rounded to integer pixels after scaling by ``spatial_scale``, split into
-    ``outsize`` bins, and every bin is averaged per channel (an empty bin gives 0).
+    Each ROI is rounded to integer pixels after scaling by `spatial_scale`, split into
+    `outsize` bins, and every bin is averaged per channel (an empty bin gives 0).
 
     Args:
-        x (~minichainer.Variable or ndarray): ``(n, c, h, w)`` float input.
-        rois (~minichainer.Variable or ndarray): ``(R, 4)`` boxes
-            ``(y_min, x_min, y_max, x_max)``, same dtype as ``x``.
-        roi_indices (~minichainer.Variable or ndarray): ``(R,)`` int32 batch index of
+        x (Variable or ndarray): `(n, c, h, w)` float input.
+        rois (Variable or ndarray): `(R, 4)` boxes
+            `(y_min, x_min, y_max, x_max)`, same dtype as `x`.
+        roi_indices (Variable or ndarray): `(R,)` int32 batch index of
             each ROI.
         outsize (int or (int, int)): output height and width.
-        spatial_scale (float): factor from ROI coordinates to ``x``'s pixels.
+        spatial_scale (float): factor from ROI coordinates to `x`'s pixels.
 
     Returns:
-        ~minichainer.Variable: ``(R, c, outh, outw)``.
+        Variable: `(R, c, outh, outw)`.
 
-    See `Fast R-CNN <https://arxiv.org/abs/1504.08083>`_.
+    See [Fast R-CNN](https://arxiv.org/abs/1504.08083).
     """
     return ROIAveragePooling2D(outsize, spatial_scale)(x, rois, roi_indices)

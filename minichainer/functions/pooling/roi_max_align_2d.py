@@ -1,4 +1,4 @@
-"""ROI max align (``chainer.functions.roi_max_align_2d``)."""
+"""ROI max align (`chainer.functions.roi_max_align_2d`)."""
 import numpy
 
 from minichainer import backend
@@ -42,15 +42,16 @@ class ROIMaxAlign2D(_roi.ROIFunctionBase):
 def roi_max_align_2d(x, rois, roi_indices, outsize, spatial_scale, sampling_ratio=None):
     """Region of Interest (ROI) max align.
 
-    Like :func:`roi_max_pooling_2d` but without rounding: each bin of a ROI is sampled
-    on a regular ``sampling_ratio`` grid by bilinear interpolation and the largest sample
-    is kept per channel.  As in Chainer, a bin with no sample inside ``x`` gives ``-inf``
-    (and no gradient).  The arguments are those of :func:`roi_average_align_2d`
-    (float32 ``x`` and ``rois``; ``sampling_ratio`` None, an int >= 1 or a pair).
+    Like [`roi_max_pooling_2d`][minichainer.functions.pooling.roi_max_pooling_2d.roi_max_pooling_2d]
+    but without rounding: each bin of a ROI is sampled on a regular `sampling_ratio` grid by
+    bilinear interpolation and the largest sample is kept per channel.  As in Chainer, a bin with no
+    sample inside `x` gives `-inf` (and no gradient).  The arguments are those of
+    [`roi_average_align_2d`][minichainer.functions.pooling.roi_average_align_2d.roi_average_align_2d]
+    (float32 `x` and `rois`; `sampling_ratio` None, an int >= 1 or a pair).
 
     Returns:
-        ~minichainer.Variable: ``(R, c, outh, outw)``.
+        Variable: `(R, c, outh, outw)`.
 
-    See `Mask R-CNN <https://arxiv.org/abs/1703.06870>`_.
+    See [Mask R-CNN](https://arxiv.org/abs/1703.06870).
     """
     return ROIMaxAlign2D(outsize, spatial_scale, sampling_ratio)(x, rois, roi_indices)

@@ -1,4 +1,4 @@
-"""ROI pooling with the Fast R-CNN ROI layout (``chainer.functions.roi_pooling_2d``)."""
+"""ROI pooling with the Fast R-CNN ROI layout (`chainer.functions.roi_pooling_2d`)."""
 import numpy
 
 from minichainer import backend
@@ -7,10 +7,10 @@ from minichainer.utils import type_check
 
 
 class ROIPooling2D(_roi.ROIFunctionBase):
-    """Max pooling over the bins of ROIs given as ``(batch_index, x_min, y_min, x_max, y_max)``.
+    """Max pooling over the bins of ROIs given as `(batch_index, x_min, y_min, x_max, y_max)`.
 
-    Unlike :class:`ROIMaxPooling2D`, ROI corners are inclusive (a ROI covers
-    ``x_max - x_min + 1`` columns) and an empty bin gives 0.
+    Unlike `ROIMaxPooling2D`, ROI corners are inclusive (a ROI covers
+    `x_max - x_min + 1` columns) and an empty bin gives 0.
     """
 
     _name = 'roi_pooling_2d'
@@ -60,21 +60,21 @@ class ROIPooling2D(_roi.ROIFunctionBase):
 def roi_pooling_2d(x, rois, outh, outw, spatial_scale):
     """Region of Interest (ROI) max pooling of Fast R-CNN.
 
-    Each ROI is scaled by ``spatial_scale``, rounded to integer pixels (corners
-    included), split into ``outh x outw`` bins and the maximum of every bin is taken per
+    Each ROI is scaled by `spatial_scale`, rounded to integer pixels (corners
+    included), split into `outh x outw` bins and the maximum of every bin is taken per
     channel (an empty bin gives 0).
 
     Args:
-        x (~minichainer.Variable or ndarray): ``(n, c, h, w)`` float input.
-        rois (~minichainer.Variable or ndarray): ``(R, 5)`` rows
-            ``(batch_index, x_min, y_min, x_max, y_max)``, same dtype as ``x``.
+        x (Variable or ndarray): `(n, c, h, w)` float input.
+        rois (Variable or ndarray): `(R, 5)` rows
+            `(batch_index, x_min, y_min, x_max, y_max)`, same dtype as `x`.
         outh (int): output height.
         outw (int): output width.
-        spatial_scale (float): factor from ROI coordinates to ``x``'s pixels.
+        spatial_scale (float): factor from ROI coordinates to `x`'s pixels.
 
     Returns:
-        ~minichainer.Variable: ``(R, c, outh, outw)``.
+        Variable: `(R, c, outh, outw)`.
 
-    See `Fast R-CNN <https://arxiv.org/abs/1504.08083>`_.
+    See [Fast R-CNN](https://arxiv.org/abs/1504.08083).
     """
     return ROIPooling2D(outh, outw, spatial_scale)(x, rois)

@@ -5,22 +5,22 @@ from minichainer.functions.pooling.max_pooling_2d import max_pooling_2d
 
 
 def spatial_pyramid_pooling_2d(x, pyramid_height, pooling=None):
-    """Pool ``x`` (n, c, h, w) at ``pyramid_height`` levels into one fixed-length vector.
+    """Pool `x` (n, c, h, w) at `pyramid_height` levels into one fixed-length vector.
 
-    Level ``i`` max-pools with window ``ceil(h / 2**i) x ceil(w / 2**i)`` (stride = window,
-    padding ``(2**i * k - size) // 2``, ``cover_all=True``), giving ``2**i x 2**i`` bins;
+    Level `i` max-pools with window `ceil(h / 2**i) x ceil(w / 2**i)` (stride = window,
+    padding `(2**i * k - size) // 2`, `cover_all=True`), giving `2**i x 2**i` bins;
     the flattened results of all levels are concatenated.
 
     Args:
         x (Variable or ndarray): (n, c, h, w) input.
         pyramid_height (int): number of pyramid levels.
-        pooling (str): only ``'max'`` is supported.
+        pooling (str): only `'max'` is supported.
 
     Returns:
         Variable: (n, c * sum_i 4**i, 1, 1) output.
 
     Raises:
-        ValueError: if ``pooling`` is not ``'max'``.
+        ValueError: if `pooling` is not `'max'`.
     """
     if pooling != 'max':
         raise ValueError('Unsupported pooling operation: {!r} (only \'max\')'.format(pooling))

@@ -7,7 +7,7 @@ from minichainer.utils import type_check
 
 
 def check_outsize_type(node, x_type):
-    """Type check of the input of an unpooling-like node against its ``(outh, outw)``."""
+    """Type check of the input of an unpooling-like node against its `(outh, outw)`."""
     if node.outh is not None:
         expected_h = conv.get_conv_outsize(
             node.outh, node.kh, node.sy, node.ph, cover_all=node.cover_all)
@@ -19,7 +19,7 @@ def check_outsize_type(node, x_type):
 
 
 def infer_outsize(node, h, w):
-    """Fill in ``outh``/``outw`` not given, from the input's (h, w) (inverse of pooling)."""
+    """Fill in `outh`/`outw` not given, from the input's (h, w) (inverse of pooling)."""
     if node.outh is None:
         node.outh = conv.get_deconv_outsize(
             h, node.kh, node.sy, node.ph, cover_all=node.cover_all)
@@ -59,8 +59,10 @@ class Unpooling2D(pooling_2d.Pooling2D):
 
 
 class Window2DGrad(function_node.FunctionNode):
-    """Base of the gradients of :func:`unpooling_2d` and :func:`upsampling_2d`: holds
-    the window of the forward node (kernel, stride, padding, output size, cover_all)."""
+    """Base of the gradients of
+    [`unpooling_2d`][minichainer.functions.pooling.unpooling_2d.unpooling_2d] and
+    [`upsampling_2d`][minichainer.functions.pooling.upsampling_2d.upsampling_2d]: holds the
+    window of the forward node (kernel, stride, padding, output size, cover_all)."""
 
     _window = ('kh', 'kw', 'sy', 'sx', 'ph', 'pw', 'outh', 'outw', 'cover_all')
 
@@ -70,7 +72,8 @@ class Window2DGrad(function_node.FunctionNode):
 
 
 class Unpooling2DGrad(Window2DGrad):
-    """Gradient of :func:`unpooling_2d`: sums gy over each window."""
+    """Gradient of [`unpooling_2d`][minichainer.functions.pooling.unpooling_2d.unpooling_2d]:
+    sums gy over each window."""
 
     def forward(self, gy):
         gcol = conv.im2col_cpu(gy[0], self.kh, self.kw, self.sy, self.sx, self.ph, self.pw,
@@ -88,7 +91,7 @@ def unpooling_2d(x, ksize, stride=None, pad=0, outsize=None, cover_all=True):
 
     Args:
         x (Variable or ndarray): (n, c, h, w) input.
-        ksize, stride, pad: as in pooling; ``stride=None`` means ``ksize``.
+        ksize, stride, pad: as in pooling; `stride=None` means `ksize`.
         outsize (pair of ints or None): output (h, w); by default computed from the
             input size (the inverse of the pooling output size).
         cover_all (bool): as in pooling; used to compute the output size.

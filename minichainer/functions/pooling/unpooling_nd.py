@@ -45,7 +45,7 @@ class UnpoolingND(pooling_nd._PoolingND):
 
 
 class UnpoolingNDGrad(function_node.FunctionNode):
-    """Gradient of :func:`unpooling_nd`."""
+    """Gradient of [`unpooling_nd`][minichainer.functions.pooling.unpooling_nd.unpooling_nd]."""
 
     def __init__(self, unpoolingnd):
         self.ndim = unpoolingnd.ndim
@@ -67,7 +67,8 @@ class UnpoolingNDGrad(function_node.FunctionNode):
 
 
 def unpooling_nd(x, ksize, stride=None, pad=0, outsize=None, cover_all=True):
-    """Inverse operation of N-dimensional spatial pooling (see :func:`unpooling_2d`)."""
+    """Inverse operation of N-dimensional spatial pooling (see
+    [`unpooling_2d`][minichainer.functions.pooling.unpooling_2d.unpooling_2d])."""
     ndim = len(x.shape[2:])
     return UnpoolingND(ndim, ksize, stride, pad, outsize, cover_all).apply((x,))[0]
 
@@ -76,7 +77,7 @@ def unpooling_1d(x, ksize, stride=None, pad=0, outsize=None, cover_all=True):
     """1-D unpooling.
 
     Raises:
-        ValueError: if ``x`` is not 3-dimensional.
+        ValueError: if `x` is not 3-dimensional.
     """
     pooling_nd._check_spatial_ndim(x, 1)
     return unpooling_nd(x, ksize, stride, pad, outsize, cover_all)
@@ -86,7 +87,7 @@ def unpooling_3d(x, ksize, stride=None, pad=0, outsize=None, cover_all=True):
     """3-D unpooling.
 
     Raises:
-        ValueError: if ``x`` is not 5-dimensional.
+        ValueError: if `x` is not 5-dimensional.
     """
     pooling_nd._check_spatial_ndim(x, 3)
     return unpooling_nd(x, ksize, stride, pad, outsize, cover_all)

@@ -1,4 +1,4 @@
-"""Upsampling with max-pooling indices (the inverse of ``max_pooling_2d``)."""
+"""Upsampling with max-pooling indices (the inverse of `max_pooling_2d`)."""
 from minichainer import backend
 from minichainer.functions.pooling import pooling_2d
 from minichainer.functions.pooling import unpooling_2d
@@ -7,7 +7,7 @@ from minichainer.utils import type_check
 
 
 class Upsampling2D(pooling_2d.Pooling2D):
-    """Places each input value at the position given by ``indexes`` in its window."""
+    """Places each input value at the position given by `indexes` in its window."""
 
     def __init__(self, indexes, ksize, stride=None, pad=0, outsize=None, cover_all=True):
         super().__init__(ksize, stride, pad, cover_all)
@@ -42,7 +42,8 @@ class Upsampling2D(pooling_2d.Pooling2D):
 
 
 class Upsampling2DGrad(unpooling_2d.Window2DGrad):
-    """Gradient of :func:`upsampling_2d`: gathers gy at the index positions."""
+    """Gradient of [`upsampling_2d`][minichainer.functions.pooling.upsampling_2d.upsampling_2d]:
+    gathers gy at the index positions."""
 
     def __init__(self, upsampling2d):
         super().__init__(upsampling2d)
@@ -65,7 +66,7 @@ class Upsampling2DGrad(unpooling_2d.Window2DGrad):
 
 
 def upsampling_2d(x, indexes, ksize, stride=None, pad=0, outsize=None, cover_all=True):
-    """Upsampling using pooling indices (from ``max_pooling_2d(..., return_indices=True)``).
+    """Upsampling using pooling indices (from `max_pooling_2d(..., return_indices=True)`).
 
     Args:
         x (Variable or ndarray): (n, c, h, w) input.

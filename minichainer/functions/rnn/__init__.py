@@ -1,2 +1,2 @@
-"""Recurrent functions (``chainer.functions.rnn``); the implementations live in
-``minichainer.functions.activation``."""
+"""Recurrent functions (`chainer.functions.rnn`); the implementations live in
+`minichainer.functions.activation`."""

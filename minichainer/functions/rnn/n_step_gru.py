@@ -24,7 +24,8 @@ def _gru_cell(x, h, c, w, b):
 
 
 def n_step_gru_base(n_layers, dropout_ratio, hx, ws, bs, xs, use_bi_direction, **kwargs):
-    """Base of :func:`n_step_gru` and :func:`n_step_bigru`."""
+    """Base of [`n_step_gru`][minichainer.functions.rnn.n_step_gru.n_step_gru] and
+    [`n_step_bigru`][minichainer.functions.rnn.n_step_gru.n_step_bigru]."""
     _check_kwargs(kwargs)
     hy, _, ys = n_step_rnn_impl(_gru_cell, n_layers, dropout_ratio, hx, None, ws, bs, xs,
                                 use_bi_direction)
@@ -34,17 +35,18 @@ def n_step_gru_base(n_layers, dropout_ratio, hx, ws, bs, xs, use_bi_direction, *
 def n_step_gru(n_layers, dropout_ratio, hx, ws, bs, xs, **kwargs):
     """Stacked uni-directional GRU over time-major sequences.
 
-    ``ws[l]`` holds 6 matrices: ``[0:3]`` act on the input (reset, update, new) and
-    ``[3:6]`` on the hidden state; ``bs[l]`` likewise holds 6 biases.
+    `ws[l]` holds 6 matrices: `[0:3]` act on the input (reset, update, new) and
+    `[3:6]` on the hidden state; `bs[l]` likewise holds 6 biases.
 
     Returns:
-        tuple: ``(hy, ys)``.
+        tuple: `(hy, ys)`.
     """
     return n_step_gru_base(n_layers, dropout_ratio, hx, ws, bs, xs,
                            use_bi_direction=False, **kwargs)
 
 
 def n_step_bigru(n_layers, dropout_ratio, hx, ws, bs, xs, **kwargs):
-    """Stacked bi-directional GRU (see :func:`n_step_gru`)."""
+    """Stacked bi-directional GRU (see
+    [`n_step_gru`][minichainer.functions.rnn.n_step_gru.n_step_gru])."""
     return n_step_gru_base(n_layers, dropout_ratio, hx, ws, bs, xs,
                            use_bi_direction=True, **kwargs)

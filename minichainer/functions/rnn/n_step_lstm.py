@@ -18,7 +18,8 @@ def _lstm_cell(x, h, c, w, b):
 
 def n_step_lstm_base(n_layers, dropout_ratio, hx, cx, ws, bs, xs, use_bi_direction,
                      **kwargs):
-    """Base of :func:`n_step_lstm` and :func:`n_step_bilstm`."""
+    """Base of [`n_step_lstm`][minichainer.functions.rnn.n_step_lstm.n_step_lstm] and
+    [`n_step_bilstm`][minichainer.functions.rnn.n_step_lstm.n_step_bilstm]."""
     _check_kwargs(kwargs)
     return n_step_rnn_impl(_lstm_cell, n_layers, dropout_ratio, hx, cx, ws, bs, xs,
                            use_bi_direction)
@@ -27,18 +28,19 @@ def n_step_lstm_base(n_layers, dropout_ratio, hx, cx, ws, bs, xs, use_bi_directi
 def n_step_lstm(n_layers, dropout_ratio, hx, cx, ws, bs, xs, **kwargs):
     """Stacked uni-directional LSTM over time-major sequences.
 
-    ``ws[l]`` holds 8 matrices: ``[0:4]`` act on the input and ``[4:8]`` on the hidden
-    state, for the input, forget, cell and output gates in that order; ``bs[l]``
+    `ws[l]` holds 8 matrices: `[0:4]` act on the input and `[4:8]` on the hidden
+    state, for the input, forget, cell and output gates in that order; `bs[l]`
     likewise holds 8 biases.
 
     Returns:
-        tuple: ``(hy, cy, ys)``.
+        tuple: `(hy, cy, ys)`.
     """
     return n_step_lstm_base(n_layers, dropout_ratio, hx, cx, ws, bs, xs,
                             use_bi_direction=False, **kwargs)
 
 
 def n_step_bilstm(n_layers, dropout_ratio, hx, cx, ws, bs, xs, **kwargs):
-    """Stacked bi-directional LSTM (see :func:`n_step_lstm`)."""
+    """Stacked bi-directional LSTM (see
+    [`n_step_lstm`][minichainer.functions.rnn.n_step_lstm.n_step_lstm])."""
     return n_step_lstm_base(n_layers, dropout_ratio, hx, cx, ws, bs, xs,
                             use_bi_direction=True, **kwargs)

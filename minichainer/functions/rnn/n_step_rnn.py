@@ -23,7 +23,8 @@ def _check_kwargs(kwargs):
 
 
 def _stack_weight(ws):
-    """Interleave gate weights (the layout :func:`lstm` expects)."""
+    """Interleave gate weights (the layout [`lstm`][minichainer.functions.activation.lstm.lstm]
+    expects)."""
     w = stack(ws, axis=1)
     shape = w.shape
     return reshape(w, (shape[0] * shape[1],) + shape[2:])
@@ -52,10 +53,10 @@ def _one_directional_loop(f, xs, h, c, w, b):
 
 
 def n_step_rnn_impl(f, n_layers, dropout_ratio, hx, cx, ws, bs, xs, use_bi_direction):
-    """Generic stacked RNN loop: ``f(x, h, c, w, b) -> (h, c)`` is one cell step.
+    """Generic stacked RNN loop: `f(x, h, c, w, b) -> (h, c)` is one cell step.
 
     Returns:
-        tuple: ``(hy, cy, ys)``; ``cy`` is None when ``cx`` is None.
+        tuple: `(hy, cy, ys)`; `cy` is None when `cx` is None.
     """
     direction = 2 if use_bi_direction else 1
     hx = separate(hx)
@@ -102,7 +103,8 @@ def _rnn_cell(activation):
 
 def n_step_rnn_base(n_layers, dropout_ratio, hx, ws, bs, xs, activation, use_bi_direction,
                     **kwargs):
-    """Base of :func:`n_step_rnn` and :func:`n_step_birnn`.
+    """Base of [`n_step_rnn`][minichainer.functions.rnn.n_step_rnn.n_step_rnn] and
+    [`n_step_birnn`][minichainer.functions.rnn.n_step_rnn.n_step_birnn].
 
     Raises:
         ValueError: for an unknown activation or removed keyword arguments.
@@ -117,24 +119,26 @@ def n_step_rnn_base(n_layers, dropout_ratio, hx, ws, bs, xs, activation, use_bi_
 
 
 def n_step_rnn(n_layers, dropout_ratio, hx, ws, bs, xs, activation='tanh', **kwargs):
-    """Stacked uni-directional RNN: ``h_t = f(W0 x_t + W1 h_{t-1} + b0 + b1)``.
+    """Stacked uni-directional RNN: `h_t = f(W0 x_t + W1 h_{t-1} + b0 + b1)`.
 
     Args:
         n_layers (int): number of layers.
         dropout_ratio (float): dropout ratio applied to the inputs of layers > 0.
         hx (Variable): (n_layers, B, N) initial hidden states.
-        ws, bs (list of lists): per layer ``[W0, W1]`` and ``[b0, b1]``.
-        xs (list of Variable): time-major inputs, ``xs[t].shape[0]`` non-increasing.
-        activation (str): ``'tanh'`` or ``'relu'``.
+        ws, bs (list of lists): per layer `[W0, W1]` and `[b0, b1]`.
+        xs (list of Variable): time-major inputs, `xs[t].shape[0]` non-increasing.
+        activation (str): `'tanh'` or `'relu'`.
 
     Returns:
-        tuple: ``(hy, ys)``.
+        tuple: `(hy, ys)`.
     """
     return n_step_rnn_base(n_layers, dropout_ratio, hx, ws, bs, xs, activation,
                            use_bi_direction=False, **kwargs)
 
 
 def n_step_birnn(n_layers, dropout_ratio, hx, ws, bs, xs, activation='tanh', **kwargs):
-    """Stacked bi-directional RNN (see :func:`n_step_rnn`); ``hx`` is (2 * n_layers, B, N)."""
+    """Stacked bi-directional RNN (see
+    [`n_step_rnn`][minichainer.functions.rnn.n_step_rnn.n_step_rnn]); `hx` is (2 * n_layers, B,
+    N)."""
     return n_step_rnn_base(n_layers, dropout_ratio, hx, ws, bs, xs, activation,
                            use_bi_direction=True, **kwargs)

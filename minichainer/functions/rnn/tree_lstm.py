@@ -1,13 +1,13 @@
-"""Tree-structured LSTM unit (``chainer.functions.tree_lstm``).
+"""Tree-structured LSTM unit (`chainer.functions.tree_lstm`).
 
-One unit merges the cell states of ``N`` children with an input signal ``x`` whose
-second axis holds ``3 + N`` equal blocks: the cell input ``a``, the input gate ``i``, the
-output gate ``o`` and one forget gate ``f_k`` per child (in that order, as contiguous
-blocks, unlike :func:`~minichainer.functions.lstm` whose gates are interleaved).
+One unit merges the cell states of `N` children with an input signal `x` whose
+second axis holds `3 + N` equal blocks: the cell input `a`, the input gate `i`, the
+output gate `o` and one forget gate `f_k` per child (in that order, as contiguous
+blocks, unlike [`lstm`][minichainer.functions.activation.lstm.lstm] whose gates are interleaved).
 
-Deliberate difference from Chainer: Chainer's ``TreeLSTM`` is an old-style
-``Function`` (no double backprop); here it is a ``FunctionNode`` whose gradient is
-itself differentiable when ``enable_backprop`` is on during backward.
+Deliberate difference from Chainer: Chainer's `TreeLSTM` is an old-style
+`Function` (no double backprop); here it is a `FunctionNode` whose gradient is
+itself differentiable when `enable_backprop` is on during backward.
 """
 import copy
 
@@ -22,9 +22,9 @@ from minichainer.functions.array.split_axis import split_axis
 
 
 def _extract_gates(x, n_split=5):
-    """Cut axis 1 of ``x`` into ``n_split`` contiguous blocks of equal width.
+    """Cut axis 1 of `x` into `n_split` contiguous blocks of equal width.
 
-    Returns a list of ``n_split`` views of shape ``(B, x.shape[1] // n_split, ...)``.
+    Returns a list of `n_split` views of shape `(B, x.shape[1] // n_split, ...)`.
     """
     width = x.shape[1] // n_split
     r = x.reshape((x.shape[0], n_split, width) + x.shape[2:])
@@ -37,13 +37,13 @@ def _sigmoid(x, xp):
 
 
 class TreeLSTM(function_node.FunctionNode):
-    """TreeLSTM unit ``(c_1, ..., c_N, x) -> (c, h)`` for ``N >= 1`` children.
+    """TreeLSTM unit `(c_1, ..., c_N, x) -> (c, h)` for `N >= 1` children.
 
-    ``x`` has shape ``(B, (3 + N) * U, ...)`` and every ``c_k`` has ``(B, U, ...)``.
+    `x` has shape `(B, (3 + N) * U, ...)` and every `c_k` has `(B, U, ...)`.
     """
 
     def __call__(self, *inputs):
-        """Old-style call as in Chainer (``TreeLSTM()(c1, ..., x)`` -> ``(c, h)``)."""
+        """Old-style call as in Chainer (`TreeLSTM()(c1, ..., x)` -> `(c, h)`)."""
         node = copy.copy(self) if self.inputs is not None else self
         return node.apply(inputs)
 
@@ -124,7 +124,7 @@ class TreeLSTM(function_node.FunctionNode):
 
 
 def _differentiable_grad(inputs, gc, gh):
-    """Gradient of :class:`TreeLSTM` built from differentiable functions."""
+    """Gradient of `TreeLSTM` built from differentiable functions."""
     cs, x = inputs[:-1], inputs[-1]
     n_ary = len(cs)
     pre = split_axis(x, 3 + n_ary, axis=1)
@@ -154,8 +154,8 @@ def _differentiable_grad(inputs, gc, gh):
 def tree_lstm(*inputs):
     """TreeLSTM unit as an activation function (N-ary and Child-Sum TreeLSTM).
 
-    With children cell states ``c_1, ..., c_N`` and the input ``x`` cut along axis 1
-    into ``3 + N`` equal contiguous blocks ``a, i, o, f_1, ..., f_N``::
+    With children cell states `c_1, ..., c_N` and the input `x` cut along axis 1
+    into `3 + N` equal contiguous blocks `a, i, o, f_1, ..., f_N`:
 
         c = tanh(a) * sigmoid(i) + sum_k sigmoid(f_k) * c_k
         h = sigmoid(o) * tanh(c)
@@ -165,15 +165,15 @@ def tree_lstm(*inputs):
     Parsing and Sentence Understanding" (2016).
 
     Args:
-        inputs: ``c_1, ..., c_N, x`` (:class:`~minichainer.Variable` or ndarray), each
-            ``c_k`` of shape ``(B, U, ...)`` and ``x`` of shape ``(B, (3 + N) * U, ...)``,
-            all of one floating dtype; at least one ``c_k`` is required.
+        inputs: `c_1, ..., c_N, x` ([`Variable`][minichainer.variable.Variable] or ndarray), each
+            `c_k` of shape `(B, U, ...)` and `x` of shape `(B, (3 + N) * U, ...)`,
+            all of one floating dtype; at least one `c_k` is required.
 
     Returns:
-        tuple: ``(c, h)``, the new cell state and the output, both ``(B, U, ...)``.
+        tuple: `(c, h)`, the new cell state and the output, both `(B, U, ...)`.
 
     Raises:
-        ~minichainer.utils.type_check.InvalidType: for missing inputs or mismatched
+        InvalidType: for missing inputs or mismatched
             shapes or dtypes.
     """
     return TreeLSTM().apply(inputs)

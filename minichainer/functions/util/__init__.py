@@ -1,1 +1,1 @@
-"""Utility functions (``chainer.functions.util``)."""
+"""Utility functions (`chainer.functions.util`)."""

@@ -4,9 +4,9 @@ from minichainer.utils import type_check
 
 
 def reduce_option(reduce, valid):
-    """Return ``reduce`` if it is one of ``valid``, else raise Chainer's ValueError.
+    """Return `reduce` if it is one of `valid`, else raise Chainer's ValueError.
 
-    The message reads ``only 'mean' and 'no' are valid for 'reduce', but 'x' is given``.
+    The message reads `only 'mean' and 'no' are valid for 'reduce', but 'x' is given`.
     """
     if reduce not in valid:
         names = ["'%s'" % name for name in valid]
@@ -16,14 +16,14 @@ def reduce_option(reduce, valid):
 
 
 def positive_margin(margin):
-    """Return ``margin`` if it is positive, else raise Chainer's ValueError."""
+    """Return `margin` if it is positive, else raise Chainer's ValueError."""
     if margin <= 0:
         raise ValueError('margin should be positive value.')
     return margin
 
 
 def expect_same_float_pair(in_types, names):
-    """Type-check two inputs (named ``names``) of one float dtype and one shape."""
+    """Type-check two inputs (named `names`) of one float dtype and one shape."""
     type_check._argname(in_types, names)
     a_type, b_type = in_types
     type_check.expect(
@@ -34,11 +34,11 @@ def expect_same_float_pair(in_types, names):
 
 
 def expect_x_W(in_types):
-    """Type-check the head of ``(x, W[, b])``: two or three inputs, ``x`` and ``W`` of
+    """Type-check the head of `(x, W[, b])`: two or three inputs, `x` and `W` of
     a float dtype (linear, dropconnect and the convolutions).
 
     Returns:
-        tuple: ``(n_in, x_type, w_type)`` for the function's own shape checks.
+        tuple: `(n_in, x_type, w_type)` for the function's own shape checks.
     """
     n_in = in_types.size()
     type_check.expect(2 <= n_in, n_in <= 3)
@@ -52,8 +52,8 @@ def expect_x_W(in_types):
 
 
 def expect_bias(in_types, n_in, x_type, out_size, same_dtype=True):
-    """Type-check the optional third input ``b``: 1-D with ``out_size`` elements, of
-    ``x``'s dtype when ``same_dtype``, else of any float dtype."""
+    """Type-check the optional third input `b`: 1-D with `out_size` elements, of
+    `x`'s dtype when `same_dtype`, else of any float dtype."""
     if type_check.eval(n_in) == 3:
         b_type = in_types[2]
         type_check._argname((b_type,), ('b',))

@@ -1,4 +1,4 @@
-"""Recompute-on-backward wrapper (``chainer.functions.forget``)."""
+"""Recompute-on-backward wrapper (`chainer.functions.forget`)."""
 import minichainer
 from minichainer import function_node
 from minichainer import variable
@@ -28,7 +28,7 @@ def _call_func(func, xs):
 
 
 class Forget(function_node.FunctionNode):
-    """Runs ``func`` without keeping its graph; recomputes it in backward."""
+    """Runs `func` without keeping its graph; recomputes it in backward."""
 
     def __init__(self, func):
         if not callable(func):
@@ -75,25 +75,25 @@ class Forget(function_node.FunctionNode):
 
 
 def forget(func, *xs):
-    """Calls ``func(*xs)`` without storing its intermediate results.
+    """Calls `func(*xs)` without storing its intermediate results.
 
-    The forward pass of ``func`` runs in no-backprop mode, so only the inputs and outputs
-    are kept; backward runs ``func`` again (with ``config.in_recomputing`` True) to get
-    the gradients. ``func`` must be deterministic and return a Variable or a tuple of
-    Variables. Double backpropagation through ``forget`` is not supported.
+    The forward pass of `func` runs in no-backprop mode, so only the inputs and outputs
+    are kept; backward runs `func` again (with `config.in_recomputing` True) to get
+    the gradients. `func` must be deterministic and return a Variable or a tuple of
+    Variables. Double backpropagation through `forget` is not supported.
 
     Args:
         func (callable): A function of Variables returning a Variable or a tuple of them.
-        *xs (~minichainer.Variable or ndarray): Its arguments; arrays are wrapped in
+        *xs (Variable or ndarray): Its arguments; arrays are wrapped in
             Variables that require gradients.
 
     Returns:
-        ~minichainer.Variable or tuple: A Variable if ``func`` returned one output, else a
+        Variable or tuple: A Variable if `func` returned one output, else a
         tuple of Variables.
 
     Raises:
-        TypeError: ``func`` is not callable.
-        RuntimeError: ``func`` returned something other than Variables, or double backprop.
+        TypeError: `func` is not callable.
+        RuntimeError: `func` returned something other than Variables, or double backprop.
     """
     xs = tuple(x if isinstance(x, variable.Variable) else
                variable.Variable(x, requires_grad=True) for x in xs)

@@ -1,4 +1,4 @@
-"""The maxout layer ``Maxout``."""
+"""The maxout layer `Maxout`."""
 import numpy
 
 from minichainer import link
@@ -8,16 +8,16 @@ from minichainer.functions.activation import maxout as _maxout
 
 
 class Maxout(link.Chain):
-    """Fully-connected maxout layer: ``y_i = max_j (W_ij x + b_ij)``.
+    """Fully-connected maxout layer: `y_i = max_j (W_ij x + b_ij)`.
 
     Args:
         in_size (int): Input dimension.
         out_size (int): Output dimension.
         pool_size (int): Number of pieces per output unit.
-        initialW: Initializer; an array must have shape ``(out_size, pool_size, in_size)``
+        initialW: Initializer; an array must have shape `(out_size, pool_size, in_size)`
             and a callable receives a view of that shape.
         initial_bias: Initial bias (default 0; an array has shape
-            ``(out_size, pool_size)``); None leaves the bias out.
+            `(out_size, pool_size)`); None leaves the bias out.
 
     Raises:
         ValueError: an array initializer has the wrong number of dimensions.
@@ -52,7 +52,7 @@ class Maxout(link.Chain):
         self.pool_size = pool_size
 
     def forward(self, x):
-        """Apply the maxout layer to ``x`` of shape (batch, in_size)."""
+        """Apply the maxout layer to `x` of shape (batch, in_size)."""
         return _maxout.maxout(self.linear(x), self.pool_size)
 
 

@@ -1,4 +1,4 @@
-"""The fully-connected layer with simplified DropConnect: ``SimplifiedDropconnect``."""
+"""The fully-connected layer with simplified DropConnect: `SimplifiedDropconnect`."""
 import math
 
 from minichainer import initializers
@@ -10,14 +10,14 @@ from minichainer.functions.noise import simplified_dropconnect as _sdc
 
 
 class SimplifiedDropconnect(link.Link):
-    """Linear layer whose weights are randomly dropped with probability ``ratio``.
+    """Linear layer whose weights are randomly dropped with probability `ratio`.
 
     Args:
         in_size (int or None): Input dimension (None: inferred on the first call).
         out_size (int): Output dimension.
         ratio (float): Drop ratio.
         nobias (bool): Leave out the bias.
-        initialW: Weight initializer (default ``HeNormal(1 / sqrt(2))``).
+        initialW: Weight initializer (default `HeNormal(1 / sqrt(2))`).
         initial_bias: Bias initializer (default 0).
     """
 
@@ -35,7 +35,7 @@ class SimplifiedDropconnect(link.Link):
         self.W.initialize((self.out_size, in_size))
 
     def forward(self, x, train=True, mask=None, use_batchwise_mask=True):
-        """Apply the layer; ``train=False`` disables dropping, ``mask`` fixes the mask."""
+        """Apply the layer; `train=False` disables dropping, `mask` fixes the mask."""
         if self.W.array is None:
             self._initialize_params(x.size // len(x))
         if mask is not None and 'mask' not in self.__dict__:

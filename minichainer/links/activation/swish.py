@@ -1,4 +1,4 @@
-"""The Swish activation with a learnable ``beta``: ``Swish``."""
+"""The Swish activation with a learnable `beta`: `Swish`."""
 from minichainer import initializers
 from minichainer import link
 from minichainer import variable
@@ -7,12 +7,12 @@ from minichainer.functions.activation import swish as _swish
 
 
 class Swish(link.Link):
-    """``y = x * sigmoid(beta * x)`` with a learnable ``beta``.
+    """`y = x * sigmoid(beta * x)` with a learnable `beta`.
 
     Args:
-        beta_shape (tuple or None): Shape of ``beta``; None infers ``x.shape[1:]`` on the
+        beta_shape (tuple or None): Shape of `beta`; None infers `x.shape[1:]` on the
             first call.
-        beta_init (float): Initial value of ``beta``.
+        beta_init (float): Initial value of `beta`.
     """
 
     def __init__(self, beta_shape, beta_init=1.0):
@@ -24,7 +24,7 @@ class Swish(link.Link):
                 self.beta = variable.Parameter(initializers.Constant(beta_init))
 
     def forward(self, x):
-        """Apply Swish to ``x``."""
+        """Apply Swish to `x`."""
         if self.beta.array is None:
             self.beta.initialize(x.shape[1:])
         return _swish.swish(x, self.beta)

@@ -1,4 +1,4 @@
-"""The broadcasted bias layer ``Bias``."""
+"""The broadcasted bias layer `Bias`."""
 from minichainer import configuration
 from minichainer import link
 from minichainer import variable
@@ -15,10 +15,10 @@ def _bad_argc(msg):
 
 
 class Bias(link.Link):
-    """Add a bias broadcast along ``axis``.
+    """Add a bias broadcast along `axis`.
 
-    With ``shape`` given, the bias is the learnable parameter ``b`` (initialized to 0) and
-    the link takes one input; otherwise it takes two inputs ``(x, b)``.
+    With `shape` given, the bias is the learnable parameter `b` (initialized to 0) and
+    the link takes one input; otherwise it takes two inputs `(x, b)`.
     """
 
     def __init__(self, axis=1, shape=None):
@@ -29,7 +29,7 @@ class Bias(link.Link):
         self.axis = axis
 
     def forward(self, *xs):
-        """``x + b`` with ``b`` broadcast from ``axis``."""
+        """`x + b` with `b` broadcast from `axis`."""
         if hasattr(self, 'b'):
             if len(xs) != 1:
                 _bad_argc('Bias with a learnt b takes 1 input (x), got {}'.format(len(xs)))

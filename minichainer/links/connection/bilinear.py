@@ -1,4 +1,4 @@
-"""The bilinear layer ``Bilinear``."""
+"""The bilinear layer `Bilinear`."""
 import numpy
 
 from minichainer import initializers
@@ -11,8 +11,8 @@ from minichainer.functions.connection import bilinear as _bilinear
 class BilinearShapeError(ValueError, AssertionError):
     """A given initial array has the wrong shape.
 
-    Chainer asserts the shapes (``AssertionError``); this is also a
-    ``ValueError`` for code written against earlier minichainer releases.
+    Chainer asserts the shapes (`AssertionError`); this is also a
+    `ValueError` for code written against earlier minichainer releases.
     """
 
 
@@ -23,21 +23,21 @@ def _check_shape(name, value, shape):
 
 
 class Bilinear(link.Link):
-    """Bilinear layer: ``y_k = e1^T W_k e2 + V1_k^T e1 + V2_k^T e2 + b_k``.
+    """Bilinear layer: `y_k = e1^T W_k e2 + V1_k^T e1 + V2_k^T e2 + b_k`.
 
     Args:
-        left_size (int): Dimension of ``e1``.
-        right_size (int): Dimension of ``e2``.
+        left_size (int): Dimension of `e1`.
+        right_size (int): Dimension of `e2`.
         out_size (int): Output dimension.
         nobias (bool): Leave out V1, V2 and b.
-        initialW: Initializer of W (shape ``(left_size, right_size, out_size)``).
+        initialW: Initializer of W (shape `(left_size, right_size, out_size)`).
         initial_bias: None (V1, V2 LeCunNormal, b zero) or a tuple
-            ``(initialV1, initialV2, initialb)``.
+            `(initialV1, initialV2, initialb)`.
 
     Raises:
-        BilinearShapeError: (a ``ValueError`` and ``AssertionError``) a given
+        BilinearShapeError: (a `ValueError` and `AssertionError`) a given
             array has the wrong shape.
-        ValueError: ``initial_bias`` is neither
+        ValueError: `initial_bias` is neither
             a tuple nor None.
     """
 
@@ -73,11 +73,11 @@ class Bilinear(link.Link):
                 self.b = variable.Parameter(initializers._get_initializer(initialb), b_shape)
 
     def forward(self, e1, e2):
-        """Apply the bilinear map to the batches ``e1`` and ``e2``."""
+        """Apply the bilinear map to the batches `e1` and `e2`."""
         if self.nobias:
             return _bilinear.bilinear(e1, e2, self.W)
         return _bilinear.bilinear(e1, e2, self.W, self.V1, self.V2, self.b)
 
     def zero_grads(self):
-        """Deprecated alias of :meth:`zerograds`."""
+        """Deprecated alias of [`zerograds`][minichainer.link.Link.zerograds]."""
         self.zerograds()

@@ -1,4 +1,4 @@
-"""The 2-D convolution layer ``Convolution2D``."""
+"""The 2-D convolution layer `Convolution2D`."""
 from minichainer import link
 from minichainer.links.connection import parameter_setup
 from minichainer.links._check import check_size
@@ -13,14 +13,14 @@ from minichainer.functions.connection import convolution_nd as _engine
 class Convolution2D(link.Link):
     """2-D convolution layer.
 
-    ``Convolution2D(in_channels, out_channels, ksize=None, stride=1, pad=0, nobias=False,
-    initialW=None, initial_bias=None, *, dilate=1, groups=1)``; with two positional
-    arguments they are ``(out_channels, ksize)`` and ``in_channels`` is inferred on the
-    first call. ``W`` has shape ``(out_channels, in_channels / groups, kh, kw)``
-    (default LeCunNormal), ``b`` shape ``(out_channels,)`` (default 0).
+    `Convolution2D(in_channels, out_channels, ksize=None, stride=1, pad=0, nobias=False,
+    initialW=None, initial_bias=None, *, dilate=1, groups=1)`; with two positional
+    arguments they are `(out_channels, ksize)` and `in_channels` is inferred on the
+    first call. `W` has shape `(out_channels, in_channels / groups, kh, kw)`
+    (default LeCunNormal), `b` shape `(out_channels,)` (default 0).
 
     Raises:
-        ValueError: a channel count is not divisible by ``groups``.
+        ValueError: a channel count is not divisible by `groups`.
     """
 
     def __init__(self, in_channels, out_channels, ksize=None, stride=1, pad=0,
@@ -60,13 +60,13 @@ class Convolution2D(link.Link):
 
     @classmethod
     def from_params(cls, W, b=None, stride=1, pad=0, nobias=False, **kwargs):
-        """Build a Convolution2D starting from copies of ``W`` (and ``b``).
+        """Build a Convolution2D starting from copies of `W` (and `b`).
 
-        ``W`` has shape ``(out_channels, in_channels / groups, kh, kw)``; ``dilate`` and
-        ``groups`` may be given as keywords.
+        `W` has shape `(out_channels, in_channels / groups, kh, kw)`; `dilate` and
+        `groups` may be given as keywords.
 
         Raises:
-            ValueError: ``b`` does not have ``out_channels`` elements.
+            ValueError: `b` does not have `out_channels` elements.
         """
         dilate, groups = parameter_setup.parse_conv_kwargs(kwargs, 'Convolution2D.from_params')
         W = variable.as_array(W)
@@ -82,7 +82,7 @@ class Convolution2D(link.Link):
         self.W.initialize((self.out_channels, int(in_channels / self.groups), kh, kw))
 
     def forward(self, x):
-        """Convolve ``x`` of shape (n, c, h, w)."""
+        """Convolve `x` of shape (n, c, h, w)."""
         if self.cudnn_fast:
             raise RuntimeError("Convolution2D: the 'cudnn_fast' compute mode needs cuDNN; "
                                "it can't be used in the CPU backend")

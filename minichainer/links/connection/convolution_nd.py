@@ -1,4 +1,4 @@
-"""N-dimensional convolution layers: ``ConvolutionND``, ``Convolution1D``, ``Convolution3D``."""
+"""N-dimensional convolution layers: `ConvolutionND`, `Convolution1D`, `Convolution3D`."""
 from minichainer import link
 from minichainer.links.connection import parameter_setup
 from minichainer import variable
@@ -17,14 +17,14 @@ def _as_tuple(x, n):
 class ConvolutionND(link.Link):
     """N-dimensional convolution layer.
 
-    ``ConvolutionND(ndim, in_channels, out_channels, ksize=None, stride=1, pad=0,
+    `ConvolutionND(ndim, in_channels, out_channels, ksize=None, stride=1, pad=0,
     nobias=False, initialW=None, initial_bias=None, cover_all=False, dilate=1,
-    groups=1)``; with ``ksize`` omitted the channel arguments are ``(out_channels,
-    ksize)`` and ``in_channels`` is inferred. ``W`` has shape
-    ``(out_channels, in_channels / groups) + ksize``.
+    groups=1)`; with `ksize` omitted the channel arguments are `(out_channels,
+    ksize)` and `in_channels` is inferred. `W` has shape
+    `(out_channels, in_channels / groups) + ksize`.
 
     Raises:
-        ValueError: a channel count is not divisible by ``groups``.
+        ValueError: a channel count is not divisible by `groups`.
     """
 
     def __init__(self, ndim, in_channels, out_channels, ksize=None, stride=1, pad=0,
@@ -47,12 +47,12 @@ class ConvolutionND(link.Link):
 
     @classmethod
     def from_params(cls, W, b=None, stride=1, pad=0, nobias=False, **kwargs):
-        """Build the link starting from copies of ``W`` (shape
-        ``(out_channels, in_channels / groups) + ksize``) and ``b``; ``dilate`` and
-        ``groups`` may be given as keywords.
+        """Build the link starting from copies of `W` (shape
+        `(out_channels, in_channels / groups) + ksize`) and `b`; `dilate` and
+        `groups` may be given as keywords.
 
         Raises:
-            ValueError: ``b`` does not have ``out_channels`` elements.
+            ValueError: `b` does not have `out_channels` elements.
         """
         dilate, groups = parameter_setup.from_params_kwargs(cls, kwargs)
         W = variable.as_array(W)
@@ -71,7 +71,7 @@ class ConvolutionND(link.Link):
         self.W.initialize((self.out_channels, int(in_channels / self.groups)) + self.ksize)
 
     def forward(self, x):
-        """Convolve ``x`` of shape (n, c, d_1, ..., d_N)."""
+        """Convolve `x` of shape (n, c, d_1, ..., d_N)."""
         if self.W.array is None:
             self._initialize_params(x.shape[1])
         return _conv_nd.convolution_nd(x, self.W, self.b, self.stride, self.pad,
@@ -80,7 +80,7 @@ class ConvolutionND(link.Link):
 
 
 class Convolution1D(ConvolutionND):
-    """1-D convolution layer (``ConvolutionND`` with ``ndim=1``)."""
+    """1-D convolution layer (`ConvolutionND` with `ndim=1`)."""
 
     def __init__(self, in_channels, out_channels, ksize, stride=1, pad=0, nobias=False,
                  initialW=None, initial_bias=None, cover_all=False, dilate=1, groups=1):
@@ -89,7 +89,7 @@ class Convolution1D(ConvolutionND):
 
 
 class Convolution3D(ConvolutionND):
-    """3-D convolution layer (``ConvolutionND`` with ``ndim=3``)."""
+    """3-D convolution layer (`ConvolutionND` with `ndim=3`)."""
 
     def __init__(self, in_channels, out_channels, ksize, stride=1, pad=0, nobias=False,
                  initialW=None, initial_bias=None, cover_all=False, dilate=1, groups=1):

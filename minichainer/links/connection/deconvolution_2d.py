@@ -1,4 +1,4 @@
-"""The 2-D transposed convolution layer ``Deconvolution2D``."""
+"""The 2-D transposed convolution layer `Deconvolution2D`."""
 from minichainer import link
 from minichainer.links.connection import parameter_setup
 from minichainer.links._check import check_size
@@ -10,13 +10,13 @@ from minichainer.functions.connection import deconvolution_2d as _deconv
 class Deconvolution2D(link.Link):
     """2-D deconvolution (transposed convolution) layer.
 
-    ``Deconvolution2D(in_channels, out_channels, ksize=None, stride=1, pad=0,
+    `Deconvolution2D(in_channels, out_channels, ksize=None, stride=1, pad=0,
     nobias=False, outsize=None, initialW=None, initial_bias=None, *, dilate=1,
-    groups=1)``; with two positional arguments they are ``(out_channels, ksize)``.
-    ``W`` has shape ``(in_channels, out_channels / groups, kh, kw)``.
+    groups=1)`; with two positional arguments they are `(out_channels, ksize)`.
+    `W` has shape `(in_channels, out_channels / groups, kh, kw)`.
 
     Raises:
-        ValueError: a channel count is not divisible by ``groups`` or ``initial_bias``
+        ValueError: a channel count is not divisible by `groups` or `initial_bias`
             has the wrong shape.
     """
 
@@ -50,12 +50,12 @@ class Deconvolution2D(link.Link):
 
     @classmethod
     def from_params(cls, W, b=None, stride=1, pad=0, nobias=False, outsize=None, **kwargs):
-        """Build a Deconvolution2D starting from copies of ``W`` (and ``b``).
+        """Build a Deconvolution2D starting from copies of `W` (and `b`).
 
-        ``W`` has shape ``(in_channels, out_channels / groups, kh, kw)``.
+        `W` has shape `(in_channels, out_channels / groups, kh, kw)`.
 
         Raises:
-            ValueError: ``b`` does not have ``out_channels`` elements.
+            ValueError: `b` does not have `out_channels` elements.
         """
         dilate, groups = parameter_setup.parse_conv_kwargs(kwargs, 'Deconvolution2D.from_params')
         W = variable.as_array(W)
@@ -73,7 +73,7 @@ class Deconvolution2D(link.Link):
         self.W.initialize((in_channels, int(self.out_channels / self.groups), kh, kw))
 
     def forward(self, x):
-        """Apply the transposed convolution to ``x`` of shape (n, c, h, w)."""
+        """Apply the transposed convolution to `x` of shape (n, c, h, w)."""
         if self.W.array is None:
             self._initialize_params(x.shape[1])
         outsize = self.outsize

@@ -1,5 +1,5 @@
-"""N-dimensional transposed convolution layers: ``DeconvolutionND``, ``Deconvolution1D``,
-``Deconvolution3D``."""
+"""N-dimensional transposed convolution layers: `DeconvolutionND`, `Deconvolution1D`,
+`Deconvolution3D`."""
 from minichainer import link
 from minichainer.links.connection import parameter_setup
 from minichainer.links.connection.convolution_nd import _as_tuple
@@ -11,12 +11,12 @@ from minichainer.functions.connection import deconvolution_nd as _deconv_nd
 class DeconvolutionND(link.Link):
     """N-dimensional deconvolution (transposed convolution) layer.
 
-    ``DeconvolutionND(ndim, in_channels, out_channels, ksize=None, stride=1, pad=0,
-    nobias=False, outsize=None, initialW=None, initial_bias=None, dilate=1, groups=1)``.
-    ``W`` has shape ``(in_channels, out_channels / groups) + ksize``.
+    `DeconvolutionND(ndim, in_channels, out_channels, ksize=None, stride=1, pad=0,
+    nobias=False, outsize=None, initialW=None, initial_bias=None, dilate=1, groups=1)`.
+    `W` has shape `(in_channels, out_channels / groups) + ksize`.
 
     Raises:
-        ValueError: a channel count is not divisible by ``groups``.
+        ValueError: a channel count is not divisible by `groups`.
     """
 
     def __init__(self, ndim, in_channels, out_channels, ksize=None, stride=1, pad=0,
@@ -39,11 +39,11 @@ class DeconvolutionND(link.Link):
 
     @classmethod
     def from_params(cls, W, b=None, stride=1, pad=0, nobias=False, outsize=None, **kwargs):
-        """Build the link starting from copies of ``W`` (shape
-        ``(in_channels, out_channels / groups) + ksize``) and ``b``.
+        """Build the link starting from copies of `W` (shape
+        `(in_channels, out_channels / groups) + ksize`) and `b`.
 
         Raises:
-            ValueError: ``b`` does not have ``out_channels`` elements.
+            ValueError: `b` does not have `out_channels` elements.
         """
         dilate, groups = parameter_setup.from_params_kwargs(cls, kwargs)
         W = variable.as_array(W)
@@ -63,7 +63,7 @@ class DeconvolutionND(link.Link):
         self.W.initialize((in_channels, int(self.out_channels / self.groups)) + self.ksize)
 
     def forward(self, x):
-        """Apply the transposed convolution to ``x`` of shape (n, c, d_1, ..., d_N)."""
+        """Apply the transposed convolution to `x` of shape (n, c, d_1, ..., d_N)."""
         if self.W.array is None:
             self._initialize_params(x.shape[1])
         return _deconv_nd.deconvolution_nd(x, self.W, self.b, self.stride, self.pad,
@@ -72,7 +72,7 @@ class DeconvolutionND(link.Link):
 
 
 class Deconvolution1D(DeconvolutionND):
-    """1-D deconvolution layer (``DeconvolutionND`` with ``ndim=1``)."""
+    """1-D deconvolution layer (`DeconvolutionND` with `ndim=1`)."""
 
     def __init__(self, in_channels, out_channels, ksize, stride=1, pad=0, nobias=False,
                  outsize=None, initialW=None, initial_bias=None, dilate=1, groups=1):
@@ -81,7 +81,7 @@ class Deconvolution1D(DeconvolutionND):
 
 
 class Deconvolution3D(DeconvolutionND):
-    """3-D deconvolution layer (``DeconvolutionND`` with ``ndim=3``)."""
+    """3-D deconvolution layer (`DeconvolutionND` with `ndim=3`)."""
 
     def __init__(self, in_channels, out_channels, ksize, stride=1, pad=0, nobias=False,
                  outsize=None, initialW=None, initial_bias=None, dilate=1, groups=1):

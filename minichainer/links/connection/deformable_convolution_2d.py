@@ -1,4 +1,4 @@
-"""Deformable 2-D convolution layers ``DeformableConvolution2D`` and its sampler link."""
+"""Deformable 2-D convolution layers `DeformableConvolution2D` and its sampler link."""
 from minichainer import initializers
 from minichainer import link
 from minichainer.links._check import check_size
@@ -10,26 +10,26 @@ from minichainer.functions.connection import deformable_convolution_2d_sampler a
 
 class DeformableConvolution2D(link.Chain):
     """Deformable 2-D convolution: a convolution predicts the sampling offsets, which a
-    :class:`DeformableConvolution2DSampler` then uses.
+    `DeformableConvolution2DSampler` then uses.
 
     Args:
-        in_channels (int or None): Input channels (``None``: found on the first call).
+        in_channels (int or None): Input channels (`None`: found on the first call).
         out_channels (int): Output channels.
-        ksize (int or pair of ints): Filter size ``(kh, kw)``.
+        ksize (int or pair of ints): Filter size `(kh, kw)`.
         stride (int or pair of ints): Stride of both convolutions.
         pad (int or pair of ints): Padding of both convolutions.
         offset_nobias (bool): No bias in the offset convolution.
-        offset_initialW: Initializer of the offset convolution's ``W``
+        offset_initialW: Initializer of the offset convolution's `W`
             (default: LeCunNormal).
-        offset_initial_bias: Initializer of its ``b`` (default: 0).
+        offset_initial_bias: Initializer of its `b` (default: 0).
         deform_nobias (bool): No bias in the deformable convolution.
-        deform_initialW: Initializer of the deformable convolution's ``W``
+        deform_initialW: Initializer of the deformable convolution's `W`
             (default: zeros).
-        deform_initial_bias: Initializer of its ``b`` (default: 0).
+        deform_initial_bias: Initializer of its `b` (default: 0).
 
     Attributes:
-        offset_conv (~minichainer.links.Convolution2D): ``in_channels`` to
-            ``2 * kh * kw`` channels, the offsets.
+        offset_conv (Convolution2D): `in_channels` to
+            `2 * kh * kw` channels, the offsets.
         deform_conv (DeformableConvolution2DSampler): the deformable convolution.
     """
 
@@ -47,17 +47,17 @@ class DeformableConvolution2D(link.Chain):
                 deform_initialW, deform_initial_bias)
 
     def forward(self, x):
-        """Apply the layer to ``x`` of shape (n, in_channels, h, w)."""
+        """Apply the layer to `x` of shape (n, in_channels, h, w)."""
         return self.deform_conv(x, self.offset_conv(x))
 
 
 class DeformableConvolution2DSampler(link.Link):
     """Deformable 2-D convolution with offsets given on each call.
 
-    Holds ``W`` of shape ``(out_channels, in_channels, kh, kw)`` (default: zeros) and
-    ``b`` of shape ``(out_channels,)`` (default: 0), both created once ``in_channels``
-    is known; ``forward(x, offset)`` applies
-    :func:`~minichainer.functions.deformable_convolution_2d_sampler`.
+    Holds `W` of shape `(out_channels, in_channels, kh, kw)` (default: zeros) and
+    `b` of shape `(out_channels,)` (default: 0), both created once `in_channels`
+    is known; `forward(x, offset)` applies
+    [`deformable_convolution_2d_sampler`][minichainer.functions.connection.deformable_convolution_2d_sampler.deformable_convolution_2d_sampler].
     """
 
     def __init__(self, in_channels, out_channels, ksize, stride=1, pad=0, nobias=False,
@@ -85,7 +85,7 @@ class DeformableConvolution2DSampler(link.Link):
             self.b.initialize(self.out_channels)
 
     def forward(self, x, offset):
-        """Convolve ``x`` (n, c, h, w) sampling at ``offset`` (n, 2 * kh * kw, h_O, w_O)."""
+        """Convolve `x` (n, c, h, w) sampling at `offset` (n, 2 * kh * kw, h_O, w_O)."""
         if self.W.array is None:
             self._initialize_params(x.shape[1])
         return _sampler.deformable_convolution_2d_sampler(

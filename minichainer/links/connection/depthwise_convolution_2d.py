@@ -1,4 +1,4 @@
-"""The depthwise 2-D convolution layer ``DepthwiseConvolution2D``."""
+"""The depthwise 2-D convolution layer `DepthwiseConvolution2D`."""
 import math
 
 from minichainer import initializers
@@ -10,11 +10,11 @@ from minichainer.functions.connection import depthwise_convolution_2d as _dwconv
 
 
 class DepthwiseConvolution2D(link.Link):
-    """Depthwise convolution: each input channel gets ``channel_multiplier`` filters.
+    """Depthwise convolution: each input channel gets `channel_multiplier` filters.
 
-    ``W`` has shape ``(channel_multiplier, in_channels, kh, kw)`` (default
-    ``HeNormal(1 / sqrt(2))``), ``b`` has ``channel_multiplier * in_channels`` elements.
-    ``in_channels=None`` defers the creation of W and b to the first call.
+    `W` has shape `(channel_multiplier, in_channels, kh, kw)` (default
+    `HeNormal(1 / sqrt(2))`), `b` has `channel_multiplier * in_channels` elements.
+    `in_channels=None` defers the creation of W and b to the first call.
     """
 
     def __init__(self, in_channels, channel_multiplier, ksize, stride=1, pad=0,
@@ -46,7 +46,7 @@ class DepthwiseConvolution2D(link.Link):
             self.b.initialize(self.channel_multiplier * in_channels)
 
     def forward(self, x):
-        """Apply the depthwise convolution to ``x`` of shape (n, c, h, w)."""
+        """Apply the depthwise convolution to `x` of shape (n, c, h, w)."""
         if self.W.array is None:
             self._initialize_params(x.shape[1])
         return _dwconv.depthwise_convolution_2d(x, self.W, self.b, self.stride, self.pad)

@@ -1,4 +1,4 @@
-"""The dilated 2-D convolution layer ``DilatedConvolution2D``."""
+"""The dilated 2-D convolution layer `DilatedConvolution2D`."""
 from minichainer import link
 from minichainer.links.connection import parameter_setup
 
@@ -8,9 +8,9 @@ from minichainer.functions.connection import dilated_convolution_2d as _dilconv
 class DilatedConvolution2D(link.Link):
     """2-D convolution with dilated filters.
 
-    ``DilatedConvolution2D(in_channels, out_channels, ksize=None, stride=1, pad=0,
-    dilate=1, nobias=False, initialW=None, initial_bias=None)``; with two positional
-    arguments they are ``(out_channels, ksize)``.
+    `DilatedConvolution2D(in_channels, out_channels, ksize=None, stride=1, pad=0,
+    dilate=1, nobias=False, initialW=None, initial_bias=None)`; with two positional
+    arguments they are `(out_channels, ksize)`.
     """
 
     def __init__(self, in_channels, out_channels, ksize=None, stride=1, pad=0, dilate=1,
@@ -32,7 +32,7 @@ class DilatedConvolution2D(link.Link):
         self.W.initialize((self.out_channels, in_channels, kh, kw))
 
     def forward(self, x):
-        """Apply the dilated convolution to ``x`` of shape (n, c, h, w)."""
+        """Apply the dilated convolution to `x` of shape (n, c, h, w)."""
         if self.W.array is None:
             self._initialize_params(x.shape[1])
         return _dilconv.dilated_convolution_2d(x, self.W, self.b, self.stride, self.pad,

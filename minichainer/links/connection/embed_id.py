@@ -1,4 +1,4 @@
-"""The word embedding layer ``EmbedID``."""
+"""The word embedding layer `EmbedID`."""
 from minichainer.initializers import normal
 from minichainer import link
 from minichainer.links._check import check_size
@@ -8,12 +8,12 @@ from minichainer.functions.connection import embed_id as _embed_id
 
 
 class EmbedID(link.Link):
-    """Look up rows of ``W`` (shape ``(in_size, out_size)``) by integer IDs.
+    """Look up rows of `W` (shape `(in_size, out_size)`) by integer IDs.
 
     Args:
         in_size (int): Vocabulary size.
         out_size (int): Embedding size.
-        initialW: Initializer for W (default ``Normal(1.0)``).
+        initialW: Initializer for W (default `Normal(1.0)`).
         ignore_label (int or None): ID that maps to a zero vector.
     """
 
@@ -31,8 +31,8 @@ class EmbedID(link.Link):
 
     @classmethod
     def from_params(cls, W, ignore_label=None):
-        """Build an EmbedID whose ``W`` starts as a copy of ``W`` (shape
-        ``(in_size, out_size)``)."""
+        """Build an EmbedID whose `W` starts as a copy of `W` (shape
+        `(in_size, out_size)`)."""
         W = variable.as_array(W)
         in_size, out_size = W.shape
         return cls(in_size, out_size, initialW=W, ignore_label=ignore_label)
@@ -44,5 +44,5 @@ class EmbedID(link.Link):
         yield 'ignore_label', self.ignore_label
 
     def forward(self, x):
-        """Embed the integer array ``x``; the result has shape ``x.shape + (out_size,)``."""
+        """Embed the integer array `x`; the result has shape `x.shape + (out_size,)`."""
         return _embed_id.embed_id(x, self.W, ignore_label=self.ignore_label)

@@ -1,4 +1,4 @@
-"""The highway layer ``Highway``."""
+"""The highway layer `Highway`."""
 from minichainer import link
 from minichainer.links.connection import linear
 
@@ -7,12 +7,12 @@ from minichainer.functions.activation import sigmoid as _sigmoid
 
 
 class Highway(link.Chain):
-    """Highway layer: ``y = a(W_h x + b_h) * T + x * (1 - T)``, ``T = sigmoid(W_t x + b_t)``.
+    """Highway layer: `y = a(W_h x + b_h) * T + x * (1 - T)`, `T = sigmoid(W_t x + b_t)`.
 
     Args:
         in_out_size (int): Input and output dimension.
         nobias (bool): Leave out the biases.
-        activate: Activation ``a`` (default ``relu``).
+        activate: Activation `a` (default `relu`).
         init_Wh, init_Wt, init_bh: Initializers of the plain and transform layers.
         init_bt: Initial transform bias (default -1).
     """
@@ -28,7 +28,7 @@ class Highway(link.Chain):
                                            initialW=init_Wt, initial_bias=init_bt)
 
     def forward(self, x):
-        """Apply the highway layer to ``x`` of shape (batch, in_out_size)."""
+        """Apply the highway layer to `x` of shape (batch, in_out_size)."""
         out_plain = self.activate(self.plain(x))
         out_transform = _sigmoid.sigmoid(self.transform(x))
         return out_plain * out_transform + x * (1 - out_transform)

@@ -1,4 +1,4 @@
-"""The GoogLeNet ``Inception`` module."""
+"""The GoogLeNet `Inception` module."""
 from minichainer.functions.activation.relu import relu
 from minichainer.functions.array.concat import concat
 from minichainer.functions.pooling.max_pooling_2d import max_pooling_2d
@@ -31,7 +31,7 @@ class Inception(link.Chain):
             self.projp = conv(in_channels, proj_pool, 1, **kw)
 
     def forward(self, x):
-        """Output with ``out1 + out3 + out5 + proj_pool`` channels."""
+        """Output with `out1 + out3 + out5 + proj_pool` channels."""
         out1 = self.conv1(x)
         out3 = self.conv3(relu(self.proj3(x)))
         out5 = self.conv5(relu(self.proj5(x)))

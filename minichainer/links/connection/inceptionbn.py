@@ -1,4 +1,4 @@
-"""The ``InceptionBN`` module (Inception with batch normalization)."""
+"""The `InceptionBN` module (Inception with batch normalization)."""
 from minichainer.functions.activation.relu import relu
 from minichainer.functions.array.concat import concat
 from minichainer.functions.pooling.average_pooling_2d import average_pooling_2d
@@ -9,11 +9,11 @@ from minichainer.links.normalization import batch_normalization
 
 
 class InceptionBNPoolTypeError(NotImplementedError, ValueError):
-    """Unknown ``pooltype`` (Chainer raises ``NotImplementedError``)."""
+    """Unknown `pooltype` (Chainer raises `NotImplementedError`)."""
 
 
 class InceptionBNArchitectureError(AssertionError, ValueError):
-    """Inconsistent ``out1``/``stride``/``proj_pool`` (Chainer asserts them)."""
+    """Inconsistent `out1`/`stride`/`proj_pool` (Chainer asserts them)."""
 
 
 class InceptionBN(link.Chain):
@@ -25,17 +25,17 @@ class InceptionBN(link.Chain):
         out1 (int): Channels of the 1x1 path (0 leaves it out).
         proj3, out3 (int): Projection and output channels of the 3x3 path.
         proj33, out33 (int): Projection and output channels of the double 3x3 path.
-        pooltype (str): ``'max'`` or ``'avg'``.
+        pooltype (str): `'max'` or `'avg'`.
         proj_pool (int or None): Projection channels of the pooling path (None: none).
         stride (int): Stride of the last convolution of each path and of the pooling.
         conv_init: Initializer of the convolution weights.
         dtype: Dtype of the BatchNormalization links.
 
     Raises:
-        InceptionBNPoolTypeError: (``NotImplementedError`` as in Chainer, and
-            ``ValueError``) ``pooltype`` is unknown.
-        InceptionBNArchitectureError: (``AssertionError`` as in Chainer, and
-            ``ValueError``) ``out1 > 0`` with ``stride != 1`` or without ``proj_pool``.
+        InceptionBNPoolTypeError: (`NotImplementedError` as in Chainer, and
+            `ValueError`) `pooltype` is unknown.
+        InceptionBNArchitectureError: (`AssertionError` as in Chainer, and
+            `ValueError`) `out1 > 0` with `stride != 1` or without `proj_pool`.
     """
 
     def __init__(self, in_channels, out1, proj3, out3, proj33, out33, pooltype,

@@ -1,4 +1,4 @@
-"""The fully-connected layer ``Linear``."""
+"""The fully-connected layer `Linear`."""
 from minichainer import link
 from minichainer.links.connection import parameter_setup
 from minichainer.links._check import check_size
@@ -8,20 +8,20 @@ from minichainer.functions.connection import linear as _linear
 
 
 class Linear(link.Link):
-    """Fully-connected layer: ``y = x W^T + b``.
+    """Fully-connected layer: `y = x W^T + b`.
 
     Args:
-        in_size (int or None): Input dimension. ``None`` defers the creation of ``W`` to
+        in_size (int or None): Input dimension. `None` defers the creation of `W` to
             the first call, where it becomes the size of one input example.
-            ``Linear(n)`` means ``Linear(None, n)``.
+            `Linear(n)` means `Linear(None, n)`.
         out_size (int): Output dimension.
-        nobias (bool): Leave out the bias ``b`` (then ``b`` is None).
-        initialW: Initializer, array or scalar for ``W`` (default: LeCunNormal).
-        initial_bias: Initializer, array or scalar for ``b`` (default: 0).
+        nobias (bool): Leave out the bias `b` (then `b` is None).
+        initialW: Initializer, array or scalar for `W` (default: LeCunNormal).
+        initial_bias: Initializer, array or scalar for `b` (default: 0).
 
     Attributes:
-        W (~minichainer.Parameter): Weight of shape ``(out_size, in_size)``.
-        b (~minichainer.Parameter): Bias of shape ``(out_size,)``.
+        W (Parameter): Weight of shape `(out_size, in_size)`.
+        b (Parameter): Bias of shape `(out_size,)`.
     """
 
     def __init__(self, in_size, out_size=None, nobias=False, initialW=None,
@@ -58,7 +58,7 @@ class Linear(link.Link):
         """Build a Linear whose W (and b) start as copies of the given arrays/Variables.
 
         Raises:
-            ValueError: ``b`` does not have ``W.shape[0]`` elements.
+            ValueError: `b` does not have `W.shape[0]` elements.
         """
         W = variable.as_array(W)
         out_size, in_size = W.shape
@@ -71,7 +71,7 @@ class Linear(link.Link):
         return cls(in_size, out_size, nobias, initialW=W, initial_bias=b)
 
     def forward(self, x, n_batch_axes=1):
-        """Apply the layer; axes before ``n_batch_axes`` are batch axes."""
+        """Apply the layer; axes before `n_batch_axes` are batch axes."""
         if self.W.array is None:
             in_size = 1
             for n in x.shape[n_batch_axes:]:

@@ -1,4 +1,4 @@
-"""The locally-connected (unshared-weight) 2-D convolution layer ``LocalConvolution2D``."""
+"""The locally-connected (unshared-weight) 2-D convolution layer `LocalConvolution2D`."""
 from minichainer import link
 from minichainer.links._check import check_size
 from minichainer.links.connection import parameter_setup
@@ -10,26 +10,27 @@ from minichainer.functions.connection import local_convolution_2d as _local_conv
 class LocalConvolution2D(link.Link):
     """2-D convolution layer with a separate filter at every output position.
 
-    Wraps :func:`~minichainer.functions.local_convolution_2d` (no padding).
+    Wraps [`local_convolution_2d`][minichainer.functions.connection.local_convolution_2d.local_convolution_2d]
+    (no padding).
 
     Args:
-        in_channels (int or None): Input channels. ``None`` (or ``in_size=None``) defers
+        in_channels (int or None): Input channels. `None` (or `in_size=None`) defers
             the creation of the parameters to the first call.
         out_channels (int): Output channels.
         in_size (int or pair of ints or None): Input height and width.
-        ksize (int or pair of ints): Filter size ``(kh, kw)`` (required).
+        ksize (int or pair of ints): Filter size `(kh, kw)` (required).
         stride (int or pair of ints): Stride.
-        nobias (bool): Leave out the bias ``b`` (then ``b`` is None).
-        initialW: Initializer, array or scalar for ``W`` (default: LeCunNormal).
-        initial_bias: Initializer, array or scalar for ``b`` (default: 0).
+        nobias (bool): Leave out the bias `b` (then `b` is None).
+        initialW: Initializer, array or scalar for `W` (default: LeCunNormal).
+        initial_bias: Initializer, array or scalar for `b` (default: 0).
 
     Attributes:
-        W (~minichainer.Parameter): Filters of shape
-            ``(out_channels, h_O, w_O, in_channels, kh, kw)``.
-        b (~minichainer.Parameter): Bias of shape ``(out_channels, h_O, w_O)``; like
-            ``W`` it is created once the input size is known.
+        W (Parameter): Filters of shape
+            `(out_channels, h_O, w_O, in_channels, kh, kw)`.
+        b (Parameter): Bias of shape `(out_channels, h_O, w_O)`; like
+            `W` it is created once the input size is known.
 
-    The output size is ``h_O = (h - kh) // s_Y + 1`` (likewise ``w_O``). Chainer 7 sizes
+    The output size is `h_O = (h - kh) // s_Y + 1` (likewise `w_O`). Chainer 7 sizes
     the parameters as if the stride were 1, so there a stride above 1 fails on the
     first call; here the stride is taken into account.
     """
@@ -69,7 +70,7 @@ class LocalConvolution2D(link.Link):
             self.b.initialize((self.out_channels, oh, ow))
 
     def forward(self, x):
-        """Apply the layer to ``x`` of shape (n, in_channels, h, w)."""
+        """Apply the layer to `x` of shape (n, in_channels, h, w)."""
         if self.W.array is None:
             self._initialize_params(x.shape[1], x.shape[2:])
         return _local_conv.local_convolution_2d(x, self.W, self.b, self.stride)

@@ -1,23 +1,23 @@
-"""``MLPConvolution2D``: a convolution followed by 1x1 convolutions (Network in Network)."""
+"""`MLPConvolution2D`: a convolution followed by 1x1 convolutions (Network in Network)."""
 from minichainer.functions.activation.relu import relu
 from minichainer import link
 from minichainer.links.connection import convolution_2d
 
 
 class MLPConvolution2D(link.ChainList):
-    """A ``ksize`` convolution followed by 1x1 convolutions, with ``activation`` between
+    """A `ksize` convolution followed by 1x1 convolutions, with `activation` between
     them (not after the last one).
 
     Args:
         in_channels (int or None): Input channels (None: inferred).
         out_channels (tuple of ints): Output channels of each convolution.
         ksize, stride, pad: Of the first convolution.
-        activation: Activation function (default ``relu``).
+        activation: Activation function (default `relu`).
         conv_init, bias_init: (keyword-only) initializers of all convolutions.
 
     Raises:
-        TypeError: extra positional arguments (the removed ``wscale``) or unknown keywords.
-        ValueError: ``out_channels`` is empty, or the removed ``wscale`` keyword is given.
+        TypeError: extra positional arguments (the removed `wscale`) or unknown keywords.
+        ValueError: `out_channels` is empty, or the removed `wscale` keyword is given.
     """
 
     def __init__(self, in_channels, out_channels, ksize=None, stride=1, pad=0,

@@ -1,4 +1,4 @@
-"""Argument checks and parameter set-up shared by the connection links (``Linear``, the
+"""Argument checks and parameter set-up shared by the connection links (`Linear`, the
 convolutions)."""
 import numpy
 
@@ -9,15 +9,15 @@ from minichainer.functions.connection import convolution_nd as _engine
 
 def init_weight_and_bias(link, initialW, in_size, nobias, initial_bias, bias_size,
                          bias_shape_owner=None):
-    """Register ``link.W`` and ``link.b`` inside ``link.init_scope()``.
+    """Register `link.W` and `link.b` inside `link.init_scope()`.
 
-    ``W`` is initialized at once through ``link._initialize_params(in_size)`` when
-    ``in_size`` is known (else on the first forward); ``b`` has ``bias_size``
-    elements (``initial_bias`` defaults to 0), or is None when ``nobias``.
+    `W` is initialized at once through `link._initialize_params(in_size)` when
+    `in_size` is known (else on the first forward); `b` has `bias_size`
+    elements (`initial_bias` defaults to 0), or is None when `nobias`.
 
     Raises:
-        ValueError: with ``bias_shape_owner`` given (the link's name), an array
-            ``initial_bias`` whose shape is not ``(bias_size,)``.
+        ValueError: with `bias_shape_owner` given (the link's name), an array
+            `initial_bias` whose shape is not `(bias_size,)`.
     """
     with link.init_scope():
         link.W = variable.Parameter(initializers._get_initializer(initialW))
@@ -37,17 +37,17 @@ def init_weight_and_bias(link, initialW, in_size, nobias, initial_bias, bias_siz
 
 
 def check_groups(owner, name, channels, groups):
-    """Raise ValueError unless ``channels`` (the argument ``name``) divides by ``groups``."""
+    """Raise ValueError unless `channels` (the argument `name`) divides by `groups`."""
     if channels % groups != 0:
         raise ValueError('{}: {} ({}) must be divisible by groups ({})'.format(
             owner, name, channels, groups))
 
 
 def bias_from_params(owner, b, out_channels):
-    """``b`` given to ``from_params`` as an array (None stays None).
+    """`b` given to `from_params` as an array (None stays None).
 
     Raises:
-        ValueError: ``b`` does not have ``out_channels`` elements.
+        ValueError: `b` does not have `out_channels` elements.
     """
     if b is not None:
         b = variable.as_array(b)
@@ -59,7 +59,7 @@ def bias_from_params(owner, b, out_channels):
 
 def check_args(owner, ndim, ksize, stride, pad, dilate=1, groups=1):
     """Raise ValueError, naming the argument and its value, for a non-positive
-    ``ksize``/``stride``/``dilate``/``groups`` or a negative ``pad`` of a convolution link
+    `ksize`/`stride`/`dilate`/`groups` or a negative `pad` of a convolution link
     (at construction; Chainer fails later, or with a ZeroDivisionError)."""
     if ksize is not None:
         _engine._as_ints(owner, 'ksize', ksize, ndim, 1)
@@ -67,15 +67,15 @@ def check_args(owner, ndim, ksize, stride, pad, dilate=1, groups=1):
 
 
 def pair(x):
-    """``x`` if it is a sequence, else ``(x, x)``."""
+    """`x` if it is a sequence, else `(x, x)`."""
     if hasattr(x, '__getitem__'):
         return x
     return x, x
 
 
 def parse_conv_kwargs(kwargs, owner):
-    """``(dilate, groups)`` from the keywords of a 2-D convolution link; no others
-    allowed (``deterministic`` is Chainer's removed argument)."""
+    """`(dilate, groups)` from the keywords of a 2-D convolution link; no others
+    allowed (`deterministic` is Chainer's removed argument)."""
     if 'deterministic' in kwargs:
         raise ValueError(
             "{}: the deterministic argument is not supported anymore; use "
@@ -89,7 +89,7 @@ def parse_conv_kwargs(kwargs, owner):
 
 
 def from_params_kwargs(cls, kwargs):
-    """``(dilate, groups)`` from the keywords of an N-d ``from_params``; no others allowed."""
+    """`(dilate, groups)` from the keywords of an N-d `from_params`; no others allowed."""
     dilate = kwargs.pop('dilate', 1)
     groups = kwargs.pop('groups', 1)
     if kwargs:
@@ -99,7 +99,7 @@ def from_params_kwargs(cls, kwargs):
 
 
 def check_channel_groups(owner, in_channels, out_channels, groups):
-    """Raise ValueError unless ``groups`` divides both channel counts (out_channels
+    """Raise ValueError unless `groups` divides both channel counts (out_channels
     checked first)."""
     check_groups(owner, 'out_channels', out_channels, groups)
     check_groups(owner, 'in_channels', in_channels, groups)

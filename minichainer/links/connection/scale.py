@@ -1,4 +1,4 @@
-"""The broadcasted scaling layer ``Scale``."""
+"""The broadcasted scaling layer `Scale`."""
 from minichainer import configuration
 from minichainer import link
 from minichainer.links.connection import bias as bias_module
@@ -16,17 +16,18 @@ def _bad_argc(msg):
 
 
 class Scale(link.Chain):
-    """Multiply by a scale broadcast along ``axis``, optionally adding a bias.
+    """Multiply by a scale broadcast along `axis`, optionally adding a bias.
 
     Args:
         axis (int): First axis of the input the scale is aligned with.
-        W_shape (tuple or None): Shape of the learnable scale ``W`` (initialized to 1);
+        W_shape (tuple or None): Shape of the learnable scale `W` (initialized to 1);
             None makes the link take the scale as a second input.
-        bias_term (bool): Add a learnable :class:`Bias` child ``bias``.
-        bias_shape (tuple): Shape of the bias when ``W_shape`` is None.
+        bias_term (bool): Add a learnable [`Bias`][minichainer.links.connection.bias.Bias] child
+            `bias`.
+        bias_shape (tuple): Shape of the bias when `W_shape` is None.
 
     Raises:
-        ValueError: ``bias_term`` without ``W_shape`` and without ``bias_shape``.
+        ValueError: `bias_term` without `W_shape` and without `bias_shape`.
     """
 
     def __init__(self, axis=1, W_shape=None, bias_term=False, bias_shape=None):
@@ -45,7 +46,7 @@ class Scale(link.Chain):
                 self.bias = bias_module.Bias(axis, bias_shape)
 
     def forward(self, *xs):
-        """``x * W`` (or ``x * y`` for two inputs), plus the bias if any."""
+        """`x * W` (or `x * y` for two inputs), plus the bias if any."""
         if hasattr(self, 'W'):
             if len(xs) != 1:
                 _bad_argc('Scale with a learnt W takes 1 input (x), got {}'.format(len(xs)))

@@ -1,2 +1,2 @@
-"""Loss links (``chainer.links.loss``): NegativeSampling, BlackOut, CRF1d and
+"""Loss links (`chainer.links.loss`): NegativeSampling, BlackOut, CRF1d and
 BinaryHierarchicalSoftmax."""

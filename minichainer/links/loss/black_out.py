@@ -1,4 +1,4 @@
-"""The BlackOut loss layer ``BlackOut``."""
+"""The BlackOut loss layer `BlackOut`."""
 import numpy
 
 from minichainer.functions.loss import black_out
@@ -12,9 +12,9 @@ from minichainer import variable
 class BlackOut(link.Link):
     """BlackOut loss layer (a sampled approximation of softmax cross entropy).
 
-    Negative word ids are drawn with probability proportional to ``counts`` by a
-    :class:`~minichainer.utils.WalkerAlias` ``sampler``; calling the link runs
-    :func:`~minichainer.functions.black_out` with ``reduce='mean'``.
+    Negative word ids are drawn with probability proportional to `counts` by a
+    `WalkerAlias` `sampler`; calling the link runs
+    [`black_out`][minichainer.functions.loss.black_out.black_out] with `reduce='mean'`.
 
     Args:
         in_size (int): Dimension of the input vectors.
@@ -22,10 +22,10 @@ class BlackOut(link.Link):
         sample_size (int): Number of negative samples per example.
 
     Attributes:
-        W (~minichainer.Parameter): ``(len(counts), in_size)`` weight. As in Chainer it
+        W (Parameter): `(len(counts), in_size)` weight. As in Chainer it
             is created without an initializer, i.e. **filled with NaN**: set it (e.g.
-            ``link.W.array[...] = ...``) before training.
-        sampler (~minichainer.utils.WalkerAlias): The negative sampler.
+            `link.W.array[...] = ...`) before training.
+        sampler (WalkerAlias): The negative sampler.
         sample_data: When not None, used as the negative samples instead of drawing
             (for tests).
     """
@@ -46,8 +46,8 @@ class BlackOut(link.Link):
         _ns._accept_sampler(self.sampler, visitor)
 
     def forward(self, x, t):
-        """BlackOut loss (a scalar Variable, averaged over the batch) of inputs ``x``
-        (batch, in_size) for the int32 word ids ``t`` (batch,)."""
+        """BlackOut loss (a scalar Variable, averaged over the batch) of inputs `x`
+        (batch, in_size) for the int32 word ids `t` (batch,)."""
         samples = self.sample_data
         if samples is None:
             samples = self.sampler.sample((x.shape[0], self.sample_size))

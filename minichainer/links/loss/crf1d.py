@@ -1,4 +1,4 @@
-"""The linear-chain conditional random field layer ``CRF1d``."""
+"""The linear-chain conditional random field layer `CRF1d`."""
 from minichainer.functions.array import transpose_sequence
 from minichainer.functions.loss import crf1d
 from minichainer import initializers
@@ -17,16 +17,16 @@ def _sorted_time_major(seqs, indices):
 class CRF1d(link.Link):
     """Linear-chain CRF loss layer holding the transition cost matrix.
 
-    Wraps :func:`~minichainer.functions.crf1d` (loss) and
-    :func:`~minichainer.functions.argmax_crf1d` (Viterbi decoding).
+    Wraps [`crf1d`][minichainer.functions.loss.crf1d.crf1d] (loss) and
+    [`argmax_crf1d`][minichainer.functions.loss.crf1d.argmax_crf1d] (Viterbi decoding).
 
     Args:
         n_label (int): Number of labels.
-        initial_cost: Initializer, array or scalar for ``cost`` (default: zeros).
+        initial_cost: Initializer, array or scalar for `cost` (default: zeros).
 
     Attributes:
-        cost (~minichainer.Parameter): ``(n_label, n_label)`` transition costs;
-            ``cost[i, j]`` scores label ``i`` followed by label ``j``.
+        cost (Parameter): `(n_label, n_label)` transition costs;
+            `cost[i, j]` scores label `i` followed by label `j`.
     """
 
     def __init__(self, n_label, initial_cost=None):
@@ -42,17 +42,17 @@ class CRF1d(link.Link):
         """Negative log-likelihood of the gold label sequences.
 
         Args:
-            xs (list of Variable or ndarray): Unary scores. Time-major ``(B_t, n_label)``
-                arrays with non-increasing ``B_t`` when ``transpose`` is False; else
-                batch-major ``(L_i, n_label)`` sequences in any order.
-            ys (list of Variable or ndarray): int32 gold labels, laid out as ``xs``.
-            reduce (str): ``'mean'`` (sum over sequences / batch size) or ``'no'``.
-            transpose (bool): ``xs``/``ys`` are batch-major: sort them by decreasing length
-                and transpose them to time-major first. With ``reduce='no'`` the losses then
-                come in that sorted order (as in Chainer), not in the order of ``xs``.
+            xs (list of Variable or ndarray): Unary scores. Time-major `(B_t, n_label)`
+                arrays with non-increasing `B_t` when `transpose` is False; else
+                batch-major `(L_i, n_label)` sequences in any order.
+            ys (list of Variable or ndarray): int32 gold labels, laid out as `xs`.
+            reduce (str): `'mean'` (sum over sequences / batch size) or `'no'`.
+            transpose (bool): `xs`/`ys` are batch-major: sort them by decreasing length
+                and transpose them to time-major first. With `reduce='no'` the losses then
+                come in that sorted order (as in Chainer), not in the order of `xs`.
 
         Returns:
-            ~minichainer.Variable: The loss.
+            Variable: The loss.
         """
         if transpose:
             indices = argsort_list_descent(xs)
@@ -64,14 +64,15 @@ class CRF1d(link.Link):
         """Most likely label sequences (Viterbi decoding).
 
         Args:
-            xs (list of Variable or ndarray): Unary scores, laid out as in :meth:`forward`.
-            transpose (bool): ``xs`` are batch-major sequences in any order; the path is
-                then returned batch-major, in the order of ``xs``.
+            xs (list of Variable or ndarray): Unary scores, laid out as in
+                [`forward`][minichainer.links.loss.crf1d.CRF1d.forward].
+            transpose (bool): `xs` are batch-major sequences in any order; the path is
+                then returned batch-major, in the order of `xs`.
 
         Returns:
-            tuple: ``(score, path)``: a Variable with the best score of each sequence
+            tuple: `(score, path)`: a Variable with the best score of each sequence
             (in time-major/sorted order, as Chainer) and the best labels as a list of
-            int arrays (one per time step, or one per sequence when ``transpose``).
+            int arrays (one per time step, or one per sequence when `transpose`).
         """
         if not transpose:
             return crf1d.argmax_crf1d(self.cost, xs)

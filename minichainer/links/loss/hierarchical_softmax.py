@@ -1,4 +1,4 @@
-"""Hierarchical softmax over a binary tree: ``BinaryHierarchicalSoftmax``."""
+"""Hierarchical softmax over a binary tree: `BinaryHierarchicalSoftmax`."""
 import copy
 import heapq
 
@@ -22,12 +22,12 @@ NOT_LEAF = -1
 class TreeParser:
     """Walks a binary tree of nested 2-tuples whose leaves are word ids.
 
-    Internal nodes are numbered in pre-order from 0. For each leaf, :meth:`get_paths` gives
-    the ids of the internal nodes from the root down to it and :meth:`get_codes` the
-    direction taken at each (``1`` left, ``-1`` right, in ``dtype``).
-    :meth:`get_parent2child` maps an internal node to the ids of its two children (``-1``
-    for a leaf child) and :meth:`get_node2word` to the word ids of its two children
-    (``-1`` for an internal child).
+    Internal nodes are numbered in pre-order from 0. For each leaf, `get_paths` gives
+    the ids of the internal nodes from the root down to it and `get_codes` the
+    direction taken at each (`1` left, `-1` right, in `dtype`).
+    `get_parent2child` maps an internal node to the ids of its two children (`-1`
+    for a leaf child) and `get_node2word` to the word ids of its two children
+    (`-1` for an internal child).
 
     Args:
         dtype: Dtype of the codes (default float32).
@@ -54,7 +54,7 @@ class TreeParser:
         return self.node2word
 
     def parse(self, tree):
-        """Parse ``tree``; raises ``ValueError`` for a tuple that has not exactly two
+        """Parse `tree`; raises `ValueError` for a tuple that has not exactly two
         children or a leaf that appears twice."""
         self.next_id = 0
         self.paths = {}
@@ -90,9 +90,11 @@ class TreeParser:
 
 
 class BinaryHierarchicalSoftmaxFunction(device_resident.DeviceResident, function.Function):
-    """Old-style function computing the summed hierarchical softmax loss ``(x, t, W)``.
+    """Old-style function computing the summed hierarchical softmax loss `(x, t, W)`.
 
-    Parses the tree once; :class:`BinaryHierarchicalSoftmax` copies it for every call.
+    Parses the tree once;
+    [`BinaryHierarchicalSoftmax`][minichainer.links.loss.hierarchical_softmax.BinaryHierarchicalSoftmax]
+    copies it for every call.
 
     Args:
         tree: Binary tree of 2-tuples whose leaves are int word ids.
@@ -102,10 +104,10 @@ class BinaryHierarchicalSoftmaxFunction(device_resident.DeviceResident, function
         paths (ndarray): int32 internal-node ids of every word's path, concatenated in
             word-id order.
         codes (ndarray): The matching directions (1 left, -1 right).
-        begins (ndarray): int32 ``(n_vocab + 1,)`` offsets of each word in ``paths``.
-        parent2child, node2word (ndarray): int32 ``(n_node, 2)`` tables of the children
-            of each internal node (see :class:`TreeParser`).
-        parser_size (int): Number of internal nodes (rows of ``W``).
+        begins (ndarray): int32 `(n_vocab + 1,)` offsets of each word in `paths`.
+        parent2child, node2word (ndarray): int32 `(n_node, 2)` tables of the children
+            of each internal node (see `TreeParser`).
+        parser_size (int): Number of internal nodes (rows of `W`).
     """
 
     def __init__(self, tree, dtype=numpy.float32):
@@ -222,21 +224,22 @@ class BinaryHierarchicalSoftmaxFunction(device_resident.DeviceResident, function
 class BinaryHierarchicalSoftmax(link.Link):
     """Hierarchical softmax loss over a binary tree (Morin & Bengio, AISTATS 2005).
 
-    Each leaf of ``tree`` is a word id and each internal node ``e`` has a weight row
-    ``W[e]``. The probability of word ``y`` is the product over the internal nodes ``e``
-    on its path of ``sigmoid(b * x . W[e])``, with ``b = 1`` where the path turns left and
-    ``-1`` where it turns right; the loss is the sum over the batch of ``-log P(t | x)``.
+    Each leaf of `tree` is a word id and each internal node `e` has a weight row
+    `W[e]`. The probability of word `y` is the product over the internal nodes `e`
+    on its path of `sigmoid(b * x . W[e])`, with `b = 1` where the path turns left and
+    `-1` where it turns right; the loss is the sum over the batch of `-log P(t | x)`.
     It costs O(path length), O(log n) for a balanced or Huffman tree.
 
     Args:
         in_size (int): Dimension of the input vectors.
         tree: Binary tree made of 2-tuples with int word ids at the leaves, e.g.
-            ``((0, 1), 2)`` (see :meth:`create_huffman_tree`).
-        dtype (numpy.dtype): Dtype of the path codes (default: ``config.dtype``).
+            `((0, 1), 2)` (see
+            [`create_huffman_tree`][minichainer.links.loss.hierarchical_softmax.BinaryHierarchicalSoftmax.create_huffman_tree]).
+        dtype (numpy.dtype): Dtype of the path codes (default: `config.dtype`).
 
     Attributes:
-        W (~minichainer.Parameter): ``(number of internal nodes, in_size)`` weight drawn
-            from ``Uniform(1)``; as in Chainer it has ``config.dtype`` whatever ``dtype``
+        W (Parameter): `(number of internal nodes, in_size)` weight drawn
+            from `Uniform(1)`; as in Chainer it has `config.dtype` whatever `dtype`
             is, and inputs must have W's dtype.
     """
 
@@ -258,10 +261,10 @@ class BinaryHierarchicalSoftmax(link.Link):
         """Build a Huffman tree from a dict mapping words to counts.
 
         The two least frequent entries are merged repeatedly (ties go to the entry seen
-        first in the dict), e.g. ``{0: 8, 1: 5, 2: 6, 3: 4}`` gives ``((3, 1), (2, 0))``.
+        first in the dict), e.g. `{0: 8, 1: 5, 2: 6, 3: 4}` gives `((3, 1), (2, 0))`.
 
         Raises:
-            ValueError: ``word_counts`` is empty.
+            ValueError: `word_counts` is empty.
         """
         if not word_counts:
             raise ValueError('BinaryHierarchicalSoftmax.create_huffman_tree: word_counts '
@@ -275,17 +278,17 @@ class BinaryHierarchicalSoftmax(link.Link):
         return heap[0][2]
 
     def sample(self, x):
-        """Draw one word id per row of ``x`` from the model's distribution ``P(y | x)``.
+        """Draw one word id per row of `x` from the model's distribution `P(y | x)`.
 
-        Walks down from the root, turning left at node ``e`` with probability
-        ``sigmoid(x . W[e])``; each level draws one ``uniform(0, 1)`` number per row from
-        the global RNG of ``x``'s array module.
+        Walks down from the root, turning left at node `e` with probability
+        `sigmoid(x . W[e])`; each level draws one `uniform(0, 1)` number per row from
+        the global RNG of `x`'s array module.
 
         Args:
-            x (~minichainer.Variable or ndarray): ``(batch, in_size)`` inputs.
+            x (Variable or ndarray): `(batch, in_size)` inputs.
 
         Returns:
-            ndarray: int32 ``(batch,)`` word ids.
+            ndarray: int32 `(batch,)` word ids.
         """
         x = variable.as_array(x)
         xp = backend.get_array_module(x)
@@ -313,10 +316,10 @@ class BinaryHierarchicalSoftmax(link.Link):
         return words
 
     def forward(self, x, t):
-        """Hierarchical softmax loss: ``-sum_i log P(t_i | x_i)`` as a scalar Variable.
+        """Hierarchical softmax loss: `-sum_i log P(t_i | x_i)` as a scalar Variable.
 
         Args:
-            x (~minichainer.Variable or ndarray): ``(batch, in_size)`` inputs.
-            t (~minichainer.Variable or ndarray): int32 ``(batch,)`` word ids.
+            x (Variable or ndarray): `(batch, in_size)` inputs.
+            t (Variable or ndarray): int32 `(batch,)` word ids.
         """
         return copy.copy(self._func)(x, t, self.W)

@@ -1,4 +1,4 @@
-"""The negative sampling loss layer ``NegativeSampling`` (word2vec's output layer)."""
+"""The negative sampling loss layer `NegativeSampling` (word2vec's output layer)."""
 import numbers
 
 import numpy
@@ -13,7 +13,7 @@ from minichainer import variable
 
 
 def _count_array(owner, counts, dtype):
-    """``counts`` as a 1-D array of ``dtype``, checked to be usable word frequencies."""
+    """`counts` as a 1-D array of `dtype`, checked to be usable word frequencies."""
     try:
         p = numpy.array(counts, dtype)
     except (TypeError, ValueError):
@@ -45,10 +45,10 @@ def _accept_sampler(sampler, visitor):
 class NegativeSampling(link.Link):
     """Negative sampling loss layer: the output layer of a word2vec skip-gram/CBOW model.
 
-    Holds the output embedding ``W`` and a :class:`~minichainer.utils.WalkerAlias`
-    ``sampler`` that draws negative word ids with probability proportional to
-    ``counts[i] ** power``; calling the link runs
-    :func:`~minichainer.functions.negative_sampling`.
+    Holds the output embedding `W` and a `WalkerAlias`
+    `sampler` that draws negative word ids with probability proportional to
+    `counts[i] ** power`; calling the link runs
+    [`negative_sampling`][minichainer.functions.loss.negative_sampling.negative_sampling].
 
     Args:
         in_size (int): Dimension of the input vectors.
@@ -56,12 +56,12 @@ class NegativeSampling(link.Link):
             vocabulary size).
         sample_size (int): Number of negative samples drawn per example.
         power (float): Exponent applied to the counts before sampling.
-        dtype (numpy.dtype): Dtype in which ``counts ** power`` is computed (default:
-            ``config.dtype``). As in Chainer, ``W`` itself always has ``config.dtype``.
+        dtype (numpy.dtype): Dtype in which `counts ** power` is computed (default:
+            `config.dtype`). As in Chainer, `W` itself always has `config.dtype`.
 
     Attributes:
-        W (~minichainer.Parameter): ``(len(counts), in_size)`` weight, initialized to 0.
-        sampler (~minichainer.utils.WalkerAlias): The negative sampler.
+        W (Parameter): `(len(counts), in_size)` weight, initialized to 0.
+        sampler (WalkerAlias): The negative sampler.
         sample_size (int): Number of negative samples.
     """
 
@@ -83,18 +83,18 @@ class NegativeSampling(link.Link):
     def forward(self, x, t, reduce='sum', **kwargs):
         """forward(x, t, reduce='sum', *, return_samples=False)
 
-        Negative sampling loss of inputs ``x`` (batch, in_size) for the word ids ``t``
-        (batch,); rows whose ``t`` is -1 are ignored.
+        Negative sampling loss of inputs `x` (batch, in_size) for the word ids `t`
+        (batch,); rows whose `t` is -1 are ignored.
 
         Args:
-            x (~minichainer.Variable or ndarray): Input vectors.
-            t (~minichainer.Variable or ndarray): int32 target word ids.
-            reduce (str): ``'sum'`` (a scalar) or ``'no'`` (one loss per example).
-            return_samples (bool): Also return the ``(batch, sample_size + 1)`` int32
-                array of word ids used: column 0 is ``t``, the others the negatives.
+            x (Variable or ndarray): Input vectors.
+            t (Variable or ndarray): int32 target word ids.
+            reduce (str): `'sum'` (a scalar) or `'no'` (one loss per example).
+            return_samples (bool): Also return the `(batch, sample_size + 1)` int32
+                array of word ids used: column 0 is `t`, the others the negatives.
 
         Returns:
-            ~minichainer.Variable, or ``(loss, samples)`` when ``return_samples``.
+            Variable, or `(loss, samples)` when `return_samples`.
         """
         return_samples = False
         if kwargs:

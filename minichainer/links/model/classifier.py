@@ -1,4 +1,4 @@
-"""The ``Classifier`` wrapper: a predictor plus a loss and an accuracy."""
+"""The `Classifier` wrapper: a predictor plus a loss and an accuracy."""
 from minichainer import link
 from minichainer import reporter
 from minichainer.functions.evaluation.accuracy import accuracy
@@ -26,20 +26,20 @@ except ImportError:
 
 
 class Classifier(link.Chain):
-    """Wrap a predictor: ``model(*args, t)`` returns ``lossfun(predictor(*args), t)``.
+    """Wrap a predictor: `model(*args, t)` returns `lossfun(predictor(*args), t)`.
 
-    The loss (and the accuracy, when ``compute_accuracy`` is True) are reported to the
-    current reporter as ``loss``/``accuracy`` of this link (e.g. ``main/loss``), and kept
-    in the attributes ``y``, ``loss`` and ``accuracy``.
+    The loss (and the accuracy, when `compute_accuracy` is True) are reported to the
+    current reporter as `loss`/`accuracy` of this link (e.g. `main/loss`), and kept
+    in the attributes `y`, `loss` and `accuracy`.
 
     Args:
-        predictor (~minichainer.Link): The predictor (registered as child ``predictor``).
-        lossfun: Loss function (default ``softmax_cross_entropy``).
-        accfun: Accuracy function (default ``accuracy``).
+        predictor (Link): The predictor (registered as child `predictor`).
+        lossfun: Loss function (default `softmax_cross_entropy`).
+        accfun: Accuracy function (default `accuracy`).
         label_key (int or str): Position (int) or keyword (str) of the label argument.
 
     Raises:
-        TypeError: ``label_key`` is neither int nor str.
+        TypeError: `label_key` is neither int nor str.
     """
 
     compute_accuracy = True
@@ -76,7 +76,7 @@ class Classifier(link.Chain):
 
         Raises:
             ValueError: the label argument is missing.
-            TypeError: called with the label only (e.g. ``model(x)``: ``x`` is taken
+            TypeError: called with the label only (e.g. `model(x)`: `x` is taken
                 as the label) and the predictor needs an input.
         """
         label_key = self.label_key

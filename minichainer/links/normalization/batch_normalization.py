@@ -1,4 +1,4 @@
-"""The batch normalization layer ``BatchNormalization``."""
+"""The batch normalization layer `BatchNormalization`."""
 import numpy
 
 import minichainer
@@ -10,26 +10,26 @@ from minichainer.functions.normalization import batch_normalization as _bn
 
 
 class BatchNormalization(link.Link):
-    """Batch normalization with learnable ``gamma``/``beta`` and running statistics.
+    """Batch normalization with learnable `gamma`/`beta` and running statistics.
 
-    In training mode (``config.train``) the input is normalized with the batch statistics
-    and the persistent running averages ``avg_mean``/``avg_var`` are updated with
-    ``decay`` (or accumulated as exact averages over ``N`` batches with
-    ``finetune=True``). In test mode the running statistics are used and nothing changes.
+    In training mode (`config.train`) the input is normalized with the batch statistics
+    and the persistent running averages `avg_mean`/`avg_var` are updated with
+    `decay` (or accumulated as exact averages over `N` batches with
+    `finetune=True`). In test mode the running statistics are used and nothing changes.
 
     Args:
         size (int, tuple or None): Shape of the statistics (channels). None (with
-            ``axis``) defers creation to the first call.
+            `axis`) defers creation to the first call.
         decay (float): Decay rate of the running averages.
         eps (float): Added to the variance.
-        dtype: Dtype of the parameters and statistics (``mixed16`` maps to float32).
+        dtype: Dtype of the parameters and statistics (`mixed16` maps to float32).
         use_gamma, use_beta (bool): Whether to learn the scale / shift.
         initial_gamma, initial_beta: Initializers (defaults 1 and 0).
         axis (int or tuple): Axes to aggregate over (default: all but axis 1).
         initial_avg_mean, initial_avg_var: Initial statistics (defaults 0 and 1).
 
     Raises:
-        RuntimeError: neither ``size`` nor ``axis`` is given.
+        RuntimeError: neither `size` nor `axis` is given.
     """
 
     gamma = None
@@ -94,7 +94,7 @@ class BatchNormalization(link.Link):
     def forward(self, x, **kwargs):
         """forward(self, x, finetune=False)
 
-        Normalize ``x``; ``finetune=True`` (training mode only) accumulates exact
+        Normalize `x`; `finetune=True` (training mode only) accumulates exact
         population statistics.
         """
         if 'test' in kwargs:
@@ -128,20 +128,20 @@ class BatchNormalization(link.Link):
             x, gamma, beta, self.avg_mean, self.avg_var, self.eps, axis=self.axis)
 
     def start_finetuning(self):
-        """Reset the batch count ``N`` before accumulating population statistics again."""
+        """Reset the batch count `N` before accumulating population statistics again."""
         self.N = 0
 
 
 def statistics_step(link, finetune):
-    """The decay of the running statistics for one training forward of ``link`` (a batch
-    normalization link), and whether this forward is a recomputation (``F.forget``).
+    """The decay of the running statistics for one training forward of `link` (a batch
+    normalization link), and whether this forward is a recomputation (`F.forget`).
 
-    With ``finetune`` the step is counted in ``link.N`` and the decay is ``1 - 1/N``
-    (exact population statistics); a recomputation leaves ``N`` as it was.
+    With `finetune` the step is counted in `link.N` and the decay is `1 - 1/N`
+    (exact population statistics); a recomputation leaves `N` as it was.
 
     Returns:
-        tuple: ``(decay, recomputing)``; the caller must not update the statistics
-        when ``recomputing``.
+        tuple: `(decay, recomputing)`; the caller must not update the statistics
+        when `recomputing`.
     """
     if finetune:
         link.N += 1

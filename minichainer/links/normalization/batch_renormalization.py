@@ -1,4 +1,4 @@
-"""The batch renormalization layer ``BatchRenormalization``."""
+"""The batch renormalization layer `BatchRenormalization`."""
 from minichainer import configuration
 from minichainer.links.normalization.batch_normalization import BatchNormalization
 from minichainer.links.normalization.batch_normalization import statistics_step
@@ -11,21 +11,21 @@ class BatchRenormalization(BatchNormalization):
     """Batch renormalization (Ioffe, 2017) on outputs of linear or convolution layers.
 
     In training mode the batch statistics are corrected towards the running ones by
-    ``r = clip(sigma_B / sigma, 1/rmax, rmax)`` and ``d = clip((mu_B - mu) / sigma,
-    -dmax, dmax)`` (see :func:`~minichainer.functions.batch_renormalization`) and the
-    running statistics ``avg_mean``/``avg_var`` are updated; in test mode it is
-    :func:`~minichainer.functions.fixed_batch_normalization` with those statistics.
-    ``rmax=1, dmax=0`` (the defaults) give plain batch normalization.
+    `r = clip(sigma_B / sigma, 1/rmax, rmax)` and `d = clip((mu_B - mu) / sigma,
+    -dmax, dmax)` (see [`batch_renormalization`][minichainer.functions.normalization.batch_renormalization.batch_renormalization])
+    and the running statistics `avg_mean`/`avg_var` are updated; in test mode it is
+    [`fixed_batch_normalization`][minichainer.functions.normalization.batch_normalization.fixed_batch_normalization]
+    with those statistics. `rmax=1, dmax=0` (the defaults) give plain batch normalization.
 
     Args:
         size (int or tuple): Shape of the statistics (channels).
-        rmax (float): Largest allowed correction ``r`` of the standard deviation.
-        dmax (float): Largest allowed correction ``d`` of the mean.
+        rmax (float): Largest allowed correction `r` of the standard deviation.
+        dmax (float): Largest allowed correction `d` of the mean.
 
-    ``decay``, ``eps``, ``dtype``, ``use_gamma``, ``use_beta``, ``initial_gamma``,
-    ``initial_beta``, ``initial_avg_mean`` and ``initial_avg_var`` are as in
-    :class:`BatchNormalization`. The attributes ``r`` and ``d`` are always None (kept as
-    in Chainer, which never sets them).
+    `decay`, `eps`, `dtype`, `use_gamma`, `use_beta`, `initial_gamma`,
+    `initial_beta`, `initial_avg_mean` and `initial_avg_var` are as in
+    [`BatchNormalization`][minichainer.links.normalization.batch_normalization.BatchNormalization].
+    The attributes `r` and `d` are always None (kept as in Chainer, which never sets them).
     """
 
     def __init__(self, size, rmax=1, dmax=0, decay=0.9, eps=2e-5, dtype=None,
@@ -44,8 +44,9 @@ class BatchRenormalization(BatchNormalization):
         self.d = None
 
     def forward(self, x, finetune=False):
-        """Normalize ``x``; ``finetune=True`` (training mode only) accumulates exact
-        population statistics over the batches since :meth:`start_finetuning`."""
+        """Normalize `x`; `finetune=True` (training mode only) accumulates exact
+        population statistics over the batches since
+        [`start_finetuning`][minichainer.links.normalization.batch_normalization.BatchNormalization.start_finetuning]."""
         gamma = self.gamma
         if gamma is None:
             gamma = self.xp.ones(self.avg_mean.shape, dtype=x.dtype)

@@ -1,4 +1,4 @@
-"""The decorrelated batch normalization layer ``DecorrelatedBatchNormalization``."""
+"""The decorrelated batch normalization layer `DecorrelatedBatchNormalization`."""
 import warnings
 
 import numpy
@@ -18,17 +18,19 @@ class DecorrelatedBatchNormalization(link.Link):
     """Decorrelated batch normalization: group-wise ZCA whitening of the channels.
 
     Training mode whitens with the batch statistics
-    (:func:`~minichainer.functions.decorrelated_batch_normalization`) and keeps running
-    averages ``avg_mean`` (groups, C) and ``avg_projection`` (groups, C, C), where
-    ``C = size // groups``; with ``finetune=True`` they become exact averages over the
-    ``N`` batches seen since :meth:`start_finetuning`. Test mode applies
-    :func:`~minichainer.functions.fixed_decorrelated_batch_normalization` with them.
-    The link has no parameters.
+    ([`decorrelated_batch_normalization`][minichainer.functions.normalization.decorrelated_batch_normalization.decorrelated_batch_normalization])
+    and keeps running averages `avg_mean` (groups, C) and `avg_projection` (groups, C, C), where
+    `C = size // groups`; with `finetune=True` they become exact averages over the
+    `N` batches seen since
+    [`start_finetuning`][minichainer.links.normalization.decorrelated_batch_normalization.DecorrelatedBatchNormalization.start_finetuning].
+    Test mode applies
+    [`fixed_decorrelated_batch_normalization`][minichainer.functions.normalization.decorrelated_batch_normalization.fixed_decorrelated_batch_normalization]
+    with them. The link has no parameters.
 
     Args:
         size (int): Number of channels.
         groups (int): Number of channel groups whitened independently; must divide
-            ``size``.
+            `size`.
         decay (float): Decay rate of the running averages.
         eps (float): Added to the diagonal of the covariance.
         dtype: Dtype of the running statistics (passed to NumPy as is).
@@ -39,8 +41,8 @@ class DecorrelatedBatchNormalization(link.Link):
         groups, decay, eps: As given.
 
     Raises:
-        TypeError, ValueError: bad ``size`` or ``groups``, or ``groups`` does not divide
-            ``size``.
+        TypeError, ValueError: bad `size` or `groups`, or `groups` does not divide
+            `size`.
     """
 
     def __init__(self, size, groups=16, decay=0.9, eps=2e-5, dtype=numpy.float32):
@@ -73,7 +75,7 @@ class DecorrelatedBatchNormalization(link.Link):
     def forward(self, x, **kwargs):
         """forward(self, x, *, finetune=False)
 
-        Whiten ``x``; ``finetune=True`` (training mode only) accumulates exact
+        Whiten `x`; `finetune=True` (training mode only) accumulates exact
         population statistics.
         """
         finetune, = argument.parse_kwargs(kwargs, ('finetune', False))
@@ -91,13 +93,13 @@ class DecorrelatedBatchNormalization(link.Link):
             running_projection=avg_projection, decay=decay)
 
     def start_finetuning(self):
-        """Reset the batch count ``N`` before accumulating population statistics again."""
+        """Reset the batch count `N` before accumulating population statistics again."""
         self.N = 0
 
 
 class _OldStatisticsReader(serializer_mod.Deserializer):
-    """Loads statistics saved by Chainer < 7 (one shared ``avg_mean`` (C,) and
-    ``avg_projection`` (C, C)) by repeating them for every group."""
+    """Loads statistics saved by Chainer < 7 (one shared `avg_mean` (C,) and
+    `avg_projection` (C, C)) by repeating them for every group."""
 
     _NDIM = {'avg_mean': 2, 'avg_projection': 3}
 

@@ -1,4 +1,4 @@
-"""The group normalization layer ``GroupNormalization``."""
+"""The group normalization layer `GroupNormalization`."""
 import numpy
 
 import minichainer
@@ -10,7 +10,7 @@ from minichainer.functions.normalization import group_normalization as _gn
 
 
 class GroupNormalization(link.Link):
-    """Normalize over groups of channels, then scale by ``gamma`` and shift by ``beta``
+    """Normalize over groups of channels, then scale by `gamma` and shift by `beta`
     (per channel, initialized to 1 and 0).
 
     Args:
@@ -47,7 +47,7 @@ class GroupNormalization(link.Link):
         self.beta.initialize(size)
 
     def forward(self, x):
-        """Apply group normalization to ``x`` of shape (batch, channels, ...)."""
+        """Apply group normalization to `x` of shape (batch, channels, ...)."""
         if self.gamma.array is None:
             if x.ndim < 2:
                 raise ValueError(

@@ -1,12 +1,12 @@
-"""The layer normalization layer ``LayerNormalization``."""
+"""The layer normalization layer `LayerNormalization`."""
 from minichainer import link
 from minichainer import variable
 from minichainer.functions.normalization import layer_normalization as _ln
 
 
 class LayerNormalization(link.Link):
-    """Normalize each example over its features, then scale by ``gamma`` and shift by
-    ``beta`` (both of shape ``(size,)``, initialized to 1 and 0).
+    """Normalize each example over its features, then scale by `gamma` and shift by
+    `beta` (both of shape `(size,)`, initialized to 1 and 0).
 
     Args:
         size (int or None): Feature size; None infers it on the first call.
@@ -32,7 +32,7 @@ class LayerNormalization(link.Link):
         self.beta.initialize(size)
 
     def forward(self, x):
-        """Apply layer normalization to ``x`` of shape (batch, size)."""
+        """Apply layer normalization to `x` of shape (batch, size)."""
         if self.gamma.array is None:
             size = 1
             for n in x.shape[1:]:

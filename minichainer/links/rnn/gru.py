@@ -1,4 +1,4 @@
-"""Gated recurrent units: ``StatelessGRU``, ``StatefulGRU`` and ``GRU`` (stateful)."""
+"""Gated recurrent units: `StatelessGRU`, `StatefulGRU` and `GRU` (stateful)."""
 from minichainer import link
 from minichainer.links.connection import linear
 from minichainer.links.rnn.state import RecurrentState
@@ -10,7 +10,7 @@ from minichainer.functions.math.linear_interpolate import linear_interpolate
 
 
 class GRUBase(link.Chain):
-    """The six Linear children ``W_r, U_r, W_z, U_z, W, U`` (created in that order)."""
+    """The six Linear children `W_r, U_r, W_z, U_z, W, U` (created in that order)."""
 
     def __init__(self, in_size, out_size, init=None, inner_init=None, bias_init=None):
         super().__init__()
@@ -27,10 +27,10 @@ class GRUBase(link.Chain):
 
 
 class StatelessGRU(GRUBase):
-    """GRU without state: ``h_new = link(h, x)``.
+    """GRU without state: `h_new = link(h, x)`.
 
-    ``r = sigmoid(W_r x + U_r h)``, ``z = sigmoid(W_z x + U_z h)``,
-    ``h_bar = tanh(W x + U (r * h))``, ``h_new = z * h_bar + (1 - z) * h``.
+    `r = sigmoid(W_r x + U_r h)`, `z = sigmoid(W_z x + U_z h)`,
+    `h_bar = tanh(W x + U (r * h))`, `h_new = z * h_bar + (1 - z) * h`.
     """
 
     def forward(self, h, x):
@@ -42,7 +42,7 @@ class StatelessGRU(GRUBase):
 
 
 class StatefulGRU(RecurrentState, GRUBase):
-    """GRU that keeps its hidden state ``h``: ``h = link(x)``.
+    """GRU that keeps its hidden state `h`: `h = link(x)`.
 
     Args:
         in_size (int): Input dimension.
@@ -62,7 +62,7 @@ class StatefulGRU(RecurrentState, GRUBase):
         """Set the hidden state (a Variable).
 
         Raises:
-            TypeError: ``h`` is not a Variable.
+            TypeError: `h` is not a Variable.
         """
         if not isinstance(h, variable.Variable):
             raise TypeError('StatefulGRU.set_state: h must be a Variable, got {}'.format(
@@ -71,7 +71,7 @@ class StatefulGRU(RecurrentState, GRUBase):
         self.h = h
 
     def forward(self, x):
-        """Update the hidden state with ``x`` and return it."""
+        """Update the hidden state with `x` and return it."""
         z = self.W_z(x)
         h_bar = self.W(x)
         if self.h is not None:
@@ -89,7 +89,8 @@ class StatefulGRU(RecurrentState, GRUBase):
 
 
 class GRU(StatefulGRU):
-    """Stateful GRU (alias of :class:`StatefulGRU`); takes a single input ``x``.
+    """Stateful GRU (alias of [`StatefulGRU`][minichainer.links.rnn.gru.StatefulGRU]); takes a
+    single input `x`.
 
     Raises:
         ValueError: called with two arguments (the pre-v2 stateless signature).

@@ -1,4 +1,4 @@
-"""Fully-connected LSTM layers: ``LSTM`` (stateful) and ``StatelessLSTM``."""
+"""Fully-connected LSTM layers: `LSTM` (stateful) and `StatelessLSTM`."""
 from minichainer import initializers
 from minichainer import link
 from minichainer.links._check import check_size
@@ -12,11 +12,11 @@ from minichainer.functions.array import split_axis as _split_axis
 
 
 class LSTMBase(link.Chain):
-    """Common part of the LSTM links: the ``upward`` and ``lateral`` Linear children.
+    """Common part of the LSTM links: the `upward` and `lateral` Linear children.
 
-    The 4 gates are interleaved in the ``4 * out_size`` outputs as in Chainer's
-    ``F.lstm`` (cell input, input, forget, output for each unit). Weights are initialized
-    block by block (``lateral`` then ``upward`` for each of the 4 blocks), which keeps
+    The 4 gates are interleaved in the `4 * out_size` outputs as in Chainer's
+    `F.lstm` (cell input, input, forget, output for each unit). Weights are initialized
+    block by block (`lateral` then `upward` for each of the 4 blocks), which keeps
     Chainer's order of random draws.
     """
 
@@ -67,13 +67,13 @@ class LSTMBase(link.Chain):
 
 
 class StatelessLSTM(LSTMBase):
-    """LSTM layer without internal state: ``c_new, h_new = link(c, h, x)``.
+    """LSTM layer without internal state: `c_new, h_new = link(c, h, x)`.
 
-    ``c`` and ``h`` may be None at the first step (zeros / no lateral input).
+    `c` and `h` may be None at the first step (zeros / no lateral input).
     """
 
     def forward(self, c, h, x):
-        """Return ``(c_new, h_new)`` from the previous cell state, output and input."""
+        """Return `(c_new, h_new)` from the previous cell state, output and input."""
         self._lazy_init(x)
         lstm_in = self.upward(x)
         if h is not None:
@@ -84,15 +84,15 @@ class StatelessLSTM(LSTMBase):
 
 
 class LSTM(RecurrentState, LSTMBase):
-    """Stateful fully-connected LSTM layer: ``h = link(x)`` updates the cell state ``c``
-    and output ``h``.
+    """Stateful fully-connected LSTM layer: `h = link(x)` updates the cell state `c`
+    and output `h`.
 
     The batch size may shrink from one step to the next (sort sequences by decreasing
-    length): only the first ``len(x)`` rows of the state are updated.
+    length): only the first `len(x)` rows of the state are updated.
 
     Args:
         in_size (int or None): Input dimension (None: inferred on the first call).
-            ``LSTM(n)`` means ``LSTM(None, n)``.
+            `LSTM(n)` means `LSTM(None, n)`.
         out_size (int): Output dimension.
         lateral_init, upward_init: Weight initializers (default LeCunNormal).
         bias_init: Bias initializer of the cell input, input and output gates (0).
@@ -110,10 +110,10 @@ class LSTM(RecurrentState, LSTMBase):
         self.reset_state()
 
     def set_state(self, c, h):
-        """Set the cell state ``c`` and the previous output ``h`` (Variables).
+        """Set the cell state `c` and the previous output `h` (Variables).
 
         Raises:
-            TypeError: ``c`` or ``h`` is not a Variable.
+            TypeError: `c` or `h` is not a Variable.
         """
         for name, value in (('c', c), ('h', h)):
             if not isinstance(value, variable.Variable):
@@ -125,10 +125,10 @@ class LSTM(RecurrentState, LSTMBase):
         self.h = h
 
     def forward(self, x):
-        """Update the state with the batch ``x`` and return the new output.
+        """Update the state with the batch `x` and return the new output.
 
         Raises:
-            TypeError: ``x`` has a larger batch than the stored state.
+            TypeError: `x` has a larger batch than the stored state.
         """
         self._lazy_init(x)
         batch = x.shape[0]

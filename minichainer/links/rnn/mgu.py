@@ -1,4 +1,4 @@
-"""Minimal gated units: ``StatelessMGU`` and ``StatefulMGU``."""
+"""Minimal gated units: `StatelessMGU` and `StatefulMGU`."""
 from minichainer import link
 from minichainer.links.connection import linear
 from minichainer.links.rnn.state import RecurrentState
@@ -11,7 +11,7 @@ from minichainer.functions.activation import tanh as _tanh
 
 
 class MGUBase(link.Chain):
-    """The two Linear children ``W_f`` and ``W_h`` of shape (n_units, n_inputs + n_units)."""
+    """The two Linear children `W_f` and `W_h` of shape (n_units, n_inputs + n_units)."""
 
     def __init__(self, n_inputs, n_units):
         super().__init__()
@@ -26,14 +26,14 @@ class MGUBase(link.Chain):
 
 
 class StatelessMGU(MGUBase):
-    """MGU without state: ``h_new = link(h, x)`` with ``f = sigmoid(W_f [h; x])``,
-    ``h_bar = tanh(W_h [f * h; x])`` and ``h_new = f * h_bar + (1 - f) * h``."""
+    """MGU without state: `h_new = link(h, x)` with `f = sigmoid(W_f [h; x])`,
+    `h_bar = tanh(W_h [f * h; x])` and `h_new = f * h_bar + (1 - f) * h`."""
 
     forward = MGUBase._call_mgu
 
 
 class StatefulMGU(RecurrentState, MGUBase):
-    """MGU keeping its hidden state ``h``: ``h = link(x)``."""
+    """MGU keeping its hidden state `h`: `h = link(x)`."""
 
     state_names = ('h',)
 
@@ -46,7 +46,7 @@ class StatefulMGU(RecurrentState, MGUBase):
         """Set the hidden state (a Variable).
 
         Raises:
-            TypeError: ``h`` is not a Variable.
+            TypeError: `h` is not a Variable.
         """
         if not isinstance(h, variable.Variable):
             raise TypeError('StatefulMGU.set_state: h must be a Variable, got {}'.format(
@@ -54,7 +54,7 @@ class StatefulMGU(RecurrentState, MGUBase):
         self.h = h
 
     def forward(self, x):
-        """Update the hidden state with ``x`` and return it."""
+        """Update the hidden state with `x` and return it."""
         h = self.h
         if h is None:
             h = variable.Variable(self.xp.zeros((len(x), self.state_size), dtype=x.dtype))

@@ -1,4 +1,4 @@
-"""Stacked GRUs over lists of sequences: ``NStepGRU`` and ``NStepBiGRU``."""
+"""Stacked GRUs over lists of sequences: `NStepGRU` and `NStepBiGRU`."""
 from minichainer.links.rnn import n_step_rnn
 
 from minichainer.functions.array import concat as _concat
@@ -36,6 +36,6 @@ class NStepGRU(NStepGRUBase):
 
 
 class NStepBiGRU(NStepGRUBase):
-    """Stacked bi-directional GRU; outputs are ``[forward; backward]``."""
+    """Stacked bi-directional GRU; outputs are `[forward; backward]`."""
 
     use_bi_direction = True

@@ -1,4 +1,4 @@
-"""Stacked LSTMs over lists of sequences: ``NStepLSTM`` and ``NStepBiLSTM``."""
+"""Stacked LSTMs over lists of sequences: `NStepLSTM` and `NStepBiLSTM`."""
 from minichainer.links.rnn import n_step_rnn
 
 from minichainer.functions.activation import lstm as _lstm
@@ -39,12 +39,12 @@ class NStepLSTMBase(n_step_rnn.NStepRNNBase):
         """forward(self, hx, cx, xs)
 
         Args:
-            hx, cx: Initial hidden and cell states ``(n_layers * direction, B, out_size)``
+            hx, cx: Initial hidden and cell states `(n_layers * direction, B, out_size)`
                 or None (zeros).
-            xs (list): The B input sequences, each ``(L_i, in_size)``.
+            xs (list): The B input sequences, each `(L_i, in_size)`.
 
         Returns:
-            tuple: ``(hy, cy, ys)``.
+            tuple: `(hy, cy, ys)`.
         """
         (hy, cy), ys = self._call([hx, cx], xs, **kwargs)
         return hy, cy, ys
@@ -57,6 +57,6 @@ class NStepLSTM(NStepLSTMBase):
 
 
 class NStepBiLSTM(NStepLSTMBase):
-    """Stacked bi-directional LSTM; outputs are ``[forward; backward]`` (2 * out_size)."""
+    """Stacked bi-directional LSTM; outputs are `[forward; backward]` (2 * out_size)."""
 
     use_bi_direction = True

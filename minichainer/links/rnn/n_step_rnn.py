@@ -1,9 +1,9 @@
-"""Stacked RNNs over lists of variable-length sequences: the ``NStepRNNBase`` family.
+"""Stacked RNNs over lists of variable-length sequences: the `NStepRNNBase` family.
 
 The links sort the sequences by decreasing length, transpose them to time-major order,
 run every layer (and direction) step by step and restore the original order, computing
-what Chainer's ``F.n_step_rnn``/``n_step_lstm``/``n_step_gru`` (and their ``bi``
-versions) compute: the same weight layout (``w0``, ``b0``, ... per layer and direction),
+what Chainer's `F.n_step_rnn`/`n_step_lstm`/`n_step_gru` (and their `bi`
+versions) compute: the same weight layout (`w0`, `b0`, ... per layer and direction),
 the same gate order and dropout between layers (not on the input of the first layer).
 The recurrence is written with minichainer's differentiable functions.
 """
@@ -31,12 +31,12 @@ _activation = {
 
 
 def argsort_list_descent(lst):
-    """Indices that sort ``lst`` by decreasing length (stable)."""
+    """Indices that sort `lst` by decreasing length (stable)."""
     return numpy.argsort([-len(x) for x in lst], kind='stable').astype(numpy.int32)
 
 
 def permutate_list(lst, indices, inv):
-    """Reorder ``lst`` by ``indices`` (or by their inverse when ``inv``)."""
+    """Reorder `lst` by `indices` (or by their inverse when `inv`)."""
     ret = [None] * len(lst)
     if inv:
         for i, ind in enumerate(indices):
@@ -74,7 +74,7 @@ def _one_directional_loop(cell, xs, h, c, w, b):
 
 
 def n_step_impl(cell, n_layers, dropout_ratio, hx, cx, ws, bs, xs, use_bi_direction):
-    """Run the stacked recurrence on time-major ``xs``; return ``(hy, cy, ys)``."""
+    """Run the stacked recurrence on time-major `xs`; return `(hy, cy, ys)`."""
     direction = 2 if use_bi_direction else 1
     hx = _separate.separate(hx)
     cx = [None] * len(hx) if cx is None else _separate.separate(cx)
@@ -111,14 +111,14 @@ def n_step_impl(cell, n_layers, dropout_ratio, hx, cx, ws, bs, xs, use_bi_direct
 class NStepRNNBase(link.ChainList):
     """Base class of the stacked (bi-)directional RNN links.
 
-    ``NStepRNNBase(n_layers, in_size, out_size, dropout, *, initialW=None,
-    initial_bias=None)``: one child Link per layer and direction, holding ``w0``...
-    ``w{n_weights-1}`` (shape ``(out_size, w_in)``, default LeCunNormal) and ``b0``...
+    `NStepRNNBase(n_layers, in_size, out_size, dropout, *, initialW=None,
+    initial_bias=None)`: one child Link per layer and direction, holding `w0`...
+    `w{n_weights-1}` (shape `(out_size, w_in)`, default LeCunNormal) and `b0`...
     (default 0), created in that order.
 
     Raises:
-        ValueError: a removed argument (``use_cudnn``, ``use_bi_direction``,
-            ``activation``) is given.
+        ValueError: a removed argument (`use_cudnn`, `use_bi_direction`,
+            `activation`) is given.
     """
 
     n_weights = None
@@ -170,7 +170,7 @@ class NStepRNNBase(link.ChainList):
         return ret
 
     def init_hx(self, xs):
-        """Zero initial states of shape ``(n_layers * direction, len(xs), out_size)``."""
+        """Zero initial states of shape `(n_layers * direction, len(xs), out_size)`."""
         shape = (self.n_layers * self.direction, len(xs), self.out_size)
         return variable.Variable(self.xp.zeros(shape, dtype=xs[0].dtype))
 
@@ -180,7 +180,7 @@ class NStepRNNBase(link.ChainList):
         return 1
 
     def rnn(self, n_layers, dropout, *args):
-        """Run the recurrence: ``args`` are the initial states, ws, bs and the
+        """Run the recurrence: `args` are the initial states, ws, bs and the
         time-major inputs; returns the final states and the outputs."""
         hx, cx = (args[0], args[1]) if self.n_cells == 2 else (args[0], None)
         ws, bs, xs = args[self.n_cells:]
@@ -192,11 +192,11 @@ class NStepRNNBase(link.ChainList):
         """forward(self, hx, xs)
 
         Args:
-            hx: Initial hidden states ``(n_layers * direction, B, out_size)`` or None.
-            xs (list of Variables or arrays): The B sequences, each ``(L_i, in_size)``.
+            hx: Initial hidden states `(n_layers * direction, B, out_size)` or None.
+            xs (list of Variables or arrays): The B sequences, each `(L_i, in_size)`.
 
         Returns:
-            tuple: ``(hy, ys)``: final hidden states and the list of output sequences.
+            tuple: `(hy, ys)`: final hidden states and the list of output sequences.
         """
         (hy,), ys = self._call([hx], xs, **kwargs)
         return hy, ys
@@ -230,7 +230,7 @@ class NStepRNNBase(link.ChainList):
 
 
 class NStepRNNTanh(NStepRNNBase):
-    """Stacked uni-directional RNN with tanh: ``h_t = tanh(W0 x_t + b0 + W1 h_{t-1} + b1)``."""
+    """Stacked uni-directional RNN with tanh: `h_t = tanh(W0 x_t + b0 + W1 h_{t-1} + b1)`."""
 
     n_weights = 2
     use_bi_direction = False
@@ -246,7 +246,7 @@ class NStepRNNReLU(NStepRNNBase):
 
 
 class NStepBiRNNTanh(NStepRNNBase):
-    """Stacked bi-directional RNN with tanh (outputs are ``[forward; backward]``)."""
+    """Stacked bi-directional RNN with tanh (outputs are `[forward; backward]`)."""
 
     n_weights = 2
     use_bi_direction = True

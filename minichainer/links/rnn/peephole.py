@@ -1,4 +1,4 @@
-"""The LSTM layer with peephole connections: ``StatefulPeepholeLSTM``."""
+"""The LSTM layer with peephole connections: `StatefulPeepholeLSTM`."""
 from minichainer import link
 from minichainer.links.connection import linear
 from minichainer.links.rnn.state import RecurrentState
@@ -11,8 +11,8 @@ from minichainer.functions.activation import tanh as _tanh
 
 
 class StatefulPeepholeLSTM(RecurrentState, link.Chain):
-    """Stateful LSTM whose gates also see the cell state through ``peep_i``, ``peep_f``
-    and ``peep_o`` (Linear layers without bias); children are created in the order
+    """Stateful LSTM whose gates also see the cell state through `peep_i`, `peep_f`
+    and `peep_o` (Linear layers without bias); children are created in the order
     upward, lateral, peep_i, peep_f, peep_o.
 
     Args:
@@ -34,7 +34,7 @@ class StatefulPeepholeLSTM(RecurrentState, link.Chain):
             self.peep_o = linear.Linear(out_size, out_size, nobias=True)
 
     def forward(self, x):
-        """Update the state with ``x`` and return the new output ``h``."""
+        """Update the state with `x` and return the new output `h`."""
         lstm_in = self.upward(x)
         if self.h is not None:
             lstm_in += self.lateral(self.h)

@@ -1,11 +1,11 @@
-"""``RecurrentState``: the hidden-state bookkeeping shared by the stateful RNN links."""
+"""`RecurrentState`: the hidden-state bookkeeping shared by the stateful RNN links."""
 
 
 class RecurrentState:
     """Mixin of the stateful recurrent links (put it before the link class).
 
-    The Variables named in ``state_names`` (in that order) travel with the link on device
-    transfers, and :meth:`reset_state` sets them to None.
+    The Variables named in `state_names` (in that order) travel with the link on device
+    transfers, and `reset_state` sets them to None.
     """
 
     state_names = ()

@@ -1,8 +1,8 @@
-"""Tree-structured LSTM links: ``ChildSumTreeLSTM`` and ``NaryTreeLSTM``.
+"""Tree-structured LSTM links: `ChildSumTreeLSTM` and `NaryTreeLSTM`.
 
-Both are stateless: a call merges the states ``(c, h)`` of the children of a tree node
-with the node's input ``x`` and returns the node's ``(c, h)``, computed by
-:func:`~minichainer.functions.tree_lstm`.
+Both are stateless: a call merges the states `(c, h)` of the children of a tree node
+with the node's input `x` and returns the node's `(c, h)`, computed by
+[`tree_lstm`][minichainer.functions.rnn.tree_lstm.tree_lstm].
 """
 import numbers
 
@@ -22,7 +22,7 @@ class _TreeLSTMBase(link.Chain):
     """Argument handling shared by the two tree LSTM links."""
 
     def _zero_input(self, cs, hs):
-        """Zeros standing for a missing ``x``, shaped after the first given state."""
+        """Zeros standing for a missing `x`, shaped after the first given state."""
         given = [v for v in tuple(cs) + tuple(hs) if v is not None]
         if not given:
             raise ValueError(
@@ -31,7 +31,7 @@ class _TreeLSTMBase(link.Chain):
         return self.xp.zeros((given[0].shape[0], self.in_size), dtype=given[0].dtype)
 
     def _pad_zero_nodes(self, vs, shape, dtype=numpy.float32):
-        """Replace the ``None`` entries of ``vs`` by zeros of ``shape``."""
+        """Replace the `None` entries of `vs` by zeros of `shape`."""
         if all(v is not None for v in vs):
             return tuple(vs)
         zero = self.xp.zeros(shape, dtype=dtype)
@@ -41,20 +41,20 @@ class _TreeLSTMBase(link.Chain):
 class ChildSumTreeLSTM(_TreeLSTMBase):
     """Child-Sum TreeLSTM unit (Tai et al., 2015) for any number of children.
 
-    Called as ``link(c_1, ..., c_N, h_1, ..., h_N, x)`` (``N >= 0``); returns
-    ``(c, h)``. The result does not depend on the order of the children. ``None`` may
-    stand for a child state (zeros) or for ``x`` (zeros of ``in_size``).
+    Called as `link(c_1, ..., c_N, h_1, ..., h_N, x)` (`N >= 0`); returns
+    `(c, h)`. The result does not depend on the order of the children. `None` may
+    stand for a child state (zeros) or for `x` (zeros of `in_size`).
 
     Args:
-        in_size (int): dimension of the input vectors ``x``.
+        in_size (int): dimension of the input vectors `x`.
         out_size (int): dimension of the cell and output vectors.
 
     Attributes:
-        W_x (~minichainer.links.Linear): ``in_size -> 4 * out_size``, for ``a, i, o``
+        W_x (Linear): `in_size -> 4 * out_size`, for `a, i, o`
             and the forget gate.
-        W_h_aio (~minichainer.links.Linear): ``out_size -> 3 * out_size`` (no bias),
-            applied to the sum of the children's outputs for ``a, i, o``.
-        W_h_f (~minichainer.links.Linear): ``out_size -> out_size`` (no bias), applied
+        W_h_aio (Linear): `out_size -> 3 * out_size` (no bias),
+            applied to the sum of the children's outputs for `a, i, o`.
+        W_h_f (Linear): `out_size -> out_size` (no bias), applied
             to each child's output for that child's forget gate.
     """
 
@@ -68,7 +68,7 @@ class ChildSumTreeLSTM(_TreeLSTMBase):
         self.state_size = out_size
 
     def forward(self, *cshsx):
-        """Return the new ``(c, h)`` from ``c_1..c_N, h_1..h_N, x``.
+        """Return the new `(c, h)` from `c_1..c_N, h_1..h_N, x`.
 
         Raises:
             ValueError: for an even number of arguments or when all of them are None.
@@ -102,23 +102,23 @@ class ChildSumTreeLSTM(_TreeLSTMBase):
 
 
 class NaryTreeLSTM(_TreeLSTMBase):
-    """N-ary TreeLSTM unit (Tai et al., 2015, Bowman et al.'s variant) for ``n_ary``
+    """N-ary TreeLSTM unit (Tai et al., 2015, Bowman et al.'s variant) for `n_ary`
     ordered children.
 
-    Called as ``link(c_1, ..., c_n, h_1, ..., h_n, x)`` with exactly ``n = n_ary``
-    children; returns ``(c, h)``. Every child has its own matrix ``W_h{k}`` that feeds
-    all gates including each child's forget gate. ``None`` may stand for a child state
-    (zeros) or for ``x`` (zeros of ``in_size``).
+    Called as `link(c_1, ..., c_n, h_1, ..., h_n, x)` with exactly `n = n_ary`
+    children; returns `(c, h)`. Every child has its own matrix `W_h{k}` that feeds
+    all gates including each child's forget gate. `None` may stand for a child state
+    (zeros) or for `x` (zeros of `in_size`).
 
     Args:
-        in_size (int): dimension of the input vectors ``x``.
+        in_size (int): dimension of the input vectors `x`.
         out_size (int): dimension of the cell and output vectors.
-        n_ary (int): number of children, ``>= 1``.
+        n_ary (int): number of children, `>= 1`.
 
     Attributes:
-        W_x (~minichainer.links.Linear): ``in_size -> (3 + n_ary) * out_size``.
-        W_h1, ..., W_h{n_ary} (~minichainer.links.Linear):
-            ``out_size -> (3 + n_ary) * out_size`` (no bias), one per child.
+        W_x (Linear): `in_size -> (3 + n_ary) * out_size`.
+        W_h1, ..., W_h{n_ary} (Linear):
+            `out_size -> (3 + n_ary) * out_size` (no bias), one per child.
     """
 
     def __init__(self, in_size, out_size, n_ary=2):
@@ -137,10 +137,10 @@ class NaryTreeLSTM(_TreeLSTMBase):
         self.n_ary = n_ary
 
     def forward(self, *cshsx):
-        """Return the new ``(c, h)`` from ``c_1..c_n, h_1..h_n, x``.
+        """Return the new `(c, h)` from `c_1..c_n, h_1..h_n, x`.
 
         Raises:
-            ValueError: for a number of arguments other than ``2 * n_ary + 1`` or when
+            ValueError: for a number of arguments other than `2 * n_ary + 1` or when
                 all of them are None.
         """
         n_ary = self.n_ary

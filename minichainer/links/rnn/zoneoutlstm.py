@@ -1,4 +1,4 @@
-"""The LSTM layer with zoneout: ``StatefulZoneoutLSTM``."""
+"""The LSTM layer with zoneout: `StatefulZoneoutLSTM`."""
 from minichainer import link
 from minichainer.links.connection import linear
 from minichainer.links.rnn.state import RecurrentState
@@ -13,7 +13,7 @@ from minichainer.functions.noise import zoneout as _zoneout
 
 class StatefulZoneoutLSTM(RecurrentState, link.Chain):
     """Stateful LSTM where each unit keeps its previous cell state / output with
-    probability ``c_ratio`` / ``h_ratio`` in training (zoneout).
+    probability `c_ratio` / `h_ratio` in training (zoneout).
 
     Args:
         in_size (int): Input dimension.
@@ -22,7 +22,7 @@ class StatefulZoneoutLSTM(RecurrentState, link.Chain):
         h_ratio (float): Zoneout ratio of the output.
 
     Raises:
-        ValueError: the removed ``train`` argument is given.
+        ValueError: the removed `train` argument is given.
     """
 
     state_names = ('c', 'h')
@@ -47,7 +47,7 @@ class StatefulZoneoutLSTM(RecurrentState, link.Chain):
         """Set the cell state and output (Variables).
 
         Raises:
-            TypeError: ``c`` or ``h`` is not a Variable.
+            TypeError: `c` or `h` is not a Variable.
         """
         for name, value in (('c', c), ('h', h)):
             if not isinstance(value, variable.Variable):
@@ -57,7 +57,7 @@ class StatefulZoneoutLSTM(RecurrentState, link.Chain):
         self.h = h
 
     def forward(self, x):
-        """Update the state with ``x`` and return the new output."""
+        """Update the state with `x` and return the new output."""
         lstm_in = self.upward(x)
         if self.h is not None:
             lstm_in += self.lateral(self.h)

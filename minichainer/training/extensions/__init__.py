@@ -1,4 +1,4 @@
-"""Trainer extensions (``chainer.training.extensions``)."""
+"""Trainer extensions (`chainer.training.extensions`)."""
 from minichainer.training.extensions import snapshot_writers  # noqa: F401
 from minichainer.training.extensions._snapshot import snapshot  # noqa: F401
 from minichainer.training.extensions._snapshot import snapshot_object  # noqa: F401

@@ -4,10 +4,10 @@ import sys
 
 
 def is_kernel_stream(out):
-    """True when ``out`` is the standard output or error of a running Jupyter kernel
+    """True when `out` is the standard output or error of a running Jupyter kernel
     (ipykernel), whose cell outputs can show rich displays.
 
-    False on a terminal, for a file, a pipe or a ``StringIO``, in a plain ``python`` or
+    False on a terminal, for a file, a pipe or a `StringIO`, in a plain `python` or
     a terminal IPython, and whenever IPython/ipykernel are not already imported (they
     are never imported here).
     """
@@ -21,10 +21,10 @@ def is_kernel_stream(out):
 
 class TextDisplay:
     """A file-like sink whose text is one output of the current notebook cell,
-    replaced as a whole at each ``flush()`` (IPython's ``display(...,
-    display_id=True)`` and ``DisplayHandle.update``) instead of growing line by line.
+    replaced as a whole at each `flush()` (IPython's `display(...,
+    display_id=True)` and `DisplayHandle.update`) instead of growing line by line.
 
-    Terminal control sequences (``ESC[J``) written to it are dropped.
+    Terminal control sequences (`ESC[J`) written to it are dropped.
     """
 
     def __init__(self):

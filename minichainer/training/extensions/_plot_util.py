@@ -27,7 +27,7 @@ def available():
 
 
 class MatplotlibMixin:
-    """``available()`` of the plotting extensions (PlotReport, VariableStatisticsPlot)."""
+    """`available()` of the plotting extensions (PlotReport, VariableStatisticsPlot)."""
 
     @staticmethod
     def available():
@@ -36,7 +36,7 @@ class MatplotlibMixin:
 
 
 def module_getattr(module_name):
-    """A module ``__getattr__`` giving Chainer's module attribute ``_available`` (None
+    """A module `__getattr__` giving Chainer's module attribute `_available` (None
     until checked, then whether matplotlib imports)."""
     def __getattr__(name):
         if name == '_available':
@@ -55,7 +55,7 @@ def new_figure(**kwargs):
 
 
 def save_figure(fig, path, **kwargs):
-    """Save ``fig`` to ``path`` atomically (temporary file + ``os.replace``)."""
+    """Save `fig` to `path` atomically (temporary file + `os.replace`)."""
     directory, name = os.path.split(path)
     root, ext = os.path.splitext(name)
 

@@ -11,7 +11,7 @@ def _to_python(value):
 
 
 class _ShiftBase(extension.Extension):
-    """Sets ``optimizer.<attr>`` every call; remembers ``_t`` and ``_last_value``."""
+    """Sets `optimizer.<attr>` every call; remembers `_t` and `_last_value`."""
 
     def __init__(self, attr, optimizer=None):
         self._attr = attr
@@ -27,14 +27,14 @@ class _ShiftBase(extension.Extension):
         self._last_value = value
 
     def serialize(self, serializer):
-        """Save or load the call count ``_t`` and the last value ``_last_value``."""
+        """Save or load the call count `_t` and the last value `_last_value`."""
         self._t = serializer('_t', self._t)
         self._last_value = _to_python(serializer('_last_value', self._last_value))
 
 
 class _ShiftFromInitBase(_ShiftBase):
-    """A shift starting at ``init`` (the attribute's value at start when None) and
-    optionally stopping at ``target``; ``initialize`` restores the last value on resume.
+    """A shift starting at `init` (the attribute's value at start when None) and
+    optionally stopping at `target`; `initialize` restores the last value on resume.
     """
 
     def __init__(self, attr, init, target, optimizer=None):

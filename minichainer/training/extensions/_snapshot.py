@@ -13,10 +13,10 @@ from minichainer.training.extensions import snapshot_writers
 
 
 class _SerializedTarget(dict):
-    """The flat ``{key: array}`` state of an object, taken at snapshot time.
+    """The flat `{key: array}` state of an object, taken at snapshot time.
 
-    It is a dict (what ``save_npz`` writes directly) that also replays itself through
-    ``serialize`` so that any ``savefun(path, obj)`` built on the serializer protocol
+    It is a dict (what `save_npz` writes directly) that also replays itself through
+    `serialize` so that any `savefun(path, obj)` built on the serializer protocol
     writes the same keys.
     """
 
@@ -34,9 +34,9 @@ def _serialize(target):
 
 
 def _matches_format(fmt):
-    """A predicate telling whether a file name looks like a name made from ``fmt`` (it
-    starts with the text before the first ``{`` and ends with that after the last
-    ``}``)."""
+    """A predicate telling whether a file name looks like a name made from `fmt` (it
+    starts with the text before the first `{` and ends with that after the last
+    `}`)."""
     prefix = fmt.split('{')[0]
     suffix = fmt.split('}')[-1]
 
@@ -46,9 +46,9 @@ def _matches_format(fmt):
 
 
 def _find_snapshot_files(fmt, path):
-    """Return ``[(mtime_ns, name), ...]`` (oldest first) of the files in ``path`` whose
-    names start and end like ``fmt`` (the text before its first ``{`` and after its last
-    ``}``).  Temporary files of unfinished writes are never included."""
+    """Return `[(mtime_ns, name), ...]` (oldest first) of the files in `path` whose
+    names start and end like `fmt` (the text before its first `{` and after its last
+    `}`).  Temporary files of unfinished writes are never included."""
     prefix = fmt.split('{')[0]
     suffix = fmt.split('}')[-1]
     try:
@@ -93,7 +93,7 @@ def _is_complete(path):
 
 
 def _find_latest_snapshot(fmt, path):
-    """Return the name of the newest complete snapshot matching ``fmt``, or None."""
+    """Return the name of the newest complete snapshot matching `fmt`, or None."""
     for _, name in reversed(_find_snapshot_files(fmt, path)):
         if _is_complete(os.path.join(path, name)):
             return name
@@ -101,8 +101,8 @@ def _find_latest_snapshot(fmt, path):
 
 
 def _find_stale_snapshots(fmt, path, n_retains, **kwargs):
-    """Yield the names of the matching snapshots older than the newest ``n_retains``
-    (``num_retain`` is a deprecated alias)."""
+    """Yield the names of the matching snapshots older than the newest `n_retains`
+    (`num_retain` is a deprecated alias)."""
     if 'num_retain' in kwargs:
         warnings.warn('Argument `num_retain` is deprecated. Please use `n_retains` '
                       'instead', DeprecationWarning)
@@ -124,13 +124,13 @@ def _opens_as_complete(path):
 
 def _remove_stale_temps(fmt, outdir):
     """Remove the temporary files of interrupted snapshot writes whose destination
-    name matches ``fmt`` (only minichainer's own temporaries, and only those no live
+    name matches `fmt` (only minichainer's own temporaries, and only those no live
     process is writing)."""
     return atomic_write.remove_stale_temps(outdir, _matches_format(fmt))
 
 
 class _RetentionCleanup:
-    """Post-save hook: delete the complete snapshots older than the ``n_retains``
+    """Post-save hook: delete the complete snapshots older than the `n_retains`
     newest.  A picklable object, so that it can travel to a writer process."""
 
     def __init__(self, fmt, outdir, n_retains):
@@ -147,7 +147,7 @@ class _RetentionCleanup:
 
 
 class _TempCleanup:
-    """Post-save hook: remove stale temporaries of snapshots named like ``fmt``."""
+    """Post-save hook: remove stale temporaries of snapshots named like `fmt`."""
 
     def __init__(self, fmt, outdir):
         self.fmt = fmt
@@ -179,11 +179,12 @@ def _check_snapshot_arguments(filename, condition, writer, n_retains, savefun):
 
 
 def snapshot_object(target, filename, savefun=None, **kwargs):
-    """Return an extension that saves ``target`` to ``<out>/<filename>``.
+    """Return an extension that saves `target` to `<out>/<filename>`.
 
-    ``filename`` is formatted with the trainer (``'model_{.updater.iteration}'``) or is
-    a callable taking the trainer.  Keyword arguments are those of :func:`snapshot`
-    (``condition``, ``writer``, ``snapshot_on_error``, ``n_retains``, ``autoload``).
+    `filename` is formatted with the trainer (`'model_{.updater.iteration}'`) or is
+    a callable taking the trainer.  Keyword arguments are those of
+    [`snapshot`][minichainer.training.extensions._snapshot.snapshot] (`condition`, `writer`,
+    `snapshot_on_error`, `n_retains`, `autoload`).
     """
     if 'num_retain' in kwargs:
         warnings.warn('Argument `num_retain` is deprecated. Please use `n_retains` '
@@ -193,34 +194,35 @@ def snapshot_object(target, filename, savefun=None, **kwargs):
 
 
 def snapshot(savefun=None, filename='snapshot_iter_{.updater.iteration}', **kwargs):
-    """Return an extension that saves the trainer (or ``target``) for resuming.
+    """Return an extension that saves the trainer (or `target`) for resuming.
 
     Args:
-        savefun: ``savefun(path, obj)``; ``save_npz`` by default.  Exclusive with
-            ``writer``.
+        savefun: `savefun(path, obj)`; `save_npz` by default.  Exclusive with
+            `writer`.
         filename (str or callable): File name, formatted with the trainer.
         target: Object to save instead of the trainer.
-        condition (callable): Snapshot only when ``condition()`` is True.
-        writer: A snapshot writer (:mod:`snapshot_writers`).
+        condition (callable): Snapshot only when `condition()` is True.
+        writer: A snapshot writer (`snapshot_writers`).
         snapshot_on_error (bool): Also snapshot when the training loop fails.
-        n_retains (int): Keep only the newest ``n_retains`` complete snapshots
-            (positive to take effect; needs a string ``filename``).
+        n_retains (int): Keep only the newest `n_retains` complete snapshots
+            (positive to take effect; needs a string `filename`).
         autoload (bool): At the start of training, load the newest complete snapshot
-            matching ``filename`` in ``out`` (incomplete or temporary files are
+            matching `filename` in `out` (incomplete or temporary files are
             skipped).
 
-    The default trigger is ``(1, 'epoch')`` and the priority -100.  Files are written to
+    The default trigger is `(1, 'epoch')` and the priority -100.  Files are written to
     a temporary name and renamed, so a killed process never leaves a partial snapshot
     under a snapshot name.
 
     Stale temporary files of interrupted writes of this name pattern are removed when
-    a snapshot completes and by ``autoload``.  A background writer's failure is raised
-    in the training loop (:class:`~snapshot_writers.SnapshotWriteError`).
+    a snapshot completes and by `autoload`.  A background writer's failure is raised
+    in the training loop
+    ([`SnapshotWriteError`][minichainer.training.extensions.snapshot_writers.SnapshotWriteError]).
 
     Raises:
-        TypeError: both ``savefun`` and ``writer`` given, an unknown keyword, or an
-            argument of the wrong type (``n_retains`` not an int, ``filename`` neither
-            a str nor a callable, ``condition``/``writer``/``savefun`` not callable).
+        TypeError: both `savefun` and `writer` given, an unknown keyword, or an
+            argument of the wrong type (`n_retains` not an int, `filename` neither
+            a str nor a callable, `condition`/`writer`/`savefun` not callable).
     """
     if 'num_retain' in kwargs:
         warnings.warn('Argument `num_retain` is deprecated. Please use `n_retains` '
@@ -250,7 +252,8 @@ def _always_true():
 
 
 class _Snapshot(extension.Extension):
-    """The extension returned by :func:`snapshot` and :func:`snapshot_object`."""
+    """The extension returned by [`snapshot`][minichainer.training.extensions._snapshot.snapshot]
+    and [`snapshot_object`][minichainer.training.extensions._snapshot.snapshot_object]."""
 
     trigger = 1, 'epoch'
     priority = -100
@@ -271,7 +274,7 @@ class _Snapshot(extension.Extension):
         self.autoload = autoload
 
     def initialize(self, trainer):
-        """Autoload the newest complete snapshot and set up the ``n_retains`` cleanup
+        """Autoload the newest complete snapshot and set up the `n_retains` cleanup
         and the removal of temporaries left by interrupted writes."""
         target = trainer if self._target is None else self._target
         outdir = trainer.out
@@ -294,7 +297,7 @@ class _Snapshot(extension.Extension):
             self._cleanup_added = True
 
     def on_error(self, trainer, exc, tb):
-        """Take a snapshot if ``snapshot_on_error`` is set."""
+        """Take a snapshot if `snapshot_on_error` is set."""
         self._loop_failed = True
         if self._snapshot_on_error:
             self._make_snapshot(trainer)

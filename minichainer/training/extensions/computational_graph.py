@@ -9,7 +9,7 @@ from minichainer.training import extension
 from minichainer.utils import atomic_write
 
 def is_return_code_zero(args):
-    """Return True when running the command ``args`` (a list of str) exits with 0.
+    """Return True when running the command `args` (a list of str) exits with 0.
 
     Its output is discarded; a missing command or a non-zero exit gives False.
     """
@@ -21,7 +21,7 @@ def is_return_code_zero(args):
 
 
 def is_graphviz_available():
-    """Return True when Graphviz's ``dot`` command can be run."""
+    """Return True when Graphviz's `dot` command can be run."""
     return is_return_code_zero(['dot', '-V'])
 
 
@@ -30,17 +30,17 @@ _func_style = {'shape': 'record', 'fillcolor': '#6495ED', 'style': 'filled'}
 
 
 class DumpGraph(extension.Extension):
-    """Trainer extension that dumps the graph of ``observation[root_name]`` once, at the
-    first iteration, to ``<out>/<filename>`` (``cg.dot``) in the dot language. When
-    Graphviz's ``dot`` command is available, the graph is also rendered to a PNG image
-    next to it (same name, ``.png`` extension).
+    """Trainer extension that dumps the graph of `observation[root_name]` once, at the
+    first iteration, to `<out>/<filename>` (`cg.dot`) in the dot language. When
+    Graphviz's `dot` command is available, the graph is also rendered to a PNG image
+    next to it (same name, `.png` extension).
 
-    ``initialize`` turns ``config.keep_graph_on_report`` on so that the reported
+    `initialize` turns `config.keep_graph_on_report` on so that the reported
     variable keeps its graph; the flag is restored after the dump.
 
     Args:
-        root_name (str): Observation key of the root variable (e.g. ``'main/loss'``).
-        filename (str): Output file name (``out_name`` is accepted as an alias).
+        root_name (str): Observation key of the root variable (e.g. `'main/loss'`).
+        filename (str): Output file name (`out_name` is accepted as an alias).
         variable_style (dict), function_style (dict): Dot styles of the nodes.
     """
 

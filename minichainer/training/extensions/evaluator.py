@@ -14,25 +14,25 @@ from minichainer.training import extension
 class Evaluator(extension.Extension):
     """Trainer extension that evaluates the target link(s) on an iterator.
 
-    Each call resets the ``'main'`` iterator (which must not repeat: ``evaluate`` raises
-    ``ValueError`` for an iterator whose ``repeat`` is True, where Chainer would loop
-    forever; constructing the evaluator with one only warns, as in Chainer) (or, for an iterator without ``reset``,
-    iterates over a copy of it), feeds every converted batch to ``eval_func`` (the
-    ``'main'`` target by default) under ``no_backprop_mode()`` and
-    ``using_config('train', False)``, and reports the mean of every value reported
-    during the sweep, prefixed by the extension's name: ``validation/main/loss``.
+    Each call resets the `'main'` iterator (which must not repeat: `evaluate` raises
+    `ValueError` for an iterator whose `repeat` is True, where Chainer would loop
+    forever; constructing the evaluator with one only warns, as in Chainer) (or, for an iterator without `reset`,
+    iterates over a copy of it), feeds every converted batch to `eval_func` (the
+    `'main'` target by default) under `no_backprop_mode()` and
+    `using_config('train', False)`, and reports the mean of every value reported
+    during the sweep, prefixed by the extension's name: `validation/main/loss`.
 
     Args:
-        iterator: Iterator or dict of iterators (``'main'`` is used).
-        target: Link or dict of links (observers; ``'main'`` is called by default).
-        converter: Batch converter (``concat_examples`` by default).
+        iterator: Iterator or dict of iterators (`'main'` is used).
+        target: Link or dict of links (observers; `'main'` is called by default).
+        converter: Batch converter (`concat_examples` by default).
         device: Device batches are sent to.
-        eval_hook (callable): Called as ``eval_hook(evaluator)`` before each sweep.
+        eval_hook (callable): Called as `eval_hook(evaluator)` before each sweep.
         eval_func (callable): Called with the converted batch instead of the target.
         progress_bar (bool): Show a tqdm bar over the sweep.
 
-    The default trigger is ``(1, 'epoch')``, priority ``PRIORITY_WRITER`` and name
-    ``'validation'``.
+    The default trigger is `(1, 'epoch')`, priority `PRIORITY_WRITER` and name
+    `'validation'`.
     """
 
     trigger = 1, 'epoch'
@@ -71,7 +71,7 @@ class Evaluator(extension.Extension):
                     'the configuration of iterators'.format(key))
 
     def get_iterator(self, name):
-        """Return the iterator named ``name``."""
+        """Return the iterator named `name`."""
         return self._iterators[name]
 
     def get_all_iterators(self):
@@ -79,7 +79,7 @@ class Evaluator(extension.Extension):
         return dict(self._iterators)
 
     def get_target(self, name):
-        """Return the target link named ``name``."""
+        """Return the target link named `name`."""
         return self._targets[name]
 
     def get_all_targets(self):
@@ -104,7 +104,7 @@ class Evaluator(extension.Extension):
         return result
 
     def evaluate(self):
-        """Sweep the ``'main'`` iterator once and return the dict of means."""
+        """Sweep the `'main'` iterator once and return the dict of means."""
         iterator = self._iterators['main']
         eval_func = self.eval_func or self._targets['main']
 

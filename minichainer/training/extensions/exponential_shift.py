@@ -1,16 +1,16 @@
-"""ExponentialShift: multiply an optimizer attribute by ``rate`` at each call."""
+"""ExponentialShift: multiply an optimizer attribute by `rate` at each call."""
 from minichainer.training.extensions import _shift_base
 
 
 class ExponentialShift(_shift_base._ShiftFromInitBase):
-    """Sets ``optimizer.<attr> = init * rate ** t`` at the ``t``-th call.
+    """Sets `optimizer.<attr> = init * rate ** t` at the `t`-th call.
 
     Args:
-        attr (str): Attribute to shift (e.g. ``'lr'``).
+        attr (str): Attribute to shift (e.g. `'lr'`).
         rate (float): Factor per call; must be non-negative.
         init (float): Initial value; the attribute's value at start if None.
         target (float): Value where the shift stops.
-        optimizer: Optimizer to change; the ``'main'`` one by default.
+        optimizer: Optimizer to change; the `'main'` one by default.
     """
 
     def __init__(self, attr, rate, init=None, target=None, optimizer=None):

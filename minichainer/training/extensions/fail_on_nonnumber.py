@@ -3,7 +3,7 @@ from minichainer.training import extension
 
 
 class FailOnNonNumber(extension.Extension):
-    """Raise ``RuntimeError`` naming the optimizer and parameter when a parameter
+    """Raise `RuntimeError` naming the optimizer and parameter when a parameter
     holds NaN or infinity.
 
     Args:

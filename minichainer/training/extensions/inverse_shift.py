@@ -1,9 +1,9 @@
-"""InverseShift: decay an optimizer attribute as ``init * (1 + gamma * t) ** -power``."""
+"""InverseShift: decay an optimizer attribute as `init * (1 + gamma * t) ** -power`."""
 from minichainer.training.extensions import _shift_base
 
 
 class InverseShift(_shift_base._ShiftFromInitBase):
-    """Sets ``optimizer.<attr> = init * (1 + gamma * t) ** (-power)``.
+    """Sets `optimizer.<attr> = init * (1 + gamma * t) ** (-power)`.
 
     Args:
         attr (str): Attribute to shift.
@@ -11,7 +11,7 @@ class InverseShift(_shift_base._ShiftFromInitBase):
         power (float): Exponent.
         init (float): Initial value; the attribute's value at start if None.
         target (float): Value where the shift stops.
-        optimizer: Optimizer to change; the ``'main'`` one by default.
+        optimizer: Optimizer to change; the `'main'` one by default.
     """
 
     def __init__(self, attr, gamma, power, init=None, target=None, optimizer=None):

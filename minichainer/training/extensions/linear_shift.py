@@ -3,14 +3,14 @@ from minichainer.training.extensions import _shift_base
 
 
 class LinearShift(_shift_base._ShiftBase):
-    """Sets ``optimizer.<attr>`` to ``v1`` until call ``t1``, then linearly to ``v2``
-    at call ``t2``, then ``v2``.
+    """Sets `optimizer.<attr>` to `v1` until call `t1`, then linearly to `v2`
+    at call `t2`, then `v2`.
 
     Args:
         attr (str): Attribute to shift.
-        value_range (tuple): ``(v1, v2)``.
-        time_range (tuple): ``(t1, t2)`` in calls of the extension.
-        optimizer: Optimizer to change; the ``'main'`` one by default.
+        value_range (tuple): `(v1, v2)`.
+        time_range (tuple): `(t1, t2)` in calls of the extension.
+        optimizer: Optimizer to change; the `'main'` one by default.
     """
 
     def __init__(self, attr, value_range, time_range, optimizer=None):

@@ -15,15 +15,15 @@ class IntervalMean:
     interval of a trigger.
 
     Reporting extensions share it so that they record the same values as LogReport
-    (:class:`TensorBoardReport` does).  :meth:`add` accumulates the current observation;
-    when :meth:`ends` says the interval is over, :meth:`pop` returns the entry
-    (the means as floats, then ``epoch``, ``iteration`` and ``elapsed_time``, passed
-    through ``postprocess``) and starts a new interval.  Its state is saved under
-    ``_trigger`` and ``_summary``.
+    ([`TensorBoardReport`][minichainer.training.extensions.tensorboard_report.TensorBoardReport]
+    does).  `add` accumulates the current observation; when `ends` says the interval is over, `pop`
+    returns the entry (the means as floats, then `epoch`, `iteration` and `elapsed_time`, passed
+    through `postprocess`) and starts a new interval.  Its state is saved under
+    `_trigger` and `_summary`.
 
     Args:
         keys (iterable of str): Keys to accumulate; every scalar if None.
-        trigger: When an interval ends (default ``(1, 'epoch')``).
+        trigger: When an interval ends (default `(1, 'epoch')`).
         postprocess (callable): Called with each entry dict before it is returned.
     """
 
@@ -34,8 +34,8 @@ class IntervalMean:
         self.summary = reporter.DictSummary()
 
     def add(self, observation):
-        """Accumulate the scalars of ``observation`` (those of ``keys``); return the
-        dict that was accumulated (``observation`` itself when ``keys`` is None)."""
+        """Accumulate the scalars of `observation` (those of `keys`); return the
+        dict that was accumulated (`observation` itself when `keys` is None)."""
         keys = self.keys
         if keys is not None:
             observation = {k: observation[k] for k in keys if k in observation}
@@ -44,7 +44,7 @@ class IntervalMean:
 
     def ends(self, trainer):
         """True when the interval ends now: the trigger fires, or this is a call made
-        before training (``call_before_training``), whose entry stands on its own so that
+        before training (`call_before_training`), whose entry stands on its own so that
         it is not folded into the first interval's means, as in Chainer."""
         return trainer.is_before_training or self.trigger(trainer)
 
@@ -76,20 +76,20 @@ class IntervalMean:
 
 class LogReport(extension.Extension):
     """Trainer extension that averages the observations over an interval and appends
-    the means to a log, written as JSON to ``<out>/<filename>``.
+    the means to a log, written as JSON to `<out>/<filename>`.
 
-    Each entry holds the mean of every accumulated key plus ``epoch``, ``iteration``
-    and ``elapsed_time``, in that order, as in Chainer; the file is a JSON list
-    (``indent=4``) written atomically.  Each entry is encoded once, when it is added
+    Each entry holds the mean of every accumulated key plus `epoch`, `iteration`
+    and `elapsed_time`, in that order, as in Chainer; the file is a JSON list
+    (`indent=4`) written atomically.  Each entry is encoded once, when it is added
     (so changing an old entry in place later does not change the file).
 
     Args:
         keys (iterable of str): Keys to accumulate; all keys if None.
-        trigger: When to emit an entry (default ``(1, 'epoch')``).
+        trigger: When to emit an entry (default `(1, 'epoch')`).
         postprocess (callable): Called with each entry dict before it is stored.
         filename (str): Log file name (a format string receiving the entry's values);
-            when None, ``log_name`` (the older name of this argument, ``'log'`` by
-            default) is used, so ``log_name=None`` writes no file.
+            when None, `log_name` (the older name of this argument, `'log'` by
+            default) is used, so `log_name=None` writes no file.
     """
 
     def __init__(self, keys=None, trigger=(1, 'epoch'), postprocess=None, filename=None,

@@ -11,7 +11,7 @@ class MicroAverage(extension.Extension):
     Args:
         numerator_key (str), denominator_key (str): Observation keys to sum.
         result_key (str): Key under which the ratio is reported.
-        trigger: When to report and reset (default ``(1, 'epoch')``).
+        trigger: When to report and reset (default `(1, 'epoch')`).
     """
 
     priority = extension.PRIORITY_EDITOR

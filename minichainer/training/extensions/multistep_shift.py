@@ -1,17 +1,17 @@
-"""MultistepShift: multiply an optimizer attribute by ``gamma`` at given calls."""
+"""MultistepShift: multiply an optimizer attribute by `gamma` at given calls."""
 from minichainer.training import extension
 
 
 class MultistepShift(extension.Extension):
-    """Sets ``optimizer.<attr> = init * gamma ** k`` where ``k`` counts the entries of
-    ``step_value`` reached so far.
+    """Sets `optimizer.<attr> = init * gamma ** k` where `k` counts the entries of
+    `step_value` reached so far.
 
     Args:
         attr (str): Attribute to shift.
         gamma (float): Factor at each step.
         step_value (list of int): Calls at which a step happens.
         init (float): Initial value; the attribute's value at start if None.
-        optimizer: Optimizer to change; the ``'main'`` one by default.
+        optimizer: Optimizer to change; the `'main'` one by default.
     """
 
     def __init__(self, attr, gamma, step_value, init, optimizer=None):
@@ -44,6 +44,6 @@ class MultistepShift(extension.Extension):
         setattr(optimizer, self._attr, self._init * pow(self._gamma, self._current_step))
 
     def serialize(self, serializer):
-        """Save or load ``_t`` and ``_current_step``."""
+        """Save or load `_t` and `_current_step`."""
         self._t = serializer('_t', self._t)
         self._current_step = serializer('_current_step', self._current_step)

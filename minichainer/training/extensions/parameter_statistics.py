@@ -13,18 +13,18 @@ def _xp(x):
 
 class ParameterStatistics(extension.Extension):
     """Trainer extension that reports mean/std/min/max/zeros/percentiles of every
-    parameter's data and gradient, averaged over ``trigger`` intervals.
+    parameter's data and gradient, averaged over `trigger` intervals.
 
-    Keys look like ``'<prefix>/<link name>/<param path>/<data|grad>/<statistic>'``;
-    a statistic returning several values gets ``/0``, ``/1``... appended.
+    Keys look like `'<prefix>/<link name>/<param path>/<data|grad>/<statistic>'`;
+    a statistic returning several values gets `/0`, `/1`... appended.
 
     Args:
         links (Link or list of Links): Links to watch.
-        statistics (dict): ``name -> function(flat array)``; ``'default'`` for the
+        statistics (dict): `name -> function(flat array)`; `'default'` for the
             standard set, None for none.
         report_params (bool), report_grads (bool): What to watch.
         prefix (str): Key prefix.
-        trigger: When to report the averages (default ``(1, 'epoch')``).
+        trigger: When to report the averages (default `(1, 'epoch')`).
         skip_nan_params (bool): Report NaN for a parameter holding NaN instead of
             computing the statistics.
     """
@@ -96,5 +96,5 @@ class ParameterStatistics(extension.Extension):
             self._summary = reporter.DictSummary()
 
     def register_statistics(self, name, function):
-        """Add a statistic ``function(flat array)`` reported under ``name``."""
+        """Add a statistic `function(flat array)` reported under `name`."""
         self._statistics[name] = function

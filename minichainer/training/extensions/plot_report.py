@@ -12,21 +12,21 @@ from minichainer.training.extensions import _plot_util
 
 
 class PlotReport(_plot_util.MatplotlibMixin, extension.Extension):
-    """Trainer extension that plots the interval means of ``y_keys`` against
-    ``x_key`` into ``<out>/<filename>``.
+    """Trainer extension that plots the interval means of `y_keys` against
+    `x_key` into `<out>/<filename>`.
 
-    matplotlib is optional (``pip install minichainer[plot]``): without it the
+    matplotlib is optional (`pip install minichainer[plot]`): without it the
     extension warns once and does nothing.  Figures are drawn with the Agg canvas
     without touching pyplot's global backend.
 
     Args:
         y_keys (str or list of str): Keys to plot.
-        x_key (str): ``'iteration'`` or ``'epoch'``.
-        trigger: When to add a point and redraw (default ``(1, 'epoch')``).
-        postprocess (callable): ``postprocess(figure, axes, summary)`` before saving.
-        filename (str): Output file (``file_name`` is accepted as an alias;
-            default ``'plot.png'``).
-        marker (str): Marker of the points (default ``'x'``).
+        x_key (str): `'iteration'` or `'epoch'`.
+        trigger: When to add a point and redraw (default `(1, 'epoch')`).
+        postprocess (callable): `postprocess(figure, axes, summary)` before saving.
+        filename (str): Output file (`file_name` is accepted as an alias;
+            default `'plot.png'`).
+        marker (str): Marker of the points (default `'x'`).
         grid (bool): Draw a grid.
     """
 
@@ -90,7 +90,7 @@ class PlotReport(_plot_util.MatplotlibMixin, extension.Extension):
         self._init_summary()
 
     def serialize(self, serializer):
-        """Save or load the plotted points (JSON under ``_plot_<filename>``)."""
+        """Save or load the plotted points (JSON under `_plot_<filename>`)."""
         key = '_plot_{}'.format(self._file_name)
         if isinstance(serializer, serializer_module.Serializer):
             serializer(key, json.dumps(self._data))

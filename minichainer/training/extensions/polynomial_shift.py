@@ -3,16 +3,16 @@ from minichainer.training.extensions import _shift_base
 
 
 class PolynomialShift(_shift_base._ShiftFromInitBase):
-    """Sets ``optimizer.<attr> = init * max(1 - t / max_count, 0) ** rate`` at the
-    ``t``-th call.
+    """Sets `optimizer.<attr> = init * max(1 - t / max_count, 0) ** rate` at the
+    `t`-th call.
 
     Args:
         attr (str): Attribute to shift.
         rate (float): Exponent of the polynomial.
         max_count (int): Number of calls until the value reaches zero.
         init (float): Initial value; the attribute's value at start if None.
-        target (float): Value where the shift stops (a floor for ``rate > 0``).
-        optimizer: Optimizer to change; the ``'main'`` one by default.
+        target (float): Value where the shift stops (a floor for `rate > 0`).
+        optimizer: Optimizer to change; the `'main'` one by default.
     """
 
     invoke_before_training = True  # a class attribute Chainer 7 still has (unused)

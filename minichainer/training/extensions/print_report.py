@@ -11,17 +11,17 @@ from minichainer.training.extensions import util
 class PrintReport(extension.Extension):
     """Trainer extension that prints new log entries of a LogReport.
 
-    The layout is Chainer's: each column is ``max(10, len(name))`` wide, columns are
-    separated by two spaces, values are formatted with ``'{:<Wg}'`` and a missing value
+    The layout is Chainer's: each column is `max(10, len(name))` wide, columns are
+    separated by two spaces, values are formatted with `'{:<Wg}'` and a missing value
     is left blank.  The header is printed at the first call.  In a Jupyter notebook
-    (``out`` being the kernel's output) the same table is shown as one cell output that
+    (`out` being the kernel's output) the same table is shown as one cell output that
     is updated in place as rows arrive.
 
     Args:
         entries (list of str): Keys to print, in order.
         log_report (str or LogReport): Name of the trainer's LogReport extension, or
             a LogReport instance driven by this extension.
-        out: Stream to write to (default ``sys.stdout``).
+        out: Stream to write to (default `sys.stdout`).
     """
 
     def __init__(self, entries, log_report='LogReport', out=sys.stdout):

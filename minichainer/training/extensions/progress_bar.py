@@ -22,21 +22,21 @@ class ProgressBar(extension.Extension):
 
     On a terminal it draws a `tqdm` bar over the whole training (in iterations or
     epochs, as the stop trigger counts) with the iteration, epoch, iterations/sec and
-    estimated time to finish.  When ``out`` is not a terminal (a log file, a pipe) it
-    instead prints one plain line every ``update_interval`` iterations, e.g.
-    ``'      100 iter, 1 epoch / 20 epochs, 123.45 iters/sec, ETA 0:00:15'``.  In a
-    Jupyter notebook (``out`` being the kernel's output) the bar is tqdm's notebook
+    estimated time to finish.  When `out` is not a terminal (a log file, a pipe) it
+    instead prints one plain line every `update_interval` iterations, e.g.
+    `'      100 iter, 1 epoch / 20 epochs, 123.45 iters/sec, ETA 0:00:15'`.  In a
+    Jupyter notebook (`out` being the kernel's output) the bar is tqdm's notebook
     widget (with ipywidgets installed; the plain lines otherwise).
 
     Deliberate difference from Chainer: the bar is drawn by tqdm, so its look differs
     from Chainer's hand-drawn two-line bar.
 
     Args:
-        training_length (tuple): ``(length, unit)``; taken from the stop trigger's
-            ``get_training_length()`` if None.
+        training_length (tuple): `(length, unit)`; taken from the stop trigger's
+            `get_training_length()` if None.
         update_interval (int): Number of iterations between updates of the display.
         bar_length (int): Width of the bar in characters.
-        out: Stream to write to (default ``sys.stdout``).
+        out: Stream to write to (default `sys.stdout`).
     """
 
     def __init__(self, training_length=None, update_interval=100, bar_length=50,

@@ -2,16 +2,17 @@
 the snapshot extension writes its files.
 
 Every writer writes to one temporary file in the output directory (a hidden name ending
-in ``.tmp``, see :mod:`minichainer.utils.atomic_write`) and renames it into place with
-``os.replace``, so a snapshot file is always complete; post-save hooks (used by
-``n_retains`` cleanup) run after the rename.
+in `.tmp`, see `minichainer.utils.atomic_write`) and renames it into place with
+`os.replace`, so a snapshot file is always complete; post-save hooks (used by
+`n_retains` cleanup) run after the rename.
 
 Beyond Chainer: a write that fails in the background (a full disk, a permission error,
 a value the save function cannot store, a writer process killed) is not only printed:
-it is raised in the training loop as :class:`SnapshotWriteError`, naming the file and
-the cause, when the writer is next called (the next snapshot) or at the latest by
-``finalize()`` (which the trainer calls when training ends).  The writer processes exit
-by themselves when the training process dies.
+it is raised in the training loop as
+[`SnapshotWriteError`][minichainer.training.extensions.snapshot_writers.SnapshotWriteError], naming
+the file and the cause, when the writer is next called (the next snapshot) or at the latest by
+`finalize()` (which the trainer calls when training ends).  The writer processes exit by themselves
+when the training process dies.
 """
 import collections
 import multiprocessing
@@ -37,7 +38,7 @@ class SnapshotWriteError(RuntimeError):
     Attributes:
         path (str): The snapshot file that was not written.
 
-    The original exception is the ``__cause__`` (for a writer process, a copy of it when
+    The original exception is the `__cause__` (for a writer process, a copy of it when
     it can be pickled, whose own cause holds the traceback text).
     """
 
@@ -91,7 +92,7 @@ def _safe_path(outdir, filename):
 
 
 def _failure_report(path, exc):
-    """A small picklable description of ``exc`` to send from a writer process."""
+    """A small picklable description of `exc` to send from a writer process."""
     tb = ''.join(traceback.format_exception(type(exc), exc, exc.__traceback__))
     if len(tb) > _MAX_TRACEBACK:
         tb = '...\n' + tb[-_MAX_TRACEBACK:]
@@ -109,8 +110,8 @@ def _failure_report(path, exc):
 class Writer:
     """Base class of snapshot writers.
 
-    Subclasses implement ``__call__(filename, outdir, target)``, typically by calling
-    :meth:`save` now or later.
+    Subclasses implement `__call__(filename, outdir, target)`, typically by calling
+    [`save`][minichainer.training.extensions.snapshot_writers.Writer.save] now or later.
     """
 
     def __init__(self):
@@ -131,11 +132,11 @@ class Writer:
         pass
 
     def save(self, filename, outdir, target, savefun, **kwds):
-        """Write ``target`` with ``savefun(path, target, **kwds)`` to
-        ``outdir/filename`` atomically, then run the post-save hooks.
+        """Write `target` with `savefun(path, target, **kwds)` to
+        `outdir/filename` atomically, then run the post-save hooks.
 
-        ``savefun`` is given the path of the temporary file; ``save_npz`` and
-        ``save_hdf5`` write into it directly, so one write makes one temporary file.
+        `savefun` is given the path of the temporary file; `save_npz` and
+        `save_hdf5` write into it directly, so one write makes one temporary file.
         """
         def write(fd, tmppath):
             os.close(fd)
@@ -149,15 +150,15 @@ class Writer:
             hook()
 
     def _add_cleanup_hook(self, hook_fun):
-        """Register ``hook_fun()`` to run after each completed save."""
+        """Register `hook_fun()` to run after each completed save."""
         if not hasattr(self, '_post_save_hooks'):
             self._post_save_hooks = []
         self._post_save_hooks.append(hook_fun)
 
     # -- failures of background writes ------------------------------------------------
     def _record_failure(self, path, exc):
-        """Remember that writing ``path`` failed with ``exc`` (called off the main
-        thread; raised there by :meth:`_raise_failures`)."""
+        """Remember that writing `path` failed with `exc` (called off the main
+        thread; raised there by `_raise_failures`)."""
         failures = getattr(self, '_failures', None)
         if failures is None:
             failures = self._failures = collections.deque()
@@ -171,8 +172,9 @@ class Writer:
         return found
 
     def _raise_failures(self):
-        """Raise :class:`SnapshotWriteError` for the first failed background write
-        recorded since the last call (mentioning any others)."""
+        """Raise [`SnapshotWriteError`][minichainer.training.extensions.snapshot_writers.SnapshotWriteError]
+        for the first failed background write recorded since the last call (mentioning any
+        others)."""
         found = self._pending_failures()
         if not found:
             return
@@ -194,8 +196,8 @@ class SimpleWriter(Writer):
     once).
 
     Args:
-        savefun: ``savefun(path, target, **kwds)``; ``save_npz`` by default.
-        kwds: Extra keyword arguments for ``savefun``.
+        savefun: `savefun(path, target, **kwds)`; `save_npz` by default.
+        kwds: Extra keyword arguments for `savefun`.
     """
 
     def __init__(self, savefun=None, **kwds):
@@ -210,7 +212,8 @@ class SimpleWriter(Writer):
 class StandardWriter(Writer):
     """Base of writers that save in a worker (thread or process) per snapshot; a new
     snapshot first waits for the previous worker, and raises
-    :class:`SnapshotWriteError` if that one failed."""
+    [`SnapshotWriteError`][minichainer.training.extensions.snapshot_writers.SnapshotWriteError]
+    if that one failed."""
 
     def __init__(self, savefun=None, **kwds):
         super().__init__()
@@ -231,7 +234,7 @@ class StandardWriter(Writer):
         self._started = True
 
     def create_worker(self, filename, outdir, target, **kwds):
-        """Return an unstarted worker (with ``start``/``join``) that saves."""
+        """Return an unstarted worker (with `start`/`join`) that saves."""
         raise NotImplementedError
 
     def _join_worker(self):
@@ -255,8 +258,9 @@ class StandardWriter(Writer):
             self._record_failure(_safe_path(outdir, filename), e)
 
     def finalize(self):
-        """Wait for the running worker; raise :class:`SnapshotWriteError` if a write
-        failed since the last snapshot."""
+        """Wait for the running worker; raise
+        [`SnapshotWriteError`][minichainer.training.extensions.snapshot_writers.SnapshotWriteError]
+        if a write failed since the last snapshot."""
         if getattr(self, '_started', False):
             if not self._finalized:
                 self._join_worker()
@@ -348,13 +352,15 @@ class ProcessWriter(_ProcessFailuresMixin, StandardWriter):
 class QueueWriter(Writer):
     """Base of writers that hand snapshots to one long-lived consumer via a queue.
 
-    A failed write is raised as :class:`SnapshotWriteError` at the next call or by
-    ``finalize()``.
+    A failed write is raised as
+    [`SnapshotWriteError`][minichainer.training.extensions.snapshot_writers.SnapshotWriteError] at
+    the next call or by `finalize()`.
 
     Args:
-        savefun: Saving function (``save_npz`` by default).
-        task: Callable ``task(filename, outdir, target)`` run by the consumer;
-            a :class:`SimpleWriter` with ``savefun`` by default.
+        savefun: Saving function (`save_npz` by default).
+        task: Callable `task(filename, outdir, target)` run by the consumer;
+            a [`SimpleWriter`][minichainer.training.extensions.snapshot_writers.SimpleWriter] with
+            `savefun` by default.
     """
 
     def __init__(self, savefun=None, task=None):
@@ -413,7 +419,8 @@ class QueueWriter(Writer):
             self._task._add_cleanup_hook(hook_fun)
 
     def finalize(self):
-        """Flush the queue and stop the consumer; raise :class:`SnapshotWriteError`
+        """Flush the queue and stop the consumer; raise
+        [`SnapshotWriteError`][minichainer.training.extensions.snapshot_writers.SnapshotWriteError]
         if a write failed."""
         if getattr(self, '_started', False):
             if not self._finalized:
@@ -441,7 +448,7 @@ class ProcessQueueWriter(_ProcessFailuresMixin, QueueWriter):
     """Queue writer whose consumer is a process.
 
     The task (with its save function and post-save hooks) is sent to the process with
-    each snapshot, so it must be picklable; an unpicklable one raises ``TypeError`` in
+    each snapshot, so it must be picklable; an unpicklable one raises `TypeError` in
     the call instead of being lost.  The consumer exits by itself if the training
     process dies.
     """
@@ -487,7 +494,8 @@ class ProcessQueueWriter(_ProcessFailuresMixin, QueueWriter):
 
     def finalize(self):
         """Flush the queue and stop the consumer process; raise
-        :class:`SnapshotWriteError` if a write failed or the process died."""
+        [`SnapshotWriteError`][minichainer.training.extensions.snapshot_writers.SnapshotWriteError]
+        if a write failed or the process died."""
         if getattr(self, '_started', False):
             if not self._finalized:
                 self._queue.put(None)

@@ -1,11 +1,11 @@
-"""StepShift: multiply an optimizer attribute by ``gamma`` every ``step`` calls."""
+"""StepShift: multiply an optimizer attribute by `gamma` every `step` calls."""
 import numpy
 
 from minichainer.training.extensions import _shift_base
 
 
 class StepShift(_shift_base._ShiftFromInitBase):
-    """Sets ``optimizer.<attr> = init * gamma ** floor(t / step)``.
+    """Sets `optimizer.<attr> = init * gamma ** floor(t / step)`.
 
     Args:
         attr (str): Attribute to shift.
@@ -13,7 +13,7 @@ class StepShift(_shift_base._ShiftFromInitBase):
         step (int): Number of calls per step.
         init (float): Initial value; the attribute's value at start if None.
         target (float): Value where the shift stops.
-        optimizer: Optimizer to change; the ``'main'`` one by default.
+        optimizer: Optimizer to change; the `'main'` one by default.
     """
 
     def __init__(self, attr, gamma, step, init=None, target=None, optimizer=None):

@@ -48,37 +48,37 @@ class TensorBoardReport(extension.Extension):
 
     Beyond Chainer (which has no such extension): a live dashboard of the training
     through [tensorboardX](https://github.com/lanpa/tensorboardX) (install
-    ``minichainer[tensorboard]``; run ``tensorboard --logdir result/tb`` to watch).
+    `minichainer[tensorboard]`; run `tensorboard --logdir result/tb` to watch).
 
-    The values are those :class:`LogReport` logs, computed by the same code
-    (:class:`~minichainer.training.extensions.log_report.IntervalMean`): each key's mean
-    over the interval of ``trigger``, written as one point per key at step = the
-    iteration, with the wall time of the moment it was written.  ``epoch``,
-    ``iteration`` and ``elapsed_time`` are not written as scalars.  A key whose
+    The values are those [`LogReport`][minichainer.training.extensions.log_report.LogReport] logs,
+    computed by the same code (`IntervalMean`): each key's mean
+    over the interval of `trigger`, written as one point per key at step = the
+    iteration, with the wall time of the moment it was written.  `epoch`,
+    `iteration` and `elapsed_time` are not written as scalars.  A key whose
     values are not numbers (a string, an array with several elements) is skipped with
     one warning naming it.  The event file is flushed at each point, so TensorBoard
     shows it at once.
 
     Resuming: the extension is serializable (the running means and the last step
     written go into the snapshot).  The resumed run writes a new event file into the
-    same ``logdir`` that begins with TensorBoard's restart marker (a
-    ``SessionLog.START`` event at ``purge_step`` = the step after the last one the
+    same `logdir` that begins with TensorBoard's restart marker (a
+    `SessionLog.START` event at `purge_step` = the step after the last one the
     snapshot had written): TensorBoard then drops the points the interrupted run wrote
     after the snapshot, so each step appears once.  A fresh run (iteration 0) purges
-    whatever an earlier run left in the same ``logdir``, as LogReport overwrites its log.
+    whatever an earlier run left in the same `logdir`, as LogReport overwrites its log.
 
     Args:
         keys (iterable of str): Keys to write; every numeric observation if None.
-        trigger: When to write a point (default ``(1, 'epoch')``).
-        logdir (str): Directory of the event files; ``<trainer.out>/tb`` if None.  It
-            is created and checked to be writable at ``initialize``.
+        trigger: When to write a point (default `(1, 'epoch')`).
+        logdir (str): Directory of the event files; `<trainer.out>/tb` if None.  It
+            is created and checked to be writable at `initialize`.
         postprocess (callable): Called with each entry dict (as LogReport's) before it
             is written; keys it adds are written too.
         histograms (Link or list of Links): If given, the values of every parameter of
             these links and their gradients, the arrays
-            :class:`ParameterStatistics` summarizes, are written as TensorBoard
-            histograms at each point, tagged like its keys without the statistic
-            (``'predictor/l1/W/data'``, ``'predictor/l1/W/grad'``).
+            [`ParameterStatistics`][minichainer.training.extensions.parameter_statistics.ParameterStatistics]
+            summarizes, are written as TensorBoard histograms at each point, tagged like its keys
+            without the statistic (`'predictor/l1/W/data'`, `'predictor/l1/W/grad'`).
 
     Raises:
         ImportError: tensorboardX is not installed.

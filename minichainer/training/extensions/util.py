@@ -1,20 +1,20 @@
-"""Console helpers for reporting extensions (``chainer.training.extensions.util``)."""
+"""Console helpers for reporting extensions (`chainer.training.extensions.util`)."""
 import collections
 import sys
 import time
 
 
 def erase_console(x, y, mode=0):
-    """Erase the console from the cursor (ANSI ``ESC[J``; Windows consoles included).
+    """Erase the console from the cursor (ANSI `ESC[J`; Windows consoles included).
 
-    ``x``/``y`` and ``mode`` are accepted for compatibility with Chainer's Windows
+    `x`/`y` and `mode` are accepted for compatibility with Chainer's Windows
     implementation and ignored on other systems.
     """
     sys.stdout.write('\033[J')
 
 
 def is_terminal(out):
-    """True when the stream ``out`` is an interactive terminal."""
+    """True when the stream `out` is an interactive terminal."""
     isatty = getattr(out, 'isatty', None)
     try:
         return bool(isatty and isatty())
@@ -24,15 +24,15 @@ def is_terminal(out):
 
 class ProgressBar:
     """Base class of multi-line console progress bars (Chainer's
-    ``training.extensions.util.ProgressBar``).
+    `training.extensions.util.ProgressBar`).
 
-    Subclasses implement :meth:`get_lines` (a list of strings, each ending with a
-    newline); :meth:`update` redraws them in place with ANSI escapes and
-    :meth:`close` erases them.
+    Subclasses implement `get_lines` (a list of strings, each ending with a
+    newline); `update` redraws them in place with ANSI escapes and
+    `close` erases them.
 
     Args:
         bar_length (int): Width of the bar in characters (50 by default).
-        out: Output stream (``sys.stdout`` by default).
+        out: Output stream (`sys.stdout` by default).
     """
 
     def __init__(self, bar_length=None, out=None):
@@ -41,8 +41,8 @@ class ProgressBar:
         self._recent_timing = collections.deque([], maxlen=100)
 
     def update_speed(self, iteration, epoch_detail):
-        """Record the current progress; return ``(iterations/sec, epochs/sec)`` over
-        the last (at most 100) recorded points, ``inf`` when no time has passed."""
+        """Record the current progress; return `(iterations/sec, epochs/sec)` over
+        the last (at most 100) recorded points, `inf` when no time has passed."""
         now = time.time()
         self._recent_timing.append((iteration, epoch_detail, now))
         old_iteration, old_epoch, old_time = self._recent_timing[0]

@@ -3,9 +3,9 @@ from minichainer.training import extension
 
 
 class observe_value(extension.Extension):  # noqa: N801 (Chainer's name)
-    """Extension storing ``target_func(trainer)`` as ``observation[observation_key]``.
+    """Extension storing `target_func(trainer)` as `observation[observation_key]`.
 
-    Default trigger ``(1, 'epoch')``, priority ``PRIORITY_WRITER``.
+    Default trigger `(1, 'epoch')`, priority `PRIORITY_WRITER`.
     """
 
     trigger = 1, 'epoch'
@@ -24,8 +24,8 @@ class observe_value(extension.Extension):  # noqa: N801 (Chainer's name)
 
 
 class observe_lr(observe_value):  # noqa: N801 (Chainer's name)
-    """Extension storing the learning rate ``lr`` of optimizer ``optimizer_name`` as
-    ``observation[observation_key]`` (``'lr'`` by default)."""
+    """Extension storing the learning rate `lr` of optimizer `optimizer_name` as
+    `observation[observation_key]` (`'lr'` by default)."""
 
     def __init__(self, optimizer_name='main', observation_key='lr'):
         super().__init__(

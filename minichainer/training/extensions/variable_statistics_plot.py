@@ -29,9 +29,9 @@ def _unpack_variables(x, memo=None):
 
 
 class Reservoir:
-    """Reservoir sample of at most ``size`` arrays of shape ``data_shape``.
+    """Reservoir sample of at most `size` arrays of shape `data_shape`.
 
-    Past ``size`` items, replacements draw from numpy's global RNG as Chainer does.
+    Past `size` items, replacements draw from numpy's global RNG as Chainer does.
     """
 
     def __init__(self, size, data_shape, dtype=numpy.float32):
@@ -41,7 +41,7 @@ class Reservoir:
         self.counter = 0
 
     def add(self, x, idx=None):
-        """Offer ``x`` (recorded with index ``idx``)."""
+        """Offer `x` (recorded with index `idx`)."""
         if self.counter < self.size:
             self.data[self.counter] = x
             self.idxs[self.counter] = idx or self.counter
@@ -52,7 +52,7 @@ class Reservoir:
         self.counter += 1
 
     def get_data(self):
-        """Return ``(indices, data)`` sorted by index."""
+        """Return `(indices, data)` sorted by index."""
         idxs = self.idxs[:min(self.counter, self.size)]
         order = numpy.argsort(idxs)
         return idxs[order], self.data[order]
@@ -61,7 +61,7 @@ class Reservoir:
 class Statistician:
     """Computes mean, std and percentiles of an array.
 
-    ``percentile_sigmas`` are percentiles (0-100); the default ones are those of
+    `percentile_sigmas` are percentiles (0-100); the default ones are those of
     -3, -2, -1, 0, 1, 2 and 3 sigmas of a normal distribution, plus 0 and 100.
     """
 
@@ -71,8 +71,8 @@ class Statistician:
         self.percentile_sigmas = percentile_sigmas
 
     def __call__(self, x, axis=0, dtype=None, xp=None):
-        """Return the statistics of ``x`` over ``axis`` (all axes if None), cast to
-        ``dtype`` (``x.dtype`` by default)."""
+        """Return the statistics of `x` over `axis` (all axes if None), cast to
+        `dtype` (`x.dtype` by default)."""
         if axis is None:
             axis = tuple(range(x.ndim))
         elif not isinstance(axis, (tuple, list)):
@@ -83,7 +83,7 @@ class Statistician:
                 for k, v in self.collect(x, axis).items()}
 
     def collect(self, x, axis):
-        """Return a dict with ``mean``, ``std`` and ``percentile`` as configured."""
+        """Return a dict with `mean`, `std` and `percentile` as configured."""
         out = {}
         if self.collect_mean:
             out['mean'] = x.mean(axis=axis)
@@ -97,7 +97,7 @@ class Statistician:
 
 class VariableStatisticsPlot(_plot_util.MatplotlibMixin, extension.Extension):
     """Trainer extension that samples statistics (mean, std, percentiles) of the data
-    and gradients of ``targets`` at every call and plots them at each ``trigger``.
+    and gradients of `targets` at every call and plots them at each `trigger`.
 
     matplotlib is optional: without it the extension warns once and does nothing.
 
@@ -108,8 +108,8 @@ class VariableStatisticsPlot(_plot_util.MatplotlibMixin, extension.Extension):
         plot_mean (bool), plot_std (bool): Plot mean and std.
         percentile_sigmas (tuple): Percentiles to plot (0-100); the default covers
             +-1, 2 and 3 sigmas, the median, the minimum and the maximum.
-        trigger: When to save the plot (default ``(1, 'epoch')``).
-        filename (str): Output file (``file_name`` alias; ``'statistics.png'``).
+        trigger: When to save the plot (default `(1, 'epoch')`).
+        filename (str): Output file (`file_name` alias; `'statistics.png'`).
         figsize (tuple), marker (str), grid (bool): Plot options.
 
     Raises:
@@ -179,7 +179,7 @@ class VariableStatisticsPlot(_plot_util.MatplotlibMixin, extension.Extension):
             self.save_plot_using_module(os.path.join(trainer.out, self._filename), None)
 
     def save_plot_using_module(self, file_path, plt=None):
-        """Draw the sampled statistics and save them to ``file_path``."""
+        """Draw the sampled statistics and save them to `file_path`."""
         nrows = int(self._plot_mean or self._plot_std) + int(self._plot_percentile)
         ncols = len(self._keys)
         fig = _plot_util.new_figure(figsize=self._figsize)

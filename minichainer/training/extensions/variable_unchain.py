@@ -1,16 +1,16 @@
-"""``unchain_variables``: cut the graphs of reported variables once all extensions ran."""
+"""`unchain_variables`: cut the graphs of reported variables once all extensions ran."""
 from minichainer import configuration
 from minichainer import variable
 from minichainer.training import extension
 
 
 class unchain_variables(extension.Extension):  # noqa: N801 (Chainer's name)
-    """Call ``unchain_backward()`` on every Variable of ``trainer.observation``.
+    """Call `unchain_backward()` on every Variable of `trainer.observation`.
 
     A last resort against memory kept alive by graphs that reported values carry
-    when ``config.keep_graph_on_report`` is on. With priority 0 it runs after the
+    when `config.keep_graph_on_report` is on. With priority 0 it runs after the
     other extensions. It fires on an iteration when the flag was on at the
-    previous trigger check (at ``initialize`` for the first iteration), so the
+    previous trigger check (at `initialize` for the first iteration), so the
     graphs of an iteration reported under the flag are cut.
     """
 

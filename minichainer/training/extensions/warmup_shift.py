@@ -1,21 +1,21 @@
-"""WarmupShift: move an optimizer attribute linearly from a start value to ``init``."""
+"""WarmupShift: move an optimizer attribute linearly from a start value to `init`."""
 from minichainer.training import extension
 
 
 class WarmupShift(extension.Extension):
-    """Sets ``optimizer.<attr>`` evenly from ``warmup_start`` to ``init`` over the first
-    ``warmup_iter`` calls, then leaves it alone.
+    """Sets `optimizer.<attr>` evenly from `warmup_start` to `init` over the first
+    `warmup_iter` calls, then leaves it alone.
 
     Args:
         attr (str): Attribute to shift.
         warmup_start (float): Value before the first call; the attribute's value at
             start if None.
         warmup_iter (int): Number of calls of the warm-up.
-        init (float): Value reached after ``warmup_iter`` calls.
-        optimizer: Optimizer to change; the ``'main'`` one by default.
+        init (float): Value reached after `warmup_iter` calls.
+        optimizer: Optimizer to change; the `'main'` one by default.
 
-    Unlike Chainer, ``initialize`` after a resume restores the value reached at the
-    snapshot instead of ``warmup_start`` (computed from the serialized ``_t``).
+    Unlike Chainer, `initialize` after a resume restores the value reached at the
+    snapshot instead of `warmup_start` (computed from the serialized `_t`).
     """
 
     def __init__(self, attr, warmup_start, warmup_iter, init, optimizer=None):
@@ -49,5 +49,5 @@ class WarmupShift(extension.Extension):
             setattr(self._get_optimizer(trainer), self._attr, self._value(self._t))
 
     def serialize(self, serializer):
-        """Save or load the call count ``_t``."""
+        """Save or load the call count `_t`."""
         self._t = serializer('_t', self._t)

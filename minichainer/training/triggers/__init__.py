@@ -1,4 +1,4 @@
-"""Trainer triggers (``chainer.training.triggers``)."""
+"""Trainer triggers (`chainer.training.triggers`)."""
 from minichainer.training.triggers.early_stopping_trigger import EarlyStoppingTrigger  # noqa
 from minichainer.training.triggers.interval_trigger import IntervalTrigger  # noqa
 from minichainer.training.triggers.manual_schedule_trigger import ManualScheduleTrigger  # noqa

@@ -7,20 +7,20 @@ from minichainer.training import util
 
 
 class EarlyStoppingTrigger:
-    """Stop trigger that fires when ``monitor`` has not improved for ``patience`` checks,
-    or when ``max_trigger`` fires.
+    """Stop trigger that fires when `monitor` has not improved for `patience` checks,
+    or when `max_trigger` fires.
 
     Args:
-        check_trigger: When to check the monitored value (default ``(1, 'epoch')``).
-        monitor (str): Observation key to watch (default ``'main/loss'``).
+        check_trigger: When to check the monitored value (default `(1, 'epoch')`).
+        monitor (str): Observation key to watch (default `'main/loss'`).
         patience (int): Number of checks without improvement before stopping
-            (default 3; ``patients`` is accepted as an alias).
-        mode (str): ``'max'``, ``'min'`` or ``'auto'`` (max if ``'accuracy'`` is in
-            ``monitor``, min otherwise).
+            (default 3; `patients` is accepted as an alias).
+        mode (str): `'max'`, `'min'` or `'auto'` (max if `'accuracy'` is in
+            `monitor`, min otherwise).
         verbose (bool): Print the decisions.
-        max_trigger: Trigger that stops training anyway (default ``(100, 'epoch')``).
+        max_trigger: Trigger that stops training anyway (default `(100, 'epoch')`).
 
-    Unlike Chainer 7 (which has none), it has a ``serialize`` method so the counts
+    Unlike Chainer 7 (which has none), it has a `serialize` method so the counts
     survive a resume.
     """
 
@@ -93,7 +93,7 @@ class EarlyStoppingTrigger:
         self._summary = reporter.DictSummary()
 
     def get_training_length(self):
-        """Return the training length of ``max_trigger``."""
+        """Return the training length of `max_trigger`."""
         return self._max_trigger.get_training_length()
 
     def serialize(self, serializer):

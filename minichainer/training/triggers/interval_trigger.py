@@ -1,10 +1,10 @@
-"""IntervalTrigger: fires every ``period`` iterations or epochs."""
+"""IntervalTrigger: fires every `period` iterations or epochs."""
 import numbers
 import warnings
 
 
 def check_unit(cls_name, unit):
-    """Raise ValueError unless ``unit`` is ``'epoch'`` or ``'iteration'``."""
+    """Raise ValueError unless `unit` is `'epoch'` or `'iteration'`."""
     if unit not in ('epoch', 'iteration'):
         raise ValueError(
             "{}: unit must be either 'epoch' or 'iteration', got {!r}".format(cls_name, unit))
@@ -12,7 +12,7 @@ def check_unit(cls_name, unit):
 
 
 def serialize_previous_counts(trigger, serializer):
-    """Save or load ``trigger``'s ``_previous_iteration`` and ``_previous_epoch_detail``.
+    """Save or load `trigger`'s `_previous_iteration` and `_previous_epoch_detail`.
 
     A snapshot without them (older Chainer) warns, as Chainer does, and sets them to -1:
     the trigger then guesses them from the updater at its next call.
@@ -40,15 +40,15 @@ def serialize_previous_counts(trigger, serializer):
 
 class IntervalTrigger:
     """Trigger that fires each time the iteration or epoch count crosses a multiple of
-    ``period``.
+    `period`.
 
-    It compares the updater's current ``iteration``/``epoch_detail`` with the value it
+    It compares the updater's current `iteration`/`epoch_detail` with the value it
     saw at its previous call (Chainer 7's semantics), so it fires correctly with
     fractional epoch periods and after a resume (the previous values are serialized).
 
     Args:
         period (int or float): Length of the interval; must be positive.
-        unit (str): ``'iteration'`` or ``'epoch'``.
+        unit (str): `'iteration'` or `'epoch'`.
 
     Raises:
         ValueError: unknown unit or non-positive period.
@@ -93,7 +93,7 @@ class IntervalTrigger:
         serialize_previous_counts(self, serializer)
 
     def get_training_length(self):
-        """Return ``(period, unit)``."""
+        """Return `(period, unit)`."""
         return (self.period, self.unit)
 
     def __str__(self):

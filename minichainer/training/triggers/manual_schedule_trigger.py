@@ -5,15 +5,15 @@ from minichainer.training.triggers import interval_trigger
 
 
 class ManualScheduleTrigger:
-    """Trigger that fires when the count passes one of ``points``.
+    """Trigger that fires when the count passes one of `points`.
 
     Args:
         points (int, float or list of them): Iterations or epochs to fire at.
-        unit (str): ``'iteration'`` or ``'epoch'``.
+        unit (str): `'iteration'` or `'epoch'`.
 
     Attributes:
         finished (bool): True once the last point has passed (the trainer then skips
-            the extension's ``initialize``).
+            the extension's `initialize`).
     """
 
     def __init__(self, points, unit):
@@ -53,7 +53,7 @@ class ManualScheduleTrigger:
         return fire
 
     def serialize(self, serializer):
-        """Save or load the previous counts and the ``finished`` flag."""
+        """Save or load the previous counts and the `finished` flag."""
         interval_trigger.serialize_previous_counts(self, serializer)
         try:
             self.finished = serializer('finished', self.finished)

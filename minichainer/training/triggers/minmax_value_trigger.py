@@ -4,12 +4,12 @@ from minichainer.training import util
 
 
 class BestValueTrigger:
-    """Trigger that fires when the mean of ``key`` over each interval improves.
+    """Trigger that fires when the mean of `key` over each interval improves.
 
     Args:
-        key (str): Observation key to watch (e.g. ``'validation/main/loss'``).
-        compare (callable): ``compare(best, new)`` is True when ``new`` is better.
-        trigger: Interval at which the mean is checked (default ``(1, 'epoch')``).
+        key (str): Observation key to watch (e.g. `'validation/main/loss'`).
+        compare (callable): `compare(best, new)` is True when `new` is better.
+        trigger: Interval at which the mean is checked (default `(1, 'epoch')`).
     """
 
     def __init__(self, key, compare, trigger=(1, 'epoch')):
@@ -20,10 +20,10 @@ class BestValueTrigger:
         self._compare = compare
 
     def __call__(self, trainer):
-        """Return True when the interval ends with a new best mean of ``key``.
+        """Return True when the interval ends with a new best mean of `key`.
 
         Raises:
-            KeyError: at a check, nothing was reported under ``key`` in the interval.
+            KeyError: at a check, nothing was reported under `key` in the interval.
         """
         observation = trainer.observation
         key = self._key
@@ -54,14 +54,14 @@ class BestValueTrigger:
 
 
 class MaxValueTrigger(BestValueTrigger):
-    """Fires when the mean of ``key`` over an interval exceeds the best so far."""
+    """Fires when the mean of `key` over an interval exceeds the best so far."""
 
     def __init__(self, key, trigger=(1, 'epoch')):
         super().__init__(key, lambda max_value, new_value: new_value > max_value, trigger)
 
 
 class MinValueTrigger(BestValueTrigger):
-    """Fires when the mean of ``key`` over an interval falls below the best so far."""
+    """Fires when the mean of `key` over an interval falls below the best so far."""
 
     def __init__(self, key, trigger=(1, 'epoch')):
         super().__init__(key, lambda min_value, new_value: new_value < min_value, trigger)

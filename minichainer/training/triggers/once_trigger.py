@@ -11,7 +11,7 @@ class OnceTrigger:
 
     Attributes:
         finished (bool): True once it has fired (the trainer then skips the extension's
-            ``initialize``).
+            `initialize`).
     """
 
     def __init__(self, call_on_resume=False):

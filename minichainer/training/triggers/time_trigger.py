@@ -1,9 +1,9 @@
-"""TimeTrigger: fires every ``period`` seconds of training time."""
+"""TimeTrigger: fires every `period` seconds of training time."""
 import numbers
 
 
 class TimeTrigger:
-    """Trigger that fires when ``trainer.elapsed_time`` passes each multiple of ``period``.
+    """Trigger that fires when `trainer.elapsed_time` passes each multiple of `period`.
 
     Args:
         period (float): Interval in seconds; must be positive.

@@ -5,8 +5,8 @@ from minichainer.training.updaters import standard_updater
 class MultiprocessParallelUpdater(standard_updater.StandardUpdater):
     """Multi-process data-parallel updater over several GPUs with NCCL.
 
-    It needs CuPy and NCCL, which minichainer does not support: ``available()`` is
-    False and constructing one raises ``RuntimeError``.
+    It needs CuPy and NCCL, which minichainer does not support: `available()` is
+    False and constructing one raises `RuntimeError`.
     """
 
     def __init__(self, iterators, optimizer, converter=None, devices=None,
@@ -23,7 +23,7 @@ class MultiprocessParallelUpdater(standard_updater.StandardUpdater):
 
 
 def size_num_grads(link):
-    """Return ``(total size, count)`` of the non-empty parameters of ``link``."""
+    """Return `(total size, count)` of the non-empty parameters of `link`."""
     size = 0
     num = 0
     for param in link.params():
@@ -41,7 +41,7 @@ def _gpu_only(name, link):
 
 
 def gather_grads(link):
-    """Pack all gradient arrays of ``link`` into one GPU array (GPU only).
+    """Pack all gradient arrays of `link` into one GPU array (GPU only).
 
     Raises:
         RuntimeError: always, as minichainer has only the CPU device.
@@ -50,7 +50,7 @@ def gather_grads(link):
 
 
 def gather_params(link):
-    """Pack all parameter arrays of ``link`` into one GPU array (GPU only).
+    """Pack all parameter arrays of `link` into one GPU array (GPU only).
 
     Raises:
         RuntimeError: always, as minichainer has only the CPU device.
@@ -59,7 +59,7 @@ def gather_params(link):
 
 
 def scatter_grads(link, array):
-    """Inverse of :func:`gather_grads` (GPU only).
+    """Inverse of `gather_grads` (GPU only).
 
     Raises:
         RuntimeError: always, as minichainer has only the CPU device.
@@ -68,7 +68,7 @@ def scatter_grads(link, array):
 
 
 def scatter_params(link, array):
-    """Inverse of :func:`gather_params` (GPU only).
+    """Inverse of `gather_params` (GPU only).
 
     Raises:
         RuntimeError: always, as minichainer has only the CPU device.

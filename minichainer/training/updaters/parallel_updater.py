@@ -6,7 +6,8 @@ class ParallelUpdater(standard_updater.StandardUpdater):
     """Data-parallel updater over several GPUs.
 
     minichainer only has the CPU/NumPy device, so constructing one raises
-    ``RuntimeError``.  Use :class:`StandardUpdater` instead.
+    `RuntimeError`.  Use
+    [`StandardUpdater`][minichainer.training.updaters.standard_updater.StandardUpdater] instead.
     """
 
     def __init__(self, iterator, optimizer, converter=None, models=None, devices=None,

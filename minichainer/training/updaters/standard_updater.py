@@ -5,21 +5,21 @@ from minichainer.training import _updater
 
 
 class StandardUpdater(_updater.Updater):
-    """The standard updater: reads a batch, converts it and calls ``optimizer.update``.
+    """The standard updater: reads a batch, converts it and calls `optimizer.update`.
 
     Args:
         iterator: Dataset iterator, or a dict of them (the one used for updates and
-            for ``epoch``/``epoch_detail`` is ``'main'``).
-        optimizer: Optimizer, or a dict of them (``'main'`` is used by
-            ``update_core``).
+            for `epoch`/`epoch_detail` is `'main'`).
+        optimizer: Optimizer, or a dict of them (`'main'` is used by
+            `update_core`).
         converter: Converter from a batch to the arguments of the loss function
-            (default :func:`~minichainer.dataset.concat_examples`).
+            (default `concat_examples`).
         device: Device the models are sent to (None: leave them where they are).
         loss_func: Loss function; the target link of the optimizer by default.
         loss_scale (float): Loss scaling factor given to the optimizers.
-        auto_new_epoch (bool): Call ``optimizer.new_epoch(auto=True)`` at each new
-            epoch (and set ``use_auto_new_epoch``).
-        input_device: Device the batches are sent to (``device`` by default).
+        auto_new_epoch (bool): Call `optimizer.new_epoch(auto=True)` at each new
+            epoch (and set `use_auto_new_epoch`).
+        input_device: Device the batches are sent to (`device` by default).
 
     Attributes:
         converter, loss_func, iteration (int): as in Chainer.
@@ -103,7 +103,7 @@ class StandardUpdater(_updater.Updater):
             iterator.finalize()
 
     def get_optimizer(self, name):
-        """Return the optimizer named ``name`` (``'main'`` for a single one)."""
+        """Return the optimizer named `name` (`'main'` for a single one)."""
         return self._optimizers[name]
 
     def get_all_optimizers(self):
@@ -111,16 +111,16 @@ class StandardUpdater(_updater.Updater):
         return dict(self._optimizers)
 
     def get_iterator(self, name):
-        """Return the iterator named ``name`` (``'main'`` for a single one)."""
+        """Return the iterator named `name` (`'main'` for a single one)."""
         return self._iterators[name]
 
     def update(self):
-        """Run ``update_core`` and count the iteration."""
+        """Run `update_core` and count the iteration."""
         self.update_core()
         self.iteration += 1
 
     def update_core(self):
-        """One step: next batch, convert, ``optimizer.update(loss_func, *args)``.
+        """One step: next batch, convert, `optimizer.update(loss_func, *args)`.
 
         Override this in custom updaters.
         """
@@ -142,8 +142,8 @@ class StandardUpdater(_updater.Updater):
             optimizer.new_epoch(auto=True)
 
     def serialize(self, serializer):
-        """Save or load iterators (``iterator:<name>``), optimizers
-        (``optimizer:<name>``), models (``model:<name>``) and ``iteration``."""
+        """Save or load iterators (`iterator:<name>`), optimizers
+        (`optimizer:<name>`), models (`model:<name>`) and `iteration`."""
         for name, iterator in self._iterators.items():
             iterator.serialize(serializer['iterator:' + name])
         for name, optimizer in self._optimizers.items():

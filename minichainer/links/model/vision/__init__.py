@@ -1,14 +1,14 @@
-"""Image-classification CNNs of ``chainer.links.model.vision``: VGG, ResNet, GoogLeNet.
+"""Image-classification CNNs of `chainer.links.model.vision`: VGG, ResNet, GoogLeNet.
 
-The three model modules (``vgg``, ``resnet``, ``googlenet``) share what lives here: the
-``forward``/``extract``/``predict`` machinery driven by each model's ordered
-``functions`` table, the image preprocessing behind their ``prepare`` functions
+The three model modules (`vgg`, `resnet`, `googlenet`) share what lives here: the
+`forward`/`extract`/`predict` machinery driven by each model's ordered
+`functions` table, the image preprocessing behind their `prepare` functions
 (Pillow is imported on first use only), ten-crop oversampling and the loading of
 pre-trained weights.
 
-Pre-trained weights: Chainer converts the original Caffe models to ``.npz`` files in
-``<dataset root>/pfnet/chainer/models/``. minichainer has no Caffe reader, so
-``pretrained_model='auto'`` loads the converted file from that very place (a cache
+Pre-trained weights: Chainer converts the original Caffe models to `.npz` files in
+`<dataset root>/pfnet/chainer/models/`. minichainer has no Caffe reader, so
+`pretrained_model='auto'` loads the converted file from that very place (a cache
 Chainer made is reused as is) and explains how to get it when it is missing.
 """
 import os
@@ -29,7 +29,7 @@ _PIL_HINT = ('install Pillow (pip install Pillow, or pip install minichainer[exa
 
 
 def _pil():
-    """Return ``PIL.Image``, importing it on first use (an optional dependency)."""
+    """Return `PIL.Image`, importing it on first use (an optional dependency)."""
     try:
         from PIL import Image
     except ImportError as e:
@@ -40,7 +40,7 @@ def _pil():
 
 
 def pil_available():
-    """True when Pillow can be imported (the ``available`` flag of the model modules)."""
+    """True when Pillow can be imported (the `available` flag of the model modules)."""
     try:
         _pil()
     except ImportError:
@@ -49,7 +49,7 @@ def pil_available():
 
 
 def module_getattr(module_name):
-    """A module ``__getattr__`` giving the lazily computed ``available`` flag."""
+    """A module `__getattr__` giving the lazily computed `available` flag."""
     def __getattr__(name):
         if name == 'available':
             return pil_available()
@@ -60,10 +60,10 @@ def module_getattr(module_name):
 def prepare_image(image, size, mean_bgr, label):
     """Resize an RGB image and return it as a BGR, mean-subtracted CHW array.
 
-    ``image`` is a PIL image or a ``numpy.ndarray`` of shape ``(H, W)``, ``(H, W, C)``,
-    ``(1, H, W)`` or ``(3, H, W)`` with values in [0, 255]. ``size`` is PIL's
-    ``(width, height)``, or None to keep the size. The result has the configured
-    default dtype (``minichainer.get_dtype()``).
+    `image` is a PIL image or a `numpy.ndarray` of shape `(H, W)`, `(H, W, C)`,
+    `(1, H, W)` or `(3, H, W)` with values in [0, 255]. `size` is PIL's
+    `(width, height)`, or None to keep the size. The result has the configured
+    default dtype (`minichainer.get_dtype()`).
     """
     Image = _pil()
     if isinstance(image, numpy.ndarray):
@@ -105,11 +105,11 @@ _USE_CONFIG = '{} argument is not supported anymore. Use chainer.using_config'
 class VisionModel(link.Chain):
     """Base of the vision models: everything but the layers and their order.
 
-    A subclass defines ``functions`` (an ordered dict: layer name -> list of callables
-    applied in turn) and these class attributes: ``_mean_bgr`` (mean pixel of
-    ``prepare``), ``_extract_default`` (default layer of ``extract``),
-    ``_removed_kwarg`` (the old keyword ``forward`` rejects with a hint) and
-    ``_branches`` (layer -> earlier layer whose output it starts from).
+    A subclass defines `functions` (an ordered dict: layer name -> list of callables
+    applied in turn) and these class attributes: `_mean_bgr` (mean pixel of
+    `prepare`), `_extract_default` (default layer of `extract`),
+    `_removed_kwarg` (the old keyword `forward` rejects with a hint) and
+    `_branches` (layer -> earlier layer whose output it starts from).
     """
 
     _branches = {}
@@ -121,7 +121,7 @@ class VisionModel(link.Chain):
 
     @property
     def available_layers(self):
-        """Names of the layers ``forward`` and ``extract`` can return, in order."""
+        """Names of the layers `forward` and `extract` can return, in order."""
         return list(self.functions)
 
     @classmethod
@@ -129,7 +129,7 @@ class VisionModel(link.Chain):
         """Not supported: minichainer cannot read Caffe models.
 
         Convert the caffemodel once with Chainer (this classmethod there) and give the
-        resulting ``.npz`` file as ``pretrained_model``.
+        resulting `.npz` file as `pretrained_model`.
         """
         raise NotImplementedError(
             '{}.convert_caffemodel_to_npz: minichainer cannot read Caffe models; run '
@@ -153,11 +153,12 @@ class VisionModel(link.Chain):
         """Run the network up to the last requested layer.
 
         Args:
-            x: Input batch ``(N, 3, H, W)`` (see ``prepare``).
-            layers (list of str): Layers to return (default ``['prob']``).
+            x: Input batch `(N, 3, H, W)` (see `prepare`).
+            layers (list of str): Layers to return (default `['prob']`).
 
         Returns:
-            dict: layer name -> :class:`~minichainer.Variable` for each requested layer.
+            dict: layer name -> [`Variable`][minichainer.variable.Variable] for each requested
+                layer.
         """
         if kwargs:
             name = self._removed_kwarg
@@ -186,9 +187,9 @@ class VisionModel(link.Chain):
         return activations
 
     def extract(self, images, layers=None, size=(224, 224), **kwargs):
-        """Preprocess ``images`` with ``prepare`` and return ``forward``'s feature maps.
+        """Preprocess `images` with `prepare` and return `forward`'s feature maps.
 
-        The configuration (``train``, ``enable_backprop``) is left as it is.
+        The configuration (`train`, `enable_backprop`) is left as it is.
 
         Args:
             images: Iterable of PIL images or arrays (RGB).
@@ -211,9 +212,9 @@ class VisionModel(link.Chain):
         return sum_(y, axis=1) / 10
 
     def predict(self, images, oversample=True):
-        """Class probabilities ``(N, 1000)`` of the images, in test mode without backprop.
+        """Class probabilities `(N, 1000)` of the images, in test mode without backprop.
 
-        The images are resized to 256x256; with ``oversample`` the probabilities of the
+        The images are resized to 256x256; with `oversample` the probabilities of the
         ten 224x224 crops (corners, centre, mirrored) are averaged, otherwise only the
         centre crop is used.
         """
@@ -234,10 +235,10 @@ def pretrained_path(owner, pretrained_model, auto_npz_name=None, how=None):
     """Where the constructors load pre-trained weights from (None: random weights).
 
     Called before the layers are built, so that a missing file fails at once.
-    ``auto_npz_name`` is given when ``pretrained_model`` asks for the converted Caffe
-    model (``'auto'``, or a ``.caffemodel`` name for ResNet): it names that file in
-    ``<dataset root>/pfnet/chainer/models/``, and ``how`` tells how Chainer makes it.
-    Otherwise a non-empty ``pretrained_model`` is the ``.npz`` file itself.
+    `auto_npz_name` is given when `pretrained_model` asks for the converted Caffe
+    model (`'auto'`, or a `.caffemodel` name for ResNet): it names that file in
+    `<dataset root>/pfnet/chainer/models/`, and `how` tells how Chainer makes it.
+    Otherwise a non-empty `pretrained_model` is the `.npz` file itself.
     """
     if not pretrained_model:
         return None
@@ -260,6 +261,6 @@ def pretrained_path(owner, pretrained_model, auto_npz_name=None, how=None):
 
 
 def load_pretrained(model, path):
-    """Load the weights found by :func:`pretrained_path` (if any) into ``model``."""
+    """Load the weights found by `pretrained_path` (if any) into `model`."""
     if path is not None:
         minichainer.serializers.load_npz(path, model)

@@ -1,9 +1,9 @@
 """GoogLeNet (Inception-v1) with its two auxiliary classifiers
-(``chainer.links.model.vision.googlenet``).
+(`chainer.links.model.vision.googlenet`).
 
 The pre-trained weights are BVLC's Caffe model
 (https://github.com/BVLC/caffe/tree/master/models/bvlc_googlenet) converted to
-``.npz``.
+`.npz`.
 """
 import collections
 
@@ -43,23 +43,23 @@ __getattr__ = _vision.module_getattr(__name__)
 class GoogLeNet(_vision.VisionModel):
     """GoogLeNet (Inception-v1) as trained by BVLC, auxiliary classifiers included.
 
-    Stem ``conv1`` (7x7/2), ``conv2_reduce`` (1x1), ``conv2`` (3x3) with max pooling
-    and local response normalization, Inception modules ``inc3a`` ... ``inc5b``, 7x7
-    average pooling ``pool5``, dropout 0.4 and ``loss3_fc`` (1024 -> 1000). The
-    auxiliary heads ``loss1_*`` (on ``inception_4a``) and ``loss2_*`` (on
-    ``inception_4d``) come after ``prob`` in ``functions`` so that they only run when
+    Stem `conv1` (7x7/2), `conv2_reduce` (1x1), `conv2` (3x3) with max pooling
+    and local response normalization, Inception modules `inc3a` ... `inc5b`, 7x7
+    average pooling `pool5`, dropout 0.4 and `loss3_fc` (1024 -> 1000). The
+    auxiliary heads `loss1_*` (on `inception_4a`) and `loss2_*` (on
+    `inception_4d`) come after `prob` in `functions` so that they only run when
     asked for. The fully-connected layers need 224x224 inputs.
 
     Args:
-        pretrained_model (str or None): ``'auto'`` loads the converted BVLC model
-            ``bvlc_googlenet.npz`` from ``<dataset root>/pfnet/chainer/models/``
+        pretrained_model (str or None): `'auto'` loads the converted BVLC model
+            `bvlc_googlenet.npz` from `<dataset root>/pfnet/chainer/models/`
             (minichainer cannot download and convert the Caffe model itself; Chainer's
-            cached file is used); a path loads that ``.npz`` file; None draws the
-            stem and classifier weights from ``LeCunUniform(scale=1.0)`` (Caffe's
+            cached file is used); a path loads that `.npz` file; None draws the
+            stem and classifier weights from `LeCunUniform(scale=1.0)` (Caffe's
             "xavier" filler; the Inception modules use their default initializer).
 
     Attributes:
-        available_layers (list of str): Layer names accepted by ``forward``/``extract``.
+        available_layers (list of str): Layer names accepted by `forward`/`extract`.
     """
 
     _mean_bgr = _MEAN_BGR
@@ -96,8 +96,8 @@ class GoogLeNet(_vision.VisionModel):
 
     @property
     def functions(self):
-        """Ordered dict: layer name -> callables applied in turn (``loss1_fc2`` and
-        ``loss2_fc2`` start again from ``inception_4a`` and ``inception_4d``)."""
+        """Ordered dict: layer name -> callables applied in turn (`loss1_fc2` and
+        `loss2_fc2` start again from `inception_4a` and `inception_4d`)."""
         table = [
             ('conv1', [self.conv1, relu]),
             ('pool1', [_max_pooling_2d, _local_response_normalization]),
@@ -128,13 +128,13 @@ def prepare(image, size=(224, 224)):
     """Turn an RGB image into GoogLeNet input: resized, BGR, mean pixel subtracted, CHW.
 
     Args:
-        image (PIL.Image or numpy.ndarray): The image; an array has shape ``(H, W)``,
-            ``(H, W, C)`` or ``(C, H, W)`` (C = 1 or 3) with RGB values in [0, 255].
-        size (pair of ints): ``(width, height)`` to resize to (PIL's order); None
+        image (PIL.Image or numpy.ndarray): The image; an array has shape `(H, W)`,
+            `(H, W, C)` or `(C, H, W)` (C = 1 or 3) with RGB values in [0, 255].
+        size (pair of ints): `(width, height)` to resize to (PIL's order); None
             keeps the size.
 
     Returns:
-        numpy.ndarray: ``(3, H, W)`` array of the default dtype.
+        numpy.ndarray: `(3, H, W)` array of the default dtype.
 
     Raises:
         ImportError: Pillow is not installed.

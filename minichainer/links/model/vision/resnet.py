@@ -1,8 +1,8 @@
-"""Residual networks with 50, 101 and 152 layers (``chainer.links.model.vision.resnet``).
+"""Residual networks with 50, 101 and 152 layers (`chainer.links.model.vision.resnet`).
 
 K. He et al., Deep Residual Learning for Image Recognition
 (https://arxiv.org/abs/1512.03385). The pre-trained weights are MSRA's Caffe models
-(https://github.com/KaimingHe/deep-residual-networks) converted to ``.npz``.
+(https://github.com/KaimingHe/deep-residual-networks) converted to `.npz`.
 """
 import collections
 import warnings
@@ -32,29 +32,30 @@ __getattr__ = _vision.module_getattr(__name__)
 
 
 class ResNetLayers(_vision.VisionModel):
-    """ResNet (base of :class:`ResNet50Layers`, :class:`ResNet101Layers` and
-    :class:`ResNet152Layers`).
+    """ResNet (base of [`ResNet50Layers`][minichainer.links.model.vision.resnet.ResNet50Layers],
+    [`ResNet101Layers`][minichainer.links.model.vision.resnet.ResNet101Layers] and
+    [`ResNet152Layers`][minichainer.links.model.vision.resnet.ResNet152Layers]).
 
-    ``conv1`` (7x7, stride 2) + ``bn1`` + ReLU, 3x3 max pooling, four
-    :class:`BuildingBlock` stages ``res2`` ... ``res5`` (256, 512, 1024 and 2048
-    channels), global average pooling ``pool5`` and ``fc6`` (2048 -> 1000). Any input
-    of at least 32x32 works for the layers up to ``pool5``.
+    `conv1` (7x7, stride 2) + `bn1` + ReLU, 3x3 max pooling, four
+    `BuildingBlock` stages `res2` ... `res5` (256, 512, 1024 and 2048
+    channels), global average pooling `pool5` and `fc6` (2048 -> 1000). Any input
+    of at least 32x32 works for the layers up to `pool5`.
 
     Args:
-        pretrained_model (str or None): A path ending in ``.caffemodel`` (the
-            subclasses' ``'auto'`` means ``ResNet-{n_layers}-model.caffemodel``) loads
-            the converted ``ResNet-{n_layers}-model.npz`` from
-            ``<dataset root>/pfnet/chainer/models/`` (minichainer cannot convert the
+        pretrained_model (str or None): A path ending in `.caffemodel` (the
+            subclasses' `'auto'` means `ResNet-{n_layers}-model.caffemodel`) loads
+            the converted `ResNet-{n_layers}-model.npz` from
+            `<dataset root>/pfnet/chainer/models/` (minichainer cannot convert the
             Caffe model itself; the file Chainer made is used); another path loads that
-            ``.npz`` file; None draws the convolution weights from
-            ``HeNormal(scale=1.0)`` (otherwise they start at zero before loading).
+            `.npz` file; None draws the convolution weights from
+            `HeNormal(scale=1.0)` (otherwise they start at zero before loading).
         n_layers (int): 50, 101 or 152.
         downsample_fb (bool): Put the stride 2 of the downsampling bottlenecks on their
             3x3 convolution (Facebook's ResNet) instead of the first 1x1 convolution
             (MSRA's original).
 
     Attributes:
-        available_layers (list of str): Layer names accepted by ``forward``/``extract``.
+        available_layers (list of str): Layer names accepted by `forward`/`extract`.
     """
 
     _mean_bgr = _MEAN_BGR
@@ -122,11 +123,11 @@ class _FixedDepthResNet(ResNetLayers):
 
 
 class ResNet50Layers(_FixedDepthResNet):
-    """ResNet with 50 layers (see :class:`ResNetLayers`).
+    """ResNet with 50 layers (see `ResNetLayers`).
 
     Args:
-        pretrained_model (str or None): ``'auto'`` (``ResNet-50-model.npz`` in the
-            dataset cache), the path of an ``.npz`` file, or None for random weights.
+        pretrained_model (str or None): `'auto'` (`ResNet-50-model.npz` in the
+            dataset cache), the path of an `.npz` file, or None for random weights.
         downsample_fb (bool): Facebook-style downsampling (stride on the 3x3 conv).
     """
 
@@ -134,11 +135,11 @@ class ResNet50Layers(_FixedDepthResNet):
 
 
 class ResNet101Layers(_FixedDepthResNet):
-    """ResNet with 101 layers (see :class:`ResNetLayers`).
+    """ResNet with 101 layers (see `ResNetLayers`).
 
     Args:
-        pretrained_model (str or None): ``'auto'`` (``ResNet-101-model.npz`` in the
-            dataset cache), the path of an ``.npz`` file, or None for random weights.
+        pretrained_model (str or None): `'auto'` (`ResNet-101-model.npz` in the
+            dataset cache), the path of an `.npz` file, or None for random weights.
         downsample_fb (bool): Facebook-style downsampling (stride on the 3x3 conv).
     """
 
@@ -146,11 +147,11 @@ class ResNet101Layers(_FixedDepthResNet):
 
 
 class ResNet152Layers(_FixedDepthResNet):
-    """ResNet with 152 layers (see :class:`ResNetLayers`).
+    """ResNet with 152 layers (see `ResNetLayers`).
 
     Args:
-        pretrained_model (str or None): ``'auto'`` (``ResNet-152-model.npz`` in the
-            dataset cache), the path of an ``.npz`` file, or None for random weights.
+        pretrained_model (str or None): `'auto'` (`ResNet-152-model.npz` in the
+            dataset cache), the path of an `.npz` file, or None for random weights.
         downsample_fb (bool): Facebook-style downsampling (stride on the 3x3 conv).
     """
 
@@ -161,13 +162,13 @@ def prepare(image, size=(224, 224)):
     """Turn an RGB image into ResNet input: resized, BGR, mean pixel subtracted, CHW.
 
     Args:
-        image (PIL.Image or numpy.ndarray): The image; an array has shape ``(H, W)``,
-            ``(H, W, C)`` or ``(C, H, W)`` (C = 1 or 3) with RGB values in [0, 255].
-        size (pair of ints): ``(width, height)`` to resize to (PIL's order); None
+        image (PIL.Image or numpy.ndarray): The image; an array has shape `(H, W)`,
+            `(H, W, C)` or `(C, H, W)` (C = 1 or 3) with RGB values in [0, 255].
+        size (pair of ints): `(width, height)` to resize to (PIL's order); None
             keeps the size.
 
     Returns:
-        numpy.ndarray: ``(3, H, W)`` array of the default dtype.
+        numpy.ndarray: `(3, H, W)` array of the default dtype.
 
     Raises:
         ImportError: Pillow is not installed.
@@ -176,11 +177,11 @@ def prepare(image, size=(224, 224)):
 
 
 class BuildingBlock(link.Chain):
-    """A ResNet stage: one :class:`BottleneckA` (``a``) then ``n_layers - 1``
-    :class:`BottleneckB` (``b1``, ``b2``, ...).
+    """A ResNet stage: one `BottleneckA` (`a`) then `n_layers - 1`
+    `BottleneckB` (`b1`, `b2`, ...).
 
     Args:
-        n_layers (int): Number of bottlenecks (the former name ``n_layer`` is accepted
+        n_layers (int): Number of bottlenecks (the former name `n_layer` is accepted
             as a keyword with a DeprecationWarning).
         in_channels (int): Input channels.
         mid_channels (int): Channels inside the bottlenecks.
@@ -222,7 +223,7 @@ class BuildingBlock(link.Chain):
 
 
 def _conv_bn(owner, index, in_channels, out_channels, ksize, stride, initialW):
-    """Register ``conv<index>`` (no bias) and ``bn<index>`` on ``owner``."""
+    """Register `conv<index>` (no bias) and `bn<index>` on `owner`."""
     setattr(owner, 'conv{}'.format(index), Convolution2D(
         in_channels, out_channels, ksize, stride, ksize // 2, initialW=initialW,
         nobias=True))
@@ -230,10 +231,10 @@ def _conv_bn(owner, index, in_channels, out_channels, ksize, stride, initialW):
 
 
 class BottleneckA(link.Chain):
-    """Bottleneck that changes the channels (and, with ``stride``, the resolution).
+    """Bottleneck that changes the channels (and, with `stride`, the resolution).
 
-    ``1x1 -> 3x3 -> 1x1`` convolutions (``conv1``-``conv3``, each with batch
-    normalization ``bn1``-``bn3``) plus a projection shortcut ``conv4``/``bn4``; the
+    `1x1 -> 3x3 -> 1x1` convolutions (`conv1`-`conv3`, each with batch
+    normalization `bn1`-`bn3`) plus a projection shortcut `conv4`/`bn4`; the
     sum goes through ReLU.
 
     Args:
@@ -266,8 +267,8 @@ class BottleneckA(link.Chain):
 class BottleneckB(link.Chain):
     """Bottleneck with an identity shortcut (same channels and resolution).
 
-    ``1x1 -> 3x3 -> 1x1`` convolutions ``conv1``-``conv3`` with batch normalization
-    ``bn1``-``bn3``; the input is added before the final ReLU.
+    `1x1 -> 3x3 -> 1x1` convolutions `conv1`-`conv3` with batch normalization
+    `bn1`-`bn3`; the input is added before the final ReLU.
 
     Args:
         in_channels (int): Input and output channels.

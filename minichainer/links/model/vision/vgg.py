@@ -1,4 +1,4 @@
-"""VGG networks with 16 and 19 weight layers (``chainer.links.model.vision.vgg``).
+"""VGG networks with 16 and 19 weight layers (`chainer.links.model.vision.vgg`).
 
 K. Simonyan and A. Zisserman, Very Deep Convolutional Networks for Large-Scale Image
 Recognition (https://arxiv.org/abs/1409.1556). The pre-trained weights (converted
@@ -26,24 +26,25 @@ __getattr__ = _vision.module_getattr(__name__)
 
 
 class VGGLayers(_vision.VisionModel):
-    """VGG network (base of :class:`VGG16Layers` and :class:`VGG19Layers`).
+    """VGG network (base of [`VGG16Layers`][minichainer.links.model.vision.vgg.VGG16Layers] and
+    [`VGG19Layers`][minichainer.links.model.vision.vgg.VGG19Layers]).
 
-    Thirteen (or sixteen) 3x3 convolutions ``conv1_1`` ... ``conv5_3`` (``conv5_4``)
-    in five blocks each followed by 2x2 max pooling, then ``fc6`` (25088 -> 4096),
-    ``fc7`` (4096 -> 4096) with ReLU and dropout, ``fc8`` (4096 -> 1000) and softmax.
-    ``fc6`` needs 224x224 inputs; the convolutional layers accept any size.
+    Thirteen (or sixteen) 3x3 convolutions `conv1_1` ... `conv5_3` (`conv5_4`)
+    in five blocks each followed by 2x2 max pooling, then `fc6` (25088 -> 4096),
+    `fc7` (4096 -> 4096) with ReLU and dropout, `fc8` (4096 -> 1000) and softmax.
+    `fc6` needs 224x224 inputs; the convolutional layers accept any size.
 
     Args:
-        pretrained_model (str or None): ``'auto'`` loads the converted VGG model
-            ``VGG_ILSVRC_{16,19}_layers.npz`` from
-            ``<dataset root>/pfnet/chainer/models/`` (minichainer cannot download and
+        pretrained_model (str or None): `'auto'` loads the converted VGG model
+            `VGG_ILSVRC_{16,19}_layers.npz` from
+            `<dataset root>/pfnet/chainer/models/` (minichainer cannot download and
             convert the Caffe model itself; Chainer's cached file is used); a path loads
-            that ``.npz`` file; None draws the weights from ``Normal(0.01)`` with zero
+            that `.npz` file; None draws the weights from `Normal(0.01)` with zero
             biases, as in the paper (otherwise they start at zero before loading).
         n_layers (int): 16 or 19.
 
     Attributes:
-        available_layers (list of str): Layer names accepted by ``forward``/``extract``.
+        available_layers (list of str): Layer names accepted by `forward`/`extract`.
     """
 
     _mean_bgr = _MEAN_BGR
@@ -108,11 +109,11 @@ class VGGLayers(_vision.VisionModel):
 
 
 class VGG16Layers(VGGLayers):
-    """VGG with 16 weight layers (see :class:`VGGLayers`; 22 available layers).
+    """VGG with 16 weight layers (see `VGGLayers`; 22 available layers).
 
     Args:
-        pretrained_model (str or None): ``'auto'`` (``VGG_ILSVRC_16_layers.npz`` in the
-            dataset cache), the path of an ``.npz`` file, or None for random weights.
+        pretrained_model (str or None): `'auto'` (`VGG_ILSVRC_16_layers.npz` in the
+            dataset cache), the path of an `.npz` file, or None for random weights.
     """
 
     def __init__(self, pretrained_model='auto'):
@@ -120,11 +121,11 @@ class VGG16Layers(VGGLayers):
 
 
 class VGG19Layers(VGGLayers):
-    """VGG with 19 weight layers (see :class:`VGGLayers`; 25 available layers).
+    """VGG with 19 weight layers (see `VGGLayers`; 25 available layers).
 
     Args:
-        pretrained_model (str or None): ``'auto'`` (``VGG_ILSVRC_19_layers.npz`` in the
-            dataset cache), the path of an ``.npz`` file, or None for random weights.
+        pretrained_model (str or None): `'auto'` (`VGG_ILSVRC_19_layers.npz` in the
+            dataset cache), the path of an `.npz` file, or None for random weights.
     """
 
     def __init__(self, pretrained_model='auto'):
@@ -135,13 +136,13 @@ def prepare(image, size=(224, 224)):
     """Turn an RGB image into VGG input: resized, BGR, mean pixel subtracted, CHW.
 
     Args:
-        image (PIL.Image or numpy.ndarray): The image; an array has shape ``(H, W)``,
-            ``(H, W, C)`` or ``(C, H, W)`` (C = 1 or 3) with RGB values in [0, 255].
-        size (pair of ints): ``(width, height)`` to resize to (PIL's order); None
+        image (PIL.Image or numpy.ndarray): The image; an array has shape `(H, W)`,
+            `(H, W, C)` or `(C, H, W)` (C = 1 or 3) with RGB values in [0, 255].
+        size (pair of ints): `(width, height)` to resize to (PIL's order); None
             keeps the size.
 
     Returns:
-        numpy.ndarray: ``(3, H, W)`` array of the default dtype.
+        numpy.ndarray: `(3, H, W)` array of the default dtype.
 
     Raises:
         ImportError: Pillow is not installed.
