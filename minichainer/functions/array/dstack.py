@@ -3,28 +3,16 @@ import numpy
 
 from minichainer import backend
 from minichainer import function_node
+from minichainer.functions.array.hstack import check_stack_types
 from minichainer.functions.array.reshape import reshape
 from minichainer.functions.array.split_axis import split_axis
-from minichainer.utils import type_check
 
 
 class Dstack(function_node.FunctionNode):
     """Concatenate arrays along the third axis, as `numpy.dstack`."""
 
     def check_type_forward(self, in_types):
-        type_check.expect(in_types.size() > 0)
-        type_check._argname((in_types[0],), ('x0',))
-        ndim = type_check.eval(in_types[0].ndim)
-        for i in range(1, type_check.eval(in_types.size())):
-            type_check._argname((in_types[i],), ('x{}'.format(i),))
-            type_check.expect(in_types[0].dtype == in_types[i].dtype,
-                              in_types[0].ndim == in_types[i].ndim)
-            if ndim <= 2:
-                type_check.expect(in_types[0].shape == in_types[i].shape)
-                continue
-            for d in range(ndim):
-                if d != 2:
-                    type_check.expect(in_types[0].shape[d] == in_types[i].shape[d])
+        check_stack_types(in_types, 2, 2, True)
 
     def forward(self, xs):
         xp = backend.get_array_module(*xs)

@@ -8,22 +8,35 @@ from minichainer.functions.array.split_axis import split_axis
 from minichainer.utils import type_check
 
 
+def check_stack_types(in_types, axis, low_ndim, low_same_shape):
+    """Type-check the inputs of an ``hstack``-like stacking along ``axis``.
+
+    Every input ``x{i}`` must share the dtype and ndim of ``x0``; inputs of
+    ndim > ``low_ndim`` must agree in every dimension but ``axis``, and inputs
+    of ndim <= ``low_ndim`` must have equal shapes when ``low_same_shape``
+    (and are otherwise not checked further).
+    """
+    type_check.expect(in_types.size() > 0)
+    type_check._argname((in_types[0],), ('x0',))
+    ndim = type_check.eval(in_types[0].ndim)
+    for i in range(1, type_check.eval(in_types.size())):
+        type_check._argname((in_types[i],), ('x{}'.format(i),))
+        type_check.expect(in_types[0].dtype == in_types[i].dtype,
+                          in_types[0].ndim == in_types[i].ndim)
+        if ndim <= low_ndim:
+            if low_same_shape:
+                type_check.expect(in_types[0].shape == in_types[i].shape)
+            continue
+        for d in range(ndim):
+            if d != axis:
+                type_check.expect(in_types[0].shape[d] == in_types[i].shape[d])
+
+
 class Hstack(function_node.FunctionNode):
     """Concatenate arrays horizontally, as `numpy.hstack`."""
 
     def check_type_forward(self, in_types):
-        type_check.expect(in_types.size() > 0)
-        type_check._argname((in_types[0],), ('x0',))
-        ndim = type_check.eval(in_types[0].ndim)
-        for i in range(1, type_check.eval(in_types.size())):
-            type_check._argname((in_types[i],), ('x{}'.format(i),))
-            type_check.expect(in_types[0].dtype == in_types[i].dtype,
-                              in_types[0].ndim == in_types[i].ndim)
-            if ndim <= 1:
-                continue
-            for d in range(ndim):
-                if d != 1:
-                    type_check.expect(in_types[0].shape[d] == in_types[i].shape[d])
+        check_stack_types(in_types, 1, 1, False)
 
     def forward(self, xs):
         xp = backend.get_array_module(*xs)
