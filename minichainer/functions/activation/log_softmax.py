@@ -1,14 +1,14 @@
 """Log-softmax (`chainer.functions.log_softmax`)."""
 from minichainer import backend
 from minichainer import function_node
+from minichainer.functions.activation.softmax import check_float_x_axis
 from minichainer.functions.array import broadcast
 from minichainer.functions.math import exponential
 from minichainer.functions.math import sum as sum_mod
-from minichainer.utils import type_check
 
 
-def logsumexp(x, axis):
-    """`log(sum(exp(x), axis, keepdims=True))` on an array, without overflow."""
+def log_softmax_array(x, axis=1):
+    """`x - log(sum(exp(x), axis, keepdims=True))` on an array, without overflow."""
     xp = backend.get_array_module(x)
     m = x.max(axis=axis, keepdims=True)
     y = x - m
@@ -16,11 +16,7 @@ def logsumexp(x, axis):
     s = y.sum(axis=axis, keepdims=True)
     xp.log(s, out=s)
     m += s
-    return m
-
-
-def _log_softmax(x, axis=1):
-    return x - logsumexp(x, axis)
+    return x - m
 
 
 class LogSoftmax(function_node.FunctionNode):
@@ -30,14 +26,11 @@ class LogSoftmax(function_node.FunctionNode):
         self.axis = axis
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        x_type, = in_types
-        type_check.expect(x_type.dtype.kind == 'f')
-        type_check.expect_axis(x_type, self.axis)
+        check_float_x_axis(in_types, self.axis)
 
     def forward(self, inputs):
         x, = inputs
-        y = _log_softmax(x, axis=self.axis)
+        y = log_softmax_array(x, axis=self.axis)
         self._x_xp = backend.get_array_module(x)
         self._x_shape = x.shape
         self._x_dtype = x.dtype

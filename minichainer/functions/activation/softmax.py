@@ -6,6 +6,14 @@ from minichainer.functions.math import sum as sum_mod
 from minichainer.utils import type_check
 
 
+def check_float_x_axis(in_types, axis):
+    """Type-check one floating input ``x`` that has the axis ``axis``."""
+    type_check._argname(in_types, ('x',))
+    x_type, = in_types
+    type_check.expect(x_type.dtype.kind == 'f')
+    type_check.expect_axis(x_type, axis)
+
+
 class Softmax(function_node.FunctionNode):
     """Softmax along `axis`, shifted by the maximum for numerical stability."""
 
@@ -13,10 +21,7 @@ class Softmax(function_node.FunctionNode):
         self.axis = axis
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        x_type, = in_types
-        type_check.expect(x_type.dtype.kind == 'f')
-        type_check.expect_axis(x_type, self.axis)
+        check_float_x_axis(in_types, self.axis)
 
     def forward(self, inputs):
         x, = inputs

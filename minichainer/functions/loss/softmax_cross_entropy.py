@@ -6,6 +6,7 @@ from minichainer import function_node
 from minichainer import variable
 from minichainer.utils import type_check
 from minichainer.functions.activation.log_softmax import log_softmax
+from minichainer.functions.activation.log_softmax import log_softmax_array
 from minichainer.functions.array.broadcast import broadcast_to
 from minichainer.functions.array.cast import cast
 from minichainer.functions.array.reshape import reshape
@@ -49,18 +50,6 @@ def _reduction_dtype(x_dtype):
     if x_dtype == numpy.float16:
         return numpy.dtype(numpy.float32)
     return x_dtype
-
-
-def _log_softmax(x, axis=1):
-    """log(softmax(x)) computed as x - logsumexp(x) with the max subtracted."""
-    xp = backend.get_array_module(x)
-    m = x.max(axis=axis, keepdims=True)
-    y = x - m
-    xp.exp(y, out=y)
-    s = y.sum(axis=axis, keepdims=True)
-    xp.log(s, out=s)
-    m += s
-    return x - m
 
 
 def _class_weight_shape(ndim):
@@ -118,7 +107,7 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         if not self.soft_target:
             _check_input_values(x, t, self.ignore_label)
 
-        log_y = _log_softmax(x)
+        log_y = log_softmax_array(x)
         if self.cache_score:
             self.y = xp.exp(log_y)
 
@@ -163,7 +152,7 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
 
     def _forward_simple(self, xp, x, t):
         self._all_labels_valid = True
-        log_y = _log_softmax(x)
+        log_y = log_softmax_array(x)
         if self.cache_score:
             self.y = xp.exp(log_y)
         n = len(x)
@@ -211,7 +200,7 @@ class _SoftmaxCrossEntropyGrad_NoDoubleBackprop(function_node.FunctionNode):
         if self.y is not None:
             y = self.y.copy()
         else:
-            y = _log_softmax(x)
+            y = log_softmax_array(x)
             xp.exp(y, out=y)
         if self.soft_target:
             gx = y - t
