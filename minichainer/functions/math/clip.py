@@ -3,6 +3,7 @@ from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
 from minichainer.functions import _fast
+from minichainer.functions.math import _elementwise
 from minichainer.utils import type_check
 
 
@@ -20,9 +21,7 @@ class Clip(function_node.FunctionNode):
         self.x_max = x_max
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        x_type, = in_types
-        type_check.expect(x_type.dtype.kind == 'f')
+        _elementwise.check_float_x(in_types)
 
     def forward(self, inputs):
         self.retain_inputs((0,))

@@ -2,10 +2,10 @@
 from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
-from minichainer.utils import type_check
 from minichainer.functions.array.broadcast import broadcast_to
 from minichainer.functions.math.sqrt import sqrt
 from minichainer.functions.math.sum import sum as _sum
+from minichainer.functions.math import _elementwise
 
 
 class NormalizeL2(function_node.FunctionNode):
@@ -18,9 +18,7 @@ class NormalizeL2(function_node.FunctionNode):
         self.axis = axis
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        x_type, = in_types
-        type_check.expect(x_type.dtype.kind == 'f')
+        _elementwise.check_float_x(in_types)
 
     def forward(self, inputs):
         self.retain_inputs((0,))
