@@ -28,6 +28,18 @@ def infer_outsize(node, h, w):
             w, node.kw, node.sx, node.pw, cover_all=node.cover_all)
 
 
+def check_float_input(in_types, ndim):
+    """Type-check the one float input of an unpooling of `ndim` dims; return its type."""
+    n_in = in_types.size()
+    type_check.expect(n_in == 1)
+    x_type = in_types[0]
+    type_check.expect(
+        x_type.dtype.kind == 'f',
+        x_type.ndim == ndim,
+    )
+    return x_type
+
+
 class Unpooling2D(pooling_2d.Pooling2D):
     """Unpooling over a set of 2d planes."""
 
@@ -36,13 +48,7 @@ class Unpooling2D(pooling_2d.Pooling2D):
         self.outh, self.outw = (None, None) if outsize is None else outsize
 
     def check_type_forward(self, in_types):
-        n_in = in_types.size()
-        type_check.expect(n_in == 1)
-        x_type = in_types[0]
-        type_check.expect(
-            x_type.dtype.kind == 'f',
-            x_type.ndim == 4,
-        )
+        x_type = check_float_input(in_types, 4)
         check_outsize_type(self, x_type)
 
     def forward(self, x):

@@ -2,6 +2,7 @@
 from minichainer import backend
 from minichainer import function_node
 from minichainer.functions.pooling import pooling_nd
+from minichainer.functions.pooling import unpooling_2d
 from minichainer.utils import conv
 from minichainer.utils import conv_nd
 from minichainer.utils import type_check
@@ -15,13 +16,7 @@ class UnpoolingND(pooling_nd._PoolingND):
         self.outs = None if outsize is None else tuple(outsize)
 
     def check_type_forward(self, in_types):
-        n_in = in_types.size()
-        type_check.expect(n_in == 1)
-        x_type = in_types[0]
-        type_check.expect(
-            x_type.dtype.kind == 'f',
-            x_type.ndim == 2 + self.ndim,
-        )
+        x_type = unpooling_2d.check_float_input(in_types, 2 + self.ndim)
         if self.outs is not None:
             expected = tuple(
                 conv.get_conv_outsize(out, k, s, p, cover_all=self.cover_all)

@@ -15,14 +15,8 @@ class Upsampling2D(pooling_2d.Pooling2D):
         self.outh, self.outw = (None, None) if outsize is None else outsize
 
     def check_type_forward(self, in_types):
-        n_in = in_types.size()
-        type_check.expect(n_in == 1)
-        x_type = in_types[0]
-        type_check.expect(
-            x_type.dtype.kind == 'f',
-            x_type.ndim == 4,
-            x_type.shape == self.indexes.shape,
-        )
+        x_type = unpooling_2d.check_float_input(in_types, 4)
+        type_check.expect(x_type.shape == self.indexes.shape)
         unpooling_2d.check_outsize_type(self, x_type)
 
     def forward(self, x):
