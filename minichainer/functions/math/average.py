@@ -49,11 +49,7 @@ class Mean(function_node.FunctionNode):
         gy = gy * self.multiplier
         ndim = len(in_shape)
         if not (ndim == 0 or self.axis is None or self.keepdims):
-            axes = sorted(a % ndim for a in self.axis)
-            shape = list(gy.shape)
-            for a in axes:
-                shape.insert(a, 1)
-            gy = gy.reshape(tuple(shape))
+            gy = gy.reshape(sum_mod.unreduced_shape(gy.shape, self.axis, ndim))
         if gy.shape != in_shape:
             gy = broadcast.broadcast_to(gy, in_shape)
         return gy,

@@ -28,6 +28,15 @@ def _normalize_axis(axis, ndim, label):
     return tuple(sorted(normalized))
 
 
+def unreduced_shape(shape, axis, ndim):
+    """`shape` of a reduction over `axis` of an `ndim`-dim array, with a 1
+    put back at each reduced axis (the shape `keepdims=True` would give)."""
+    shape = list(shape)
+    for a in sorted(a % ndim for a in axis):
+        shape.insert(a, 1)
+    return tuple(shape)
+
+
 class Sum(FunctionNode):
     """Sum of array elements over given axes."""
 
@@ -64,11 +73,7 @@ class Sum(FunctionNode):
         in_shape = self.inputs[0].shape
         ndim = len(in_shape)
         if not (ndim == 0 or self.axis is None or self.keepdims):
-            actual_axis = sorted(a % ndim for a in self.axis)
-            shape = list(gy.shape)
-            for a in actual_axis:
-                shape.insert(a, 1)
-            gy = reshape.reshape(gy, tuple(shape))
+            gy = reshape.reshape(gy, unreduced_shape(gy.shape, self.axis, ndim))
         return broadcast.broadcast_to(gy, in_shape),
 
 
