@@ -22,6 +22,18 @@ def check_float_x(in_types):
     type_check.expect(in_types[0].dtype.kind == 'f')
 
 
+def check_float_x_ndim(in_types, min_ndim):
+    """Type check of a function of one float input `x` of ndim >= `min_ndim`;
+    returns the type of `x`."""
+    type_check._argname(in_types, ('x',))
+    x_type, = in_types
+    type_check.expect(
+        x_type.dtype.kind == 'f',
+        x_type.ndim >= min_ndim,
+    )
+    return x_type
+
+
 def rounded(x, name):
     """`xp.<name>(x)` (`ceil`, `floor`, `fix`) in `x`'s dtype, as a new
     Variable without a creator: rounding has no gradient, so it cuts the graph."""

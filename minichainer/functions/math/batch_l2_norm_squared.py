@@ -7,7 +7,7 @@ from minichainer import utils
 from minichainer.functions import _fast
 from minichainer.functions.array import broadcast
 from minichainer.functions.math import sum as sum_mod
-from minichainer.utils import type_check
+from minichainer.functions.math import _elementwise
 
 
 def _as_mat(x):
@@ -18,12 +18,7 @@ class BatchL2NormSquared(function_node.FunctionNode):
     """`y[i] = sum(x[i] ** 2)` over all but the first axis."""
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        x_type, = in_types
-        type_check.expect(
-            x_type.dtype.kind == 'f',
-            x_type.ndim >= 2,
-        )
+        _elementwise.check_float_x_ndim(in_types, 2)
 
     def forward(self, inputs):
         self.retain_inputs((0,))

@@ -4,6 +4,7 @@ import numpy
 from minichainer import backend
 from minichainer import function_node
 from minichainer.utils import argument
+from minichainer.functions.math import _elementwise
 from minichainer.utils import type_check
 from minichainer.functions.array.broadcast import broadcast_to
 from minichainer.functions.array.expand_dims import expand_dims
@@ -77,12 +78,7 @@ class DecorrelatedBatchNormalization(function_node.FunctionNode):
         self.axis = None
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        x_type, = in_types
-        type_check.expect(
-            x_type.dtype.kind == 'f',
-            x_type.ndim >= 2,
-        )
+        x_type = _elementwise.check_float_x_ndim(in_types, 2)
         type_check.expect(x_type.shape[1] % self.groups == 0)
 
     def forward(self, inputs):

@@ -1,7 +1,7 @@
 """Local response normalization across channels."""
 from minichainer import backend
 from minichainer import function_node
-from minichainer.utils import type_check
+from minichainer.functions.math import _elementwise
 
 
 def _window_sum(a, half_n):
@@ -37,12 +37,7 @@ class LocalResponseNormalization(function_node.FunctionNode):
         self.beta = beta
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        x_type, = in_types
-        type_check.expect(
-            x_type.dtype.kind == 'f',
-            x_type.ndim >= 2,
-        )
+        _elementwise.check_float_x_ndim(in_types, 2)
 
     def forward(self, inputs):
         self.retain_inputs((0,))
