@@ -2,6 +2,7 @@
 from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
+from minichainer.functions.evaluation import _type_checks
 from minichainer.utils import type_check
 from minichainer.functions.util import checks
 from minichainer.functions.array.broadcast import broadcast_to
@@ -19,11 +20,8 @@ class Hinge(function_node.FunctionNode):
         self.reduce = checks.reduce_option(reduce, ('mean', 'no'))
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x', 't'))
-        x_type, t_type = in_types
+        x_type, t_type = _type_checks.float_scores_int_labels(in_types)
         type_check.expect(
-            x_type.dtype.kind == 'f',
-            t_type.dtype.kind == 'i',
             x_type.ndim == 2,
             t_type.ndim == 1,
             x_type.shape[0] == t_type.shape[0],
