@@ -8,14 +8,11 @@ from minichainer.functions import _fast
 from minichainer.functions.math import _elementwise
 
 
-class ReLU(function_node.FunctionNode):
+class ReLU(_elementwise.FloatInput):
     """Rectified Linear Unit: `max(0, x)`."""
 
     is_elementwise = True
     _use_cudnn = False
-
-    def check_type_forward(self, in_types):
-        _elementwise.check_float_x(in_types)
 
     def forward(self, inputs):
         x, = inputs

@@ -7,11 +7,8 @@ from minichainer.functions.math import _elementwise
 from minichainer.utils import type_check
 
 
-class Sigmoid(function_node.FunctionNode):
+class Sigmoid(_elementwise.FloatInput):
     """Logistic sigmoid, computed stably as `tanh(x / 2) / 2 + 1 / 2`."""
-
-    def check_type_forward(self, in_types):
-        _elementwise.check_float_x(in_types)
 
     def forward(self, inputs):
         x, = inputs

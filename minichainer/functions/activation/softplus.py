@@ -7,15 +7,12 @@ from minichainer.functions.math import _elementwise
 from minichainer.utils import type_check
 
 
-class Softplus(function_node.FunctionNode):
+class Softplus(_elementwise.FloatInput):
     """Softplus: `log(1 + exp(beta * x)) / beta`, computed without overflow."""
 
     def __init__(self, beta=1.0):
         self.beta = float(beta)
         self.beta_inv = float(1.0 / beta)
-
-    def check_type_forward(self, in_types):
-        _elementwise.check_float_x(in_types)
 
     def forward(self, inputs):
         self.retain_inputs((0,))

@@ -6,11 +6,8 @@ from minichainer.functions import _fast
 from minichainer.functions.math import _elementwise
 
 
-class Tanh(function_node.FunctionNode):
+class Tanh(_elementwise.FloatInput):
     """Element-wise hyperbolic tangent."""
-
-    def check_type_forward(self, in_types):
-        _elementwise.check_float_x(in_types)
 
     def forward(self, inputs):
         x, = inputs

@@ -43,7 +43,14 @@ def rounded(x, name):
     return variable.as_variable(utils.force_array(getattr(xp, name)(x), x.dtype))
 
 
-class UnaryFloat(function_node.FunctionNode):
+class FloatInput(function_node.FunctionNode):
+    """Function node of one input `x` of a float dtype (type-checks it so)."""
+
+    def check_type_forward(self, in_types):
+        check_float_x(in_types)
+
+
+class UnaryFloat(FloatInput):
     """Elementwise function of one float input `x`, its gradient given by one expression.
 
     Subclasses set `_label`: their `label` and the name of the array
@@ -67,9 +74,6 @@ class UnaryFloat(function_node.FunctionNode):
     @property
     def label(self):
         return self._label
-
-    def check_type_forward(self, in_types):
-        check_float_x(in_types)
 
     def _retain(self):
         if self._uses_output:

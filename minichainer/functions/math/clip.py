@@ -7,7 +7,7 @@ from minichainer.functions.math import _elementwise
 from minichainer.utils import type_check
 
 
-class Clip(function_node.FunctionNode):
+class Clip(_elementwise.FloatInput):
     """Clips (limits) elements of input variable."""
 
     def __init__(self, x_min, x_max):
@@ -19,9 +19,6 @@ class Clip(function_node.FunctionNode):
                              'and x_max={}'.format(x_min, x_max))
         self.x_min = x_min
         self.x_max = x_max
-
-    def check_type_forward(self, in_types):
-        _elementwise.check_float_x(in_types)
 
     def forward(self, inputs):
         self.retain_inputs((0,))

@@ -8,7 +8,7 @@ from minichainer.functions.math.sum import sum as _sum
 from minichainer.functions.math import _elementwise
 
 
-class NormalizeL2(function_node.FunctionNode):
+class NormalizeL2(_elementwise.FloatInput):
     """FunctionNode of
     [`normalize`][minichainer.functions.normalization.l2_normalization.normalize]:
     `y = x / (||x||_2 + eps)` along `axis`."""
@@ -16,9 +16,6 @@ class NormalizeL2(function_node.FunctionNode):
     def __init__(self, eps=1e-5, axis=1):
         self.eps = eps
         self.axis = axis
-
-    def check_type_forward(self, in_types):
-        _elementwise.check_float_x(in_types)
 
     def forward(self, inputs):
         self.retain_inputs((0,))
