@@ -1,7 +1,7 @@
 """Log-softmax (`chainer.functions.log_softmax`)."""
 from minichainer import backend
 from minichainer import function_node
-from minichainer.functions.activation.softmax import check_float_x_axis
+from minichainer.functions.activation.softmax import FloatAlongAxis
 from minichainer.functions.array import broadcast
 from minichainer.functions.math import exponential
 from minichainer.functions.math import sum as sum_mod
@@ -19,14 +19,8 @@ def log_softmax_array(x, axis=1):
     return x - m
 
 
-class LogSoftmax(function_node.FunctionNode):
+class LogSoftmax(FloatAlongAxis):
     """Logarithm of softmax along `axis`."""
-
-    def __init__(self, axis=1):
-        self.axis = axis
-
-    def check_type_forward(self, in_types):
-        check_float_x_axis(in_types, self.axis)
 
     def forward(self, inputs):
         x, = inputs

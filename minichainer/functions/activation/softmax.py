@@ -6,22 +6,21 @@ from minichainer.functions.math import sum as sum_mod
 from minichainer.utils import type_check
 
 
-def check_float_x_axis(in_types, axis):
-    """Type-check one floating input ``x`` that has the axis ``axis``."""
-    type_check._argname(in_types, ('x',))
-    x_type, = in_types
-    type_check.expect(x_type.dtype.kind == 'f')
-    type_check.expect_axis(x_type, axis)
-
-
-class Softmax(function_node.FunctionNode):
-    """Softmax along `axis`, shifted by the maximum for numerical stability."""
+class FloatAlongAxis(function_node.FunctionNode):
+    """Function node of one float input `x` computed along its axis `axis`."""
 
     def __init__(self, axis=1):
         self.axis = axis
 
     def check_type_forward(self, in_types):
-        check_float_x_axis(in_types, self.axis)
+        type_check._argname(in_types, ('x',))
+        x_type, = in_types
+        type_check.expect(x_type.dtype.kind == 'f')
+        type_check.expect_axis(x_type, self.axis)
+
+
+class Softmax(FloatAlongAxis):
+    """Softmax along `axis`, shifted by the maximum for numerical stability."""
 
     def forward(self, inputs):
         x, = inputs
