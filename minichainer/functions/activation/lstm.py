@@ -37,6 +37,19 @@ def _grad_grad_tanh(x, gx):
     return -2 * x * gx
 
 
+def sigmoid_grads(x, xp):
+    """`sigmoid(x)` and its first and second derivatives, written in terms of it."""
+    y = _sigmoid(x, xp)
+    return y, _grad_sigmoid(y), _grad_grad_sigmoid(y)
+
+
+def tanh_grads(x, xp):
+    """`tanh(x)` and its first and second derivatives, written in terms of it."""
+    y = xp.tanh(x)
+    gy = _grad_tanh(y)
+    return y, gy, _grad_grad_tanh(y, gy)
+
+
 class LSTM(function_node.FunctionNode):
     """LSTM unit: `c, h = lstm(c_prev, x)` with gates interleaved along axis 1 of `x`."""
 
@@ -148,21 +161,11 @@ class _LSTMGradGrad(function_node.FunctionNode):
         gga, ggi, ggf, ggo = _extract_gates(ggx)
         ga, gi, gf, go = _extract_gates(gx)
 
-        sig_o = _sigmoid(o, xp)
-        gsig_o = _grad_sigmoid(sig_o)
-        ggsig_o = _grad_grad_sigmoid(sig_o)
-        sig_i = _sigmoid(i, xp)
-        gsig_i = _grad_sigmoid(sig_i)
-        ggsig_i = _grad_grad_sigmoid(sig_i)
-        sig_f = _sigmoid(f, xp)
-        gsig_f = _grad_sigmoid(sig_f)
-        ggsig_f = _grad_grad_sigmoid(sig_f)
-        tanh_a = xp.tanh(a)
-        gtanh_a = _grad_tanh(tanh_a)
-        ggtanh_a = _grad_grad_tanh(tanh_a, gtanh_a)
-        tanh_c = xp.tanh(c)
-        gtanh_c = _grad_tanh(tanh_c)
-        ggtanh_c = _grad_grad_tanh(tanh_c, gtanh_c)
+        sig_o, gsig_o, ggsig_o = sigmoid_grads(o, xp)
+        sig_i, gsig_i, ggsig_i = sigmoid_grads(i, xp)
+        sig_f, gsig_f, ggsig_f = sigmoid_grads(f, xp)
+        tanh_a, gtanh_a, ggtanh_a = tanh_grads(a, xp)
+        tanh_c, gtanh_c, ggtanh_c = tanh_grads(c, xp)
 
         gc_bar = gh * sig_o * gtanh_c + gc
         gc_prev[:batch] = ggf * gc_bar * gsig_f

@@ -8,11 +8,11 @@ import copy
 from minichainer import backend
 from minichainer import function_node
 from minichainer.functions.activation.lstm import _extract_gates
-from minichainer.functions.activation.lstm import _grad_grad_sigmoid
-from minichainer.functions.activation.lstm import _grad_grad_tanh
 from minichainer.functions.activation.lstm import _grad_sigmoid
 from minichainer.functions.activation.lstm import _grad_tanh
 from minichainer.functions.activation.lstm import _sigmoid
+from minichainer.functions.activation.lstm import sigmoid_grads
+from minichainer.functions.activation.lstm import tanh_grads
 from minichainer.utils import type_check
 
 
@@ -132,30 +132,14 @@ class _SLSTMGradGrad(function_node.FunctionNode):
         ga1, gi1, gf1, go1 = _extract_gates(gx1)
         ga2, gi2, gf2, go2 = _extract_gates(gx2)
 
-        sig_o = _sigmoid(o1 + o2, xp)
-        gsig_o = _grad_sigmoid(sig_o)
-        ggsig_o = _grad_grad_sigmoid(sig_o)
-        sig_i1 = _sigmoid(i1, xp)
-        gsig_i1 = _grad_sigmoid(sig_i1)
-        ggsig_i1 = _grad_grad_sigmoid(sig_i1)
-        sig_i2 = _sigmoid(i2, xp)
-        gsig_i2 = _grad_sigmoid(sig_i2)
-        ggsig_i2 = _grad_grad_sigmoid(sig_i2)
-        sig_f1 = _sigmoid(f1, xp)
-        gsig_f1 = _grad_sigmoid(sig_f1)
-        ggsig_f1 = _grad_grad_sigmoid(sig_f1)
-        sig_f2 = _sigmoid(f2, xp)
-        gsig_f2 = _grad_sigmoid(sig_f2)
-        ggsig_f2 = _grad_grad_sigmoid(sig_f2)
-        tanh_a1 = xp.tanh(a1)
-        gtanh_a1 = _grad_tanh(tanh_a1)
-        ggtanh_a1 = _grad_grad_tanh(tanh_a1, gtanh_a1)
-        tanh_a2 = xp.tanh(a2)
-        gtanh_a2 = _grad_tanh(tanh_a2)
-        ggtanh_a2 = _grad_grad_tanh(tanh_a2, gtanh_a2)
-        tanh_c = xp.tanh(c)
-        gtanh_c = _grad_tanh(tanh_c)
-        ggtanh_c = _grad_grad_tanh(tanh_c, gtanh_c)
+        sig_o, gsig_o, ggsig_o = sigmoid_grads(o1 + o2, xp)
+        sig_i1, gsig_i1, ggsig_i1 = sigmoid_grads(i1, xp)
+        sig_i2, gsig_i2, ggsig_i2 = sigmoid_grads(i2, xp)
+        sig_f1, gsig_f1, ggsig_f1 = sigmoid_grads(f1, xp)
+        sig_f2, gsig_f2, ggsig_f2 = sigmoid_grads(f2, xp)
+        tanh_a1, gtanh_a1, ggtanh_a1 = tanh_grads(a1, xp)
+        tanh_a2, gtanh_a2, ggtanh_a2 = tanh_grads(a2, xp)
+        tanh_c, gtanh_c, ggtanh_c = tanh_grads(c, xp)
 
         gc_bar = gh * sig_o * gtanh_c + gc
         gc_prev1 = ggf1 * gc_bar * gsig_f1
