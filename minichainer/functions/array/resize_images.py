@@ -90,6 +90,19 @@ def _interpolators(out_size, in_size, mode, align_corners, dtype, xp):
             _AxisInterp(u, uw, in_size[1], dtype))
 
 
+def _check_float32_images(in_types, name):
+    type_check._argname(in_types, (name,))
+    x_type = in_types[0]
+    type_check.expect(x_type.dtype == numpy.float32, x_type.ndim == 4)
+
+
+def _node_interpolators(node, in_size, x):
+    """`_interpolators` from `node`'s output size, mode and alignment for array `x`."""
+    xp = backend.get_array_module(x)
+    return _interpolators((node.out_H, node.out_W), in_size, node.mode,
+                          node.align_corners, x.dtype, xp)
+
+
 class ResizeImages(function_node.FunctionNode):
     """Resize `(N, C, H, W)` images by bilinear or nearest-neighbour interpolation.
 
@@ -106,15 +119,11 @@ class ResizeImages(function_node.FunctionNode):
         self.align_corners = align_corners
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        x_type = in_types[0]
-        type_check.expect(x_type.dtype == numpy.float32, x_type.ndim == 4)
+        _check_float32_images(in_types, 'x')
 
     def forward(self, inputs):
         x, = inputs
-        xp = backend.get_array_module(x)
-        rows, cols = _interpolators((self.out_H, self.out_W), x.shape[2:], self.mode,
-                                    self.align_corners, x.dtype, xp)
+        rows, cols = _node_interpolators(self, x.shape[2:], x)
         return rows.apply(cols.apply(x, -1), -2),
 
     def backward(self, indexes, grad_outputs):
@@ -133,15 +142,11 @@ class ResizeImagesGrad(function_node.FunctionNode):
         self.align_corners = align_corners
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('gy',))
-        gy_type = in_types[0]
-        type_check.expect(gy_type.dtype == numpy.float32, gy_type.ndim == 4)
+        _check_float32_images(in_types, 'gy')
 
     def forward(self, inputs):
         gy, = inputs
-        xp = backend.get_array_module(gy)
-        rows, cols = _interpolators((self.out_H, self.out_W), self.input_shape[2:],
-                                    self.mode, self.align_corners, gy.dtype, xp)
+        rows, cols = _node_interpolators(self, self.input_shape[2:], gy)
         return cols.transpose(rows.transpose(gy, -2), -1),
 
     def backward(self, indexes, grad_outputs):
