@@ -12,6 +12,7 @@ from minichainer import functions
 from minichainer import utils
 from minichainer import variable
 from minichainer.functions import _fast
+from minichainer.functions.math import _axis
 from minichainer.functions.math import _special
 from minichainer.utils import type_check
 
@@ -48,6 +49,15 @@ class FloatInput(function_node.FunctionNode):
 
     def check_type_forward(self, in_types):
         check_float_x(in_types)
+
+
+class FloatAxisReduction(FloatInput):
+    """Function node of one float input `x` reduced over its axes `self.axis`
+    (a tuple of ints, or None for all), which it type-checks."""
+
+    def check_type_forward(self, in_types):
+        check_float_x(in_types)
+        _axis.check_axes(type_check, in_types[0], self.axis)
 
 
 class UnaryFloat(FloatInput):

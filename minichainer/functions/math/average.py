@@ -1,6 +1,5 @@
 """`average` (`mean`): plain or weighted mean over axes."""
 from minichainer import backend
-from minichainer import function_node
 from minichainer import utils
 from minichainer.functions import _fast
 from minichainer.functions.array import broadcast
@@ -8,19 +7,14 @@ from minichainer.functions.array import reshape
 from minichainer.functions.math import _axis
 from minichainer.functions.math import _elementwise
 from minichainer.functions.math import sum as sum_mod
-from minichainer.utils import type_check
 
 
-class Mean(function_node.FunctionNode):
+class Mean(_elementwise.FloatAxisReduction):
     """Mean of array elements over a given axis."""
 
     def __init__(self, axis, keepdims):
         self.axis = _axis.normalize_axis(axis, 'average')
         self.keepdims = keepdims
-
-    def check_type_forward(self, in_types):
-        _elementwise.check_float_x(in_types)
-        _axis.check_axes(type_check, in_types[0], self.axis)
 
     def forward(self, inputs):
         x, = inputs

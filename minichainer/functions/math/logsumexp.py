@@ -1,6 +1,5 @@
 """`logsumexp`: numerically stable `log(sum(exp(x)))` over axes."""
 from minichainer import backend
-from minichainer import function_node
 from minichainer import utils
 from minichainer import variable
 from minichainer.configuration import config
@@ -8,18 +7,13 @@ from minichainer.functions.array import broadcast
 from minichainer.functions.math import _axis
 from minichainer.functions.math import _elementwise
 from minichainer.functions.math import exponential
-from minichainer.utils import type_check
 
 
-class LogSumExp(function_node.FunctionNode):
+class LogSumExp(_elementwise.FloatAxisReduction):
     """Log-sum-exp over axes (max-shifted, so no overflow)."""
 
     def __init__(self, axis=None):
         self.axis = _axis.normalize_axis(axis, 'logsumexp')
-
-    def check_type_forward(self, in_types):
-        _elementwise.check_float_x(in_types)
-        _axis.check_axes(type_check, in_types[0], self.axis)
 
     def forward(self, inputs):
         self.retain_inputs((0,))

@@ -12,7 +12,7 @@ from minichainer.functions.math import _elementwise
 from minichainer.utils import type_check
 
 
-class SelectorBase(function_node.FunctionNode):
+class SelectorBase(_elementwise.FloatAxisReduction):
     """Select the extreme element over an axis or a set of axes."""
 
     def __init__(self, axis=None, keepdims=False):
@@ -21,10 +21,6 @@ class SelectorBase(function_node.FunctionNode):
 
     def _fwd(self, x, xp):
         raise NotImplementedError('_fwd should be implemented in sub-class.')
-
-    def check_type_forward(self, in_types):
-        _elementwise.check_float_x(in_types)
-        _axis.check_axes(type_check, in_types[0], self.axis)
 
     def forward(self, inputs):
         self.retain_inputs((0,))

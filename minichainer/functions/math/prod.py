@@ -2,7 +2,6 @@
 import numpy
 
 from minichainer import backend
-from minichainer import function_node
 from minichainer import utils
 from minichainer.functions import _fast
 from minichainer.functions.array import broadcast
@@ -10,10 +9,9 @@ from minichainer.functions.math import _axis
 from minichainer.functions.math import _elementwise
 from minichainer.functions.math.cumprod import _shift
 from minichainer.functions.math.cumprod import Cumprod
-from minichainer.utils import type_check
 
 
-class Prod(function_node.FunctionNode):
+class Prod(_elementwise.FloatAxisReduction):
     """Product of array elements over a given axis."""
 
     keepdims = False
@@ -21,10 +19,6 @@ class Prod(function_node.FunctionNode):
     def __init__(self, axis=None, keepdims=False):
         self.axis = _axis.normalize_axis(axis, 'prod')
         self.keepdims = keepdims
-
-    def check_type_forward(self, in_types):
-        _elementwise.check_float_x(in_types)
-        _axis.check_axes(type_check, in_types[0], self.axis)
 
     def forward(self, inputs):
         self.retain_inputs((0,))
