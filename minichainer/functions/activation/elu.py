@@ -5,19 +5,14 @@ from minichainer import backend
 from minichainer import function_node
 from minichainer.functions import _fast
 from minichainer import utils
-from minichainer.utils import type_check
+from minichainer.functions.math import _elementwise
 
 
-class ELU(function_node.FunctionNode):
+class ELU(_elementwise.FloatInput):
     """Exponential Linear Unit: `x` if `x > 0` else `alpha * (exp(x) - 1)`."""
 
     def __init__(self, alpha=1.0):
         self.alpha = float(alpha)
-
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        x_type, = in_types
-        type_check.expect(x_type.dtype.kind == 'f')
 
     def forward(self, inputs):
         if self.alpha < 0:

@@ -3,16 +3,12 @@ import numpy
 
 from minichainer import function_node
 from minichainer import utils
+from minichainer.functions.math import _elementwise
 from minichainer.utils import type_check
 
 
-class HardSigmoid(function_node.FunctionNode):
+class HardSigmoid(_elementwise.FloatInput):
     """Hard sigmoid: `clip(0.2 * x + 0.5, 0, 1)`."""
-
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        x_type, = in_types
-        type_check.expect(x_type.dtype.kind == 'f')
 
     def forward(self, inputs):
         x, = inputs

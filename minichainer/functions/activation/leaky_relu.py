@@ -2,19 +2,14 @@
 from minichainer import backend
 from minichainer import function_node
 from minichainer.functions import _fast
-from minichainer.utils import type_check
+from minichainer.functions.math import _elementwise
 
 
-class LeakyReLU(function_node.FunctionNode):
+class LeakyReLU(_elementwise.FloatInput):
     """Leaky rectifier unit: `x` if `x > 0` else `slope * x`."""
 
     def __init__(self, slope=0.2):
         self.slope = slope
-
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
-        x_type, = in_types
-        type_check.expect(x_type.dtype.kind == 'f')
 
     def forward(self, inputs):
         x, = inputs
