@@ -37,6 +37,12 @@ def _grad_grad_tanh(x, gx):
     return -2 * x * gx
 
 
+def zeros_for_missing(grads, likes):
+    """`grads` with each None replaced by zeros like the matching array of `likes`."""
+    xp = backend.get_array_module(*likes)
+    return tuple(xp.zeros_like(like) if g is None else g for g, like in zip(grads, likes))
+
+
 def sigmoid_grads(x, xp):
     """`sigmoid(x)` and its first and second derivatives, written in terms of it."""
     y = _sigmoid(x, xp)
@@ -88,12 +94,7 @@ class LSTM(function_node.FunctionNode):
     def backward(self, indexes, grads):
         c_prev, x = self.get_retained_inputs()
         c_next, = self.get_retained_outputs()
-        gc, gh = grads
-        xp = backend.get_array_module(x.array)
-        if gc is None:
-            gc = xp.zeros_like(c_next.array)
-        if gh is None:
-            gh = xp.zeros_like(c_next.array[:len(x.array)])
+        gc, gh = zeros_for_missing(grads, (c_next.array, c_next.array[:len(x.array)]))
         return LSTMGrad().apply((c_prev, x, c_next, gc, gh))
 
 
@@ -131,12 +132,7 @@ class LSTMGrad(function_node.FunctionNode):
 
     def backward(self, indexes, grads):
         c_prev, x, c_next, gc, gh = self.get_retained_inputs()
-        ggc_prev, ggx = grads
-        xp = backend.get_array_module(x.array)
-        if ggc_prev is None:
-            ggc_prev = xp.zeros_like(c_prev.array)
-        if ggx is None:
-            ggx = xp.zeros_like(x.array)
+        ggc_prev, ggx = zeros_for_missing(grads, (c_prev.array, x.array))
         return _LSTMGradGrad().apply((c_prev, x, c_next, gc, gh, ggc_prev, ggx))
 
 

@@ -13,6 +13,7 @@ from minichainer.functions.activation.lstm import _grad_tanh
 from minichainer.functions.activation.lstm import _sigmoid
 from minichainer.functions.activation.lstm import sigmoid_grads
 from minichainer.functions.activation.lstm import tanh_grads
+from minichainer.functions.activation.lstm import zeros_for_missing
 from minichainer.utils import type_check
 
 
@@ -60,12 +61,7 @@ class SLSTM(function_node.FunctionNode):
     def backward(self, indexes, grads):
         c_prev1, c_prev2, x1, x2 = self.get_retained_inputs()
         c, = self.get_retained_outputs()
-        gc, gh = grads
-        xp = backend.get_array_module(c.array)
-        if gc is None:
-            gc = xp.zeros_like(c.array)
-        if gh is None:
-            gh = xp.zeros_like(c.array)
+        gc, gh = zeros_for_missing(grads, (c.array, c.array))
         return SLSTMGrad().apply((c_prev1, c_prev2, x1, x2, c, gc, gh))
 
 
@@ -109,10 +105,7 @@ class SLSTMGrad(function_node.FunctionNode):
     def backward(self, indexes, grads):
         inputs = self.get_retained_inputs()
         c_prev1, c_prev2, x1, x2 = inputs[:4]
-        xp = backend.get_array_module(x1.array)
-        defaults = (c_prev1, c_prev2, x1, x2)
-        grads = tuple(xp.zeros_like(d.array) if g is None else g
-                      for g, d in zip(grads, defaults))
+        grads = zeros_for_missing(grads, (c_prev1.array, c_prev2.array, x1.array, x2.array))
         return _SLSTMGradGrad().apply(inputs + grads)
 
 
