@@ -17,6 +17,12 @@ from minichainer.functions.activation.lstm import zeros_for_missing
 from minichainer.utils import type_check
 
 
+def _gates_buffer(x, xp):
+    """An uninitialised gradient buffer like `x` and its gate views `a, i, f, o`."""
+    gx = xp.empty_like(x)
+    return gx, _extract_gates(gx)
+
+
 class SLSTM(function_node.FunctionNode):
     """S-LSTM unit merging two children: `c, h = slstm(c_prev1, c_prev2, x1, x2)`."""
 
@@ -77,10 +83,8 @@ class SLSTMGrad(function_node.FunctionNode):
         self.retain_inputs(tuple(range(7)))
         xp = backend.get_array_module(*inputs)
         c_prev1, c_prev2, x1, x2, c_next, gc, gh = inputs
-        gx1 = xp.empty_like(x1)
-        gx2 = xp.empty_like(x2)
-        ga1, gi1, gf1, go1 = _extract_gates(gx1)
-        ga2, gi2, gf2, go2 = _extract_gates(gx2)
+        gx1, (ga1, gi1, gf1, go1) = _gates_buffer(x1, xp)
+        gx2, (ga2, gi2, gf2, go2) = _gates_buffer(x2, xp)
         a1, i1, f1, o1 = _extract_gates(x1)
         a2, i2, f2, o2 = _extract_gates(x2)
         tanh_a1 = xp.tanh(a1)
@@ -116,14 +120,12 @@ class _SLSTMGradGrad(function_node.FunctionNode):
         xp = backend.get_array_module(*inputs)
         (c_prev1, c_prev2, x1, x2, c, gc, gh,
          ggc_prev1, ggc_prev2, ggx1, ggx2) = inputs
-        gx1 = xp.empty_like(x1)
-        gx2 = xp.empty_like(x2)
+        gx1, (ga1, gi1, gf1, go1) = _gates_buffer(x1, xp)
+        gx2, (ga2, gi2, gf2, go2) = _gates_buffer(x2, xp)
         a1, i1, f1, o1 = _extract_gates(x1)
         a2, i2, f2, o2 = _extract_gates(x2)
         gga1, ggi1, ggf1, ggo1 = _extract_gates(ggx1)
         gga2, ggi2, ggf2, ggo2 = _extract_gates(ggx2)
-        ga1, gi1, gf1, go1 = _extract_gates(gx1)
-        ga2, gi2, gf2, go2 = _extract_gates(gx2)
 
         sig_o, gsig_o, ggsig_o = sigmoid_grads(o1 + o2, xp)
         sig_i1, gsig_i1, ggsig_i1 = sigmoid_grads(i1, xp)
