@@ -37,28 +37,30 @@ _v_erf = numpy.vectorize(math.erf, otypes=[numpy.float64])
 _v_erfc = numpy.vectorize(math.erfc, otypes=[numpy.float64])
 
 
-def erf(x):
+def _scipy_or_fallback(name, fallback, x):
+    """`scipy.special.<name>(x)`, or (with a one-time warning) `fallback` on
+    `x` as a float64 array when SciPy is missing."""
     sp = _scipy_or_none()
     if sp is not None:
-        return sp.erf(x)
-    _warn_slow('erf')
-    return _v_erf(numpy.asarray(x, numpy.float64))
+        return getattr(sp, name)(x)
+    _warn_slow(name)
+    return fallback(numpy.asarray(x, numpy.float64))
+
+
+def _ndtr_fallback(x):
+    return 0.5 * _v_erfc(-x / _SQRT2)
+
+
+def erf(x):
+    return _scipy_or_fallback('erf', _v_erf, x)
 
 
 def erfc(x):
-    sp = _scipy_or_none()
-    if sp is not None:
-        return sp.erfc(x)
-    _warn_slow('erfc')
-    return _v_erfc(numpy.asarray(x, numpy.float64))
+    return _scipy_or_fallback('erfc', _v_erfc, x)
 
 
 def ndtr(x):
-    sp = _scipy_or_none()
-    if sp is not None:
-        return sp.ndtr(x)
-    _warn_slow('ndtr')
-    return 0.5 * _v_erfc(-numpy.asarray(x, numpy.float64) / _SQRT2)
+    return _scipy_or_fallback('ndtr', _ndtr_fallback, x)
 
 
 def erfcx(x):
