@@ -1,6 +1,5 @@
 """L2 normalization."""
 from minichainer import backend
-from minichainer import function_node
 from minichainer import utils
 from minichainer.functions.array.broadcast import broadcast_to
 from minichainer.functions.math.sqrt import sqrt
