@@ -66,6 +66,45 @@ def check_args(owner, ndim, ksize, stride, pad, dilate=1, groups=1):
     _engine._parse_params(owner, ndim, stride, pad, dilate, groups)
 
 
+def as_tuple(x, n):
+    """`x` as a tuple of `n` values (a sequence must have length `n`; a scalar is
+    repeated)."""
+    if hasattr(x, '__getitem__'):
+        if len(x) != n:
+            raise ValueError('expected a tuple of length {}, got {!r}'.format(n, x))
+        return tuple(x)
+    return (x,) * n
+
+
+def setup_nd(link, ndim, in_channels, out_channels, ksize, stride, pad, dilate, groups):
+    """The shared set-up of `ConvolutionND`/`DeconvolutionND`: with `ksize` None the
+    channel arguments are `(out_channels, ksize)`; checks the arguments and sets
+    `ndim`, `out_channels`, `ksize`, `stride`, `pad`, `dilate`, `groups` on `link`.
+
+    Returns:
+        tuple: `(in_channels, out_channels)` (in_channels None when inferred).
+    """
+    if ksize is None:
+        out_channels, ksize, in_channels = in_channels, out_channels, None
+    check_args(type(link).__name__, ndim, ksize, stride, pad, dilate, groups)
+    link.ndim = ndim
+    link.out_channels = out_channels
+    link.ksize = as_tuple(ksize, ndim)
+    link.stride = stride
+    link.pad = pad
+    link.dilate = as_tuple(dilate, ndim)
+    link.groups = int(groups)
+    return in_channels, out_channels
+
+
+def construct_nd(cls, nd_cls, ksize, args):
+    """`cls(*args)` for an N-d `from_params`, with `ndim` (from `ksize`) put first
+    when `cls` keeps the constructor of `nd_cls` (which takes `ndim`)."""
+    if cls.__init__ is nd_cls.__init__:
+        args = (len(ksize),) + args
+    return cls(*args)
+
+
 def pair(x):
     """`x` if it is a sequence, else `(x, x)`."""
     if hasattr(x, '__getitem__'):
