@@ -4,6 +4,7 @@ import numpy
 
 from minichainer import initializers
 from minichainer import variable
+from minichainer.links._check import check_size
 from minichainer.functions.connection import convolution_nd as _engine
 
 
@@ -103,6 +104,29 @@ def construct_nd(cls, nd_cls, ksize, args):
     if cls.__init__ is nd_cls.__init__:
         args = (len(ksize),) + args
     return cls(*args)
+
+
+def setup_2d(link, owner, in_channels, out_channels, ksize, stride, pad, kwargs):
+    """The shared set-up of `Convolution2D`/`Deconvolution2D`: reads `dilate` and
+    `groups` from `kwargs`; with `ksize` None the channel arguments are
+    `(out_channels, ksize)`; checks the arguments and sets `in_channels`, `ksize`,
+    `stride`, `pad` and `dilate` on `link`.
+
+    Returns:
+        tuple: `(in_channels, out_channels, groups)` (in_channels None when inferred).
+    """
+    dilate, groups = parse_conv_kwargs(kwargs, owner)
+    if ksize is None:
+        out_channels, ksize, in_channels = in_channels, out_channels, None
+    check_args(owner, 2, ksize, stride, pad, dilate, groups)
+    check_size(owner, 'in_channels', in_channels, allow_none=True)
+    check_size(owner, 'out_channels', out_channels)
+    link.in_channels = in_channels
+    link.ksize = ksize
+    link.stride = pair(stride)
+    link.pad = pair(pad)
+    link.dilate = pair(dilate)
+    return in_channels, out_channels, groups
 
 
 def pair(x):
