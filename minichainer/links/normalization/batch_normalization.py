@@ -5,7 +5,7 @@ import minichainer
 from minichainer import configuration
 from minichainer import initializers
 from minichainer import link
-from minichainer import variable
+from minichainer.links.normalization import affine
 from minichainer.functions.normalization import batch_normalization as _bn
 
 
@@ -55,17 +55,9 @@ class BatchNormalization(link.Link):
         self._highprec_dtype = minichainer.get_dtype(dtype, map_mixed16=numpy.float32)
         with self.init_scope():
             if use_gamma:
-                if initial_gamma is None:
-                    initial_gamma = 1
-                gamma_initializer = initializers._get_initializer(initial_gamma)
-                gamma_initializer.dtype = self._highprec_dtype
-                self.gamma = variable.Parameter(gamma_initializer)
+                self.gamma = affine.affine_parameter(initial_gamma, 1, self._highprec_dtype)
             if use_beta:
-                if initial_beta is None:
-                    initial_beta = 0
-                beta_initializer = initializers._get_initializer(initial_beta)
-                beta_initializer.dtype = self._highprec_dtype
-                self.beta = variable.Parameter(beta_initializer)
+                self.beta = affine.affine_parameter(initial_beta, 0, self._highprec_dtype)
         if size is not None:
             self._initialize_params(size)
 
