@@ -32,3 +32,15 @@ def initialize_affine(link, size):
     `_initialize_params`)."""
     link.gamma.initialize(size)
     link.beta.initialize(size)
+
+
+def affine_or_constants(link, shape, dtype):
+    """`(gamma, beta)` of `link` for a forward pass: one that the link does not use
+    (None) is replaced by ones (gamma) or zeros (beta) of `shape` and `dtype`."""
+    gamma = link.gamma
+    if gamma is None:
+        gamma = link.xp.ones(shape, dtype=dtype)
+    beta = link.beta
+    if beta is None:
+        beta = link.xp.zeros(shape, dtype=dtype)
+    return gamma, beta

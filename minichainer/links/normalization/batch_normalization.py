@@ -100,12 +100,7 @@ class BatchNormalization(link.Link):
             param_shape = tuple(d for i, d in enumerate(x.shape) if i not in self.axis)
             self._initialize_params(param_shape)
 
-        gamma = self.gamma
-        if gamma is None:
-            gamma = self.xp.ones(self.avg_mean.shape, dtype=self._highprec_dtype)
-        beta = self.beta
-        if beta is None:
-            beta = self.xp.zeros(self.avg_mean.shape, dtype=self._highprec_dtype)
+        gamma, beta = affine.affine_or_constants(self, self.avg_mean.shape, self._highprec_dtype)
 
         if configuration.config.train:
             decay, recomputing = statistics_step(self, finetune)
