@@ -16,14 +16,11 @@ class MultithreadIterator(serial_iterator.EpochBookkeepingMixin, iterator.Iterat
     [`SerialIterator`][minichainer.iterators.serial_iterator.SerialIterator]; the next batch is
     prefetched while the current one is used. Batches are plain lists.
 
+    `dataset`, `batch_size`, `repeat`, `shuffle` and `order_sampler` are as in
+    [`SerialIterator`][minichainer.iterators.serial_iterator.SerialIterator].
+
     Args:
-        dataset: Dataset to iterate.
-        batch_size (int): Number of examples per batch.
-        repeat (bool): Loop forever (True) or stop after one epoch.
-        shuffle (bool): Shuffle every epoch; None means True unless
-            `order_sampler` is given.
-        n_threads (int): Number of worker threads.
-        order_sampler (callable): Order sampler (only with `shuffle=None`).
+        n_threads (int): Number of worker threads (default 1).
     """
 
     def __init__(self, dataset, batch_size, repeat=True, shuffle=None,

@@ -15,6 +15,7 @@ import sys
 import numpy
 
 from minichainer import serializer
+from minichainer.serializers import _arrays
 from minichainer.utils import atomic_write
 
 
@@ -165,12 +166,7 @@ class HDF5Deserializer(serializer.Deserializer):
         if value is None:
             return numpy.asarray(data)
         if isinstance(value, numpy.ndarray):
-            data = numpy.asarray(data)
-            if data.shape != value.shape:
-                raise ValueError(
-                    'load_hdf5: shape mismatch for {!r}: the file has shape {} but the '
-                    'destination array has shape {}'.format(
-                        dataset.name, data.shape, value.shape))
+            data = _arrays.array_for('load_hdf5', repr(dataset.name), data, value)
             numpy.copyto(value, data)
             return value
         if isinstance(value, str) and isinstance(data, bytes):

@@ -33,6 +33,7 @@ import numpy
 from minichainer import link
 from minichainer import optimizer
 from minichainer import serializer
+from minichainer.serializers import _arrays
 from minichainer.utils import atomic_write
 
 # The pickle that Chainer (NumPy 1.x) writes for ``numpy.asarray(None)``, protocol 3,
@@ -316,12 +317,8 @@ class NpzDeserializer(serializer.Deserializer):
         if value is None:
             return numpy.asarray(dataset)
         if isinstance(value, numpy.ndarray):
-            dataset = numpy.asarray(dataset)
-            if dataset.shape != value.shape:
-                raise ValueError(
-                    'load_npz: shape mismatch for {!r}{}: the file has shape {} but the '
-                    'destination array has shape {}'.format(
-                        key, _in_file(self._source), dataset.shape, value.shape))
+            dataset = _arrays.array_for(
+                'load_npz', repr(key) + _in_file(self._source), dataset, value)
             self._check_castable(key, dataset, value.dtype)
             numpy.copyto(value, dataset)
             return value

@@ -26,24 +26,12 @@ class Maxout(link.Chain):
     def __init__(self, in_size, out_size, pool_size, initialW=None, initial_bias=0):
         super().__init__()
         linear_out_size = out_size * pool_size
-        if initialW is None or numpy.isscalar(initialW):
-            pass
-        elif isinstance(initialW, numpy.ndarray):
-            if initialW.ndim != 3:
-                raise ValueError('Maxout: initialW must be 3-D (out_size, pool_size, '
-                                 'in_size), got ndim {}'.format(initialW.ndim))
-            initialW = initialW.reshape(linear_out_size, in_size)
-        elif callable(initialW):
-            initialW = _Reshaped(initialW, (out_size, pool_size, in_size))
-        if initial_bias is None or numpy.isscalar(initial_bias):
-            pass
-        elif isinstance(initial_bias, numpy.ndarray):
-            if initial_bias.ndim != 2:
-                raise ValueError('Maxout: initial_bias must be 2-D (out_size, pool_size), '
-                                 'got ndim {}'.format(initial_bias.ndim))
-            initial_bias = initial_bias.reshape(linear_out_size)
-        elif callable(initial_bias):
-            initial_bias = _Reshaped(initial_bias, (out_size, pool_size))
+        initialW = _flat_initializer('initialW', '3-D (out_size, pool_size, in_size)',
+                                     initialW, (out_size, pool_size, in_size),
+                                     (linear_out_size, in_size))
+        initial_bias = _flat_initializer('initial_bias', '2-D (out_size, pool_size)',
+                                         initial_bias, (out_size, pool_size),
+                                         (linear_out_size,))
         with self.init_scope():
             self.linear = linear.Linear(in_size, linear_out_size,
                                         nobias=initial_bias is None, initialW=initialW,
@@ -54,6 +42,22 @@ class Maxout(link.Chain):
     def forward(self, x):
         """Apply the maxout layer to `x` of shape (batch, in_size)."""
         return _maxout.maxout(self.linear(x), self.pool_size)
+
+
+def _flat_initializer(name, expected, initializer, shape, flat_shape):
+    # The initializer of the Linear's flat parameter from Maxout's `initializer` of
+    # `shape`: an array is checked and reshaped, a callable wrapped; None or a
+    # scalar is passed on.
+    if initializer is None or numpy.isscalar(initializer):
+        return initializer
+    if isinstance(initializer, numpy.ndarray):
+        if initializer.ndim != len(shape):
+            raise ValueError('Maxout: {} must be {}, got ndim {}'.format(
+                name, expected, initializer.ndim))
+        return initializer.reshape(flat_shape)
+    if callable(initializer):
+        return _Reshaped(initializer, shape)
+    return initializer
 
 
 class _Reshaped:

@@ -6,14 +6,6 @@ from minichainer import variable
 from minichainer.functions.connection import convolution_nd as _conv_nd
 
 
-def _as_tuple(x, n):
-    if hasattr(x, '__getitem__'):
-        if len(x) != n:
-            raise ValueError('expected a tuple of length {}, got {!r}'.format(n, x))
-        return tuple(x)
-    return (x,) * n
-
-
 class ConvolutionND(link.Link):
     """N-dimensional convolution layer.
 
@@ -31,17 +23,9 @@ class ConvolutionND(link.Link):
                  nobias=False, initialW=None, initial_bias=None, cover_all=False, dilate=1,
                  groups=1):
         super().__init__()
-        if ksize is None:
-            out_channels, ksize, in_channels = in_channels, out_channels, None
-        parameter_setup.check_args(type(self).__name__, ndim, ksize, stride, pad, dilate, groups)
-        self.ndim = ndim
-        self.out_channels = out_channels
-        self.ksize = _as_tuple(ksize, ndim)
-        self.stride = stride
-        self.pad = pad
+        in_channels, out_channels = parameter_setup.setup_nd(
+            self, ndim, in_channels, out_channels, ksize, stride, pad, dilate, groups)
         self.cover_all = cover_all
-        self.dilate = _as_tuple(dilate, ndim)
-        self.groups = int(groups)
         parameter_setup.init_weight_and_bias(self, initialW, in_channels, nobias, initial_bias,
                                      out_channels)
 
@@ -61,13 +45,11 @@ class ConvolutionND(link.Link):
         b = parameter_setup.bias_from_params(cls.__name__ + '.from_params', b, out_channels)
         args = (in_per_group * groups, out_channels, ksize, stride, pad, nobias, W, b, False,
                 dilate, groups)
-        if cls.__init__ is ConvolutionND.__init__:
-            args = (len(ksize),) + args
-        return cls(*args)
+        return parameter_setup.construct_nd(cls, ConvolutionND, ksize, args)
 
     def _initialize_params(self, in_channels):
-        name = type(self).__name__
-        parameter_setup.check_channel_groups(name, in_channels, self.out_channels, self.groups)
+        parameter_setup.check_channel_groups(
+            type(self).__name__, in_channels, self.out_channels, self.groups)
         self.W.initialize((self.out_channels, int(in_channels / self.groups)) + self.ksize)
 
     def forward(self, x):

@@ -1,7 +1,6 @@
 """The 2-D transposed convolution layer `Deconvolution2D`."""
 from minichainer import link
 from minichainer.links.connection import parameter_setup
-from minichainer.links._check import check_size
 from minichainer import variable
 
 from minichainer.functions.connection import deconvolution_2d as _deconv
@@ -23,17 +22,8 @@ class Deconvolution2D(link.Link):
     def __init__(self, in_channels, out_channels, ksize=None, stride=1, pad=0,
                  nobias=False, outsize=None, initialW=None, initial_bias=None, **kwargs):
         super().__init__()
-        dilate, groups = parameter_setup.parse_conv_kwargs(kwargs, 'Deconvolution2D')
-        if ksize is None:
-            out_channels, ksize, in_channels = in_channels, out_channels, None
-        parameter_setup.check_args('Deconvolution2D', 2, ksize, stride, pad, dilate, groups)
-        check_size('Deconvolution2D', 'in_channels', in_channels, allow_none=True)
-        check_size('Deconvolution2D', 'out_channels', out_channels)
-        self.in_channels = in_channels
-        self.ksize = ksize
-        self.stride = parameter_setup.pair(stride)
-        self.pad = parameter_setup.pair(pad)
-        self.dilate = parameter_setup.pair(dilate)
+        in_channels, out_channels, groups = parameter_setup.setup_2d(
+            self, 'Deconvolution2D', in_channels, out_channels, ksize, stride, pad, kwargs)
         self.outsize = (None, None) if outsize is None else outsize
         self.out_channels = out_channels
         self.groups = int(groups)

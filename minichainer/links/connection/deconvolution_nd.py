@@ -2,7 +2,6 @@
 `Deconvolution3D`."""
 from minichainer import link
 from minichainer.links.connection import parameter_setup
-from minichainer.links.connection.convolution_nd import _as_tuple
 from minichainer import variable
 
 from minichainer.functions.connection import deconvolution_nd as _deconv_nd
@@ -23,17 +22,9 @@ class DeconvolutionND(link.Link):
                  nobias=False, outsize=None, initialW=None, initial_bias=None, dilate=1,
                  groups=1):
         super().__init__()
-        if ksize is None:
-            out_channels, ksize, in_channels = in_channels, out_channels, None
-        parameter_setup.check_args(type(self).__name__, ndim, ksize, stride, pad, dilate, groups)
-        self.ndim = ndim
-        self.out_channels = out_channels
-        self.ksize = _as_tuple(ksize, ndim)
-        self.stride = stride
-        self.pad = pad
+        in_channels, out_channels = parameter_setup.setup_nd(
+            self, ndim, in_channels, out_channels, ksize, stride, pad, dilate, groups)
         self.outsize = outsize
-        self.dilate = _as_tuple(dilate, ndim)
-        self.groups = int(groups)
         parameter_setup.init_weight_and_bias(self, initialW, in_channels, nobias, initial_bias,
                                      out_channels)
 
@@ -53,13 +44,11 @@ class DeconvolutionND(link.Link):
         b = parameter_setup.bias_from_params(cls.__name__ + '.from_params', b, out_channels)
         args = (in_channels, out_channels, ksize, stride, pad, nobias, outsize, W, b, dilate,
                 groups)
-        if cls.__init__ is DeconvolutionND.__init__:
-            args = (len(ksize),) + args
-        return cls(*args)
+        return parameter_setup.construct_nd(cls, DeconvolutionND, ksize, args)
 
     def _initialize_params(self, in_channels):
-        name = type(self).__name__
-        parameter_setup.check_channel_groups(name, in_channels, self.out_channels, self.groups)
+        parameter_setup.check_channel_groups(
+            type(self).__name__, in_channels, self.out_channels, self.groups)
         self.W.initialize((in_channels, int(self.out_channels / self.groups)) + self.ksize)
 
     def forward(self, x):

@@ -4,6 +4,7 @@ import numpy
 
 from minichainer import initializers
 from minichainer import variable
+from minichainer.links._check import check_size
 from minichainer.functions.connection import convolution_nd as _engine
 
 
@@ -64,6 +65,68 @@ def check_args(owner, ndim, ksize, stride, pad, dilate=1, groups=1):
     if ksize is not None:
         _engine._as_ints(owner, 'ksize', ksize, ndim, 1)
     _engine._parse_params(owner, ndim, stride, pad, dilate, groups)
+
+
+def as_tuple(x, n):
+    """`x` as a tuple of `n` values (a sequence must have length `n`; a scalar is
+    repeated)."""
+    if hasattr(x, '__getitem__'):
+        if len(x) != n:
+            raise ValueError('expected a tuple of length {}, got {!r}'.format(n, x))
+        return tuple(x)
+    return (x,) * n
+
+
+def setup_nd(link, ndim, in_channels, out_channels, ksize, stride, pad, dilate, groups):
+    """The shared set-up of `ConvolutionND`/`DeconvolutionND`: with `ksize` None the
+    channel arguments are `(out_channels, ksize)`; checks the arguments and sets
+    `ndim`, `out_channels`, `ksize`, `stride`, `pad`, `dilate`, `groups` on `link`.
+
+    Returns:
+        tuple: `(in_channels, out_channels)` (in_channels None when inferred).
+    """
+    if ksize is None:
+        out_channels, ksize, in_channels = in_channels, out_channels, None
+    check_args(type(link).__name__, ndim, ksize, stride, pad, dilate, groups)
+    link.ndim = ndim
+    link.out_channels = out_channels
+    link.ksize = as_tuple(ksize, ndim)
+    link.stride = stride
+    link.pad = pad
+    link.dilate = as_tuple(dilate, ndim)
+    link.groups = int(groups)
+    return in_channels, out_channels
+
+
+def construct_nd(cls, nd_cls, ksize, args):
+    """`cls(*args)` for an N-d `from_params`, with `ndim` (from `ksize`) put first
+    when `cls` keeps the constructor of `nd_cls` (which takes `ndim`)."""
+    if cls.__init__ is nd_cls.__init__:
+        args = (len(ksize),) + args
+    return cls(*args)
+
+
+def setup_2d(link, owner, in_channels, out_channels, ksize, stride, pad, kwargs):
+    """The shared set-up of `Convolution2D`/`Deconvolution2D`: reads `dilate` and
+    `groups` from `kwargs`; with `ksize` None the channel arguments are
+    `(out_channels, ksize)`; checks the arguments and sets `in_channels`, `ksize`,
+    `stride`, `pad` and `dilate` on `link`.
+
+    Returns:
+        tuple: `(in_channels, out_channels, groups)` (in_channels None when inferred).
+    """
+    dilate, groups = parse_conv_kwargs(kwargs, owner)
+    if ksize is None:
+        out_channels, ksize, in_channels = in_channels, out_channels, None
+    check_args(owner, 2, ksize, stride, pad, dilate, groups)
+    check_size(owner, 'in_channels', in_channels, allow_none=True)
+    check_size(owner, 'out_channels', out_channels)
+    link.in_channels = in_channels
+    link.ksize = ksize
+    link.stride = pair(stride)
+    link.pad = pair(pad)
+    link.dilate = pair(dilate)
+    return in_channels, out_channels, groups
 
 
 def pair(x):

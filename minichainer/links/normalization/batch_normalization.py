@@ -5,7 +5,7 @@ import minichainer
 from minichainer import configuration
 from minichainer import initializers
 from minichainer import link
-from minichainer import variable
+from minichainer.links.normalization import affine
 from minichainer.functions.normalization import batch_normalization as _bn
 
 
@@ -55,17 +55,9 @@ class BatchNormalization(link.Link):
         self._highprec_dtype = minichainer.get_dtype(dtype, map_mixed16=numpy.float32)
         with self.init_scope():
             if use_gamma:
-                if initial_gamma is None:
-                    initial_gamma = 1
-                gamma_initializer = initializers._get_initializer(initial_gamma)
-                gamma_initializer.dtype = self._highprec_dtype
-                self.gamma = variable.Parameter(gamma_initializer)
+                self.gamma = affine.affine_parameter(initial_gamma, 1, self._highprec_dtype)
             if use_beta:
-                if initial_beta is None:
-                    initial_beta = 0
-                beta_initializer = initializers._get_initializer(initial_beta)
-                beta_initializer.dtype = self._highprec_dtype
-                self.beta = variable.Parameter(beta_initializer)
+                self.beta = affine.affine_parameter(initial_beta, 0, self._highprec_dtype)
         if size is not None:
             self._initialize_params(size)
 
@@ -108,12 +100,7 @@ class BatchNormalization(link.Link):
             param_shape = tuple(d for i, d in enumerate(x.shape) if i not in self.axis)
             self._initialize_params(param_shape)
 
-        gamma = self.gamma
-        if gamma is None:
-            gamma = self.xp.ones(self.avg_mean.shape, dtype=self._highprec_dtype)
-        beta = self.beta
-        if beta is None:
-            beta = self.xp.zeros(self.avg_mean.shape, dtype=self._highprec_dtype)
+        gamma, beta = affine.affine_or_constants(self, self.avg_mean.shape, self._highprec_dtype)
 
         if configuration.config.train:
             decay, recomputing = statistics_step(self, finetune)

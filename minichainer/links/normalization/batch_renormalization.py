@@ -2,6 +2,7 @@
 from minichainer import configuration
 from minichainer.links.normalization.batch_normalization import BatchNormalization
 from minichainer.links.normalization.batch_normalization import statistics_step
+from minichainer.links.normalization import affine
 
 from minichainer.functions.normalization import batch_normalization as _bn
 from minichainer.functions.normalization import batch_renormalization as _brn
@@ -47,12 +48,7 @@ class BatchRenormalization(BatchNormalization):
         """Normalize `x`; `finetune=True` (training mode only) accumulates exact
         population statistics over the batches since
         [`start_finetuning`][minichainer.links.normalization.batch_normalization.BatchNormalization.start_finetuning]."""
-        gamma = self.gamma
-        if gamma is None:
-            gamma = self.xp.ones(self.avg_mean.shape, dtype=x.dtype)
-        beta = self.beta
-        if beta is None:
-            beta = self.xp.zeros(self.avg_mean.shape, dtype=x.dtype)
+        gamma, beta = affine.affine_or_constants(self, self.avg_mean.shape, x.dtype)
 
         if not configuration.config.train:
             return _bn.fixed_batch_normalization(

@@ -2,9 +2,8 @@
 import numpy
 
 import minichainer
-from minichainer import initializers
 from minichainer import link
-from minichainer import variable
+from minichainer.links.normalization import affine
 from minichainer.functions.array.reshape import reshape
 from minichainer.functions.normalization import group_normalization as _gn
 
@@ -23,28 +22,13 @@ class GroupNormalization(link.Link):
         ValueError: (on call) the input has fewer than 2 dimensions.
     """
 
+    _initialize_params = affine.initialize_affine
+
     def __init__(self, groups, size=None, eps=1e-5, initial_gamma=None, initial_beta=None):
         super().__init__()
-        if initial_gamma is None:
-            initial_gamma = 1
-        if initial_beta is None:
-            initial_beta = 0
-        dtype = minichainer.get_dtype(None, map_mixed16=numpy.float32)
-        with self.init_scope():
-            self.groups = groups
-            gamma_initializer = initializers._get_initializer(initial_gamma)
-            gamma_initializer.dtype = dtype
-            beta_initializer = initializers._get_initializer(initial_beta)
-            beta_initializer.dtype = dtype
-            self.gamma = variable.Parameter(gamma_initializer)
-            self.beta = variable.Parameter(beta_initializer)
-            self.eps = eps
-        if size is not None:
-            self._initialize_params(size)
-
-    def _initialize_params(self, size):
-        self.gamma.initialize(size)
-        self.beta.initialize(size)
+        self.groups = groups
+        affine.setup_affine(self, initial_gamma, initial_beta, eps, size,
+                            minichainer.get_dtype(None, map_mixed16=numpy.float32))
 
     def forward(self, x):
         """Apply group normalization to `x` of shape (batch, channels, ...)."""

@@ -1,6 +1,6 @@
 """The layer normalization layer `LayerNormalization`."""
 from minichainer import link
-from minichainer import variable
+from minichainer.links.normalization import affine
 from minichainer.functions.normalization import layer_normalization as _ln
 
 
@@ -14,22 +14,11 @@ class LayerNormalization(link.Link):
         initial_gamma, initial_beta: Initializers.
     """
 
+    _initialize_params = affine.initialize_affine
+
     def __init__(self, size=None, eps=1e-6, initial_gamma=None, initial_beta=None):
         super().__init__()
-        if initial_gamma is None:
-            initial_gamma = 1
-        if initial_beta is None:
-            initial_beta = 0
-        with self.init_scope():
-            self.gamma = variable.Parameter(initial_gamma)
-            self.beta = variable.Parameter(initial_beta)
-            self.eps = eps
-        if size is not None:
-            self._initialize_params(size)
-
-    def _initialize_params(self, size):
-        self.gamma.initialize(size)
-        self.beta.initialize(size)
+        affine.setup_affine(self, initial_gamma, initial_beta, eps, size)
 
     def forward(self, x):
         """Apply layer normalization to `x` of shape (batch, size)."""

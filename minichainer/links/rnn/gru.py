@@ -2,7 +2,6 @@
 from minichainer import link
 from minichainer.links.connection import linear
 from minichainer.links.rnn.state import RecurrentState
-from minichainer import variable
 
 from minichainer.functions.activation import sigmoid as _sigmoid
 from minichainer.functions.activation import tanh as _tanh
@@ -64,11 +63,7 @@ class StatefulGRU(RecurrentState, GRUBase):
         Raises:
             TypeError: `h` is not a Variable.
         """
-        if not isinstance(h, variable.Variable):
-            raise TypeError('StatefulGRU.set_state: h must be a Variable, got {}'.format(
-                type(h).__name__))
-        h.to_device(self.device)
-        self.h = h
+        self.assign_state('StatefulGRU.set_state', True, (('h', h),))
 
     def forward(self, x):
         """Update the hidden state with `x` and return it."""

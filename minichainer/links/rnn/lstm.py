@@ -115,14 +115,7 @@ class LSTM(RecurrentState, LSTMBase):
         Raises:
             TypeError: `c` or `h` is not a Variable.
         """
-        for name, value in (('c', c), ('h', h)):
-            if not isinstance(value, variable.Variable):
-                raise TypeError('LSTM.set_state: {} must be a Variable, got {}'.format(
-                    name, type(value).__name__))
-        c.to_device(self.device)
-        h.to_device(self.device)
-        self.c = c
-        self.h = h
+        self.assign_state('LSTM.set_state', True, (('c', c), ('h', h)))
 
     def forward(self, x):
         """Update the state with the batch `x` and return the new output.

@@ -2,7 +2,6 @@
 from minichainer import link
 from minichainer.links.connection import linear
 from minichainer.links.rnn.state import RecurrentState
-from minichainer import variable
 
 from minichainer.functions.array import concat as _concat
 from minichainer.functions.math import linear_interpolate as _linear_interpolate
@@ -48,15 +47,12 @@ class StatefulMGU(RecurrentState, MGUBase):
         Raises:
             TypeError: `h` is not a Variable.
         """
-        if not isinstance(h, variable.Variable):
-            raise TypeError('StatefulMGU.set_state: h must be a Variable, got {}'.format(
-                type(h).__name__))
-        self.h = h
+        self.assign_state('StatefulMGU.set_state', False, (('h', h),))
 
     def forward(self, x):
         """Update the hidden state with `x` and return it."""
         h = self.h
         if h is None:
-            h = variable.Variable(self.xp.zeros((len(x), self.state_size), dtype=x.dtype))
+            h = self.zero_state(x)
         self.h = self._call_mgu(h, x)
         return self.h

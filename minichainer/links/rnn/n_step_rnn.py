@@ -9,20 +9,15 @@ The recurrence is written with minichainer's differentiable functions.
 """
 import numpy
 
-from minichainer import configuration
 from minichainer import initializers
 from minichainer import link
 from minichainer import variable
 from minichainer.functions.activation.relu import relu
 from minichainer.functions.activation.tanh import tanh
-from minichainer.functions.array import concat as _concat
 from minichainer.functions.array import permutate as _permutate
-from minichainer.functions.array import separate as _separate
-from minichainer.functions.array import split_axis as _split_axis
-from minichainer.functions.array import stack as _stack
 from minichainer.functions.array import transpose_sequence as _transpose_sequence
 from minichainer.functions.connection import linear as _linear
-from minichainer.functions.noise import dropout as _dropout
+from minichainer.functions.rnn import n_step_rnn as _n_step_rnn
 
 _activation = {
     'tanh': tanh,
@@ -53,59 +48,6 @@ def _rnn_cell(activation):
     def cell(x, h, c, w, b):
         return act(_linear.linear(x, w[0], b[0]) + _linear.linear(h, w[1], b[1])), None
     return cell
-
-
-def _one_directional_loop(cell, xs, h, c, w, b):
-    hs = []
-    for x in xs:
-        batch = len(x)
-        split = len(h) > batch
-        if split:
-            h, h_rest = _split_axis.split_axis(h, [batch], axis=0)
-            if c is not None:
-                c, c_rest = _split_axis.split_axis(c, [batch], axis=0)
-        h, c = cell(x, h, c, w, b)
-        hs.append(h)
-        if split:
-            h = _concat.concat([h, h_rest], axis=0)
-            if c is not None:
-                c = _concat.concat([c, c_rest], axis=0)
-    return h, c, hs
-
-
-def n_step_impl(cell, n_layers, dropout_ratio, hx, cx, ws, bs, xs, use_bi_direction):
-    """Run the stacked recurrence on time-major `xs`; return `(hy, cy, ys)`."""
-    direction = 2 if use_bi_direction else 1
-    hx = _separate.separate(hx)
-    cx = [None] * len(hx) if cx is None else _separate.separate(cx)
-    train = configuration.config.train
-    xs_next = xs
-    hy, cy = [], []
-    for layer in range(n_layers):
-        def layer_input():
-            if layer == 0 or not train:
-                return xs_next
-            return [_dropout.dropout(x, ratio=dropout_ratio) for x in xs_next]
-
-        idx = direction * layer
-        h, c, h_forward = _one_directional_loop(cell, layer_input(), hx[idx], cx[idx],
-                                                ws[idx], bs[idx])
-        hy.append(h)
-        cy.append(c)
-        if use_bi_direction:
-            idx += 1
-            h, c, h_backward = _one_directional_loop(
-                cell, list(reversed(layer_input())), hx[idx], cx[idx], ws[idx], bs[idx])
-            h_backward.reverse()
-            xs_next = [_concat.concat([hf, hb], axis=1)
-                       for hf, hb in zip(h_forward, h_backward)]
-            hy.append(h)
-            cy.append(c)
-        else:
-            xs_next = h_forward
-    h = _stack.stack(hy)
-    c = None if cx[0] is None else _stack.stack(cy)
-    return h, c, tuple(xs_next)
 
 
 class NStepRNNBase(link.ChainList):
@@ -184,8 +126,8 @@ class NStepRNNBase(link.ChainList):
         time-major inputs; returns the final states and the outputs."""
         hx, cx = (args[0], args[1]) if self.n_cells == 2 else (args[0], None)
         ws, bs, xs = args[self.n_cells:]
-        hy, cy, ys = n_step_impl(self._cell, n_layers, dropout, hx, cx, ws, bs, xs,
-                                 self.use_bi_direction)
+        hy, cy, ys = _n_step_rnn.n_step_rnn_impl(self._cell, n_layers, dropout, hx, cx,
+                                                 ws, bs, xs, self.use_bi_direction)
         return (hy, cy, ys) if self.n_cells == 2 else (hy, ys)
 
     def forward(self, hx, xs, **kwargs):

@@ -1,12 +1,9 @@
 """The LSTM layer with peephole connections: `StatefulPeepholeLSTM`."""
 from minichainer import link
 from minichainer.links.connection import linear
-from minichainer.links.rnn.state import RecurrentState
-from minichainer import variable
+from minichainer.links.rnn.state import RecurrentState, split_lstm_gates
 
-from minichainer.functions.array import reshape as _reshape
 from minichainer.functions.activation import sigmoid as _sigmoid
-from minichainer.functions.array import split_axis as _split_axis
 from minichainer.functions.activation import tanh as _tanh
 
 
@@ -39,12 +36,8 @@ class StatefulPeepholeLSTM(RecurrentState, link.Chain):
         if self.h is not None:
             lstm_in += self.lateral(self.h)
         if self.c is None:
-            self.c = variable.Variable(
-                self.xp.zeros((len(x), self.state_size), dtype=x.dtype))
-        n = self.state_size
-        lstm_in = _reshape.reshape(lstm_in, (len(lstm_in), lstm_in.shape[1] // 4, 4))
-        a, i, f, o = [_reshape.reshape(g, (len(g), n))
-                      for g in _split_axis.split_axis(lstm_in, 4, 2)]
+            self.c = self.zero_state(x)
+        a, i, f, o = split_lstm_gates(lstm_in, self.state_size)
         peep_in_i = self.peep_i(self.c)
         peep_in_f = self.peep_f(self.c)
         a = _tanh.tanh(a)

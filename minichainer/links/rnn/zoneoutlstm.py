@@ -1,12 +1,9 @@
 """The LSTM layer with zoneout: `StatefulZoneoutLSTM`."""
 from minichainer import link
 from minichainer.links.connection import linear
-from minichainer.links.rnn.state import RecurrentState
-from minichainer import variable
+from minichainer.links.rnn.state import RecurrentState, split_lstm_gates
 
-from minichainer.functions.array import reshape as _reshape
 from minichainer.functions.activation import sigmoid as _sigmoid
-from minichainer.functions.array import split_axis as _split_axis
 from minichainer.functions.activation import tanh as _tanh
 from minichainer.functions.noise import zoneout as _zoneout
 
@@ -49,12 +46,7 @@ class StatefulZoneoutLSTM(RecurrentState, link.Chain):
         Raises:
             TypeError: `c` or `h` is not a Variable.
         """
-        for name, value in (('c', c), ('h', h)):
-            if not isinstance(value, variable.Variable):
-                raise TypeError('StatefulZoneoutLSTM.set_state: {} must be a Variable, '
-                                'got {}'.format(name, type(value).__name__))
-        self.c = c
-        self.h = h
+        self.assign_state('StatefulZoneoutLSTM.set_state', False, (('c', c), ('h', h)))
 
     def forward(self, x):
         """Update the state with `x` and return the new output."""
@@ -62,15 +54,10 @@ class StatefulZoneoutLSTM(RecurrentState, link.Chain):
         if self.h is not None:
             lstm_in += self.lateral(self.h)
         else:
-            self.h = variable.Variable(
-                self.xp.zeros((len(x), self.state_size), dtype=x.dtype))
+            self.h = self.zero_state(x)
         if self.c is None:
-            self.c = variable.Variable(
-                self.xp.zeros((len(x), self.state_size), dtype=x.dtype))
-        n = self.state_size
-        lstm_in = _reshape.reshape(lstm_in, (len(lstm_in), lstm_in.shape[1] // 4, 4))
-        a, i, f, o = [_reshape.reshape(g, (len(g), n))
-                      for g in _split_axis.split_axis(lstm_in, 4, 2)]
+            self.c = self.zero_state(x)
+        a, i, f, o = split_lstm_gates(lstm_in, self.state_size)
         c_tmp = _tanh.tanh(a) * _sigmoid.sigmoid(i) + _sigmoid.sigmoid(f) * self.c
         self.c = _zoneout.zoneout(self.c, c_tmp, self.c_ratio)
         self.h = _zoneout.zoneout(self.h, _sigmoid.sigmoid(o) * _tanh.tanh(c_tmp),

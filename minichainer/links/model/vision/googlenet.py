@@ -125,20 +125,9 @@ class GoogLeNet(_vision.VisionModel):
 
 
 def prepare(image, size=(224, 224)):
-    """Turn an RGB image into GoogLeNet input: resized, BGR, mean pixel subtracted, CHW.
-
-    Args:
-        image (PIL.Image or numpy.ndarray): The image; an array has shape `(H, W)`,
-            `(H, W, C)` or `(C, H, W)` (C = 1 or 3) with RGB values in [0, 255].
-        size (pair of ints): `(width, height)` to resize to (PIL's order); None
-            keeps the size.
-
-    Returns:
-        numpy.ndarray: `(3, H, W)` array of the default dtype.
-
-    Raises:
-        ImportError: Pillow is not installed.
-    """
+    """Turn an RGB image into GoogLeNet input, a `(3, H, W)` BGR array less the mean pixel
+    (104, 117, 123): see [`prepare_image`][minichainer.links.model.vision.prepare_image]
+    for `image` and `size` (PIL's `(width, height)`). ImportError without Pillow."""
     return _vision.prepare_image(image, size, _MEAN_BGR, 'googlenet.prepare')
 
 

@@ -133,20 +133,9 @@ class VGG19Layers(VGGLayers):
 
 
 def prepare(image, size=(224, 224)):
-    """Turn an RGB image into VGG input: resized, BGR, mean pixel subtracted, CHW.
-
-    Args:
-        image (PIL.Image or numpy.ndarray): The image; an array has shape `(H, W)`,
-            `(H, W, C)` or `(C, H, W)` (C = 1 or 3) with RGB values in [0, 255].
-        size (pair of ints): `(width, height)` to resize to (PIL's order); None
-            keeps the size.
-
-    Returns:
-        numpy.ndarray: `(3, H, W)` array of the default dtype.
-
-    Raises:
-        ImportError: Pillow is not installed.
-    """
+    """Turn an RGB image into VGG input, a `(3, H, W)` BGR array less the mean pixel
+    (103.939, 116.779, 123.68): see [`prepare_image`][minichainer.links.model.vision.prepare_image]
+    for `image` and `size` (PIL's `(width, height)`). ImportError without Pillow."""
     return _vision.prepare_image(image, size, _MEAN_BGR, 'vgg.prepare')
 
 
