@@ -9,11 +9,11 @@ from minichainer.utils import type_check
 
 
 def check_stack_types(in_types, axis, low_ndim, low_same_shape):
-    """Type-check the inputs of an ``hstack``-like stacking along ``axis``.
+    """Type-check the inputs of an `hstack`-like stacking along `axis`.
 
-    Every input ``x{i}`` must share the dtype and ndim of ``x0``; inputs of
-    ndim > ``low_ndim`` must agree in every dimension but ``axis``, and inputs
-    of ndim <= ``low_ndim`` must have equal shapes when ``low_same_shape``
+    Every input `x{i}` must share the dtype and ndim of `x0`; inputs of
+    ndim > `low_ndim` must agree in every dimension but `axis`, and inputs
+    of ndim <= `low_ndim` must have equal shapes when `low_same_shape`
     (and are otherwise not checked further).
     """
     type_check.expect(in_types.size() > 0)
