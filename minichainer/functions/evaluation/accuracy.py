@@ -6,7 +6,7 @@ import warnings
 from minichainer import backend
 from minichainer import configuration
 from minichainer import function_node
-from minichainer.functions.evaluation import _type_checks
+from minichainer.functions.evaluation import label_checks
 
 
 def _user_stacklevel():
@@ -29,7 +29,7 @@ class Accuracy(function_node.FunctionNode):
         self.ignore_label = ignore_label
 
     def check_type_forward(self, in_types):
-        _type_checks.class_scores_and_labels(in_types)
+        label_checks.class_scores_and_labels(in_types)
 
     def _check_labels(self, y, t):
         # A label outside [0, n_class) can never match the arg-max: it is counted as a

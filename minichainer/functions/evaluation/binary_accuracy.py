@@ -3,7 +3,7 @@ import copy
 
 from minichainer import backend
 from minichainer import function_node
-from minichainer.functions.evaluation import _type_checks
+from minichainer.functions.evaluation import label_checks
 from minichainer.utils import type_check
 
 
@@ -17,7 +17,7 @@ class BinaryAccuracy(function_node.FunctionNode):
     ignore_label = -1
 
     def check_type_forward(self, in_types):
-        x_type, t_type = _type_checks.float_scores_int_labels(in_types)
+        x_type, t_type = label_checks.float_scores_int_labels(in_types)
         type_check.expect(t_type.shape == x_type.shape)
 
     def forward(self, inputs):

@@ -4,7 +4,7 @@ import copy
 
 from minichainer import backend
 from minichainer import function_node
-from minichainer.functions.evaluation import _type_checks
+from minichainer.functions.evaluation import label_checks
 
 
 def _fbeta_score(precision, recall, beta):
@@ -26,7 +26,7 @@ class ClassificationSummary(function_node.FunctionNode):
         self.ignore_label = ignore_label
 
     def check_type_forward(self, in_types):
-        _type_checks.class_scores_and_labels(in_types)
+        label_checks.class_scores_and_labels(in_types)
 
     def forward(self, inputs):
         y, t = inputs

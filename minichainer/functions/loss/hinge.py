@@ -2,7 +2,7 @@
 from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
-from minichainer.functions.evaluation import _type_checks
+from minichainer.functions.evaluation import label_checks
 from minichainer.utils import type_check
 from minichainer.functions.util import checks
 from minichainer.functions.array.broadcast import broadcast_to
@@ -20,7 +20,7 @@ class Hinge(function_node.FunctionNode):
         self.reduce = checks.reduce_option(reduce, ('mean', 'no'))
 
     def check_type_forward(self, in_types):
-        x_type, t_type = _type_checks.float_scores_int_labels(in_types)
+        x_type, t_type = label_checks.float_scores_int_labels(in_types)
         type_check.expect(
             x_type.ndim == 2,
             t_type.ndim == 1,

@@ -2,7 +2,7 @@
 from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
-from minichainer.functions.evaluation import _type_checks
+from minichainer.functions.evaluation import label_checks
 from minichainer.utils import type_check
 from minichainer.functions.activation.sigmoid import sigmoid
 from minichainer.functions.array.broadcast import broadcast_to
@@ -28,7 +28,7 @@ class SigmoidCrossEntropy(function_node.FunctionNode):
         self.count = None
 
     def check_type_forward(self, in_types):
-        x_type, t_type = _type_checks.float_scores_int_labels(in_types)
+        x_type, t_type = label_checks.float_scores_int_labels(in_types)
         type_check.expect(
             x_type.shape == t_type.shape,
         )
