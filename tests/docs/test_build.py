@@ -1,7 +1,6 @@
 """The documentation site builds with ``mkdocs build --strict`` (skipped when mkdocs, the
 ``docs`` extra, is not installed); the generated API pages cover the public names and
 show no raw reST/Sphinx markup."""
-import importlib.util
 import os
 import re
 import subprocess
@@ -9,19 +8,13 @@ import sys
 
 import pytest
 
+from tests.docs._api_pages import load_generator
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def _load_generator():
-    path = os.path.join(ROOT, 'docs', 'api', '_generate.py')
-    spec = importlib.util.spec_from_file_location('_docs_api_generate', path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_api_pages_cover_core_names():
-    generator = _load_generator()
+    generator = load_generator()
     pages = generator.generate()
     for path in ('minichainer.training.trainer.Trainer',
                  'minichainer.functions.activation.relu.relu',
@@ -71,7 +64,7 @@ _RAW_ON_PAGE = re.compile(
 def test_api_pages_show_no_raw_sphinx_markup(built_site):
     proc, tmp_path = built_site
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-5000:]
-    generator = _load_generator()
+    generator = load_generator()
     found = []
     for name in sorted(generator.PAGES):
         with open(tmp_path / 'site' / 'api' / name[:-3] / 'index.html') as f:

@@ -8,10 +8,11 @@ docstring of each.  (The built HTML pages are checked the same way in test_build
 mkdocs is installed.)  Cross-references are written ``[`Name`][minichainer.module.Name]``.
 """
 import importlib
-import importlib.util
 import inspect
 import os
 import re
+
+from tests.docs._api_pages import load_generator
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -29,16 +30,8 @@ RAW_MARKUP = [
 ]
 
 
-def _load_generator():
-    path = os.path.join(ROOT, 'docs', 'api', '_generate.py')
-    spec = importlib.util.spec_from_file_location('_docs_api_generate_markup', path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def _api_paths():
-    pages = _load_generator().generate()
+    pages = load_generator().generate()
     return sorted({m.group(1) for text in pages.values()
                    for m in re.finditer(r'^::: (\S+)', text, re.M)})
 
