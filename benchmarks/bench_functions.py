@@ -32,7 +32,7 @@ def _time(fn, number):
     return (time.perf_counter() - t0) / number
 
 
-def _best_pair(ref, mc, repeat, number):
+def best_pair(ref, mc, repeat, number):
     """Best-of-``repeat`` times of both callables, measured alternately."""
     ref()
     mc()
@@ -71,7 +71,7 @@ def bench_linear(repeat=40, number=3):
     r, m = ref(), mc()
     for a, b in zip(r, m):
         numpy.testing.assert_allclose(a, b, rtol=1e-3, atol=1e-2)
-    t_ref, t_mc = _best_pair(ref, mc, repeat, number)
+    t_ref, t_mc = best_pair(ref, mc, repeat, number)
     return {'name': 'linear fwd+bwd (100,1000)x(1000,1000) f32', 'numpy_s': t_ref,
             'minichainer_s': t_mc, 'ratio': t_mc / t_ref, 'target': 1.05}
 
@@ -124,7 +124,7 @@ def bench_convolution_2d(repeat=30, number=2):
     r, m = ref(), mc()
     for a, b in zip(r, m):
         numpy.testing.assert_allclose(a, b, rtol=1e-3, atol=1e-2)
-    t_ref, t_mc = _best_pair(ref, mc, repeat, number)
+    t_ref, t_mc = best_pair(ref, mc, repeat, number)
     return {'name': 'convolution_2d fwd+bwd (32,16,28,28) 3x3 -> 32 f32', 'numpy_s': t_ref,
             'minichainer_s': t_mc, 'ratio': t_mc / t_ref, 'target': 1.3}
 
@@ -135,10 +135,10 @@ def run(runs=1):
     With several runs the reported ratio is the median of the per-run ratios (the
     machine may be shared; a single run can be disturbed by other processes).
     """
-    return _median_of_runs((bench_linear, bench_convolution_2d), runs)
+    return median_of_runs((bench_linear, bench_convolution_2d), runs)
 
 
-def _median_of_runs(benches, runs):
+def median_of_runs(benches, runs):
     """Run each benchmark ``runs`` times; keep the run of median ratio, with every ratio."""
     results = []
     for bench in benches:
@@ -149,8 +149,23 @@ def _median_of_runs(benches, runs):
     return results
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def print_results(results):
+    """Print one line per result of `median_of_runs` (target None: no target)."""
+    for r in results:
+        if r['target'] is None:
+            status = '(no target)'
+        else:
+            status = 'ok' if r['ratio'] <= r['target'] else 'SLOW'
+            status = '(target <= {}) {}'.format(r['target'], status)
+        print('{:<55s} numpy {:8.3f} ms  minichainer {:8.3f} ms  ratio {:5.3f} {}'.format(
+            r['name'], r['numpy_s'] * 1e3, r['minichainer_s'] * 1e3, r['ratio'], status))
+        if len(r['ratios']) > 1:
+            print('    ratios of {} runs: {}'.format(len(r['ratios']), r['ratios']))
+
+
+def cli(run, description, argv=None):
+    """The command line of a benchmark script: `--runs N` and `--json`."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument('--json', action='store_true', help='print JSON')
     parser.add_argument('--runs', type=int, default=1,
                         help='repeat each benchmark and report the median ratio')
@@ -159,15 +174,12 @@ def main(argv=None):
     if args.json:
         print(json.dumps(results, indent=2))
     else:
-        for r in results:
-            status = 'ok' if r['ratio'] <= r['target'] else 'SLOW'
-            print('{:<55s} numpy {:8.3f} ms  minichainer {:8.3f} ms  ratio {:5.3f} '
-                  '(target <= {}) {}'.format(r['name'], r['numpy_s'] * 1e3,
-                                             r['minichainer_s'] * 1e3, r['ratio'],
-                                             r['target'], status))
-            if len(r['ratios']) > 1:
-                print('    ratios of {} runs: {}'.format(len(r['ratios']), r['ratios']))
+        print_results(results)
     return 0
+
+
+def main(argv=None):
+    return cli(run, __doc__.splitlines()[0], argv)
 
 
 if __name__ == '__main__':

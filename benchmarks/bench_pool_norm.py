@@ -19,8 +19,6 @@ NumPy floor of the same shapes, float32, one BLAS thread:
 Run: ``python benchmarks/bench_pool_norm.py`` (``--json`` for JSON, ``--runs N`` for the
 median of N runs).
 """
-import argparse
-import json
 import os
 import sys
 
@@ -30,7 +28,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import minichainer  # noqa: E402
 import minichainer.functions as F  # noqa: E402
-from bench_functions import _best_pair, _median_of_runs  # noqa: E402  (shared timing)
+from bench_functions import best_pair, cli, median_of_runs  # noqa: E402  (shared timing)
 
 SHAPE = (64, 32, 32, 32)
 
@@ -54,7 +52,7 @@ def _data(shape_out=None, seed=0):
 def _case(name, ref, mc, target, repeat, number, rtol=1e-4, atol=1e-4):
     for a, b in zip(ref(), mc()):
         numpy.testing.assert_allclose(a, b, rtol=rtol, atol=atol)
-    t_ref, t_mc = _best_pair(ref, mc, repeat, number)
+    t_ref, t_mc = best_pair(ref, mc, repeat, number)
     return {'name': name, 'numpy_s': t_ref, 'minichainer_s': t_mc,
             'ratio': t_mc / t_ref, 'target': target}
 
@@ -234,30 +232,11 @@ BENCHES = (bench_max_pooling_2d, bench_batch_normalization, bench_relu,
 
 def run(runs=1):
     """Run all benchmarks ``runs`` times; the reported ratio is the median of the runs."""
-    return _median_of_runs(BENCHES, runs)
+    return median_of_runs(BENCHES, runs)
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument('--json', action='store_true', help='print JSON')
-    parser.add_argument('--runs', type=int, default=1,
-                        help='repeat each benchmark and report the median ratio')
-    args = parser.parse_args(argv)
-    results = run(args.runs)
-    if args.json:
-        print(json.dumps(results, indent=2))
-        return 0
-    for r in results:
-        if r['target'] is None:
-            status = '(no target)'
-        else:
-            status = 'ok' if r['ratio'] <= r['target'] else 'SLOW'
-            status = '(target <= {}) {}'.format(r['target'], status)
-        print('{:<55s} numpy {:8.3f} ms  minichainer {:8.3f} ms  ratio {:5.3f} {}'.format(
-            r['name'], r['numpy_s'] * 1e3, r['minichainer_s'] * 1e3, r['ratio'], status))
-        if len(r['ratios']) > 1:
-            print('    ratios of {} runs: {}'.format(len(r['ratios']), r['ratios']))
-    return 0
+    return cli(run, __doc__.splitlines()[0], argv)
 
 
 if __name__ == '__main__':
