@@ -6,12 +6,7 @@ import pytest
 import minichainer.functions as F
 from minichainer import gradient_check
 from minichainer.utils import type_check
-
-
-def _distinct(shape, dtype, seed=0):
-    rng = numpy.random.RandomState(seed)
-    x = rng.permutation(int(numpy.prod(shape))).reshape(shape).astype(numpy.float64)
-    return ((x - x.size / 2) / x.size * 4).astype(dtype)
+from tests.functions.pooling._helpers import distinct, grad_tolerance
 
 
 def _out(size, k, s, p, cover_all):
@@ -32,14 +27,6 @@ def _pool_ref(x, k, s, p, cover_all, op, pad_val):
     return y
 
 
-def _gc(dtype):
-    if dtype == numpy.float16:
-        return {'dtype': numpy.float64, 'atol': 1e-2, 'rtol': 1e-1}
-    if dtype == numpy.float32:
-        return {'atol': 1e-3, 'rtol': 1e-2}
-    return {'atol': 1e-6, 'rtol': 1e-5}
-
-
 CASES = [((2, 3, 5, 4), 2, None, 0, True), ((1, 2, 6, 7), 3, 2, 1, True),
          ((1, 2, 6, 7), (3, 2), (2, 1), (1, 0), False)]
 
@@ -52,7 +39,7 @@ def _p(v):
 @pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32, numpy.float64])
 def test_max_pooling_2d(case, dtype):
     shape, k, s, p, cover_all = case
-    x = _distinct(shape, dtype)
+    x = distinct(shape, dtype)
     f = (lambda x: F.max_pooling_2d(x, k, s, p, cover_all))
     y = f(x)
     ref = _pool_ref(x.astype('d'), _p(k), _p(s if s is not None else k), _p(p), cover_all,
@@ -61,14 +48,14 @@ def test_max_pooling_2d(case, dtype):
     numpy.testing.assert_array_equal(y.array, ref.astype(dtype))
     rng = numpy.random.RandomState(1)
     gy = rng.uniform(-1, 1, y.shape).astype(dtype)
-    gradient_check.check_backward(f, (x,), gy, **_gc(dtype))
+    gradient_check.check_backward(f, (x,), gy, **grad_tolerance(dtype))
     gradient_check.check_double_backward(f, (x,), gy,
                                          (rng.uniform(-1, 1, x.shape).astype(dtype),),
-                                         **_gc(dtype))
+                                         **grad_tolerance(dtype))
 
 
 def test_max_pooling_2d_return_indices_and_upsampling():
-    x = _distinct((2, 3, 4, 6), numpy.float32)
+    x = distinct((2, 3, 4, 6), numpy.float32)
     y, idx = F.max_pooling_2d(x, 2, return_indices=True)
     assert idx.shape == y.shape
     col = x.reshape(2, 3, 2, 2, 3, 2).transpose(0, 1, 2, 4, 3, 5).reshape(2, 3, 2, 3, 4)
@@ -100,10 +87,10 @@ def test_average_pooling_2d(case, dtype):
     assert y.dtype == dtype
     numpy.testing.assert_allclose(y.array, ref, **tol)
     gy = rng.uniform(-1, 1, y.shape).astype(dtype)
-    gradient_check.check_backward(f, (x,), gy, **_gc(dtype))
+    gradient_check.check_backward(f, (x,), gy, **grad_tolerance(dtype))
     gradient_check.check_double_backward(f, (x,), gy,
                                          (rng.uniform(-1, 1, x.shape).astype(dtype),),
-                                         **_gc(dtype))
+                                         **grad_tolerance(dtype))
 
 
 @pytest.mark.parametrize('k,s,p,outsize,cover_all', [
@@ -143,7 +130,7 @@ def test_pooling_type_errors():
 
 
 def test_spatial_pyramid_pooling_2d():
-    x = _distinct((2, 3, 5, 6), numpy.float64)
+    x = distinct((2, 3, 5, 6), numpy.float64)
     y = F.spatial_pyramid_pooling_2d(x, 3, pooling='max')
     assert y.shape == (2, 3 * (1 + 4 + 16), 1, 1)
     numpy.testing.assert_array_equal(y.array[:, :3, 0, 0], x.max(axis=(2, 3)))

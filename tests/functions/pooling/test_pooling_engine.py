@@ -11,6 +11,7 @@ import minichainer
 import minichainer.functions as F
 from minichainer import gradient_check
 from minichainer.utils import conv_nd
+from tests.functions.pooling._helpers import distinct, grad_tolerance
 
 
 def _reference_max(x, k, s, p, cover_all, gy):
@@ -112,20 +113,6 @@ def test_average_pooling_equals_previous_implementation(case, dtype):
     numpy.testing.assert_array_equal(xv.grad, gx_ref)
 
 
-def _distinct(shape, dtype, seed=0):
-    rng = numpy.random.RandomState(seed)
-    x = rng.permutation(int(numpy.prod(shape))).reshape(shape).astype(numpy.float64)
-    return ((x - x.size / 2) / x.size * 4).astype(dtype)
-
-
-def _tol(dtype):
-    if dtype == numpy.float16:
-        return {'dtype': numpy.float64, 'atol': 1e-2, 'rtol': 1e-1}
-    if dtype == numpy.float32:
-        return {'atol': 1e-3, 'rtol': 1e-2}
-    return {'atol': 1e-6, 'rtol': 1e-5}
-
-
 # (shape, ksize, stride, pad, cover_all): tiled exactly, tiled with a ragged edge
 # (cover_all and not), tiled with padding, overlapping, strided with gaps
 PATHS = [
@@ -142,28 +129,28 @@ PATHS = [
 @pytest.mark.parametrize('path', PATHS)
 def test_max_pooling_2d_gradients(path, dtype):
     shape, k, s, p, cover_all = path
-    x = _distinct(shape, dtype)
+    x = distinct(shape, dtype)
     y = F.max_pooling_2d(x, k, s, p, cover_all)
     gy = numpy.random.RandomState(1).uniform(-1, 1, y.shape).astype(dtype)
     ggx = numpy.random.RandomState(2).uniform(-1, 1, shape).astype(dtype)
     # the eps must stay below half the gap between distinct inputs
     eps = 2e-3 if dtype != numpy.float16 else 1e-2
     f = (lambda v: F.max_pooling_2d(v, k, s, p, cover_all))
-    gradient_check.check_backward(f, x, gy, eps=eps, **_tol(dtype))
-    gradient_check.check_double_backward(f, x, gy, ggx, eps=eps, **_tol(dtype))
+    gradient_check.check_backward(f, x, gy, eps=eps, **grad_tolerance(dtype))
+    gradient_check.check_double_backward(f, x, gy, ggx, eps=eps, **grad_tolerance(dtype))
 
 
 @pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32, numpy.float64])
 @pytest.mark.parametrize('path', PATHS[:2] + PATHS[3:])
 def test_average_pooling_2d_gradients(path, dtype):
     shape, k, s, p, _ = path
-    x = _distinct(shape, dtype)
+    x = distinct(shape, dtype)
     y = F.average_pooling_2d(x, k, s, p)
     gy = numpy.random.RandomState(1).uniform(-1, 1, y.shape).astype(dtype)
     ggx = numpy.random.RandomState(2).uniform(-1, 1, shape).astype(dtype)
     f = (lambda v: F.average_pooling_2d(v, k, s, p))
-    gradient_check.check_backward(f, x, gy, **_tol(dtype))
-    gradient_check.check_double_backward(f, x, gy, ggx, **_tol(dtype))
+    gradient_check.check_backward(f, x, gy, **grad_tolerance(dtype))
+    gradient_check.check_double_backward(f, x, gy, ggx, **grad_tolerance(dtype))
 
 
 @pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32, numpy.float64])
@@ -172,16 +159,16 @@ def test_average_pooling_2d_gradients(path, dtype):
                                   ((1, 2, 5, 4, 4), 3, 2, 1, False)])
 def test_pooling_3d_gradients(path, dtype):
     shape, k, s, p, cover_all = path
-    x = _distinct(shape, dtype)
+    x = distinct(shape, dtype)
     gy_shape = F.max_pooling_nd(x, k, s, p, cover_all).shape
     gy = numpy.random.RandomState(1).uniform(-1, 1, gy_shape).astype(dtype)
     eps = 2e-3 if dtype != numpy.float16 else 1e-2
     gradient_check.check_backward(
-        lambda v: F.max_pooling_nd(v, k, s, p, cover_all), x, gy, eps=eps, **_tol(dtype))
+        lambda v: F.max_pooling_nd(v, k, s, p, cover_all), x, gy, eps=eps, **grad_tolerance(dtype))
     for pad_value in (0, None):
         f = (lambda v: F.average_pooling_nd(v, k, s, p, pad_value=pad_value))
         gy = numpy.random.RandomState(1).uniform(-1, 1, f(x).shape).astype(dtype)
-        gradient_check.check_backward(f, x, gy, **_tol(dtype))
+        gradient_check.check_backward(f, x, gy, **grad_tolerance(dtype))
 
 
 def test_tied_window_routes_the_gradient_to_its_first_maximum():
@@ -243,7 +230,7 @@ def test_window_as_large_as_the_padded_input_is_accepted():
 
 
 def test_indexes_attribute_round_trips():
-    x = _distinct((1, 2, 4, 4), numpy.float32)
+    x = distinct((1, 2, 4, 4), numpy.float32)
     from minichainer.functions.pooling.max_pooling_2d import MaxPooling2D
     func = MaxPooling2D(2)
     y, = func.apply((x,))

@@ -3,17 +3,12 @@ import pytest
 
 import minichainer.functions as F
 from minichainer import gradient_check
-
-
-def _distinct(shape, seed=0):
-    rng = numpy.random.RandomState(seed)
-    x = rng.permutation(int(numpy.prod(shape))).reshape(shape).astype(numpy.float64)
-    return (x - x.size / 2) / x.size * 4
+from tests.functions.pooling._helpers import distinct
 
 
 @pytest.mark.parametrize('k,s,p,cover_all', [(2, None, 0, True), (3, 2, 1, False)])
 def test_max_pooling_nd_matches_2d(k, s, p, cover_all):
-    x = _distinct((2, 2, 5, 6))
+    x = distinct((2, 2, 5, 6))
     y2 = F.max_pooling_2d(x, k, s, p, cover_all)
     yn, idx = F.max_pooling_nd(x, k, s, p, cover_all, return_indices=True)
     numpy.testing.assert_array_equal(y2.array, yn.array)
@@ -27,11 +22,11 @@ def test_max_pooling_nd_matches_2d(k, s, p, cover_all):
 
 
 def test_max_pooling_1d_3d():
-    x = _distinct((1, 2, 7))
+    x = distinct((1, 2, 7))
     y = F.max_pooling_1d(x, 3, 2, cover_all=False)
     numpy.testing.assert_array_equal(
         y.array, numpy.stack([x[..., 0:3].max(-1), x[..., 2:5].max(-1), x[..., 4:7].max(-1)], -1))
-    x3 = _distinct((1, 1, 4, 4, 4))
+    x3 = distinct((1, 1, 4, 4, 4))
     y3 = F.max_pooling_3d(x3, 2)
     numpy.testing.assert_array_equal(
         y3.array, x3.reshape(1, 1, 2, 2, 2, 2, 2, 2).max(axis=(3, 5, 7)))
