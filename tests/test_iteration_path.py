@@ -39,7 +39,7 @@ DOC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                    'docs', 'architecture.md')
 
 # The files on the path today, and the target.
-PATH_BUDGET = 14
+PATH_BUDGET = 15
 PATH_TARGET = 10
 
 # Calls of a private (underscored, not dunder) function of another module on the path:

@@ -180,9 +180,9 @@ class Trainer:
         exception every `on_error` handler is called before it propagates; every
         `finalize` and `updater.finalize()` run in all cases.
 
-        The trainer's reporter is current from the first stop-trigger check to the
-        last (in Chainer, only during each update and its extensions); every
-        iteration reports into a new `trainer.observation`.
+        As in Chainer, the trainer's reporter is current during each update and its
+        extensions (not while the stop trigger is checked), and every iteration
+        reports into a new `trainer.observation`.
 
         Raises:
             RuntimeError: the trainer already ran.
@@ -217,11 +217,9 @@ class Trainer:
         pairs = [(entry.trigger, entry.extension) for _, entry in extensions]
 
         try:
-            # The trainer's reporter is current for the whole loop (its scope is
-            # entered once); each iteration reports into a new observation dict.
-            with reporter.scope(self.observation):
-                while not stop_trigger(self):
-                    self.observation = reporter.observation = {}
+            while not stop_trigger(self):
+                self.observation = {}
+                with reporter.scope(self.observation):
                     update()
                     for trig, ext in pairs:
                         if trig(self):
