@@ -13,7 +13,9 @@ copy:
 * filter gradient `gW = gy (oc, n*o) @ col.T` (BLAS reads `col.T` in place);
 * data gradient `gcol = W.T @ gy`, then `col2im`: one strided slice add per kernel
   offset into a zeroed buffer (in chunks of images when `gcol` would exceed
-  `_GCOL_CHUNK_BYTES`).
+  `_GCOL_CHUNK_BYTES`); or, for stride 1 when `gy` has no more channels than `x`
+  (`_deconv_by_conv_ok`), the convolution of the zero-padded `gy` with the flipped,
+  transposed filter: im2col (a copy) instead of col2im (k slice adds), same FLOPs.
 
 `gy` is brought to channel-major order at most once per backward and shared by both
 gradients. The forward `col` is kept for the filter gradient when it is at most
@@ -41,6 +43,13 @@ _COL_CACHE_MAX_BYTES = 64 * 1024 * 1024
 # (whole below it: smaller chunks measured slower, and the convnet's peak memory is
 # elsewhere).
 _GCOL_CHUNK_BYTES = 64 * 1024 * 1024
+# A stride-1 deconvolution (and so a stride-1 convolution's data gradient) is computed as
+# a convolution (`_deconv_forward_by_conv`) when its input has at most this many times as
+# many channels as its output (measured: 0.85x the time of W.T @ gy + col2im at 64 -> 64
+# channels, 1.08x at 64 -> 32); its patch matrix is formed at most this many bytes at a
+# time (one image at 64 channels of 16x16; 1 MiB measured ~5% faster than 4 MiB).
+_DECONV_BY_CONV_RATIO = 1
+_COL_CHUNK_BYTES = 1024 * 1024
 
 
 # -- argument checks -------------------------------------------------------------------
@@ -245,6 +254,54 @@ def _deconv_forward(x_cn, W, b, x_shape, stride, pad, dilate, outs, groups, dtyp
     if b is not None:
         y += b.reshape((1, out_c) + (1,) * len(outs)).astype(y.dtype, copy=False)
     return y
+
+
+def _deconv_by_conv_ok(x, W, stride, pad, dilate, outs, groups):
+    """Whether `_deconv_forward_by_conv` computes this transposed convolution: stride 1,
+    one group, `x` and `W` of one dtype, `pad` within the dilated kernel, `outs` the
+    natural output size, and at most `_DECONV_BY_CONV_RATIO` times as many input as output
+    channels (its patch matrix has `x`'s channels, col2im's has the output's)."""
+    if groups != 1 or any(s != 1 for s in stride) or x.dtype != W.dtype:
+        return False
+    if x.shape[1] > _DECONV_BY_CONV_RATIO * W.shape[1]:
+        return False
+    for d, o, k, p, di in zip(x.shape[2:], outs, W.shape[2:], pad, dilate):
+        if p > (k - 1) * di or o != d + (k - 1) * di - 2 * p:
+            return False
+    return True
+
+
+def _deconv_forward_by_conv(x, W, b, pad, dilate, outs, xp):
+    """Stride-1 transposed convolution of x (n, c, d...) by W (c, oc, k...) as the
+    convolution of x, zero-padded by `(k - 1) * dilate - pad`, with the spatially
+    flipped, in/out-transposed filter: one im2col copy and one GEMM, no col2im.
+
+    The patches are taken for as many images at a time as fit in `_COL_CHUNK_BYTES`,
+    each chunk's product written straight into the (oc, n, outs...) result.
+    Returns an (n, oc, outs...) view.
+    """
+    n, c = x.shape[:2]
+    ksize = tuple(W.shape[2:])
+    out_c = W.shape[1]
+    ndim = len(ksize)
+    flip = (slice(None), slice(None)) + (slice(None, None, -1),) * ndim
+    w2 = W[flip].swapaxes(0, 1).reshape(out_c, -1)  # (oc, c * prod(k)), one small copy
+    full_pad = tuple((k - 1) * di - p for k, di, p in zip(ksize, dilate, pad))
+    ones = (1,) * ndim
+    src = conv_nd._padded_source(x, ksize, ones, full_pad, dilate, outs)  # (c, n, d'...)
+    y = xp.empty((out_c, n) + tuple(outs), dtype=x.dtype)
+    rows = w2.shape[1]
+    per_image = rows * y[0, 0].size * x.itemsize
+    chunk = max(1, _COL_CHUNK_BYTES // per_image)
+    for n0 in range(0, n, chunk):
+        n1 = min(n, n0 + chunk)
+        view = conv_nd.patches_view(src[:, n0:n1], ksize, ones, dilate, outs)
+        col = xp.empty(view.shape, dtype=x.dtype)
+        col[...] = view
+        xp.matmul(w2, col.reshape(rows, -1), out=y[:, n0:n1].reshape(out_c, -1))
+    if b is not None:
+        y += b.reshape((out_c,) + (1,) * (ndim + 1)).astype(y.dtype, copy=False)
+    return y.swapaxes(0, 1)
 
 
 def _bias_grad(gy, b_node):

@@ -87,9 +87,13 @@ class DeconvolutionND(function_node.FunctionNode):
             zip(x.shape[2:], self.outs, ksize, self.stride, self.pad, self.dilate))
         x_cn = self._x_cn
         self._x_cn = None
+        xp = backend.get_array_module(x)
+        if _engine._deconv_by_conv_ok(x, W, self.stride, self.pad, self.dilate, self.outs,
+                                      self.groups):
+            return _engine._deconv_forward_by_conv(x, W, b, self.pad, self.dilate,
+                                                   self.outs, xp),
         if x_cn is None:
             x_cn = _engine._channel_major(x)
-        xp = backend.get_array_module(x)
         y = _engine._deconv_forward(x_cn, W, b, x.shape, self.stride, self.pad,
                                     self.dilate, self.outs, self.groups, x.dtype, xp)
         return y,

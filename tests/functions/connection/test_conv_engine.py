@@ -186,3 +186,102 @@ def test_data_gradient_in_image_chunks_is_the_same(monkeypatch):
     chunked = conv_cases.run_case(F, minichainer, case)
     for key in whole:
         numpy.testing.assert_allclose(chunked[key], whole[key], rtol=1e-12, atol=1e-12)
+
+
+# -- stride-1 data gradient / deconvolution as a convolution (no col2im) -------------------
+
+# (x shape, W shape, pad, dilate) of stride-1 convolutions whose data gradient takes the
+# im2col path (no more output than input channels, pad within the dilated kernel)
+BY_CONV_CASES = [
+    ((2, 3, 5, 4), (2, 3, 3, 2), 1, 1),
+    ((1, 3, 6, 5), (3, 3, 2, 3), (1, 2), (2, 1)),
+    ((2, 2, 6), (2, 2, 3), 2, 1),
+    ((1, 2, 3, 4, 3), (2, 2, 2, 2, 2), (0, 1, 1), 1),
+]
+
+
+def _count_by_conv(monkeypatch):
+    from minichainer.functions.connection import convolution_nd as engine
+    calls = []
+    real = engine._deconv_forward_by_conv
+
+    def spy(*args):
+        calls.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(engine, '_deconv_forward_by_conv', spy)
+    return calls
+
+
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32, numpy.float64])
+@pytest.mark.parametrize('case', BY_CONV_CASES)
+def test_stride_one_data_gradient_by_convolution(case, dtype, monkeypatch):
+    xs, ws, pad, dilate = case
+    calls = _count_by_conv(monkeypatch)
+    rng = numpy.random.RandomState(6)
+    x = rng.uniform(-1, 1, xs).astype(dtype)
+    W = rng.uniform(-1, 1, ws).astype(dtype)
+    b = rng.uniform(-1, 1, ws[0]).astype(dtype)
+
+    def f(x, W, b):
+        return F.convolution_nd(x, W, b, 1, pad, False, dilate)
+
+    gy = rng.uniform(-1, 1, f(x, W, b).shape).astype(dtype)
+    gradient_check.check_backward(f, (x, W, b), gy, **TOL[dtype])
+    assert calls  # the path under test ran
+
+
+@pytest.mark.parametrize('chunk', [None, 1])
+@pytest.mark.parametrize('case', BY_CONV_CASES)
+def test_by_convolution_equals_col2im(case, chunk, monkeypatch):
+    from minichainer.functions.connection import convolution_nd as engine
+    xs, ws, pad, dilate = case
+    rng = numpy.random.RandomState(7)
+    x = rng.uniform(-1, 1, xs)
+    W = rng.uniform(-1, 1, ws)
+    y = F.convolution_nd(x, W, None, 1, pad, False, dilate)
+    gy = rng.uniform(-1, 1, y.shape)
+    b = rng.uniform(-1, 1, xs[1])
+    if chunk:
+        monkeypatch.setattr(engine, '_COL_CHUNK_BYTES', chunk)  # one image at a time
+    results = []
+    for ratio in (engine._DECONV_BY_CONV_RATIO, 0):  # 0: always W.T @ gy + col2im
+        monkeypatch.setattr(engine, '_DECONV_BY_CONV_RATIO', ratio)
+        xv = minichainer.Variable(x)
+        y = F.convolution_nd(xv, W, None, 1, pad, False, dilate)
+        y.grad = gy
+        y.backward()
+        d = F.deconvolution_nd(gy, W, b, 1, pad, None, dilate)
+        results.append((xv.grad, d.array))
+    for new, old in zip(*results):
+        numpy.testing.assert_allclose(new, old, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize('kwargs, xs, ws', [
+    (dict(stride=2, pad=1), (1, 3, 6, 6), (2, 3, 3, 3)),            # stride
+    (dict(pad=1, groups=3), (1, 3, 5, 5), (3, 1, 3, 3)),            # groups
+    (dict(pad=2), (1, 3, 5, 5), (2, 3, 2, 2)),                      # pad > k - 1
+    (dict(pad=1), (1, 2, 5, 5), (4, 2, 3, 3)),                      # more out channels
+    (dict(pad=1, stride=3, cover_all=True), (1, 3, 5, 5), (2, 3, 3, 3)),  # cover_all
+])
+def test_other_data_gradients_take_col2im(kwargs, xs, ws, monkeypatch):
+    calls = _count_by_conv(monkeypatch)
+    rng = numpy.random.RandomState(8)
+    x = rng.uniform(-1, 1, xs)
+    W = rng.uniform(-1, 1, ws)
+
+    def f(x, W):
+        return F.convolution_2d(x, W, **kwargs)
+
+    gy = rng.uniform(-1, 1, f(x, W).shape)
+    gradient_check.check_backward(f, (x, W), gy, atol=1e-7, rtol=1e-6)
+    assert not calls
+
+
+def test_by_convolution_mixed_dtypes_fall_back(monkeypatch):
+    calls = _count_by_conv(monkeypatch)
+    x = numpy.ones((1, 2, 4, 4), numpy.float32)
+    W = numpy.ones((2, 2, 3, 3), numpy.float64)
+    y = F.deconvolution_2d(x, W, pad=1)
+    assert y.dtype == numpy.float32 and not calls
+    numpy.testing.assert_allclose(y.array[0, 0, 1, 1], 18)
