@@ -158,6 +158,21 @@ class Geometry(object):
     def out_shape(self):
         return self.in_shape[:2] + self.outs
 
+    def batch_channel_swapped(self):
+        """The same windows over the (c, n, d...) transpose of the input."""
+        geo = object.__new__(Geometry)
+        for name in Geometry.__slots__:
+            setattr(geo, name, getattr(self, name))
+        geo.in_shape = (self.in_shape[1], self.in_shape[0]) + self.in_shape[2:]
+        return geo
+
+
+def is_channel_major(x):
+    """Whether `x` (n, c, d...) lies in (c, n, d...) memory order (a convolution's or a
+    batch normalization's output), and not also in (n, c, d...) order."""
+    return (x.ndim > 2 and not x.flags.c_contiguous
+            and x.swapaxes(0, 1).flags.c_contiguous)
+
 
 def code_dtype(kk):
     """Dtype of the argmax codes of windows with `kk` elements."""

@@ -238,3 +238,65 @@ def test_indexes_attribute_round_trips():
     assert idx.shape == y.shape and idx.dtype == numpy.intp
     func.indexes = numpy.zeros_like(idx)
     numpy.testing.assert_array_equal(func.indexes, 0)
+
+
+# -- inputs in (c, n, d...) memory order (a convolution's output) ---------------------------
+
+def _channel_major(a):
+    return numpy.ascontiguousarray(a.swapaxes(0, 1)).swapaxes(0, 1)
+
+
+@pytest.mark.parametrize('shape, k, s, p, cover_all', [
+    ((3, 4, 6, 6), 2, 2, 0, True),          # tiled, exact
+    ((2, 3, 5, 7), 2, 2, 1, True),          # tiled, padded
+    ((2, 3, 6, 5), 3, 2, 1, False),         # overlapping
+    ((2, 2, 4, 3, 4), 2, 2, 0, True),       # 3-D
+])
+def test_channel_major_input_same_values_and_layout(shape, k, s, p, cover_all):
+    rng = numpy.random.RandomState(9)
+    x = rng.randint(-3, 3, shape).astype(numpy.float64)   # ties: first maximum wins
+    xc = _channel_major(x)
+    nd = len(shape) - 2
+    outs = []
+    for a in (x, xc):
+        v = minichainer.Variable(a)
+        y, idx = F.max_pooling_nd(v, k, s, p, cover_all, return_indices=True)
+        y.grad = numpy.arange(y.size, dtype=numpy.float64).reshape(y.shape)
+        y.backward()
+        outs.append((y.array, idx, v.grad))
+    for got, expect in zip(outs[1], outs[0]):
+        numpy.testing.assert_array_equal(got, expect)
+    y, idx, gx = outs[1]
+    assert y.swapaxes(0, 1).flags.c_contiguous and gx.swapaxes(0, 1).flags.c_contiguous
+    assert idx.flags.c_contiguous and idx.shape == y.shape
+    if nd == 2:
+        y2, idx2 = F.max_pooling_2d(xc, k, s, p, cover_all, return_indices=True)
+        numpy.testing.assert_array_equal(y2.array, outs[0][0])
+        numpy.testing.assert_array_equal(idx2, outs[0][1])
+
+
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32, numpy.float64])
+@pytest.mark.parametrize('k, s, p', [(2, 2, 0), (3, 2, 1)])
+def test_channel_major_input_gradients(dtype, k, s, p):
+    x = _channel_major(distinct((2, 3, 6, 6), dtype, seed=10))
+    rng = numpy.random.RandomState(11)
+
+    def f(x):
+        return F.max_pooling_2d(x, k, s, p)
+
+    gy = rng.uniform(-1, 1, f(x).shape).astype(dtype)
+    ggx = rng.uniform(-1, 1, x.shape).astype(dtype)
+    gradient_check.check_backward(f, x, gy, **grad_tolerance(dtype))
+    gradient_check.check_double_backward(f, x, gy, ggx, **grad_tolerance(dtype))
+
+
+def test_channel_major_indexes_can_be_set():
+    x = _channel_major(numpy.arange(2 * 3 * 4 * 4, dtype=numpy.float32).reshape(2, 3, 4, 4))
+    func = F.pooling.max_pooling_2d.MaxPooling2D(2, 2)
+    func.apply((x,))
+    assert func._swapped
+    idx = func.indexes
+    func.indexes = numpy.zeros_like(idx)
+    numpy.testing.assert_array_equal(func.indexes, 0)
+    func.indexes = idx.tolist()
+    numpy.testing.assert_array_equal(func.indexes, idx)
