@@ -4,7 +4,7 @@ set-up and three warm-up calls, so that callgrind counts only those calls:
 
     PYTHONHASHSEED=0 OPENBLAS_NUM_THREADS=1 PYTHONPATH=<tree> valgrind --tool=callgrind \
         --instr-atstart=no --collect-atstart=no --toggle-collect=_operator_call \
-        --callgrind-out-file=/dev/null python benchmarks/instruction_counts.py WORKLOAD N
+        --callgrind-out-file=/dev/null python benchmarks/instruction_counts.py WORKLOAD N [WARM_UPS]
 
 and read ``Collected`` (divide by N).  WORKLOAD is one of core, mlp100, mlp1000, iterator,
 trainer_bare, trainer_loop (10 iterations), trainer_loop100, adam; the Trainer's own cost
@@ -29,6 +29,7 @@ from minichainer.dataset import concat_examples
 from minichainer.training import extensions
 
 what, n = sys.argv[1], int(sys.argv[2])
+warm_ups = int(sys.argv[3]) if len(sys.argv) > 3 else 3
 
 
 def core():
@@ -134,7 +135,7 @@ if 'vgpreload' in os.environ.get('LD_PRELOAD', ''):
     start = time.time()
     while time.time() - start < 8:  # let Valgrind take the command before anything counts
         pass
-for _ in range(3):
+for _ in range(warm_ups):
     fn()() if builds else fn()
 gc.collect()
 gc.disable()
