@@ -60,7 +60,8 @@ def _bare(updater, n):
     return (time.perf_counter() - start) / n
 
 
-def _trainer(updater, n, tmpdir):
+def make_trainer(updater, n, tmpdir):
+    """A Trainer with LogReport and PrintReport that runs `n` more iterations."""
     from minichainer import training
     from minichainer.training import extensions
     trainer = training.Trainer(updater, (updater.iteration + n, 'iteration'), out=tmpdir)
@@ -68,19 +69,22 @@ def _trainer(updater, n, tmpdir):
     trainer.extend(extensions.PrintReport(
         ['epoch', 'iteration', 'main/loss', 'main/accuracy', 'elapsed_time'],
         out=io.StringIO()))
+    return trainer
+
+
+def _trainer(updater, n, tmpdir):
+    trainer = make_trainer(updater, n, tmpdir)
     gc.collect()
     start = time.perf_counter()
     trainer.run()
     return (time.perf_counter() - start) / n
 
 
-def _trainer_cost_per_iteration(n, tmpdir, rounds=7):
-    """The Trainer's own cost per iteration (reporter scope, triggers, LogReport,
-    PrintReport), measured around a stub updater that only reports a loss and an
-    accuracy as Classifier does: minimum over rounds of (Trainer loop - bare loop)."""
+def stub_updater():
+    """A StandardUpdater that only reports a loss and an accuracy, as Classifier does,
+    and draws a batch."""
     import minichainer
     from minichainer import training
-    from minichainer.training import extensions
 
     class StubUpdater(training.updaters.StandardUpdater):
         def __init__(self, iterator, optimizer):
@@ -98,7 +102,14 @@ def _trainer_cost_per_iteration(n, tmpdir, rounds=7):
     opt.setup(model)
     it = minichainer.iterators.SerialIterator(minichainer.datasets.TupleDataset(x), 100,
                                               shuffle=False)
-    updater = StubUpdater(it, opt)
+    return StubUpdater(it, opt)
+
+
+def _trainer_cost_per_iteration(n, tmpdir, rounds=7):
+    """The Trainer's own cost per iteration (reporter scope, triggers, LogReport,
+    PrintReport), measured around a stub updater that only reports a loss and an
+    accuracy as Classifier does: minimum over rounds of (Trainer loop - bare loop)."""
+    updater = stub_updater()
     costs = []
     for _ in range(rounds):
         bare = _bare(updater, n)

@@ -55,7 +55,12 @@ class Reporter:
 
     def scope(self, observation):
         """Make this reporter current and report into `observation` inside `with`."""
-        return _ReporterScope(self, observation)
+        # The trainer enters a scope every iteration: it is made without an
+        # ``__init__`` call.
+        scope = _new_scope(_ReporterScope)
+        scope._reporter = self
+        scope._observation = observation
+        return scope
 
     def add_observer(self, name, observer):
         """Register `observer` under `name`."""
@@ -104,22 +109,24 @@ class Reporter:
 
 
 class _ReporterScope:
+    """What `Reporter.scope` returns: makes `_reporter` current, reporting into
+    `_observation`, and restores the previous state on exit."""
 
-    __slots__ = ('_reporter', '_observation', '_old')
-
-    def __init__(self, reporter, observation):
-        self._reporter = reporter
-        self._observation = observation
+    __slots__ = ('_reporter', '_observation', '_old', '_stack')
 
     def __enter__(self):
         reporter = self._reporter
         self._old = reporter.observation
         reporter.observation = self._observation
-        _get_reporters().append(reporter)
+        stack = self._stack = _get_reporters()  # this thread's; kept for __exit__
+        stack.append(reporter)
 
     def __exit__(self, exc_type, exc_value, traceback):
-        _get_reporters().pop()
+        self._stack.pop()
         self._reporter.observation = self._old
+
+
+_new_scope = object.__new__
 
 
 def get_current_reporter():

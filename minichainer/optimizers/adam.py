@@ -105,6 +105,14 @@ class AdamRule(optimizer.UpdateRule):
                  'adabound')
 
     def update_core_cpu(self, param):
+        self._update_in_place(param, numpy)
+
+    def update_core_gpu(self, param):
+        self._update_in_place(param, backend.get_array_module(param.array))
+
+    def _update_in_place(self, param, xp):
+        # The formula, written once for every array module: the dispatcher
+        # (`UpdateRule.update_core`) already told NumPy arrays from the others.
         grad = param.grad
         if grad is None:
             return
@@ -119,7 +127,6 @@ class AdamRule(optimizer.UpdateRule):
         if t == 0:
             _learning_rate(self.hyperparam, t)  # raises
         alpha_t = alpha * math.sqrt(1. - math.pow(beta2, t)) / (1. - math.pow(beta1, t))
-        xp = backend.get_array_module(data)
         state = self._state
         m = state['m']
         v = state['v']
@@ -162,8 +169,6 @@ class AdamRule(optimizer.UpdateRule):
             data += tmp
         else:
             data -= tmp
-
-    update_core_gpu = update_core_cpu
 
     @property
     def alpha_t(self):

@@ -70,8 +70,12 @@ class IntervalTrigger:
         """Return True when the extension should be called at this iteration."""
         updater = trainer.updater
         period = self.period
+        # Read once: the property goes through the updater to its iterator (Chainer's
+        # trigger reads it up to three times per call; the value cannot change between).
+        epoch_detail = getattr(updater, 'epoch_detail', None)
         if self.unit == 'epoch':
-            epoch_detail = updater.epoch_detail
+            if epoch_detail is None:
+                epoch_detail = updater.epoch_detail  # the updater's own AttributeError
             previous = self._previous_epoch_detail
             if previous < 0:
                 previous = updater.previous_epoch_detail
@@ -84,8 +88,8 @@ class IntervalTrigger:
                 previous = iteration - 1
             fire = previous // period != iteration // period
         self._previous_iteration = updater.iteration
-        if hasattr(updater, 'epoch_detail'):
-            self._previous_epoch_detail = updater.epoch_detail
+        if epoch_detail is not None:
+            self._previous_epoch_detail = epoch_detail
         return fire
 
     def serialize(self, serializer):

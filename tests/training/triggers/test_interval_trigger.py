@@ -91,3 +91,47 @@ def test_stop_trigger_in_trainer_epochs():
     trainer.run()
     assert trainer.updater.iteration == 8
     assert numpy.isclose(trainer.updater.epoch_detail, 2.0)
+
+
+class _CountingUpdater:
+    """An updater whose `epoch_detail` counts its reads (or is missing)."""
+
+    def __init__(self, has_epoch_detail=True):
+        self.iteration = 0
+        self.reads = 0
+        self.has_epoch_detail = has_epoch_detail
+
+    @property
+    def epoch_detail(self):
+        if not self.has_epoch_detail:
+            raise AttributeError('epoch_detail')
+        self.reads += 1
+        return self.iteration / 4
+
+
+class _Trainer:
+    def __init__(self, updater):
+        self.updater = updater
+
+
+@pytest.mark.parametrize('unit', ['iteration', 'epoch'])
+def test_interval_trigger_reads_epoch_detail_once_per_call(unit):
+    updater = _CountingUpdater()
+    trigger = triggers.IntervalTrigger(1, unit)
+    fired = []
+    for _ in range(8):
+        updater.iteration += 1
+        fired.append(trigger(_Trainer(updater)))
+    assert updater.reads == 8
+    assert fired == ([True] * 8 if unit == 'iteration' else [False, False, False, True] * 2)
+    assert trigger._previous_epoch_detail == 2.0
+
+
+def test_interval_trigger_without_epoch_detail():
+    updater = _CountingUpdater(has_epoch_detail=False)
+    trigger = triggers.IntervalTrigger(2, 'iteration')
+    updater.iteration = 2
+    assert trigger(_Trainer(updater))
+    assert trigger._previous_epoch_detail == 0.
+    with pytest.raises(AttributeError, match='epoch_detail'):
+        triggers.IntervalTrigger(1, 'epoch')(_Trainer(updater))
