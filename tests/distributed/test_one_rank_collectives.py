@@ -6,6 +6,7 @@ ChainerMN builds `allgather`, `alltoall` and `gather` on the old-style
 returns, which fails under ChainerMN with one rank and works with a tuple).
 """
 import numpy
+import pytest
 
 import minichainer
 from minichainer import distributed as mn
@@ -57,3 +58,14 @@ def test_several_ranks_still_give_a_tuple():
     ys = mn.functions.allgather(_TwoRanks(), _x())
     assert isinstance(ys, tuple) and len(ys) == 2
     numpy.testing.assert_array_equal(ys[1].array, _x().array + 1)
+
+
+def test_concat_of_what_one_rank_allgather_returns_raises_as_chainer():
+    # Chainer's parallel_convolution example does F.concat(allgather(comm, y), axis=1):
+    # with one rank that is F.concat(Variable), which Chainer rejects (TypeError); it
+    # must not concatenate the Variable's rows.
+    y = mn.functions.allgather(_OneRank(), _x())
+    with pytest.raises(TypeError, match='sequence'):
+        minichainer.functions.concat(y, axis=1)
+    with pytest.raises(TypeError, match='sequence'):
+        minichainer.functions.concat(_x().array, axis=1)
