@@ -132,19 +132,27 @@ class Scatter(function_node.FunctionNode):
         return variable.Variable(_dummy()),
 
 
+def _function_call_result(outputs):
+    # ChainerMN builds these on the old-style ``chainer.Function``, whose ``__call__``
+    # returns the Variable itself when there is one output: with one rank, allgather,
+    # alltoall and gather give a Variable, not a 1-tuple.
+    return outputs[0] if len(outputs) == 1 else outputs
+
+
 def allgather(comm, x):
     """Gather `x` of every rank on every rank (differentiable).
 
     Returns:
-        tuple of Variable: `comm.size` variables, one per rank.
+        tuple of Variable: `comm.size` variables, one per rank (with one rank, as in
+        ChainerMN, the Variable itself).
     """
-    return AllGather(comm).apply((x,))
+    return _function_call_result(AllGather(comm).apply((x,)))
 
 
 def alltoall(comm, xs):
     """Send `xs[i]` to rank `i`, receive one variable from every rank
-    (differentiable)."""
-    return AllToAll(comm).apply(tuple(xs))
+    (differentiable; with one rank, as in ChainerMN, the Variable itself)."""
+    return _function_call_result(AllToAll(comm).apply(tuple(xs)))
 
 
 def bcast(comm, x, root=0):
@@ -155,10 +163,10 @@ def bcast(comm, x, root=0):
 
 
 def gather(comm, x, root=0):
-    """Gather every rank's `x` at `root`: a tuple there, an empty delegate variable
-    (to call `backward` on) elsewhere."""
-    ys = Gather(comm, root).apply((x,))
-    return ys if comm.rank == root else ys[0]
+    """Gather every rank's `x` at `root`: a tuple there (with one rank, as in
+    ChainerMN, the Variable itself), an empty delegate variable (to call `backward`
+    on) elsewhere."""
+    return _function_call_result(Gather(comm, root).apply((x,)))
 
 
 def scatter(comm, xs, root=0):

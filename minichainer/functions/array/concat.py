@@ -1,6 +1,7 @@
 """Concatenation along an existing axis (`chainer.functions.concat`)."""
 from minichainer import backend
 from minichainer import function_node
+from minichainer import variable
 from minichainer.functions.array import split_axis
 from minichainer.utils import type_check
 
@@ -77,5 +78,8 @@ def concat(xs, axis=1):
     Returns:
         Variable: The concatenated variable.
     """
+    if isinstance(xs, (variable.Variable,) + backend.get_array_types()):  # as Chainer
+        raise TypeError('concat: xs must be a sequence of variables or arrays, got a '
+                        'single {}'.format(type(xs).__name__))
     y, = Concat(axis).apply(xs)
     return y
