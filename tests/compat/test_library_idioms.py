@@ -30,3 +30,23 @@ def test_hook_put_into_private_link_hook_dict_is_called():
     assert hook.seen == [('Linear', (4, 2))]
     link(numpy.ones((1, 3), dtype=numpy.float32))
     assert len(hook.seen) == 1
+
+
+def _exp_return(episode):
+    return 1.0
+
+
+def test_parameterized_class_names_show_functions_by_name():
+    # ChainerRL parameterizes over functions; Chainer names the generated class with the
+    # function's ``__name__``, so test ids read ``..._func=_exp_return, ...}``.
+    @minichainer.testing.parameterize({'func': _exp_return, 'dtype': numpy.float32, 'n': 2})
+    class TestSomething(object):
+        __module__ = __name__
+
+        def test_it(self):
+            pass
+
+    names = [k for k in list(globals()) if k.startswith('TestSomething_param_')]
+    for k in names:
+        del globals()[k]
+    assert names == ['TestSomething_param_0_{dtype=float32, func=_exp_return, n=2}']
