@@ -50,3 +50,20 @@ def test_parameterized_class_names_show_functions_by_name():
     for k in names:
         del globals()[k]
     assert names == ['TestSomething_param_0_{dtype=float32, func=_exp_return, n=2}']
+
+
+def test_private_one_step_rnn_cells_under_chainer_names():
+    # ChainerRL steps an NStepLSTM by hand with ``chainer.functions.rnn.n_step_lstm._lstm``
+    # (and Chainer has ``n_step_gru._gru`` alike); one step equals the link's own output.
+    from minichainer.functions.rnn import n_step_gru, n_step_lstm
+    rng = numpy.random.RandomState(0)
+    x = rng.randn(2, 3).astype(numpy.float32)
+    for link, cell, has_c in ((L.NStepLSTM(1, 3, 4, 0.0), n_step_lstm._lstm, True),
+                              (L.NStepGRU(1, 3, 4, 0.0), n_step_gru._gru, False)):
+        h0 = numpy.zeros((2, 4), dtype=numpy.float32)
+        h, c = cell(x, h0, h0 if has_c else None, link.ws[0], link.bs[0])
+        out = link(None, None, [x[0:1], x[1:2]]) if has_c else link(None, [x[0:1], x[1:2]])
+        ys = out[-1]
+        numpy.testing.assert_allclose(h.array, numpy.concatenate([y.array for y in ys]),
+                                      rtol=1e-5, atol=1e-6)
+        assert (c is None) != has_c
