@@ -25,7 +25,17 @@ def get_link_hooks():
         return hooks
 
 
-_get_link_hooks = get_link_hooks  # Chainer's name (``chainer._get_link_hooks``)
+def _get_link_hooks():
+    """Chainer's private accessor (``chainer._get_link_hooks``). Its callers (Chainer
+    Chemistry) put hooks into the dict directly, which the count cannot see: from the
+    first call on, every `Link` call looks the current thread's hooks up."""
+    if not _direct_access:
+        _direct_access.append(True)
+        registered_hooks.value += 1
+    return get_link_hooks()
+
+
+_direct_access = []
 
 
 class _ForwardPreprocessCallbackArgs:

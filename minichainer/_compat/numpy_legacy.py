@@ -17,6 +17,7 @@ docs/porting.md.
 import ast
 import functools
 import importlib.util
+import math
 import os
 import sys
 import threading
@@ -264,9 +265,25 @@ LEGACY_NAMES = {
     'compare_chararrays': ('2.0', _attr('char.compare_chararrays'),
                            '`np.char.compare_chararrays`'),
     'format_parser': ('2.0', _attr('rec.format_parser'), '`np.rec.format_parser`'),
+    # NumPy 2.0: the warning and exception classes moved to `np.exceptions`
+    'VisibleDeprecationWarning': ('2.0', _attr('exceptions.VisibleDeprecationWarning'),
+                                  '`np.exceptions.VisibleDeprecationWarning`'),
+    'ComplexWarning': ('2.0', _attr('exceptions.ComplexWarning'),
+                       '`np.exceptions.ComplexWarning`'),
+    'RankWarning': ('2.0', _attr('exceptions.RankWarning'), '`np.exceptions.RankWarning`'),
+    'ModuleDeprecationWarning': ('2.0', _attr('exceptions.ModuleDeprecationWarning'),
+                                 '`np.exceptions.ModuleDeprecationWarning`'),
+    'AxisError': ('2.0', _attr('exceptions.AxisError'), '`np.exceptions.AxisError`'),
+    'TooHardError': ('2.0', _attr('exceptions.TooHardError'), '`np.exceptions.TooHardError`'),
+    # NumPy 2.0: the alias of the standard library module
+    'math': ('2.0', _const(math), 'the standard library `math` module'),
+    # NumPy 1.21
+    'typeDict': ('1.21', _attr('sctypeDict'), '`np.sctypeDict`'),
     # NumPy 2.4 removed what 2.0 deprecated
     'in1d': ('2.4', _in1d, '`np.isin`'),
     'trapz': ('2.4', _attr('trapezoid'), '`np.trapezoid`'),
+    # deprecated in NumPy 2.0, to be removed
+    'row_stack': ('2.x', _attr('vstack'), '`np.vstack`'),
 }
 
 # Functions whose NumPy 1 form took any iterable of arrays; NumPy 1.24 requires a sequence

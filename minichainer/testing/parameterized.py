@@ -27,8 +27,8 @@ def _param_to_str(value):
     # Deliberate difference: memory addresses (``<function <lambda> at 0x7f...>``) are
     # dropped so that generated class names are the same in every process (pytest-xdist
     # workers must collect identical test ids).
-    if isinstance(value, type):
-        return value.__name__
+    if isinstance(value, type) or isinstance(getattr(value, '__name__', None), str):
+        return value.__name__   # classes, functions, modules: their name, as in Chainer
     return _ADDRESS.sub('', repr(value))
 
 

@@ -56,6 +56,19 @@ assert np.DataSource is not None and callable(np.byte_bounds)
 assert callable(np.compare_chararrays) and callable(np.format_parser)
 assert np.in1d([[1, 5], [7, 1]], [1]).tolist() == [True, False, False, True]
 assert np.trapz([1, 1, 1]) == 2.0
+assert np.row_stack([np.zeros(2), np.ones(2)]).shape == (2, 2)
+assert issubclass(np.VisibleDeprecationWarning, UserWarning)
+assert issubclass(np.ComplexWarning, RuntimeWarning) and issubclass(np.RankWarning, Warning)
+assert issubclass(np.ModuleDeprecationWarning, DeprecationWarning)
+assert issubclass(np.TooHardError, RuntimeError)
+try:
+    np.zeros(2).sum(axis=3)
+except np.AxisError as e:
+    assert isinstance(e, IndexError)
+else:
+    raise AssertionError('no AxisError')
+assert np.math.factorial(4) == 24 and np.math.pi == np.pi
+assert np.typeDict['float32'] is np.float32
 # NumPy 1.24 also stopped taking generators in the stack functions
 assert np.hstack(np.full(2, i) for i in range(3)).tolist() == [0, 0, 1, 1, 2, 2]
 assert np.vstack(np.zeros((1, 2)) for _ in range(3)).shape == (3, 2)

@@ -23,6 +23,9 @@ def _gru_cell(x, h, c, w, b):
     return (1 - z) * h_bar + z * h, None
 
 
+_gru = _gru_cell  # Chainer's name (ChainerRL imports it)
+
+
 def n_step_gru_base(n_layers, dropout_ratio, hx, ws, bs, xs, use_bi_direction, **kwargs):
     """Base of [`n_step_gru`][minichainer.functions.rnn.n_step_gru.n_step_gru] and
     [`n_step_bigru`][minichainer.functions.rnn.n_step_gru.n_step_bigru]."""

@@ -16,6 +16,9 @@ def _lstm_cell(x, h, c, w, b):
     return h_bar, c_bar
 
 
+_lstm = _lstm_cell  # Chainer's name (ChainerRL imports it)
+
+
 def n_step_lstm_base(n_layers, dropout_ratio, hx, cx, ws, bs, xs, use_bi_direction,
                      **kwargs):
     """Base of [`n_step_lstm`][minichainer.functions.rnn.n_step_lstm.n_step_lstm] and
