@@ -107,10 +107,8 @@ def test_unexpected_kwarg():
         training.updaters.StandardUpdater(it, opt, devices=[0])
 
 
-def test_parallel_updaters_need_several_devices():
+def test_multiprocess_parallel_updater_needs_several_gpus():
     updater, model, opt, it = _setup()
-    with pytest.raises(RuntimeError, match='several GPU devices'):
-        training.ParallelUpdater(it, opt, devices={'main': 0, 'second': 1})
     with pytest.raises(RuntimeError, match='several GPU devices'):
         training.updaters.MultiprocessParallelUpdater([it], opt, devices=[0, 1])
     assert training.updaters.MultiprocessParallelUpdater.available() is False
