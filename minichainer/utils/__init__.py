@@ -14,8 +14,12 @@ from minichainer.utils import type_check  # noqa: F401
 
 
 def force_array(x, dtype=None):
-    """Return `x` as an ndarray (NumPy turns 0-d results into scalars; this undoes it)."""
-    if isinstance(x, numpy.ndarray):
+    """Return `x` as an ndarray (NumPy turns 0-d results into scalars; this undoes it).
+
+    Scalars and lists become arrays; any other object (a Variable, an array of another
+    backend) is returned as it is, as in Chainer.
+    """
+    if isinstance(x, numpy.ndarray) or not (numpy.isscalar(x) or isinstance(x, (list, tuple))):
         if dtype is None:
             return x
         return x.astype(dtype, copy=False)
