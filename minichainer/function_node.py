@@ -10,6 +10,7 @@ Deliberate difference from Chainer: when no input requires a gradient no graph i
 (Chainer links it anyway, although backward can never reach it).
 """
 import collections
+import traceback
 import weakref
 
 import numpy
@@ -241,6 +242,7 @@ class FunctionNode:
                     input_vars, in_data, outputs, requires_grad, enable_backprop, debug)
         if debug:
             self._check_nan_in_forward(outputs)
+            self.stack = traceback.extract_stack()  # shown with an error in its backward
 
         if enable_backprop and requires_grad:
             return self._link(input_vars, in_data, outputs)
@@ -259,6 +261,7 @@ class FunctionNode:
                 self._raise_bad_outputs(outputs)
         if debug:
             self._check_nan_in_forward([y for y in outputs if y is not None])
+            self.stack = traceback.extract_stack()
         if enable_backprop and requires_grad:
             return self._link(input_vars, in_data, outputs, _new_output_variable)
         self._input_indexes_to_retain = None
@@ -549,6 +552,10 @@ def grad(outputs, inputs, grad_outputs=None, grad_inputs=None, set_grad=False,
     for name, seq in (('outputs', outputs), ('inputs', inputs)):
         for v in seq:
             if not isinstance(v, Variable):
+                if name == 'inputs':
+                    # Chainer refuses a gradient made by an old-style Function first
+                    for out in outputs:
+                        out.node._check_old_style_gradient()
                 raise TypeError('grad: every element of {} must be a Variable, got {}'.format(
                     name, type(v).__name__))
     if grad_outputs is not None and len(grad_outputs) != len(outputs):
