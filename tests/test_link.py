@@ -626,6 +626,12 @@ def test_call_dispatch_forward_mixin_and_missing_forward():
 
     assert Mixed()(1) == ('mixin', 1)
 
+    # a mixin's __call__ that is a plain callable object (no descriptor) is called as is
+    call = mock.MagicMock(return_value=3)
+    Injected = type('Injected', (Link, type('CallMock', (), {'__call__': call})), {})
+    assert Injected()(1, a=2) == 3
+    call.assert_called_once_with(1, a=2)
+
 
 def test_to_cpu_is_deprecated_as_in_chainer():
     link = minichainer.links.Linear(2, 3)
