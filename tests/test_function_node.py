@@ -346,3 +346,22 @@ def test_impl_name_is_the_implementing_class():
     z = Twice()(minichainer.Variable(numpy.ones(2, numpy.float32)))
     assert z.creator_node._impl_name == 'Twice'
     assert minichainer.disable_experimental_feature_warning is False
+
+
+def test_old_style_function_with_a_none_input():
+    # Chainer passes None on to forward and backward for a None input.
+    class AddOptional(minichainer.Function):
+        def forward(self, inputs):
+            x, offset = inputs
+            return (x * 2 if offset is None else x * 2 + offset),
+
+        def backward(self, inputs, grad_outputs):
+            x, offset = inputs
+            assert offset is None
+            return grad_outputs[0] * 2, None
+
+    x = Variable(_arr(2))
+    y = AddOptional()(x, None)
+    y.grad = numpy.ones(2, numpy.float32)
+    y.backward()
+    numpy.testing.assert_allclose(x.grad, [2, 2])
