@@ -6,6 +6,7 @@ several functions are summed; gradients of intermediate variables are dropped as
 their creator has used them unless `retain_grad` is set.
 """
 import itertools
+import traceback
 import warnings
 from heapq import heappop, heappush
 
@@ -69,6 +70,9 @@ def backward_from_variable(var, retain_grad, enable_double_backprop, loss_scale)
         return
     gy = var._grad_var
     if gy is None:
+        if var._data.size != 1 and not any(
+                x._requires_grad for x in node._creator_node.inputs or ()):
+            return  # nothing needs a gradient: Chainer's backward does nothing either
         gy = _initial_grad(var, loss_scale)
     # As Chainer, the starting variable's gradient is consumed by the backward pass:
     # it is kept only with retain_grad=True.
@@ -234,12 +238,18 @@ def _run(start, retain_grad, loss_scale, targets=None, initial=None):
             target_indexes = tuple([i for i, x in enumerate(in_nodes) if x._requires_grad])
         if not target_indexes:
             continue
-        if registered_hooks.value or func._backward_slow_path:
-            gxs = _backward_with_hooks(func, target_indexes, gys, grads, handed_out is None)
-        else:
-            gxs = func.backward(target_indexes, gys)
-            if len(gxs) != len(target_indexes):
-                gxs = normalize_grads(func, target_indexes, gxs)
+        try:
+            if registered_hooks.value or func._backward_slow_path:
+                gxs = _backward_with_hooks(func, target_indexes, gys, grads,
+                                           handed_out is None)
+            else:
+                gxs = func.backward(target_indexes, gys)
+                if len(gxs) != len(target_indexes):
+                    gxs = normalize_grads(func, target_indexes, gxs)
+        except Exception as e:
+            if func.stack is not None:  # recorded by apply in debug mode
+                _add_stack_to_error(func, e)
+            raise
         gys = None  # the output gradients may be freed before the inputs' are summed
         _add_input_grads(func, target_indexes, gxs, grads, heap, pushed, order, handed_out,
                          loss_scale, is_debug)
@@ -283,6 +293,17 @@ def _output_grads(func, grads, targets, retain_grad):
         if gy is not None:
             return gys
     return None
+
+
+def _add_stack_to_error(func, error):
+    # As Chainer in debug mode: an error raised in a backward names where the function
+    # was applied.
+    where = '\n{}\nStacktrace of the function is below:\n{}'.format(
+        '-' * 70, ''.join(traceback.format_list(func.stack[:-1])))
+    if error.args and isinstance(error.args[0], str):
+        error.args = (error.args[0] + where,) + error.args[1:]
+    elif not error.args:
+        error.args = (where,)
 
 
 def normalize_grads(func, target_indexes, gxs):

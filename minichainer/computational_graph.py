@@ -127,7 +127,7 @@ def build_computational_graph(outputs, remove_split=True, variable_style=_var_st
     """Build the graph of the nodes backward-reachable from `outputs`.
 
     Args:
-        outputs (list): Variables, VariableNodes or FunctionNodes.
+        outputs: a Variable, VariableNode or FunctionNode, or a sequence of them.
         remove_split (bool): Must be True (kept for compatibility).
         variable_style, function_style, rankdir, remove_variable, show_name: as in
             `ComputationalGraph`.
@@ -138,6 +138,15 @@ def build_computational_graph(outputs, remove_split=True, variable_style=_var_st
     """
     if not remove_split:
         raise ValueError('remove_split=False is not supported anymore')
+    output_types = (Variable, VariableNode, FunctionNode)
+    if isinstance(outputs, output_types):
+        outputs = [outputs]
+    else:
+        for o in outputs:
+            if not isinstance(o, output_types):
+                raise TypeError('build_computational_graph: each output must be a Variable, '
+                                'a VariableNode or a FunctionNode, got {}'.format(
+                                    type(o).__name__))
     cands = []
     seen_edges = {}
     nodes = {}

@@ -9,6 +9,7 @@ from minichainer import backend
 from minichainer.backends import _cpu
 
 _TO_METHODS = ('to_cpu', 'to_gpu', 'to_intel64')
+_FINAL_METHODS = ('to_device', 'to_chx', 'from_chx')
 
 
 def _no_backend(what):
@@ -25,6 +26,21 @@ class DeviceResident:
     """
 
     _device = _cpu.CpuDevice()
+
+    def __init_subclass__(cls, **kwargs):
+        # As Chainer's final methods: to_device/to_chx/from_chx cannot be overridden; the
+        # legacy to_cpu/to_gpu/to_intel64 can, with a DeprecationWarning at class creation.
+        super().__init_subclass__(**kwargs)
+        for name in _FINAL_METHODS + _TO_METHODS:
+            if name not in cls.__dict__:
+                continue
+            if not any(getattr(base, name, None) is getattr(DeviceResident, name)
+                       for base in cls.__bases__):
+                continue
+            if name in _FINAL_METHODS:
+                raise TypeError('method {!r} is final.'.format(name))
+            warnings.warn('Overriding method {!r}.'.format(name), DeprecationWarning,
+                          stacklevel=2)
 
     def __init__(self):
         # Names of the legacy ``to_*`` methods a subclass overrides: ``to_device`` calls them

@@ -68,10 +68,10 @@ class FunctionAdapter(FunctionNode):
         return self.function.forward(inputs)
 
     def backward(self, target_input_indexes, grad_outputs):
-        in_data = [None] * len(self.inputs)
-        for index, var in zip(self._input_indexes_to_retain or (),
-                              self.get_retained_inputs()):
-            in_data[index] = var.array
+        inputs = self.inputs
+        in_data = [None] * len(inputs)
+        for index in self._input_indexes_to_retain or ():
+            in_data[index] = inputs[index].data  # the retained array (None for a None input)
         in_data = tuple(in_data)
         grad_out_data = tuple(None if g is None else g.array for g in grad_outputs)
         for g in grad_outputs:

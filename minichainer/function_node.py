@@ -10,6 +10,7 @@ Deliberate difference from Chainer: when no input requires a gradient no graph i
 (Chainer links it anyway, although backward can never reach it).
 """
 import collections
+import traceback
 import weakref
 
 import numpy
@@ -191,7 +192,7 @@ class FunctionNode:
                 data = x
                 x = None
             else:
-                self._raise_bad_input(x)
+                data = self._raw_input(x)
             input_vars = (x,)
             in_data = (data,)
         else:
@@ -208,7 +209,8 @@ class FunctionNode:
                     data = x
                     x = None
                 else:
-                    self._raise_bad_input(x)
+                    data = self._raw_input(x)
+                    x = None
                 input_vars.append(x)
                 in_data.append(data)
             in_data = tuple(in_data)
@@ -236,9 +238,11 @@ class FunctionNode:
             self._raise_bad_outputs(outputs)
         for y in outputs:
             if type(y) is not _ndarray and not isinstance(y, _ndarray):
-                self._raise_bad_outputs(outputs)
+                return self._finish_with_none_outputs(
+                    input_vars, in_data, outputs, requires_grad, enable_backprop, debug)
         if debug:
             self._check_nan_in_forward(outputs)
+            self.stack = traceback.extract_stack()  # shown with an error in its backward
 
         if enable_backprop and requires_grad:
             return self._link(input_vars, in_data, outputs)
@@ -248,13 +252,36 @@ class FunctionNode:
             return new_variable(outputs[0], requires_grad),
         return tuple([new_variable(y, requires_grad) for y in outputs])
 
+    def _finish_with_none_outputs(self, input_vars, in_data, outputs, requires_grad,
+                                  enable_backprop, debug):
+        # The end of ``apply`` when forward returned some None outputs (Chainer makes them
+        # Variables holding None, which get no gradient); anything else is an error.
+        for y in outputs:
+            if y is not None and not isinstance(y, _ndarray):
+                self._raise_bad_outputs(outputs)
+        if debug:
+            self._check_nan_in_forward([y for y in outputs if y is not None])
+            self.stack = traceback.extract_stack()
+        if enable_backprop and requires_grad:
+            return self._link(input_vars, in_data, outputs, _new_output_variable)
+        self._input_indexes_to_retain = None
+        self._output_indexes_to_retain = None
+        return tuple([_new_output_variable(y, requires_grad) for y in outputs])
+
     def _raise_uninitialized(self):
         raise ValueError('{}: input is an uninitialized variable (its array is None)'.format(
             self.label))
 
+    def _raw_input(self, x):
+        # An input that is neither a Variable nor an ndarray: None passes (as in Chainer,
+        # it is wrapped in a Variable holding None, which needs no gradient).
+        if x is not None:
+            self._raise_bad_input(x)
+        return None
+
     def _raise_bad_input(self, x):
-        raise TypeError('{}: inputs must be Variables or numpy.ndarray, got {} ({!r})'.format(
-            self.label, type(x).__name__, x))
+        raise TypeError('{}: inputs must be Variables, numpy.ndarray or None, got {} ({!r})'
+                        .format(self.label, type(x).__name__, x))
 
     def _raise_bad_outputs(self, outputs):
         if type(outputs) is not tuple:
@@ -267,7 +294,7 @@ class FunctionNode:
                     'element of type {} (wrap 0-dim results with '
                     'minichainer.utils.force_array)'.format(self.label, type(y).__name__))
 
-    def _link(self, input_vars, in_data, outputs):
+    def _link(self, input_vars, in_data, outputs, make_output=new_variable):
         nodes = []
         rank = 0
         for x in input_vars:
@@ -284,7 +311,7 @@ class FunctionNode:
         ret = []
         out_refs = []
         for y in outputs:
-            v = new_variable(y, True, self)
+            v = make_output(y, True, self)
             ret.append(v)
             out_refs.append(_weakref(v._vnode))
         self.outputs = tuple(out_refs)
@@ -388,7 +415,9 @@ class FunctionNode:
         inputs = self.inputs
         if self._input_indexes_to_retain is None or inputs is None:
             return ()
-        return tuple(inputs[i].get_variable() for i in self._input_indexes_to_retain)
+        # A retained input that holds no array (a None input) comes back as None, as Chainer.
+        return tuple([None if inputs[i].data is None else inputs[i].get_variable()
+                      for i in self._input_indexes_to_retain])
 
     def get_retained_outputs(self):
         """The retained outputs as Variables (re-created if the output was released)."""
@@ -401,7 +430,7 @@ class FunctionNode:
         for index, data in zip(indexes, self._retained_output_data):
             node = outputs[index]()
             if node is None:
-                var = new_variable(data, True, self)
+                var = _new_output_variable(data, True, self)
                 node = var._vnode
                 outputs[index] = _weakref(node)
                 modified = True
@@ -411,7 +440,7 @@ class FunctionNode:
                 if node.data is None:
                     node.data = data
                 var = node.get_variable()
-            ret.append(var)
+            ret.append(None if data is None else var)  # a None output, as Chainer
         if modified:
             self.outputs = tuple(outputs)
         return tuple(ret)
@@ -447,6 +476,16 @@ class FunctionNode:
 
 
 _plain_apply = FunctionNode.apply
+
+
+def _new_output_variable(data, requires_grad=False, creator=None):
+    # `new_variable` that also takes None (an output a forward left undefined).
+    if data is not None:
+        return new_variable(data, requires_grad, creator)
+    var = new_variable(None, requires_grad)
+    if creator is not None:
+        var.node.set_creator_node(creator)
+    return var
 
 
 def _enable_layouts():
@@ -513,6 +552,10 @@ def grad(outputs, inputs, grad_outputs=None, grad_inputs=None, set_grad=False,
     for name, seq in (('outputs', outputs), ('inputs', inputs)):
         for v in seq:
             if not isinstance(v, Variable):
+                if name == 'inputs':
+                    # Chainer refuses a gradient made by an old-style Function first
+                    for out in outputs:
+                        out.node._check_old_style_gradient()
                 raise TypeError('grad: every element of {} must be a Variable, got {}'.format(
                     name, type(v).__name__))
     if grad_outputs is not None and len(grad_outputs) != len(outputs):

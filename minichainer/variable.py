@@ -815,6 +815,11 @@ class Parameter(Variable):
         return _rebuild_parameter, (self._data, self._name, self._grad, self.initializer,
                                     self.update_rule, self._grad_valid)
 
+    def __deepcopy__(self, memo):
+        new = Variable.__deepcopy__(self, memo)
+        _reset_grad_initializer(new)
+        return new
+
     @property
     def grad(self):
         """The gradient array (None when there is none).
@@ -939,7 +944,19 @@ def _rebuild_parameter(data, name, grad, initializer, update_rule, grad_valid=Tr
     else:
         param._grad_valid = False
     param.update_rule = update_rule
+    _reset_grad_initializer(param)
     return param
+
+
+def _reset_grad_initializer(param):
+    # As Chainer, whose copies and unpickled parameters are rebuilt from their initializer:
+    # a later initialize() gives a NaN-filled gradient unless the initializer is an array.
+    initializer = param.initializer
+    if isinstance(initializer, numpy.ndarray):
+        param.__dict__.pop('_grad_initializer', None)
+    else:
+        dtype = getattr(initializer, 'dtype', None)
+        param._grad_initializer = minichainer.initializers.NaN(dtype)
 
 
 def as_variable(obj):

@@ -1,4 +1,5 @@
 import gc
+import sys
 import weakref
 
 import numpy
@@ -76,6 +77,60 @@ def test_non_scalar_without_grad_raises():
     y = x * 2
     with pytest.raises(ValueError, match='shape \\(3,\\)'):
         y.backward()
+
+
+def test_non_scalar_without_grad_is_a_no_op_when_nothing_needs_a_gradient():
+    # Chainer's backward then calls no backward at all (nothing requires a gradient).
+    class NoBackward(minichainer.FunctionNode):
+        def forward(self, inputs):
+            return inputs[0] * 2,
+
+        def backward(self, indexes, grad_outputs):
+            raise AssertionError('backward must not be called')
+
+    x = Variable(numpy.ones(3, numpy.float32))
+    y, = NoBackward().apply((x,))
+    x.node._requires_grad = False
+    y.backward()
+    assert x.grad is None
+
+
+def test_debug_mode_names_where_a_function_with_a_failing_backward_was_applied():
+    class BadGrad(minichainer.Function):
+        def forward(self, inputs):
+            return numpy.ones((), numpy.float32),
+
+        def backward(self, inputs, grads):
+            return numpy.ones(2, numpy.float32),
+
+    x = Variable(numpy.ones(1, numpy.float32))
+    with minichainer.using_config('debug', True):
+        y = BadGrad()(x)  # the line the message must show
+        line = sys._getframe().f_lineno - 1
+        with pytest.raises(ValueError) as info:
+            y.backward()
+    message = str(info.value)
+    assert 'Stacktrace of the function is below' in message
+    assert 'line {}'.format(line) in message
+    y = BadGrad()(x)  # outside debug mode: no stack is recorded
+    with pytest.raises(ValueError) as info:
+        y.backward()
+    assert 'Stacktrace' not in str(info.value)
+
+
+def test_grad_of_an_old_style_gradient_raises_before_checking_inputs():
+    class Identity(minichainer.Function):
+        def forward(self, inputs):
+            return inputs[0].copy(),
+
+        def backward(self, inputs, grads):
+            return grads
+
+    x = Variable(numpy.array(42, numpy.float32))
+    y = Identity()(x)
+    y.backward(enable_double_backprop=True)
+    with pytest.raises(RuntimeError, match='twice-differentiate'):
+        minichainer.grad([x.grad_var], [y.grad_var])  # y.grad_var is None here
 
 
 def test_empty_output_backward_is_a_no_op():

@@ -67,3 +67,14 @@ def test_graph_stops_at_unchained_variable():
     h.unchain_backward()
     g = c.build_computational_graph([y])
     assert x.node not in g.nodes
+
+
+def test_build_graph_accepts_a_single_output_and_rejects_arrays():
+    # Chainer takes one Variable (not only a sequence); an ndarray is not iterated into
+    # rows but refused.
+    x = minichainer.Variable(numpy.zeros((1, 2), numpy.float32))
+    z = F.relu(F.relu(x))
+    assert len(c.build_computational_graph(z).nodes) == 5
+    assert len(c.build_computational_graph(z.node).edges) == 4
+    with pytest.raises(TypeError, match='Variable'):
+        c.build_computational_graph(z.array)

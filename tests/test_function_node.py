@@ -70,6 +70,8 @@ def test_apply_accepts_arrays():
 def test_apply_rejects_bad_inputs():
     with pytest.raises(TypeError, match='Double: inputs must be Variables'):
         Double().apply(([1.0, 2.0],))
+    with pytest.raises(TypeError, match='MulAdd: inputs must be Variables'):
+        MulAdd().apply((_arr(2), 1.0))
     with pytest.raises(ValueError, match='uninitialized'):
         Double().apply((Variable(),))
 
@@ -87,6 +89,43 @@ def test_forward_must_return_tuple_of_arrays():
         Bad().apply((_arr(3),))
     with pytest.raises(TypeError, match='force_array'):
         BadElement().apply((_arr(3),))
+
+
+class _ScaleWithOptionalOffset(FunctionNode):
+    # y1 = 3 * x (+ offset when given); y0 and y2 are left undefined (None).
+    def forward(self, inputs):
+        x, offset = inputs
+        self.retain_inputs((0, 1))
+        self.retain_outputs((1, 2))
+        y = x * x.dtype.type(3)
+        if offset is not None:
+            y = y + offset
+        return None, y, None
+
+    def backward(self, indexes, grad_outputs):
+        self.seen = (self.get_retained_inputs(), self.get_retained_outputs(), grad_outputs)
+        return grad_outputs[1] * 3, None
+
+
+def test_none_inputs_and_outputs_as_chainer():
+    # Chainer wraps a None input in a Variable holding None (needing no gradient) and
+    # turns a None output into a Variable holding None that gets no gradient.
+    x = Variable(_arr(2))
+    f = _ScaleWithOptionalOffset()
+    y0, y1, y2 = f.apply((x, None))
+    assert y0.array is None and y2.array is None
+    numpy.testing.assert_allclose(y1.array, _arr(2) * 3)
+    assert y0.creator_node is f and y1.creator_node is f
+    y1.grad = numpy.ones(2, numpy.float32)
+    y1.backward()
+    numpy.testing.assert_allclose(x.grad, [3, 3])
+    (x_ret, offset_ret), (y1_ret, y2_ret), (g0, g1, g2) = f.seen
+    assert x_ret.array is x.array and offset_ret is None
+    assert y1_ret.array is y1.array and y2_ret is None
+    assert g0 is None and g2 is None and g1 is not None
+    with minichainer.no_backprop_mode():
+        z0, z1, z2 = _ScaleWithOptionalOffset().apply((x, None))
+    assert z0.array is None and z1.creator is None
 
 
 def test_retain_and_backward():
@@ -307,3 +346,22 @@ def test_impl_name_is_the_implementing_class():
     z = Twice()(minichainer.Variable(numpy.ones(2, numpy.float32)))
     assert z.creator_node._impl_name == 'Twice'
     assert minichainer.disable_experimental_feature_warning is False
+
+
+def test_old_style_function_with_a_none_input():
+    # Chainer passes None on to forward and backward for a None input.
+    class AddOptional(minichainer.Function):
+        def forward(self, inputs):
+            x, offset = inputs
+            return (x * 2 if offset is None else x * 2 + offset),
+
+        def backward(self, inputs, grad_outputs):
+            x, offset = inputs
+            assert offset is None
+            return grad_outputs[0] * 2, None
+
+    x = Variable(_arr(2))
+    y = AddOptional()(x, None)
+    y.grad = numpy.ones(2, numpy.float32)
+    y.backward()
+    numpy.testing.assert_allclose(x.grad, [2, 2])

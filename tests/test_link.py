@@ -322,10 +322,11 @@ def test_device_api():
 def test_legacy_to_cpu_override_is_called_by_to_device():
     called = []
 
-    class Old(Link):
-        def to_cpu(self):
-            called.append(True)
-            return super().to_cpu()
+    with pytest.warns(DeprecationWarning, match="Overriding method 'to_cpu'"):
+        class Old(Link):
+            def to_cpu(self):
+                called.append(True)
+                return super().to_cpu()
 
     Old().to_device('@numpy')
     assert called
@@ -586,10 +587,11 @@ def test_chainlist_param_in_init_scope_is_registered():
 def test_legacy_to_cpu_override_of_a_child_is_called_once_per_call():
     calls = []
 
-    class Old(Link):
-        def to_cpu(self):
-            calls.append(self)
-            return super().to_cpu()
+    with pytest.warns(DeprecationWarning):
+        class Old(Link):
+            def to_cpu(self):
+                calls.append(self)
+                return super().to_cpu()
 
     parent = Chain()
     with parent.init_scope():
@@ -624,9 +626,32 @@ def test_call_dispatch_forward_mixin_and_missing_forward():
 
     assert Mixed()(1) == ('mixin', 1)
 
+    # a mixin's __call__ that is a plain callable object (no descriptor) is called as is
+    call = mock.MagicMock(return_value=3)
+    Injected = type('Injected', (Link, type('CallMock', (), {'__call__': call})), {})
+    assert Injected()(1, a=2) == 3
+    call.assert_called_once_with(1, a=2)
+
 
 def test_to_cpu_is_deprecated_as_in_chainer():
     link = minichainer.links.Linear(2, 3)
     with pytest.warns(DeprecationWarning, match=r"to_cpu is deprecated. Please use "
                                                 r"to_device\('@numpy'\) instead."):
         assert link.to_cpu() is link
+
+
+@pytest.mark.parametrize('name', ['to_device', 'to_chx', 'from_chx'])
+def test_final_device_methods_cannot_be_overridden(name):
+    # Chainer declares them final: defining the class raises.
+    with pytest.raises(TypeError, match="method '{}' is final".format(name)):
+        type('Bad', (Link,), {name: lambda self, *args: self})
+
+
+@pytest.mark.parametrize('name', ['to_cpu', 'to_gpu', 'to_intel64'])
+def test_overriding_a_legacy_device_method_warns_at_class_creation(name):
+    with pytest.warns(DeprecationWarning, match="Overriding method '{}'".format(name)):
+        cls = type('Old', (Chain,), {name: lambda self, *args: self})
+    # a subclass of that class overrides the user's method, not the final one: no warning
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        type('Older', (cls,), {name: lambda self, *args: self})

@@ -481,3 +481,19 @@ def test_new_variable_with_creator_is_a_graph_output():
     assert node.creator_node is creator and node.rank == creator.rank + 1
     assert node.shape == (3, 1) and node.dtype == numpy.float64 and node.data is None
     assert node.get_variable_or_none() is v and v.requires_grad
+
+
+def test_copied_or_unpickled_parameter_initializes_a_nan_gradient_as_chainer():
+    # Chainer rebuilds a copied/unpickled Parameter from its initializer, so a later
+    # initialize() gives it a NaN-filled gradient (not None) unless the initializer is an
+    # array.
+    p = minichainer.Parameter(shape=(2, 3))
+    p.initializer = minichainer.initializers.Normal()
+    p.initialize((2, 3))
+    assert p.grad is None
+    for q in (copy.deepcopy(p), pickle.loads(pickle.dumps(p))):
+        q.initialize((2, 3))
+        assert q.grad.shape == (2, 3) and numpy.isnan(q.grad).all()
+    r = copy.deepcopy(minichainer.Parameter(numpy.ones(2, numpy.float32)))
+    r.initialize((2,))
+    assert r.grad is None

@@ -33,8 +33,9 @@ def _missing(name, reason=None):
 class _AliasLoader(importlib.abc.Loader):
     """Loader that hands back an already imported module object instead of executing code."""
 
-    def __init__(self, module):
+    def __init__(self, module, alias_name):
         self._module = module
+        self._alias_name = alias_name
         self._original_spec = getattr(module, '__spec__', None)
 
     def create_module(self, spec):
@@ -46,11 +47,39 @@ class _AliasLoader(importlib.abc.Loader):
         # tools that read ``__spec__`` see one consistent module.
         if self._original_spec is not None:
             module.__spec__ = self._original_spec
+        _guard_shadowed_attribute(self._alias_name)
+
+
+class _ShadowGuardModule(types.ModuleType):
+    """Module class for a package whose attribute shadows its submodule of that name
+    (``chainer.utils.experimental`` is a function, ``chainer.utils.experimental`` also a
+    module).  Importing the submodule under its ``chainer.*`` alias makes the import
+    system set the package attribute to the module; this keeps the attribute."""
+
+    def __setattr__(self, name, value):
+        if isinstance(value, types.ModuleType) and name in self.__dict__:
+            current = self.__dict__[name]
+            if not isinstance(current, types.ModuleType) and \
+                    getattr(current, '__module__', None) == value.__name__:
+                return
+        super().__setattr__(name, value)
+
+
+def _guard_shadowed_attribute(alias):
+    # Called just before the import system binds the aliased submodule on its parent.
+    parent_name, _, child = alias.rpartition('.')
+    parent = sys.modules.get(parent_name)
+    if parent is None or type(parent) is not types.ModuleType:
+        return
+    current = parent.__dict__.get(child)
+    if current is not None and not isinstance(current, types.ModuleType):
+        parent.__class__ = _ShadowGuardModule
 
 
 def _spec_for(name, module):
     is_package = hasattr(module, '__path__')
-    spec = importlib.machinery.ModuleSpec(name, _AliasLoader(module), is_package=is_package)
+    spec = importlib.machinery.ModuleSpec(name, _AliasLoader(module, name),
+                                          is_package=is_package)
     if is_package:
         spec.submodule_search_locations = list(module.__path__)
     return spec

@@ -435,8 +435,7 @@ def _concat_examples(batch, device=None, padding=None):
     return to_device(device, _concat_arrays(batch, padding))
 
 
-_concat_examples.__name__ = 'concat_examples'
-_concat_examples.__qualname__ = 'concat_examples'
+_concat_examples.__name__ = 'concat_examples'  # (its __qualname__ stays: pickled by name)
 _concat_examples.__doc__ = """Concatenate a list of examples into batched array(s).
 
     Examples that are tuples give a tuple of arrays, dicts give a dict of arrays and

@@ -98,14 +98,14 @@ def split_dataset(dataset, split_at, order=None):
         `order[split_at:]`.
 
     Raises:
-        ValueError: `split_at` is negative or not smaller than the dataset size.
+        ValueError: `split_at` is negative or larger than the dataset size.
     """
     _check_int('split_dataset', 'split_at', split_at)
     n_examples = len(dataset)
     if split_at < 0:
         raise ValueError('split_dataset: split_at must be non-negative, got {}'.format(
             split_at))
-    if split_at >= n_examples:
+    if split_at > n_examples:
         raise ValueError('split_dataset: split_at ({}) exceeds the dataset size ({})'.format(
             split_at, n_examples))
     return (SubDataset(dataset, 0, split_at, order),

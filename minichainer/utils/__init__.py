@@ -14,13 +14,19 @@ from minichainer.utils import type_check  # noqa: F401
 
 
 def force_array(x, dtype=None):
-    """Return `x` as an ndarray (NumPy turns 0-d results into scalars; this undoes it)."""
+    """Return `x` as an ndarray (NumPy turns 0-d results into scalars; this undoes it).
+
+    Scalars and lists become arrays; an object NumPy could only box in an object array (a
+    Variable, as a backward written with Variables gives; None) is returned as it is, as in
+    Chainer.
+    """
     if isinstance(x, numpy.ndarray):
         if dtype is None:
             return x
         return x.astype(dtype, copy=False)
     if dtype is None:
-        return numpy.array(x)
+        array = numpy.array(x)
+        return x if array.dtype.kind == 'O' else array
     return numpy.array(x, dtype)
 
 

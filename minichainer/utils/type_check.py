@@ -57,7 +57,8 @@ class LightTypeInfoTuple(tuple):
 
 
 def get_types(data, name, accept_none):
-    """Return a `TypeInfoTuple` describing the arrays in `data`."""
+    """Return a `TypeInfoTuple` describing the arrays in `data` (a tuple)."""
+    assert isinstance(data, tuple), data  # as Chainer
     info = TypeInfoTuple(_get_type(name, i, x, accept_none) for i, x in enumerate(data))
     info.name = name
     return info

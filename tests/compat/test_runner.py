@@ -199,6 +199,25 @@ class TestInstall:
             import chainer  # noqa: F401
 
 
+def test_importing_a_submodule_keeps_the_function_that_shadows_it(tmp_path):
+    # chainer.utils.experimental is a function and a module; importing the module under
+    # its chainer.* name must not rebind the package attribute (as in Chainer).
+    script = _write(tmp_path / 'shadow.py', """
+        import chainer.utils.experimental
+        import chainer.dataset.tabular.from_data
+        from chainer import utils
+        from chainer.dataset import tabular
+        import sys
+        assert callable(utils.experimental), utils.experimental
+        assert callable(tabular.from_data), tabular.from_data
+        assert type(sys.modules['chainer.utils.experimental']).__name__ != 'function'
+        print('ok')
+    """)
+    result = _run(script)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == 'ok'
+
+
 def test_run_in_process(tmp_path, monkeypatch):
     _write(tmp_path / 'prog.py', """
         import sys

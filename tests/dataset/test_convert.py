@@ -1,3 +1,5 @@
+import pickle
+
 import numpy
 import pytest
 
@@ -99,3 +101,10 @@ def test_concat_with_async_transfer_on_cpu():
     assert x.shape == (2, 2) and list(t) == [1, 2]
     with pytest.raises(RuntimeError, match='stream'):
         ConcatWithAsyncTransfer(stream=object())
+
+
+def test_concat_examples_survives_pickling():
+    # As Chainer (the converter wraps a function pickled by name).
+    restored = pickle.loads(pickle.dumps(concat_examples))
+    out = restored([numpy.ones(2, numpy.float32), numpy.zeros(2, numpy.float32)])
+    numpy.testing.assert_array_equal(out, [[1, 1], [0, 0]])

@@ -29,7 +29,9 @@ def test_split_dataset():
     with pytest.raises(ValueError):
         datasets.split_dataset(list(range(5)), -1)
     with pytest.raises(ValueError, match='exceeds'):
-        datasets.split_dataset(list(range(5)), 5)
+        datasets.split_dataset(list(range(5)), 6)
+    a, b = datasets.split_dataset(list(range(5)), 5)  # as Chainer: the tail may be empty
+    assert list(a[:]) == [0, 1, 2, 3, 4] and len(b) == 0
 
 
 def test_split_dataset_random_is_seeded_and_leaves_global_rng():

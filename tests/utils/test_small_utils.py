@@ -5,6 +5,7 @@ import collections
 import numpy
 import pytest
 
+import minichainer
 from minichainer import utils
 from minichainer.utils import _collections
 from minichainer.utils import error
@@ -93,3 +94,15 @@ def test_tempdir_is_removed_on_exit():
         assert os.path.isdir(path) and os.path.basename(path).startswith('mc-')
         open(os.path.join(path, 'f'), 'w').close()
     assert not os.path.exists(path)
+
+
+def test_force_array_wraps_scalars_and_passes_other_objects_through():
+    # As Chainer: a NumPy scalar becomes a 0-d array; a Variable (what a backward written
+    # with Variables gives) is returned as it is, not boxed into an object array.
+    out = utils.force_array(numpy.float32(2) * numpy.float32(3))
+    assert isinstance(out, numpy.ndarray) and out.dtype == numpy.float32 and out.shape == ()
+    assert utils.force_array(numpy.float64(1), numpy.float16).dtype == numpy.float16
+    v = minichainer.Variable(numpy.ones(2, numpy.float32))
+    assert utils.force_array(v) is v
+    assert utils.force_array(None) is None
+    numpy.testing.assert_array_equal(utils.force_array([1, 2]), [1, 2])
