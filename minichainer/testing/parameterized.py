@@ -24,11 +24,13 @@ _ADDRESS = re.compile(r' at 0x[0-9a-fA-F]+')
 
 
 def _param_to_str(value):
-    # Deliberate difference: memory addresses (``<function <lambda> at 0x7f...>``) are
+    # Deliberate difference: memory addresses in a repr (``<function <lambda> at 0x7f...>``) are
     # dropped so that generated class names are the same in every process (pytest-xdist
     # workers must collect identical test ids).
-    if isinstance(value, type):
-        return value.__name__
+    # Classes, functions and modules show their ``__name__``, as in Chainer.
+    name = getattr(value, '__name__', None)
+    if isinstance(name, str):
+        return name
     return _ADDRESS.sub('', repr(value))
 
 

@@ -396,10 +396,16 @@ def test_product_with_joined_names_and_class_names():
     name = parameterized._make_class_name('T', 0, {'dtype': numpy.float32, 'a': (1,)})
     assert name == 'T_param_0_{a=(1,), dtype=float32}'
     assert testing.from_pytest_parameterize('a', [(1, 2)]) == [{'a': (1, 2)}]
+    # functions show their __name__, as in Chainer
+    name = parameterized._make_class_name('T', 1, {'f': lambda x: x, 'g': numpy.exp})
+    assert name == 'T_param_1_{f=<lambda>, g=exp}'
+
     # no memory addresses: the same names in every pytest-xdist worker
-    name = parameterized._make_class_name('T', 1, {'f': lambda x: x})
-    assert name == 'T_param_1_{f=<function test_product_with_joined_names_and_class_names.' \
-        '<locals>.<lambda>>}'
+    class Plain:
+        pass
+    name = parameterized._make_class_name('T', 2, {'o': Plain()})
+    assert name == 'T_param_2_{o=<' + Plain.__module__ + \
+        '.test_product_with_joined_names_and_class_names.<locals>.Plain object>}'
     with pytest.raises(ValueError):
         testing.from_pytest_parameterize('a,b', [(1, 2, 3)])
 
