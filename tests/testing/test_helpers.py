@@ -400,6 +400,13 @@ def test_product_with_joined_names_and_class_names():
     name = parameterized._make_class_name('T', 1, {'f': lambda x: x, 'g': numpy.exp})
     assert name == 'T_param_1_{f=<lambda>, g=exp}'
 
+    # NumPy scalars and numpy.bool_ are written as on NumPy 1, on every NumPy
+    scalar_repr = repr(numpy.int32(1))
+    name = parameterized._make_class_name(
+        'T', 3, {'s': (numpy.int32(1), numpy.float32(0.5)), 'dtype': numpy.bool_})
+    assert name == 'T_param_3_{dtype=bool_, s=(1, 0.5)}'
+    assert repr(numpy.int32(1)) == scalar_repr  # the print options are restored
+
     # no memory addresses: the same names in every pytest-xdist worker
     class Plain:
         pass
