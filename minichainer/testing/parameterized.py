@@ -22,14 +22,25 @@ def _shorten(s, maxlen):
 
 _ADDRESS = re.compile(r' at 0x[0-9a-fA-F]+')
 
+# NumPy 2 writes scalars as ``np.int32(1)`` and names ``numpy.bool_`` ``bool``; class names
+# are written as NumPy 1 (Chainer 7.8.1's NumPy) writes them, so that a test has one id on
+# every NumPy.
+_PRINT_AS_NUMPY1 = {'legacy': '1.25'} if int(numpy.__version__.split('.')[0]) >= 2 else {}
+
 
 def _param_to_str(value):
-    # Deliberate difference: memory addresses (``<function <lambda> at 0x7f...>``) are
+    # Deliberate difference: memory addresses in a repr (``<object at 0x7f...>``) are
     # dropped so that generated class names are the same in every process (pytest-xdist
     # workers must collect identical test ids).
-    if isinstance(value, type) or isinstance(getattr(value, '__name__', None), str):
-        return value.__name__   # classes, functions, modules: their name, as in Chainer
-    return _ADDRESS.sub('', repr(value))
+    # Classes, functions and modules show their ``__name__``, as in Chainer.
+    if value is numpy.bool_:
+        return 'bool_'
+    name = getattr(value, '__name__', None)
+    if isinstance(name, str):
+        return name
+    with numpy.printoptions(**_PRINT_AS_NUMPY1):
+        text = repr(value)
+    return _ADDRESS.sub('', text)
 
 
 def _make_class_name(base_name, i_param, param):

@@ -396,10 +396,23 @@ def test_product_with_joined_names_and_class_names():
     name = parameterized._make_class_name('T', 0, {'dtype': numpy.float32, 'a': (1,)})
     assert name == 'T_param_0_{a=(1,), dtype=float32}'
     assert testing.from_pytest_parameterize('a', [(1, 2)]) == [{'a': (1, 2)}]
-    # functions by their __name__ (as Chainer), no memory addresses: the same names in
-    # every pytest-xdist worker
-    name = parameterized._make_class_name('T', 1, {'f': lambda x: x})
-    assert name == 'T_param_1_{f=<lambda>}'
+    # functions show their __name__, as in Chainer
+    name = parameterized._make_class_name('T', 1, {'f': lambda x: x, 'g': numpy.exp})
+    assert name == 'T_param_1_{f=<lambda>, g=exp}'
+
+    # NumPy scalars and numpy.bool_ are written as on NumPy 1, on every NumPy
+    scalar_repr = repr(numpy.int32(1))
+    name = parameterized._make_class_name(
+        'T', 3, {'s': (numpy.int32(1), numpy.float32(0.5)), 'dtype': numpy.bool_})
+    assert name == 'T_param_3_{dtype=bool_, s=(1, 0.5)}'
+    assert repr(numpy.int32(1)) == scalar_repr  # the print options are restored
+
+    # no memory addresses: the same names in every pytest-xdist worker
+    class Plain:
+        pass
+    name = parameterized._make_class_name('T', 2, {'o': Plain()})
+    assert name == 'T_param_2_{o=<' + Plain.__module__ + \
+        '.test_product_with_joined_names_and_class_names.<locals>.Plain object>}'
     with pytest.raises(ValueError):
         testing.from_pytest_parameterize('a,b', [(1, 2, 3)])
 
