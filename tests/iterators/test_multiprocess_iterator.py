@@ -163,11 +163,14 @@ def test_copy_and_bad_arguments():
 
 
 class _Slow(DatasetMixin):
+    def __init__(self, slow_index=2):
+        self.slow_index = slow_index
+
     def __len__(self):
         return 4
 
     def get_example(self, i):
-        if i == 2:
+        if i == self.slow_index:
             time.sleep(0.4)
         return i
 
@@ -185,20 +188,10 @@ def test_stalled_dataset_warns():
         it.finalize()
 
 
-class _SlowFirst(DatasetMixin):
-    def __len__(self):
-        return 4
-
-    def get_example(self, i):
-        if i == 1:
-            time.sleep(0.4)
-        return i
-
-
 def test_stalled_first_batch_warns_while_loading_in_process():
     # Chainer loads the first batch in the main process when shared_mem is None and
     # warns there too when it takes longer than dataset_timeout.
-    it = MultiprocessIterator(_SlowFirst(), 2, shuffle=False, repeat=False, n_processes=1,
+    it = MultiprocessIterator(_Slow(1), 2, shuffle=False, repeat=False, n_processes=1,
                               dataset_timeout=0.05)
     try:
         with pytest.warns(MultiprocessIterator.TimeoutWarning, match='Stalled dataset'):
