@@ -107,8 +107,10 @@ def get_device(device_spec):
             'get_device: tried to parse ChainerX device specifier {!r}, but ChainerX is not '
             'available in minichainer (device specifiers without an \'@\' prefix name '
             "ChainerX devices); use '@numpy' or -1".format(device_spec))
-    if isinstance(device_spec, cuda.DummyDeviceType):
-        return _CPU
+    if isinstance(device_spec, cuda.DummyDeviceType):  # as in Chainer, not a device spec
+        raise TypeError(
+            'get_device: device_spec cuda.DummyDevice is not a device specifier; use '
+            '\'@numpy\' or -1 for the CPU')
     if isinstance(device_spec, tuple) and len(device_spec) == 2:
         # legacy (module, id) / (backend name, index) forms of GPU and ChainerX devices
         if device_spec[0] is cuda.cupy:

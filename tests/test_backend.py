@@ -75,8 +75,10 @@ def test_other_types_raise_type_error(spec):
         backend.get_device(spec)
 
 
-def test_cuda_dummy_device_is_cpu():
-    assert backend.get_device(cuda.DummyDevice) == backend.CpuDevice()
+def test_cuda_dummy_device_is_not_a_device_spec():
+    # Chainer raises TypeError for it (functions.copy accepts it, as there)
+    with pytest.raises(TypeError, match='DummyDevice'):
+        backend.get_device(cuda.DummyDevice)
     with pytest.raises(RuntimeError, match='CuPy'):
         backend.get_device(cuda.Device())
 

@@ -72,7 +72,23 @@ class PickleDataset(dataset_mixin.DatasetMixin):
                 break
             self._positions.append(position)
         self._lock = threading.RLock()
+        self._register_after_fork()
+
+    def _register_after_fork(self):
         multiprocessing.util.register_after_fork(self, PickleDataset._after_fork)
+
+    # Pickling (spawned MultiprocessIterator workers, copies): everything but the lock,
+    # which the copy makes anew; the reader is pickled with the dataset (a file reader
+    # of open_pickle_dataset reopens its file by path).
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        del state['_lock']
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._lock = threading.RLock()
+        self._register_after_fork()
 
     def _after_fork(self):
         if callable(getattr(self._reader, 'after_fork', None)):
@@ -108,6 +124,13 @@ class _FileReader(io.RawIOBase):
 
     def after_fork(self):
         self._fp.close()
+        self._fp = open(self._path, 'rb')
+
+    def __getstate__(self):
+        return {'_path': self._path}  # the copy opens the file again (and is not closed)
+
+    def __setstate__(self, state):
+        self._path = state['_path']
         self._fp = open(self._path, 'rb')
 
     def flush(self):

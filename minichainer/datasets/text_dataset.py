@@ -44,7 +44,6 @@ class TextDataset(dataset_mixin.DatasetMixin):
         self._encoding = encoding
         self._errors = errors
         self._newline = newline
-        self._fps = None
         self._open()
 
         linenum = 0
@@ -69,7 +68,12 @@ class TextDataset(dataset_mixin.DatasetMixin):
         self._lock = threading.Lock()
 
     def __del__(self):
-        self._close()
+        # Chainer leaves this to the file objects (which then warn ResourceWarning).
+        for fp in self._fps or ():
+            try:
+                fp.close()
+            except Exception:
+                pass
 
     def __getstate__(self):
         state = self.__dict__.copy()
@@ -78,8 +82,8 @@ class TextDataset(dataset_mixin.DatasetMixin):
         return state
 
     def __setstate__(self, state):
+        # An unpickled copy opens the files again, even when the original was closed.
         self.__dict__ = state
-        self._fps = None
         self._open()
         self._lock = threading.Lock()
 
@@ -87,28 +91,25 @@ class TextDataset(dataset_mixin.DatasetMixin):
         return len(self._lines)
 
     def _open(self):
-        if self._fps is not None:
-            return
         self._fps = [io.open(path, mode='rt', encoding=self._encoding[k],
                              errors=self._errors[k], newline=self._newline[k])
                      for k, path in enumerate(self._paths)]
 
-    def _close(self):
-        if self._fps is None:
-            return
+    def close(self):
+        """Close the text files (they are also closed when the dataset is freed).
+
+        Every file is closed even when closing one fails; then the (last) error is
+        raised. Reading the dataset afterwards raises `ValueError`, as in Chainer;
+        a pickled and unpickled copy opens the files again.
+        """
+        error = None
         for fp in self._fps:
             try:
                 fp.close()
-            except Exception:
-                pass
-        self._fps = None
-
-    def close(self):
-        """Close the text files now (they are also closed when the dataset is freed).
-
-        A later access reopens them.
-        """
-        self._close()
+            except Exception as e:
+                error = e
+        if error is not None:
+            raise error
 
     def get_example(self, idx):
         if idx < 0 or len(self._lines) <= idx:
@@ -116,11 +117,15 @@ class TextDataset(dataset_mixin.DatasetMixin):
                 idx, len(self._lines)))
         linenum = self._lines[idx]
         with self._lock:
-            if self._fps is None:  # closed with close()
-                self._open()
-            for k, fp in enumerate(self._fps):
-                fp.seek(self._bounds[k][linenum])
-            lines = [fp.readline() for fp in self._fps]
+            try:
+                for k, fp in enumerate(self._fps):
+                    fp.seek(self._bounds[k][linenum])
+                lines = [fp.readline() for fp in self._fps]
+            except ValueError:
+                if any(fp.closed for fp in self._fps):
+                    raise ValueError('TextDataset: cannot read example {}: the dataset '
+                                     'was closed with close()'.format(idx)) from None
+                raise
         if len(lines) == 1:
             return lines[0]
         return tuple(lines)

@@ -5,6 +5,7 @@ import pickle
 import queue
 import signal
 import sys
+import threading
 import time
 import traceback
 import warnings
@@ -15,6 +16,16 @@ from minichainer.iterators import _process_guard
 from minichainer.iterators import serial_iterator
 
 _RESPONSE_TIME = 0.1
+
+
+def _warn_stalled(timeout):
+    # Chainer's message starts the same way, so filters matching it keep working.
+    warnings.warn(
+        'Stalled dataset is detected: MultiprocessIterator has waited more than {} seconds '
+        '(dataset_timeout) for a batch. Common causes are a dataset that blocks or '
+        'deadlocks in a worker process (e.g. a lock or a thread pool inherited through '
+        'fork), or one that is simply slower than dataset_timeout.'.format(timeout),
+        MultiprocessIterator.TimeoutWarning)
 
 
 class _RemoteTraceback(Exception):
@@ -167,7 +178,8 @@ class MultiprocessIterator(serial_iterator.EpochBookkeepingMixin, iterator.Itera
         order_sampler (callable): Order sampler (only with `shuffle=None`).
         dataset_timeout (float): Seconds after which a
             `MultiprocessIterator.TimeoutWarning` is issued while waiting
-            for a batch; None disables it.
+            for a batch (the first one too, when it is loaded in this process);
+            None disables it.
         maxtasksperchild (int): Tasks a worker performs before being replaced by
             a fresh process; None keeps workers for the iterator's lifetime.
     """
@@ -314,10 +326,7 @@ class MultiprocessIterator(serial_iterator.EpochBookkeepingMixin, iterator.Itera
                 if (self.dataset_timeout is not None and not warned
                         and time.monotonic() - start > self.dataset_timeout):
                     warned = True
-                    warnings.warn(
-                        'MultiprocessIterator: no batch arrived for {} seconds; the '
-                        'dataset may be stalled'.format(self.dataset_timeout),
-                        MultiprocessIterator.TimeoutWarning)
+                    _warn_stalled(self.dataset_timeout)
                 continue
             if message[0] == 'retire':
                 pool.retire(message[1])
@@ -368,7 +377,7 @@ class MultiprocessIterator(serial_iterator.EpochBookkeepingMixin, iterator.Itera
         state, indices = serial_iterator.iterator_statemachine(
             self._state, self.batch_size, self.repeat, self.order_sampler,
             len(self.dataset))
-        batch = None if indices is None else [self.dataset[i] for i in indices]
+        batch = None if indices is None else self._load_in_process(indices)
         self._previous_epoch_detail = self.epoch_detail
         self._state = self._dispatch_state = state
         if batch is None:
@@ -376,6 +385,32 @@ class MultiprocessIterator(serial_iterator.EpochBookkeepingMixin, iterator.Itera
         self._start()
         self._fill()
         return batch
+
+    def _load_in_process(self, indices):
+        """Load the examples here, warning as Chainer does when it takes longer than
+        `dataset_timeout` (the loading runs in a helper thread, watched from this one,
+        so the warning comes while the dataset is still stalled)."""
+        if self.dataset_timeout is None:
+            return [self.dataset[i] for i in indices]
+        outcome = []
+
+        def load():
+            try:
+                outcome.append((True, [self.dataset[i] for i in indices]))
+            except BaseException as e:  # re-raised in the calling thread
+                outcome.append((False, e))
+
+        loader = threading.Thread(target=load, name='MultiprocessIterator-first-batch',
+                                  daemon=True)
+        loader.start()
+        loader.join(self.dataset_timeout)
+        if loader.is_alive():
+            _warn_stalled(self.dataset_timeout)
+            loader.join()
+        ok, value = outcome[0]
+        if not ok:
+            raise value
+        return value
 
     def __copy__(self):
         other = MultiprocessIterator(

@@ -1,3 +1,4 @@
+import io
 import pickle
 import zipfile
 
@@ -25,6 +26,47 @@ def test_text_dataset_single_multiple_and_filter(tmp_path):
         datasets.TextDataset([str(a), str(b)])
     with pytest.raises(ValueError):
         datasets.TextDataset([])
+
+
+def test_text_dataset_close_then_access_raises_and_pickled_copy_reopens(tmp_path):
+    a = tmp_path / 'a.txt'
+    a.write_text('one\ntwo\n')
+    ds = datasets.TextDataset([str(a), str(a)])
+    assert ds[1] == ('two\n', 'two\n')
+    ds.close()
+    with pytest.raises(ValueError, match='close'):
+        ds[0]
+    clone = pickle.loads(pickle.dumps(ds))  # Chainer: unpickling opens the files again
+    assert clone[0] == ('one\n', 'one\n')
+    clone.close()
+
+
+def test_text_dataset_close_closes_every_file_then_raises(tmp_path):
+    a = tmp_path / 'a.txt'
+    a.write_text('one\n')
+    ds = datasets.TextDataset([str(a)] * 3)
+    first, last = ds._fps[0], ds._fps[2]
+    ds._fps[1] = None  # closing it fails
+    with pytest.raises(AttributeError):
+        ds.close()
+    assert first.closed and last.closed
+
+
+def test_pickle_dataset_can_be_pickled(tmp_path):
+    buffer = io.BytesIO()
+    writer = datasets.PickleDatasetWriter(buffer)
+    writer.write({'a': 1})
+    writer.write('b')
+    writer.flush()
+    clone = pickle.loads(pickle.dumps(datasets.PickleDataset(buffer)))
+    assert len(clone) == 2 and clone[1] == 'b' and clone[0] == {'a': 1}
+    path = str(tmp_path / 'data.pkl')
+    with datasets.open_pickle_dataset_writer(path) as w:
+        w.write(numpy.arange(2))
+    with datasets.open_pickle_dataset(path) as ds:
+        clone = pickle.loads(pickle.dumps(ds))
+    numpy.testing.assert_array_equal(clone[0], [0, 1])  # the copy opened the file itself
+    clone.close()
 
 
 def test_pickle_dataset_round_trip(tmp_path):

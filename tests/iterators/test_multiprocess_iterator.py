@@ -163,11 +163,14 @@ def test_copy_and_bad_arguments():
 
 
 class _Slow(DatasetMixin):
+    def __init__(self, slow_index=2):
+        self.slow_index = slow_index
+
     def __len__(self):
         return 4
 
     def get_example(self, i):
-        if i == 2:
+        if i == self.slow_index:
             time.sleep(0.4)
         return i
 
@@ -180,6 +183,29 @@ def test_stalled_dataset_warns():
         with pytest.warns(MultiprocessIterator.TimeoutWarning):
             assert it.next() == [2, 3]
         with pytest.raises(StopIteration):
+            it.next()
+    finally:
+        it.finalize()
+
+
+def test_stalled_first_batch_warns_while_loading_in_process():
+    # Chainer loads the first batch in the main process when shared_mem is None and
+    # warns there too when it takes longer than dataset_timeout.
+    it = MultiprocessIterator(_Slow(1), 2, shuffle=False, repeat=False, n_processes=1,
+                              dataset_timeout=0.05)
+    try:
+        with pytest.warns(MultiprocessIterator.TimeoutWarning, match='Stalled dataset'):
+            assert it.next() == [0, 1]
+        assert it.next() == [2, 3]
+    finally:
+        it.finalize()
+
+
+def test_error_in_first_batch_is_raised_with_a_timeout_set():
+    data = _Failing()
+    it = MultiprocessIterator(data, 6, shuffle=False, n_processes=1, dataset_timeout=5.0)
+    try:
+        with pytest.raises(ValueError, match='boom at example 5'):
             it.next()
     finally:
         it.finalize()
