@@ -39,6 +39,20 @@ def _write(path, source):
     return path
 
 
+def _write_library(folder):
+    """Two modules off the script's folder: one imports chainer, one does not."""
+    _write(folder / 'chainer_user.py', """
+        import chainer
+
+        def value(a):
+            return float(a)
+    """)
+    _write(folder / 'plain_numpy.py', """
+        def value(a):
+            return float(a)
+    """)
+
+
 def _program(tmp_path):
     """A script, a module beside it, one that shadows `float`, and an outside library."""
     _write(tmp_path / 'app' / 'sibling.py', """
@@ -52,16 +66,7 @@ def _program(tmp_path):
         def call(a):
             return float(a)
     """)
-    _write(tmp_path / 'lib' / 'chainer_user.py', """
-        import chainer
-
-        def value(a):
-            return float(a)
-    """)
-    _write(tmp_path / 'lib' / 'plain_numpy.py', """
-        def value(a):
-            return float(a)
-    """)
+    _write_library(tmp_path / 'lib')
     return _write(tmp_path / 'app' / 'prog.py', """
         import subprocess
         import sys
@@ -139,19 +144,11 @@ def test_no_numpy_legacy_keeps_numpys_behaviour(tmp_path):
 
 
 def test_transformed_code_never_goes_to_the_normal_pyc(tmp_path):
-    _write(tmp_path / 'lib' / 'user_mod.py', """
-        import chainer
-        def value(a):
-            return float(a)
-    """)
-    _write(tmp_path / 'lib' / 'other_mod.py', """
-        def value(a):
-            return float(a)
-    """)
+    _write_library(tmp_path / 'lib')
     script = _write(tmp_path / 'app' / 'prog.py', """
         import numpy as np
-        import other_mod, user_mod
-        print('value', user_mod.value(np.array([[6.5]])))
+        import chainer_user, plain_numpy
+        print('value', chainer_user.value(np.array([[6.5]])))
     """)
     for _ in range(2):   # the second run reads the legacy cache
         proc = _runner(tmp_path / 'app', script, extra_path=[tmp_path / 'lib'],
@@ -160,14 +157,14 @@ def test_transformed_code_never_goes_to_the_normal_pyc(tmp_path):
         assert 'value 6.5' in proc.stdout
     cached = sorted(os.listdir(tmp_path / 'lib' / '__pycache__'))
     tag = sys.implementation.cache_tag
-    assert cached == ['other_mod.{}.pyc'.format(tag),
-                      'user_mod.{}.minichainer-legacy-1.pyc'.format(tag)]
+    assert cached == ['chainer_user.{}.minichainer-legacy-1.pyc'.format(tag),
+                      'plain_numpy.{}.pyc'.format(tag)]
     assert not (tmp_path / 'app' / '__pycache__').exists()   # the script is never cached
     # without the mode, the module compiles (and caches) as plain Python
     proc = _runner(tmp_path / 'app', '--no-numpy-legacy', script,
                    extra_path=[tmp_path / 'lib'], write_bytecode=True)
     assert ('TypeError' if NUMPY_RAISES else 'value 6.5') in proc.stdout + proc.stderr
-    assert 'user_mod.{}.pyc'.format(tag) in os.listdir(tmp_path / 'lib' / '__pycache__')
+    assert 'chainer_user.{}.pyc'.format(tag) in os.listdir(tmp_path / 'lib' / '__pycache__')
 
 
 def test_pytest_test_modules_are_rewritten_with_their_asserts(tmp_path):
