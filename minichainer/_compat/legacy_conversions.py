@@ -294,18 +294,24 @@ class UserCodePolicy(object):
         self._lock = threading.Lock()
         self._scanned_entries = {}      # sys.path entry -> top-level names requiring chainer
         self._chainer_packages = set()  # top-level packages whose __init__ imports Chainer
+        self._dependents = None         # (copy of sys.path, the top-level names for it)
 
     def _dependent_top_levels(self):
+        dependents = self._dependents
+        if dependents is not None and dependents[0] == sys.path:
+            return dependents[1]
         with self._lock:
+            path = list(sys.path)
             tops = set()
-            for entry in list(sys.path):
+            for entry in path:
                 entry = os.path.abspath(entry or os.curdir)
                 found = self._scanned_entries.get(entry)
                 if found is None:
                     found = self._scan(entry)
                     self._scanned_entries[entry] = found
                 tops |= found
-            return tops
+            self._dependents = (path, frozenset(tops))
+            return self._dependents[1]
 
     @staticmethod
     def _scan(entry):

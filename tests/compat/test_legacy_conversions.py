@@ -281,3 +281,52 @@ def test_install_from_python_and_uninstall_removes_the_finder():
         compat.uninstall()
     assert legacy_conversions.find_installed() is None
     assert minichainer.__name__ == 'minichainer'
+
+
+def test_policy_for_users_code(tmp_path, monkeypatch):
+    site = tmp_path / 'lib' / 'site-packages'
+    _write(site / 'fooml-1.0.dist-info' / 'METADATA', """
+        Metadata-Version: 2.1
+        Name: fooml
+        Requires-Dist: numpy
+        Requires-Dist: Chainer (>=7.0)
+
+        Requires-Dist: not a header line
+    """)
+    _write(site / 'fooml-1.0.dist-info' / 'RECORD', """
+        fooml/__init__.py,,
+        fooml/models.py,,
+        fooml_helpers.py,,
+        fooml-1.0.dist-info/METADATA,,
+    """)
+    _write(site / 'barml-1.0.dist-info' / 'METADATA', """
+        Name: barml
+        Requires-Dist: chainer ; extra == "chainer"
+        Requires-Dist: chainercv
+    """)
+    _write(site / 'barml-1.0.dist-info' / 'top_level.txt', 'barml\n')
+    monkeypatch.syspath_prepend(str(site))
+    policy = legacy_conversions.UserCodePolicy(user_dirs=[tmp_path / 'app'])
+    imports_chainer = b'import numpy\nfrom chainerrl.agents import dqn\n'
+    plain = b'import numpy\n# import chainer\n'
+
+    def decide(name, path, source=plain):
+        return policy.is_user_code(name, str(path), source)
+
+    # rule 2: installed, and the distribution requires chainer (not through an extra)
+    assert decide('fooml.models', site / 'fooml' / 'models.py')
+    assert decide('fooml_helpers', site / 'fooml_helpers.py')
+    assert not decide('barml', site / 'barml' / '__init__.py', imports_chainer)
+    # rule 1: the script's folder, at any depth
+    assert decide('util', tmp_path / 'app' / 'util.py')
+    assert decide('models.net', tmp_path / 'app' / 'models' / 'net.py')
+    assert not decide('venvmod', tmp_path / 'app' / 'venv' / 'site-packages' / 'venvmod.py')
+    # rule 3: not installed, and imports Chainer or a Chainer library
+    assert decide('rlcode', tmp_path / 'src' / 'rlcode.py', imports_chainer)
+    assert not decide('other', tmp_path / 'src' / 'other.py')
+    assert decide('pkg', tmp_path / 'src' / 'pkg' / '__init__.py', b'import chainer\n')
+    assert decide('pkg.sub', tmp_path / 'src' / 'pkg' / 'sub.py')
+    # never: minichainer, numpy, the standard library
+    assert not decide('minichainer.functions', tmp_path / 'app' / 'minichainer' / 'x.py')
+    assert not decide('numpy.linalg', numpy.linalg.__file__, imports_chainer)
+    assert not decide('os', os.__file__, imports_chainer)
