@@ -108,12 +108,19 @@ _HELPERS = {  # builtin -> (helper in this module, the name rewritten calls use)
 _CANDIDATE_CALL = re.compile(rb'\b(?:float|int|complex)\s*\(')
 
 
-def _bound_names(tree):
-    """Names the module binds anywhere, in any scope (a star import binds them all)."""
+def _scan_tree(tree):
+    """One pass over the module: the calls that may be rewritten, and the names the module
+    binds anywhere, in any scope (a star import binds them all)."""
+    calls = []
     bound = set()
     for node in ast.walk(tree):
         kind = type(node)
-        if kind is ast.Name:
+        if kind is ast.Call:
+            func = node.func
+            if type(func) is ast.Name and func.id in _HELPERS and len(node.args) == 1 \
+                    and not node.keywords and type(node.args[0]) is not ast.Starred:
+                calls.append(node)
+        elif kind is ast.Name:
             if type(node.ctx) is not ast.Load:
                 bound.add(node.id)
         elif kind is ast.arg:
@@ -136,37 +143,23 @@ def _bound_names(tree):
         elif kind.__name__ == 'MatchMapping':
             if node.rest:
                 bound.add(node.rest)
-    return bound
-
-
-class _CallRewriter(ast.NodeTransformer):
-
-    def __init__(self, names):
-        self.names = names
-        self.used = set()
-
-    def visit_Call(self, node):
-        self.generic_visit(node)
-        func = node.func
-        if type(func) is ast.Name and func.id in self.names and len(node.args) == 1 \
-                and not node.keywords and type(node.args[0]) is not ast.Starred:
-            node.func = ast.copy_location(
-                ast.Name(id=_HELPERS[func.id][1], ctx=ast.Load()), func)
-            self.used.add(func.id)
-        return node
+    return calls, bound
 
 
 def transform(tree):
     """Rewrite, in place, the module's calls `float(x)`, `int(x)`, `complex(x)` of the
     builtins to the legacy helpers; returns the set of builtin names rewritten."""
-    names = set(_HELPERS) - _bound_names(tree)
-    if not names:
-        return set()
-    rewriter = _CallRewriter(names)
-    rewriter.visit(tree)
-    if rewriter.used:
-        _insert_helper_import(tree, sorted(rewriter.used))
-    return rewriter.used
+    calls, bound = _scan_tree(tree)
+    used = set()
+    for call in calls:
+        func = call.func
+        if func.id not in bound:
+            call.func = ast.copy_location(
+                ast.Name(id=_HELPERS[func.id][1], ctx=ast.Load()), func)
+            used.add(func.id)
+    if used:
+        _insert_helper_import(tree, sorted(used))
+    return used
 
 
 def _insert_helper_import(tree, used):
