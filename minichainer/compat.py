@@ -21,17 +21,23 @@ lacks raises `ModuleNotFoundError` naming it.
 
 Legacy-NumPy mode (on by default in the runner, `install(numpy_legacy=True)` from Python)
 gives old code back the names NumPy 1.23-2.4 removed (`np.float`, `np.asscalar`,
-`np.product` ...), each warning once with its replacement; see
-`minichainer._compat.numpy_legacy` and docs/porting.md.
+`np.product` ...), each warning once with its replacement, and rewrites users' code as it
+is imported so that `float(a)` / `int(a)` / `complex(a)` of a one-element array with
+`ndim > 0` converts its element as on NumPy 1; see `minichainer._compat.numpy_legacy`,
+`minichainer._compat.legacy_conversions` and docs/porting.md.
 """
+import builtins
 import functools
+import importlib.util
 import os
 import runpy
 import sys
+import types
 
 import minichainer
 from minichainer._compat import chainerx_stub
 from minichainer._compat import importer
+from minichainer._compat import legacy_conversions
 from minichainer._compat import numpy_legacy as numpy_legacy_mode
 
 _SHIM_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), '_compat', '_shim')
@@ -50,8 +56,12 @@ def install(numpy_legacy=False):
         numpy_legacy (bool): also turn on the legacy-NumPy mode: the names NumPy 1.23-2.4
             removed that old code uses (`np.float`, `np.int`, `np.asscalar`,
             `np.product`, `np.NaN` ...) are restored in `numpy`, each showing one
-            `NumpyLegacyWarning` naming its replacement at first use. Off by default
-            here, on by default in `minichainer-run`. Once on, it stays on until
+            `NumpyLegacyWarning` naming its replacement at first use; and modules imported
+            from then on that are users' code (they import Chainer or a Chainer library,
+            or their distribution requires chainer) are compiled so that `float(a)`,
+            `int(a)`, `complex(a)` of a one-element array with `ndim > 0` convert its
+            element as NumPy 1 did. Off by default here, on by default in
+            `minichainer-run`. Once on, it stays on until
             [`uninstall`][minichainer.compat.uninstall].
 
     Idempotent. Modules already imported under the `chainer` name (e.g. a real Chainer)
@@ -73,12 +83,15 @@ def install(numpy_legacy=False):
         sys.path.insert(0, _SHIM_DIR)
     if numpy_legacy:
         numpy_legacy_mode.install()
+        legacy_conversions.install()
 
 
 def uninstall():
-    """Undo [`install`][minichainer.compat.install]: remove the import hook, the `chainer*` aliases
-    and the legacy-NumPy names."""
+    """Undo [`install`][minichainer.compat.install]: remove the import hooks, the `chainer*`
+    aliases and the legacy-NumPy names (modules already compiled by the legacy mode keep
+    their code)."""
     numpy_legacy_mode.uninstall()
+    legacy_conversions.uninstall()
     sys.meta_path[:] = [f for f in sys.meta_path
                         if not isinstance(f, importer.ChainerAliasFinder)]
     for name in list(sys.modules):
@@ -110,15 +123,56 @@ def run(script, args=(), numpy_legacy=False):
     install(numpy_legacy=numpy_legacy)
     old_argv = sys.argv[:]
     old_path = sys.path[:]
-    script_dir = os.path.dirname(os.path.abspath(script)) if os.path.isfile(script) \
-        else os.path.abspath(script)
+    script_dir = _script_dir(script)
+    code = None
+    if numpy_legacy:
+        legacy_conversions.install(user_dirs=(script_dir,))
+        code = _transformed_script(script)
     sys.argv[:] = [script] + [str(a) for a in args]
     sys.path.insert(0, script_dir)
     try:
-        return runpy.run_path(script, run_name='__main__')
+        if code is None:
+            return runpy.run_path(script, run_name='__main__')
+        return _run_main_code(code, script)
     finally:
         sys.argv[:] = old_argv
         sys.path[:] = old_path
+
+
+def _script_dir(script):
+    return os.path.dirname(os.path.abspath(script)) if os.path.isfile(script) \
+        else os.path.abspath(script)
+
+
+def _transformed_script(script):
+    # The script's code through the legacy-NumPy transform, or None where runpy is to run
+    # it as it is (a folder or zip file with __main__.py, a .pyc, no valid Python source).
+    if not os.path.isfile(script) or script.endswith(('.pyc', '.pyz', '.zip')):
+        return None
+    with open(script, 'rb') as f:
+        source = f.read()
+    try:
+        return legacy_conversions.compile_source(source, script)
+    except (SyntaxError, ValueError):
+        return None   # runpy reports it as Python would
+
+
+def _run_main_code(code, script):
+    # What ``runpy.run_path`` does with a script's code: a fresh ``__main__`` module for the
+    # duration of the run; returns a copy of its globals.
+    main = types.ModuleType('__main__')
+    main.__dict__.update(__file__=script, __cached__=None, __doc__=None, __loader__=None,
+                         __package__='', __spec__=None, __builtins__=builtins)
+    saved = sys.modules.get('__main__')
+    sys.modules['__main__'] = main
+    try:
+        exec(code, main.__dict__)
+        return main.__dict__.copy()
+    finally:
+        if saved is None:
+            sys.modules.pop('__main__', None)
+        else:
+            sys.modules['__main__'] = saved
 
 
 def run_module(module, args=(), numpy_legacy=False):
@@ -133,6 +187,8 @@ def run_module(module, args=(), numpy_legacy=False):
     old_path = sys.path[:]
     sys.argv[:] = [module] + [str(a) for a in args]
     sys.path.insert(0, os.getcwd())  # as ``python -m`` does
+    if numpy_legacy:
+        legacy_conversions.install(user_dirs=_module_dirs(module))
     try:
         return runpy.run_module(module, run_name='__main__', alter_sys=True)
     finally:
@@ -140,7 +196,25 @@ def run_module(module, args=(), numpy_legacy=False):
         sys.path[:] = old_path
 
 
-def _export_to_child_processes(numpy_legacy=False):
+def _module_dirs(module):
+    # The sys.path folder ``module`` is found in, unless it is an installed package (then
+    # the legacy-NumPy mode's user code is what imports Chainer, see legacy_conversions).
+    try:
+        spec = importlib.util.find_spec(module.partition('.')[0])
+    except (ImportError, ValueError):
+        return ()
+    if spec is None or not spec.origin or not os.path.isfile(spec.origin):
+        return ()
+    folder = os.path.dirname(os.path.abspath(spec.origin))
+    if spec.submodule_search_locations is not None:
+        folder = os.path.dirname(folder)
+    if os.path.basename(folder) in ('site-packages', 'dist-packages') or \
+            folder == os.path.dirname(os.path.abspath(os.__file__)):
+        return ()
+    return (folder,)
+
+
+def _export_to_child_processes(numpy_legacy=False, user_dirs=()):
     # Python processes started by the program (pytest-xdist workers, subprocess calls)
     # inherit the environment but not the import hook: put the shim that installs it, and
     # minichainer itself, on their PYTHONPATH (and, in legacy-NumPy mode, the start-up
@@ -150,8 +224,10 @@ def _export_to_child_processes(numpy_legacy=False):
     if numpy_legacy:
         entries.insert(0, _STARTUP_DIR)
         os.environ[numpy_legacy_mode.ENV_VAR] = '1'
+        os.environ[legacy_conversions.USER_DIRS_ENV_VAR] = os.pathsep.join(user_dirs)
     else:
         os.environ.pop(numpy_legacy_mode.ENV_VAR, None)
+        os.environ.pop(legacy_conversions.USER_DIRS_ENV_VAR, None)
     current = os.environ.get('PYTHONPATH', '')
     existing = current.split(os.pathsep) if current else []
     os.environ['PYTHONPATH'] = os.pathsep.join(
@@ -166,7 +242,9 @@ _USAGE = ('usage: python -m minichainer.compat [--no-numpy-legacy] SCRIPT [ARGS.
           'same way.\n\n'
           'The names NumPy 1.23-2.4 removed that old code uses (np.float, np.int,\n'
           'np.asscalar, np.product, np.NaN, ...) are restored, each warning once with its\n'
-          'replacement; --no-numpy-legacy runs with NumPy as it is.\n')
+          'replacement, and float()/int()/complex() of a one-element array with ndim > 0\n'
+          'in the program\'s own code and in Chainer libraries converts its element as on\n'
+          'NumPy 1; --no-numpy-legacy runs with NumPy as it is.\n')
 
 
 def main(argv=None):
@@ -190,6 +268,7 @@ def main(argv=None):
             return 2
         module, args = argv[1], argv[2:]
         target = functools.partial(run_module, module, args, numpy_legacy=legacy)
+        user_dirs = _module_dirs(module) if legacy else ()
     else:
         script, args = argv[0], argv[1:]
         if not os.path.exists(script):
@@ -197,7 +276,8 @@ def main(argv=None):
                 'minichainer-run: cannot open file {!r}: no such file\n'.format(script))
             return 2
         target = functools.partial(run, script, args, numpy_legacy=legacy)
-    _export_to_child_processes(numpy_legacy=legacy)
+        user_dirs = (_script_dir(script),)
+    _export_to_child_processes(numpy_legacy=legacy, user_dirs=user_dirs)
     try:
         target()
     except SystemExit as e:
