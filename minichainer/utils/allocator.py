@@ -40,9 +40,16 @@ _USER_SETTINGS = ('MALLOC_TOP_PAD_', 'MALLOC_TRIM_THRESHOLD_', 'MALLOC_MMAP_THRE
                   'MALLOC_MMAP_MAX_', 'GLIBC_TUNABLES')
 _OFF = ('0', 'false', 'no', 'off')
 
-_lock = threading.Lock()
-_pending = True   # no attempt made yet
-_applied = False  # the settings are in effect
+
+
+class _State:
+    """Whether an attempt is still to be made, and whether the settings are in effect."""
+    pending = True
+    applied = False
+    lock = threading.Lock()
+
+
+_state = _State()
 
 
 def _glibc_mallopt():
@@ -78,19 +85,18 @@ def tune_malloc():
     Returns:
         bool: whether the settings are in effect.
     """
-    global _pending, _applied
-    with _lock:
-        if _pending:
-            _pending = False
+    with _state.lock:
+        if _state.pending:
+            _state.pending = False
             mallopt = None if _skip_reason() else _glibc_mallopt()
             # mallopt returns 1 on success; stop at the first refusal
-            _applied = (mallopt is not None
-                        and mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD) == 1
-                        and mallopt(_M_TRIM_THRESHOLD, TRIM_THRESHOLD) == 1)
-        return _applied
+            _state.applied = (mallopt is not None
+                              and mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD) == 1
+                              and mallopt(_M_TRIM_THRESHOLD, TRIM_THRESHOLD) == 1)
+        return _state.applied
 
 
 def tune_on_first_use():
     """`tune_malloc()` on the first call; one flag test on the later ones."""
-    if _pending:
+    if _state.pending:
         tune_malloc()

@@ -22,8 +22,8 @@ class _FakeMallopt:
 @pytest.fixture
 def fresh(monkeypatch):
     """The module as before any attempt, with a recording `mallopt` and no user settings."""
-    monkeypatch.setattr(allocator, '_pending', True)
-    monkeypatch.setattr(allocator, '_applied', False)
+    monkeypatch.setattr(allocator._state, 'pending', True)
+    monkeypatch.setattr(allocator._state, 'applied', False)
     fake = _FakeMallopt()
     monkeypatch.setattr(allocator, '_glibc_mallopt', lambda: fake)
     for name in allocator._USER_SETTINGS + (allocator.ENV_VAR,):
@@ -87,7 +87,7 @@ def _run(env_update):
     code = ('import numpy, minichainer.functions as F\n'
             'from minichainer.utils import allocator\n'
             'F.convolution_2d(numpy.ones((1, 1, 3, 3), "f"), numpy.ones((1, 1, 2, 2), "f"))\n'
-            'print(allocator._applied)\n')
+            'print(allocator._state.applied)\n')
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path), **env_update)
     for name in allocator._USER_SETTINGS:
         env.pop(name, None)
