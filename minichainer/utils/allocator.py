@@ -41,7 +41,6 @@ _USER_SETTINGS = ('MALLOC_TOP_PAD_', 'MALLOC_TRIM_THRESHOLD_', 'MALLOC_MMAP_THRE
 _OFF = ('0', 'false', 'no', 'off')
 
 
-
 class _State:
     """Whether an attempt is still to be made, and whether the settings are in effect."""
     pending = True
