@@ -19,6 +19,10 @@ Cases (float32, one BLAS thread unless said otherwise):
 - ``memory``: peak of the traced allocations (``tracemalloc``, which NumPy reports its
   buffers to) during one convnet step after warm-up, minichainer vs Chainer 7 measured
   the same way in its own process. Target: no larger than Chainer's.
+- ``alone``: the convnet step, its GEMM floor and PyTorch's step, each in a fresh process
+  per round (minichainer tunes glibc's allocator on its first convolution, which in the
+  ``convnet`` case speeds the other contenders' later allocations too; here each runs
+  with the settings it starts with).
 - ``threads``: the convnet step with ``OPENBLAS_NUM_THREADS=2`` vs ``1`` (each in its own
   process, rounds alternating). Target ≥ 1.5×.
 
@@ -240,9 +244,16 @@ def _import_framework(name):
     return minichainer
 
 
+def _worker_step(framework):
+    if framework == 'pytorch':
+        return torch_convnet_step()
+    if framework == 'floor':
+        return convnet_floor()
+    return convnet_step(_import_framework(framework))
+
+
 def worker(args):
-    chainer = _import_framework(args.framework)
-    step = convnet_step(chainer)
+    step = _worker_step(args.framework)
     for _ in range(2):
         step()
     result = {}
@@ -339,6 +350,26 @@ def case_memory(args, mc):
     return result
 
 
+def case_alone(args, mc):
+    """The convnet step, its GEMM floor and PyTorch's step each in a fresh process with
+    the allocator settings it starts with (rounds interleaved): what a user running one
+    of them alone gets. In one process, minichainer's allocator settings
+    (`minichainer.utils.allocator`) apply to every contender's later allocations."""
+    names = ['minichainer', 'floor'] + (['pytorch'] if _torch_available() else [])
+    times = {name: [] for name in names}
+    for _ in range(args.rounds):
+        for name in names:
+            times[name].append(_spawn(sys.executable, name, 'time', args.steps)['ms'])
+    med = {name: _median(v) for name, v in times.items()}
+    print('convnet step, each contender alone in its process: ' + ', '.join(
+        '{} {:.1f} ms'.format(k, v) for k, v in med.items()))
+    line = '  minichainer / floor {:.2f}'.format(med['minichainer'] / med['floor'])
+    if 'pytorch' in med:
+        line += ', / pytorch {:.2f}'.format(med['minichainer'] / med['pytorch'])
+    print(line)
+    return med
+
+
 def case_threads(args, mc):
     times = {1: [], 2: []}
     for r in range(args.rounds):
@@ -353,7 +384,7 @@ def case_threads(args, mc):
 
 
 CASES = {'convnet': case_convnet, 'resnet': case_resnet, 'conv': case_conv,
-         'memory': case_memory, 'threads': case_threads}
+         'memory': case_memory, 'threads': case_threads, 'alone': case_alone}
 
 
 def main():

@@ -25,6 +25,7 @@ import numbers
 
 from minichainer import backend
 from minichainer import function_node
+from minichainer.utils import allocator
 from minichainer.utils import conv
 from minichainer.utils import conv_nd
 from minichainer.utils.conv import ConvolutionShapeError
@@ -342,6 +343,7 @@ class ConvolutionND(function_node.FunctionNode):
         _check_b_type(in_types, n_in, x_type, w_type.shape[0], self._bias_same_dtype)
 
     def forward(self, inputs):
+        allocator.tune_on_first_use()
         self.retain_inputs((0, 1))
         x, W = inputs[:2]
         b = inputs[2] if len(inputs) == 3 else None

@@ -8,6 +8,7 @@ from minichainer import function_node
 # convolution_nd imports this module too: names are looked up at call time (either module
 # may be imported first).
 from minichainer.functions.connection import convolution_nd as _engine
+from minichainer.utils import allocator
 from minichainer.utils import conv
 from minichainer.utils.conv import ConvolutionShapeError
 from minichainer.utils import type_check
@@ -75,6 +76,7 @@ class DeconvolutionND(function_node.FunctionNode):
         return outs
 
     def forward(self, inputs):
+        allocator.tune_on_first_use()
         self.retain_inputs((0, 1))
         x, W = inputs[:2]
         b = inputs[2] if len(inputs) == 3 else None
