@@ -367,6 +367,9 @@ def _load_cached(cache, source_hash):
 
 def _store_cached(cache, source_hash, code):
     # Hash-based, checked pyc (PEP 552): valid exactly while the source is unchanged.
+    # Written with its own temp-and-rename rather than minichainer.utils.atomic_write:
+    # the runner's subprocesses load this module from its file at start-up without
+    # importing the minichainer package (see _startup/sitecustomize.py).
     if sys.dont_write_bytecode:
         return
     data = importlib.util.MAGIC_NUMBER + b'\x03\x00\x00\x00' + source_hash + \
@@ -514,6 +517,8 @@ def install(user_dirs=()):
     finder = LegacyConversionFinder(UserCodePolicy(user_dirs))
     index = 0
     for i, other in enumerate(sys.meta_path):
+        # by name: importing minichainer._compat.importer here would import the whole
+        # package in the subprocesses' start-up (see _store_cached)
         if type(other).__name__ == 'ChainerAliasFinder':
             index = i + 1
     sys.meta_path.insert(index, finder)

@@ -68,12 +68,12 @@ class TextDataset(dataset_mixin.DatasetMixin):
         self._lock = threading.Lock()
 
     def __del__(self):
-        # Chainer leaves this to the file objects (which then warn ResourceWarning).
-        for fp in self._fps or ():
-            try:
-                fp.close()
-            except Exception:
-                pass
+        # Chainer leaves this to the file objects (which then warn ResourceWarning). Also
+        # runs when __init__ failed before the files were opened.
+        try:
+            self.close()
+        except Exception:
+            pass
 
     def __getstate__(self):
         state = self.__dict__.copy()
