@@ -23,8 +23,10 @@ Legacy-NumPy mode (on by default in the runner, `install(numpy_legacy=True)` fro
 gives old code back the names NumPy 1.23-2.4 removed (`np.float`, `np.asscalar`,
 `np.product` ...), each warning once with its replacement, and rewrites users' code as it
 is imported so that `float(a)` / `int(a)` / `complex(a)` of a one-element array with
-`ndim > 0` converts its element as on NumPy 1; see `minichainer._compat.numpy_legacy`,
-`minichainer._compat.legacy_conversions` and docs/porting.md.
+`ndim > 0` converts its element as on NumPy 1 and, on NumPy 2, its arithmetic operators
+promote NumPy scalars as NumPy 1 did; see `minichainer._compat.numpy_legacy`,
+`minichainer._compat.legacy_conversions`, `minichainer._compat.legacy_promotion` and
+docs/porting.md.
 """
 import builtins
 import functools

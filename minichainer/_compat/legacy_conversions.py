@@ -18,8 +18,12 @@ belong to an installed distribution requiring `chainer`, or that are not install
 import Chainer or a Chainer library. Never minichainer, the standard library or other
 installed packages (NumPy included).
 
+On NumPy 2 the same transform also rewrites users' arithmetic operators for NumPy 1's
+type promotion (see [`legacy_promotion`][minichainer._compat.legacy_promotion]).
+
 Transformed bytecode is cached beside the normal one under its own name
-(`__pycache__/mod.cpython-311.minichainer-legacy-1.pyc`), so runs without the mode never
+(`__pycache__/mod.cpython-311.minichainer-legacy-2p.pyc`; `-2` on NumPy 1, where the
+operators are left alone), so runs without the mode never
 see it; pytest's assertion-rewritten test modules get the same rewrite, cached under
 pytest's tag plus the same suffix.
 """
@@ -39,8 +43,25 @@ from minichainer._compat.numpy_legacy import _announce_message
 USER_DIRS_ENV_VAR = 'MINICHAINER_NUMPY_LEGACY_USER_DIRS'
 
 # Bump when the transform changes: part of the cache file names.
-_TRANSFORM_VERSION = 1
-_CACHE_SUFFIX = '.minichainer-legacy-{}.pyc'.format(_TRANSFORM_VERSION)
+_TRANSFORM_VERSION = 2
+
+
+def _numpy_promotes_by_nep50():
+    # NumPy 2 (NEP 50 promotion) or NumPy 1, found without importing NumPy (the runner's
+    # subprocesses load this module at start-up): only NumPy 2 has a `numpy/_core` package.
+    numpy = sys.modules.get('numpy')
+    if numpy is not None:
+        return not numpy.__version__.startswith('1.')
+    spec = importlib.machinery.PathFinder.find_spec('numpy')
+    locations = spec.submodule_search_locations if spec is not None else None
+    return bool(locations) and os.path.isdir(os.path.join(list(locations)[0], '_core'))
+
+
+# Whether users' arithmetic operators are rewritten for NumPy 1's promotion
+# (minichainer._compat.legacy_promotion): on NumPy 2 only.
+PROMOTION = _numpy_promotes_by_nep50()
+_CACHE_SUFFIX = '.minichainer-legacy-{}{}.pyc'.format(_TRANSFORM_VERSION,
+                                                     'p' if PROMOTION else '')
 
 # ---------------------------------------------------------------------------------------
 # The helpers that rewritten calls go to.
@@ -146,9 +167,11 @@ def _scan_tree(tree):
     return calls, bound
 
 
-def transform(tree):
+def transform(tree, promotion=None):
     """Rewrite, in place, the module's calls `float(x)`, `int(x)`, `complex(x)` of the
-    builtins to the legacy helpers; returns the set of builtin names rewritten."""
+    builtins to the legacy helpers and, where `promotion` (default: on NumPy 2), its
+    arithmetic operators to those of `legacy_promotion`; returns the set of builtin
+    names and operator helpers used."""
     calls, bound = _scan_tree(tree)
     used = set()
     for call in calls:
@@ -158,11 +181,92 @@ def transform(tree):
                 ast.Name(id=_HELPERS[func.id][1], ctx=ast.Load()), func)
             used.add(func.id)
     if used:
-        _insert_helper_import(tree, sorted(used))
+        _insert_helper_import(tree, __name__, [_HELPERS[n] for n in sorted(used)])
+    if PROMOTION if promotion is None else promotion:
+        operators = _OperatorRewriter()
+        operators.visit(tree)
+        if operators.used:
+            _insert_helper_import(tree, _PROMOTION_MODULE,
+                                  [(_OPERATOR_HELPERS[name], '__minichainer_{}__'.format(name))
+                                   for name in sorted(operators.used)])
+            used |= operators.used
     return used
 
 
-def _insert_helper_import(tree, used):
+# Operator -> its name in `legacy_promotion` (`legacy_<name>`) and in rewritten code.
+_PROMOTION_MODULE = 'minichainer._compat.legacy_promotion'
+_BINARY_OPERATORS = {ast.Add: 'add', ast.Sub: 'sub', ast.Mult: 'mul', ast.Div: 'truediv',
+                     ast.FloorDiv: 'floordiv', ast.Mod: 'mod', ast.Pow: 'pow'}
+_OPERATOR_HELPERS = {name: 'legacy_' + name for name in _BINARY_OPERATORS.values()}
+_OPERATOR_HELPERS.update({'i' + name: 'legacy_i' + name for name in _BINARY_OPERATORS.values()})
+
+
+def _is_plain_constant(node):
+    # An operand no NumPy promotion can involve: a str/bytes constant (formatting,
+    # concatenation), an f-string, or a Python number when both operands are (folded).
+    return (type(node) is ast.Constant and isinstance(node.value, (str, bytes))) or \
+        type(node) is ast.JoinedStr
+
+
+class _OperatorRewriter(ast.NodeTransformer):
+    """`a + b` -> `__minichainer_add__(a, b)` (and -, *, /, //, %, **); `x += y` on a plain
+    name -> `x = __minichainer_iadd__(x, y)`. Annotations are left as they are."""
+
+    def __init__(self):
+        self.used = set()
+
+    def _helper(self, name, node):
+        self.used.add(name)
+        return ast.copy_location(ast.Name(id='__minichainer_{}__'.format(name),
+                                          ctx=ast.Load()), node)
+
+    def visit_BinOp(self, node):
+        self.generic_visit(node)
+        name = _BINARY_OPERATORS.get(type(node.op))
+        left, right = node.left, node.right
+        if name is None or _is_plain_constant(left) or _is_plain_constant(right) or \
+                (type(left) is ast.Constant and type(right) is ast.Constant):
+            return node
+        return ast.copy_location(
+            ast.Call(func=self._helper(name, node), args=[left, right], keywords=[]), node)
+
+    def visit_AugAssign(self, node):
+        self.generic_visit(node)
+        name = _BINARY_OPERATORS.get(type(node.op))
+        target = node.target
+        if name is None or type(target) is not ast.Name or _is_plain_constant(node.value):
+            return node
+        load = ast.copy_location(ast.Name(id=target.id, ctx=ast.Load()), target)
+        call = ast.copy_location(ast.Call(func=self._helper('i' + name, node),
+                                          args=[load, node.value], keywords=[]), node)
+        return ast.copy_location(ast.Assign(targets=[target], value=call), node)
+
+    def _skip_annotations(self, node, fields):
+        saved = [(field, getattr(node, field)) for field in fields]
+        for field, _ in saved:
+            setattr(node, field, None)
+        self.generic_visit(node)
+        for field, value in saved:
+            setattr(node, field, value)
+        return node
+
+    def visit_arg(self, node):
+        return self._skip_annotations(node, ('annotation',))
+
+    def visit_FunctionDef(self, node):
+        return self._skip_annotations(node, ('returns',))
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_AnnAssign(self, node):
+        if node.value is not None:
+            node.value = self.visit(node.value)
+        if type(node.target) is not ast.Name:
+            node.target = self.visit(node.target)
+        return node
+
+
+def _insert_helper_import(tree, module, names):
     body = tree.body
     index = 0
     if body and type(body[0]) is ast.Expr and type(body[0].value) is ast.Constant and \
@@ -173,8 +277,7 @@ def _insert_helper_import(tree, used):
         index += 1
     anchor = body[index] if index < len(body) else body[-1]
     statement = ast.ImportFrom(
-        module=__name__,
-        names=[ast.alias(name=_HELPERS[n][0], asname=_HELPERS[n][1]) for n in used],
+        module=module, names=[ast.alias(name=name, asname=asname) for name, asname in names],
         level=0)
     for node in ast.walk(statement):
         node.lineno = node.end_lineno = anchor.lineno
@@ -187,6 +290,12 @@ def compile_source(source, path):
     tree = ast.parse(source, filename=path)
     transform(tree)
     return compile(tree, path, 'exec', dont_inherit=True)
+
+
+def _may_need_transform(source):
+    # Cheap pre-check on the source bytes: without the operator rewrite, a module with no
+    # `float(`/`int(`/`complex(` call is left as it is.
+    return PROMOTION or _CANDIDATE_CALL.search(source) is not None
 
 
 # ---------------------------------------------------------------------------------------
@@ -412,7 +521,7 @@ class LegacySourceLoader(importlib.machinery.SourceFileLoader):
         except OSError:
             return super().get_code(fullname)
         if not self.policy.is_user_code(fullname, path, source) or \
-                not _CANDIDATE_CALL.search(source):
+                not _may_need_transform(source):
             return super().get_code(fullname)
         return transformed_code(source, path)
 
@@ -485,7 +594,7 @@ def patch_pytest(rewrite, policy):
     def rewrite_asserts(mod, source, module_path=None, config=None):
         original(mod, source, module_path, config)
         if module_path is not None and isinstance(source, bytes) and \
-                _CANDIDATE_CALL.search(source) and \
+                _may_need_transform(source) and \
                 policy.is_user_code(None, module_path, source):
             transform(mod)
     rewrite_asserts.__wrapped__ = original

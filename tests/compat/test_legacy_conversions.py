@@ -157,7 +157,8 @@ def test_transformed_code_never_goes_to_the_normal_pyc(tmp_path):
         assert 'value 6.5' in proc.stdout
     cached = sorted(os.listdir(tmp_path / 'lib' / '__pycache__'))
     tag = sys.implementation.cache_tag
-    assert cached == ['chainer_user.{}.minichainer-legacy-1.pyc'.format(tag),
+    suffix = '.minichainer-legacy-2{}.pyc'.format('p' if legacy_conversions.PROMOTION else '')
+    assert cached == ['chainer_user.{}{}'.format(tag, suffix),
                       'plain_numpy.{}.pyc'.format(tag)]
     assert not (tmp_path / 'app' / '__pycache__').exists()   # the script is never cached
     # without the mode, the module compiles (and caches) as plain Python
@@ -187,9 +188,9 @@ def test_pytest_test_modules_are_rewritten_with_their_asserts(tmp_path):
     assert '2 failed' in proc.stdout, proc.stdout + proc.stderr
 
 
-def _transformed(source):
+def _transformed(source, promotion=False):
     tree = ast.parse(textwrap.dedent(source))
-    used = legacy_conversions.transform(tree)
+    used = legacy_conversions.transform(tree, promotion=promotion)
     return used, ast.unparse(tree)
 
 
@@ -330,3 +331,67 @@ def test_policy_for_users_code(tmp_path, monkeypatch):
     assert not decide('minichainer.functions', tmp_path / 'app' / 'minichainer' / 'x.py')
     assert not decide('numpy.linalg', numpy.linalg.__file__, imports_chainer)
     assert not decide('os', os.__file__, imports_chainer)
+
+
+# ---------------------------------------------------------------------------------------
+# The operator rewrite for NumPy 1's promotion (minichainer._compat.legacy_promotion).
+
+def test_transform_rewrites_arithmetic_operators_and_plain_name_augmented_assignments():
+    used, code = _transformed('''
+        def f(a: p + q, b=x - y) -> r * s:
+            c = a + b * 2 / d // e % g ** h
+            c += a
+            obj.total += a
+            items[0] -= a
+            label: str = 'n=%d' % c + 'x'
+            return c, -a, a @ b, a | b, a < b, 2 ** 10, f'{a + 1}'
+    ''', promotion=True)
+    assert used == {'add', 'sub', 'mul', 'truediv', 'floordiv', 'mod', 'pow', 'iadd'}
+    assert 'def f(a: p + q, b=__minichainer_sub__(x, y)) -> r * s:' in code
+    assert ('c = __minichainer_add__(a, __minichainer_mod__(__minichainer_floordiv__('
+            '__minichainer_truediv__(__minichainer_mul__(b, 2), d), e), '
+            '__minichainer_pow__(g, h)))') in code
+    assert 'c = __minichainer_iadd__(c, a)' in code
+    assert 'obj.total += a' in code and 'items[0] -= a' in code
+    assert "label: str = 'n=%d' % c + 'x'" in code
+    assert "return (c, -a, a @ b, a | b, a < b, 2 ** 10, f'{__minichainer_add__(a, 1)}')" \
+        in code
+    assert ('from minichainer._compat.legacy_promotion import legacy_add as '
+            '__minichainer_add__, ') in code
+    used, code = _transformed('c = a + b\nc += a\n', promotion=False)
+    assert not used and 'c = a + b' in code and 'c += a' in code
+
+
+def test_rewritten_operators_evaluate_each_operand_once_left_to_right():
+    source = textwrap.dedent('''
+        order = []
+        def v(name, value):
+            order.append(name)
+            return value
+        x = v('a', 1) + v('b', 2) * v('c', 3)
+        y = 5
+        y -= v('d', 1)
+    ''')
+    tree = ast.parse(source)
+    legacy_conversions.transform(tree, promotion=True)
+    namespace = {}
+    exec(compile(tree, 'mod.py', 'exec'), namespace)
+    assert namespace['order'] == ['a', 'b', 'c', 'd']
+    assert namespace['x'] == 7 and namespace['y'] == 4
+
+
+def test_runner_gives_numpy1_promotion_to_users_code(tmp_path):
+    script = _write(tmp_path / 'prog.py', """
+        import numpy as np
+        adv = 0.0
+        for v in np.array([1.5, 2.5], np.float32):
+            adv = v + 0.99 * adv
+        x = np.ones(2, np.float32) * np.sqrt(np.float64(2))
+        print('types', type(adv).__name__, x.dtype)
+    """)
+    proc = _runner(tmp_path, script)
+    assert proc.returncode == 0, proc.stderr
+    assert 'types float64 float32' in proc.stdout   # NumPy 1's, on any NumPy
+    proc = _runner(tmp_path, '--no-numpy-legacy', script)
+    expected = 'float32 float64' if legacy_conversions.PROMOTION else 'float64 float32'
+    assert 'types ' + expected in proc.stdout, proc.stderr
