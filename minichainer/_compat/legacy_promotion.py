@@ -24,16 +24,9 @@ code is), which hand every operand pair straight to the operator except:
 4. `array ** e` (any `ndim`) with `e` one of -1, 0, 0.5, 1, 2, which NumPy 1 computed
    by a unary ufunc keeping a floating array's dtype (`2` also an integer array's).
 
-Checked against NumPy 1.26 on 8,575 operand pairs (bool/int/uint/float/complex scalars,
+Checked against NumPy 1.26 on 13,041 operand pairs (bool/int/uint/float/complex scalars,
 0-d and n-d arrays, Python scalars, seven operators): the same dtype and value in all
-but 19, an unsigned or bool array with a negative, out-of-range or unsigned integer under
-`//`, `%` and `**` (NumPy 1 chose those loops by a search that gives `int16` where this
-gives `uint16`).
-
-Operands of other types (Variables, lists, strings, CuPy arrays, ...) never reach more
-than one dictionary lookup per operand. Not rewritten: comparisons, bitwise operators,
-NumPy's functions (`np.add(a, b)`), augmented assignment to an attribute or an item, and
-code that is not users' code.
+but one, a bool array raised to a NumPy unsigned-integer power (`int8` on NumPy 1).
 """
 import operator
 import sys
@@ -101,18 +94,25 @@ def _python_meets_scalar(value, scalar, scalar_kind):
     return convert(value)
 
 
-def _value_type(value, dtype, np):
+def _value_type(value, dtype, np, searched):
     """The type NumPy 1 gave a scalar `value` meeting an array of `dtype`: the smallest
     that holds the value, where a non-negative integer that fits the signed type of that
-    size counts as signed against a signed array."""
+    size counts as signed against a signed array. `searched`: the operator's loop was
+    chosen by NumPy 1's search over its loops in order (`//`, `%`, `**`), which finds a
+    signed type before the unsigned one of the same size."""
     small = np.min_scalar_type(value)
     if small.kind == 'u' and dtype.kind == 'i' and \
             value <= np.iinfo('i{}'.format(small.itemsize)).max:
         small = np.dtype('i{}'.format(small.itemsize))
-    return np.result_type(dtype, small)
+    target = np.result_type(dtype, small)
+    if searched and dtype.kind == 'u' and target.kind == 'u' and target != dtype:
+        signed = np.dtype('i{}'.format(target.itemsize))
+        if np.iinfo(signed).min <= value <= np.iinfo(signed).max:
+            return signed
+    return target
 
 
-def _scalar_meets_array(scalar, array):
+def _scalar_meets_array(scalar, array, searched):
     """A NumPy scalar/0-d array meeting an array: cast to the type NumPy 1 chose from its
     value, when its kind is not above the array's (otherwise NumPy 1 promoted by type,
     as NumPy 2 does)."""
@@ -129,16 +129,19 @@ def _scalar_meets_array(scalar, array):
     if category is None or array_category is None or category > array_category:
         return scalar
     np = sys.modules['numpy']
-    return _value_type(scalar, dtype, np).type(scalar)
+    return _value_type(scalar, dtype, np, searched).type(scalar)
 
 
-def _python_meets_array(value, array):
+def _python_meets_array(value, array, searched):
     """A Python scalar meeting an array: NumPy 2 takes the array's dtype (or its kind's
     default) whatever the value; NumPy 1 chose by value. Converted only where they differ."""
     cls = value.__class__
     if cls is int:
         if 0 <= value <= 127:
             return value   # NumPy 1 kept every numeric array's dtype for these
+        low, high = _ints_keeping(array.dtype)
+        if low <= value <= high:
+            return value
     elif cls is float:
         if -65504.0 <= value <= 65504.0 or value != value or value in (_INF, -_INF):
             return value   # within every float type's range: the array's dtype on both
@@ -149,19 +152,39 @@ def _python_meets_array(value, array):
     if array_category is None or _PYTHON_CATEGORY[cls] > array_category:
         return value
     if cls is float:
-        limit = _FLOAT_MAX.get(dtype.itemsize) if dtype.kind == 'f' else None
+        limit = _FLOAT_MAX.get(dtype.itemsize // 2 if dtype.kind == 'c' else dtype.itemsize) \
+            if dtype.kind in 'fc' else None
         if limit is None or -limit <= value <= limit:
             return value
-    target = _value_type(value, dtype, sys.modules['numpy'])
+    target = _value_type(value, dtype, sys.modules['numpy'], searched)
     if target == dtype or target.kind not in _CATEGORY:
         return value
     return target.type(value)
 
 
-def legacy_operands(a, b, kind_a=None, kind_b=None):
+def _ints_keeping(dtype):
+    """The Python ints with which NumPy 1 kept an array's dtype (those its smallest type
+    promotes into it): the integer type's range; for float16/32/64 (and complex64/128) the
+    int8-uint8, int16-uint16 and any int64/uint64 values; none for other dtypes."""
+    kind = dtype.kind
+    bits = 8 * dtype.itemsize
+    if kind == 'i':
+        return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    if kind == 'u':
+        return 0, (1 << bits) - 1
+    if kind in 'fc':
+        bits = bits // 2 if kind == 'c' else bits
+        if bits >= 64:
+            return -(1 << 63), (1 << 64) - 1
+        return -(1 << (bits // 2 - 1)), (1 << (bits // 2)) - 1
+    return 0, -1
+
+
+def legacy_operands(a, b, kind_a=None, kind_b=None, searched=False):
     """The operands `(a, b)` of a binary arithmetic operator, cast where NumPy 1 and
     NumPy 2 promote them differently so that NumPy 2 gives NumPy 1's result. `kind_a`,
-    `kind_b`: the operands' class kinds, when the caller has looked them up."""
+    `kind_b`: the operands' class kinds, when the caller has looked them up; `searched`:
+    the operator is `//`, `%` or `**` (see `_value_type`)."""
     if kind_a is None:
         kind_a = _kinds[a.__class__]
         kind_b = _kinds[b.__class__]
@@ -169,19 +192,19 @@ def legacy_operands(a, b, kind_a=None, kind_b=None):
     zero_d_b = kind_b == _ARRAY and not b.ndim
     if kind_a == _SCALAR or zero_d_a:
         if kind_b == _ARRAY and not zero_d_b:
-            a = _scalar_meets_array(a, b)
+            a = _scalar_meets_array(a, b, searched)
         elif b.__class__ in _PYTHON_SCALARS:
             b = _python_meets_scalar(b, a, kind_a)
     elif kind_b == _SCALAR or zero_d_b:
         if kind_a == _ARRAY:
-            b = _scalar_meets_array(b, a)
+            b = _scalar_meets_array(b, a, searched)
         elif a.__class__ in _PYTHON_SCALARS:
             a = _python_meets_scalar(a, b, kind_b)
     elif kind_a == _ARRAY:
         if b.__class__ in _PYTHON_SCALARS:
-            b = _python_meets_array(b, a)
+            b = _python_meets_array(b, a, searched)
     elif a.__class__ in _PYTHON_SCALARS:   # and b is an array
-        a = _python_meets_array(a, b)
+        a = _python_meets_array(a, b, searched)
     return a, b
 
 
@@ -202,7 +225,7 @@ def _fast_power_exponent(base, exponent):
     return None
 
 
-def _binary(op, power=False):
+def _binary(op, power=False, searched=False):
     def legacy(a, b):
         kind_a = _kinds[a.__class__]
         kind_b = _kinds[b.__class__]
@@ -211,7 +234,7 @@ def _binary(op, power=False):
                 exponent = _fast_power_exponent(a, b)
                 if exponent is not None:
                     return op(a, exponent)
-            a, b = legacy_operands(a, b, kind_a, kind_b)
+            a, b = legacy_operands(a, b, kind_a, kind_b, searched)
         return op(a, b)
     legacy.__name__ = 'legacy_' + op.__name__
     legacy.__qualname__ = legacy.__name__
@@ -223,13 +246,13 @@ legacy_add = _binary(operator.add)
 legacy_sub = _binary(operator.sub)
 legacy_mul = _binary(operator.mul)
 legacy_truediv = _binary(operator.truediv)
-legacy_floordiv = _binary(operator.floordiv)
-legacy_mod = _binary(operator.mod)
-legacy_pow = _binary(operator.pow, power=True)
+legacy_floordiv = _binary(operator.floordiv, searched=True)
+legacy_mod = _binary(operator.mod, searched=True)
+legacy_pow = _binary(operator.pow, power=True, searched=True)
 legacy_iadd = _binary(operator.iadd)
 legacy_isub = _binary(operator.isub)
 legacy_imul = _binary(operator.imul)
 legacy_itruediv = _binary(operator.itruediv)
-legacy_ifloordiv = _binary(operator.ifloordiv)
-legacy_imod = _binary(operator.imod)
-legacy_ipow = _binary(operator.ipow, power=True)
+legacy_ifloordiv = _binary(operator.ifloordiv, searched=True)
+legacy_imod = _binary(operator.imod, searched=True)
+legacy_ipow = _binary(operator.ipow, power=True, searched=True)

@@ -51,6 +51,14 @@ CASES = [
     (lp.legacy_add, lambda: (arr([1], i8), 300), i16, [301]),
     (lp.legacy_add, lambda: (arr([3], u8), -1), i16, [2]),
     (lp.legacy_mul, lambda: (arr([1.5], f32), 2), f32, [3.0]),   # same on both
+    (lp.legacy_add, lambda: (arr([1.5], f32), 70000), f64, [70001.5]),
+    (lp.legacy_add, lambda: (arr([1.5], f32), -32768), f32, [-32766.5]),
+    (lp.legacy_add, lambda: (arr([1.5], c64), 1e300), c128, [1e300 + 0j]),
+    # `//`, `%`, `**` chose their loop by a search that finds the signed type first
+    (lp.legacy_add, lambda: (arr([3], u8), 300), numpy.uint16, [303]),
+    (lp.legacy_floordiv, lambda: (arr([3], u8), 300), i16, [0]),
+    (lp.legacy_mod, lambda: (70000, arr([3], numpy.uint16)), i32, [1]),
+    (lp.legacy_floordiv, lambda: (i64(300), arr([3], u8)), i16, [100]),
     # NumPy 1's `array ** e` by a unary ufunc for e in -1, 0, 0.5, 1, 2
     (lp.legacy_pow, lambda: (arr(4.0, f32), -1), f32, 0.25),
     (lp.legacy_pow, lambda: (arr(4.0, f32), i64(2)), f32, 16.0),
