@@ -242,17 +242,14 @@ def _binary(op, power=False, searched=False):
     return legacy
 
 
-legacy_add = _binary(operator.add)
-legacy_sub = _binary(operator.sub)
-legacy_mul = _binary(operator.mul)
-legacy_truediv = _binary(operator.truediv)
-legacy_floordiv = _binary(operator.floordiv, searched=True)
-legacy_mod = _binary(operator.mod, searched=True)
-legacy_pow = _binary(operator.pow, power=True, searched=True)
-legacy_iadd = _binary(operator.iadd)
-legacy_isub = _binary(operator.isub)
-legacy_imul = _binary(operator.imul)
-legacy_itruediv = _binary(operator.itruediv)
-legacy_ifloordiv = _binary(operator.ifloordiv, searched=True)
-legacy_imod = _binary(operator.imod, searched=True)
-legacy_ipow = _binary(operator.ipow, power=True, searched=True)
+def _pair(op, in_place_op, power=False, searched=False):
+    return _binary(op, power, searched), _binary(in_place_op, power, searched)
+
+
+legacy_add, legacy_iadd = _pair(operator.add, operator.iadd)
+legacy_sub, legacy_isub = _pair(operator.sub, operator.isub)
+legacy_mul, legacy_imul = _pair(operator.mul, operator.imul)
+legacy_truediv, legacy_itruediv = _pair(operator.truediv, operator.itruediv)
+legacy_floordiv, legacy_ifloordiv = _pair(operator.floordiv, operator.ifloordiv, searched=True)
+legacy_mod, legacy_imod = _pair(operator.mod, operator.imod, searched=True)
+legacy_pow, legacy_ipow = _pair(operator.pow, operator.ipow, power=True, searched=True)
