@@ -57,9 +57,12 @@ def _numpy_promotes_by_nep50():
     return bool(locations) and os.path.isdir(os.path.join(list(locations)[0], '_core'))
 
 
+# Setting it to 0 keeps users' arithmetic operators as they are (the rest of the mode stays).
+PROMOTION_ENV_VAR = 'MINICHAINER_LEGACY_PROMOTION'
+
 # Whether users' arithmetic operators are rewritten for NumPy 1's promotion
-# (minichainer._compat.legacy_promotion): on NumPy 2 only.
-PROMOTION = _numpy_promotes_by_nep50()
+# (minichainer._compat.legacy_promotion): on NumPy 2 only, unless turned off.
+PROMOTION = _numpy_promotes_by_nep50() and os.environ.get(PROMOTION_ENV_VAR, '1') != '0'
 _CACHE_SUFFIX = '.minichainer-legacy-{}{}.pyc'.format(_TRANSFORM_VERSION,
                                                      'p' if PROMOTION else '')
 
