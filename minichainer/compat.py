@@ -41,6 +41,7 @@ from minichainer._compat import chainerx_stub
 from minichainer._compat import importer
 from minichainer._compat import legacy_conversions
 from minichainer._compat import numpy_legacy as numpy_legacy_mode
+from minichainer._compat import python_legacy
 
 _SHIM_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), '_compat', '_shim')
 # ``sitecustomize`` that turns the legacy-NumPy mode on in the runner's Python subprocesses.
@@ -62,7 +63,9 @@ def install(numpy_legacy=False):
             from then on that are users' code (they import Chainer or a Chainer library,
             or their distribution requires chainer) are compiled so that `float(a)`,
             `int(a)`, `complex(a)` of a one-element array with `ndim > 0` convert its
-            element as NumPy 1 did. Off by default here, on by default in
+            element as NumPy 1 did and, on NumPy 2, their arithmetic operators promote
+            as on NumPy 1; the `collections` ABC aliases Python 3.10 removed
+            (`collections.Iterable`, ...) are served too. Off by default here, on by default in
             `minichainer-run`. Once on, it stays on until
             [`uninstall`][minichainer.compat.uninstall].
 
@@ -85,6 +88,7 @@ def install(numpy_legacy=False):
         sys.path.insert(0, _SHIM_DIR)
     if numpy_legacy:
         numpy_legacy_mode.install()
+        python_legacy.install()
         legacy_conversions.install()
 
 
@@ -93,6 +97,7 @@ def uninstall():
     aliases and the legacy-NumPy names (modules already compiled by the legacy mode keep
     their code)."""
     numpy_legacy_mode.uninstall()
+    python_legacy.uninstall()
     legacy_conversions.uninstall()
     sys.meta_path[:] = [f for f in sys.meta_path
                         if not isinstance(f, importer.ChainerAliasFinder)]

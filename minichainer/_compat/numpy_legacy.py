@@ -363,17 +363,17 @@ def _announce(name, removed_in, replacement, frame):
         'Use {2} instead.'.format(name, removed_in, replacement), frame)
 
 
-def _announce_message(message, frame):
+def _announce_message(message, frame, category=NumpyLegacyWarning):
     if frame is not None:
         filename, lineno = frame.f_code.co_filename, frame.f_lineno
         module = frame.f_globals.get('__name__', '<string>')
     else:
         filename, lineno, module = '<unknown>', 0, '<unknown>'
-    if _filter_action(NumpyLegacyWarning, message, module, lineno) == 'ignore':
+    if _filter_action(category, message, module, lineno) == 'ignore':
         return
     # Shown, never raised: ``warnings.showwarning`` bypasses the 'error' filters (and
     # records into ``catch_warnings(record=True)``, so pytest lists it in its summary).
-    warnings.showwarning(NumpyLegacyWarning(message), NumpyLegacyWarning, filename, lineno)
+    warnings.showwarning(category(message), category, filename, lineno)
 
 
 def _make_getattr(np, original, restored):

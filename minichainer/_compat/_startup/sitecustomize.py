@@ -37,6 +37,7 @@ def _turn_on_legacy_numpy():
     module = _load('numpy_legacy')
     if module.requested_by_environment():
         module.install_when_numpy_imported()
+        _load('python_legacy').install()
         conversions = _load('legacy_conversions')
         conversions.install(user_dirs=conversions.user_dirs_from_environment())
 
