@@ -232,14 +232,10 @@ def max_backward(geo, code, gy, dtype):
     if geo.tiled:
         gy = gy.reshape(geo.out_shape())
         code = code.reshape(geo.out_shape())
+        if geo.exact:
+            return _max_backward_exact(geo, code, gy, dtype)
         grid = xp.asarray(geo.offset_grid())
-        if not geo.exact:
-            return geo.crop(_max_backward_tiled(geo, code, gy, dtype, grid))
-        gx = xp.empty(geo.in_shape, dtype=dtype)
-        per_sample = c * geo.kk * geo.P * numpy.dtype(dtype).itemsize
-        for i, j in _batch_chunks(n, per_sample):
-            _max_backward_tiled(geo, code[i:j], gy[i:j], dtype, grid, out=gx[i:j])
-        return gx
+        return geo.crop(_max_backward_tiled(geo, code, gy, dtype, grid))
     gy = gy.reshape(n, c, geo.P)
     gx = xp.empty(geo.in_shape, dtype=dtype)
     per_sample = c * geo.kk * geo.P * numpy.dtype(dtype).itemsize
@@ -250,6 +246,23 @@ def max_backward(geo, code, gy, dtype):
             xp.equal(code[i:j], o, out=mask)          # 0/1 in gy's dtype, branch-free
             xp.multiply(gy[i:j], mask, out=gcol[:, :, o])
         gx[i:j] = geo.col2im(gcol)
+    return gx
+
+
+def _max_backward_exact(geo, code, gy, dtype):
+    """Windows tiling x exactly: for each kernel offset, gy * (code == offset) is
+    written straight into that offset's strided slice of gx (no repeated copies)."""
+    xp = backend.get_array_module(gy)
+    gx = xp.empty(geo.in_shape, dtype=dtype)
+    # gx as (n, c, o_1, k_1, o_2, k_2, ...): a window offset is one index per k axis
+    split = gx.reshape(geo.in_shape[:2] + tuple(
+        d for o, k in zip(geo.outs, geo.ksize) for d in (o, k)))
+    mask = xp.empty(gy.shape, dtype=dtype)
+    colon = slice(None)
+    for o, kidx in enumerate(itertools.product(*[range(k) for k in geo.ksize])):
+        xp.equal(code, o, out=mask)                   # 0/1 in gx's dtype, branch-free
+        index = (colon, colon) + tuple(i for ki in kidx for i in (colon, ki))
+        xp.multiply(gy, mask, out=split[index], dtype=dtype)
     return gx
 
 
