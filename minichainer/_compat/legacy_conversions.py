@@ -190,7 +190,7 @@ def transform(tree, promotion=None):
         operators.visit(tree)
         if operators.used:
             _insert_helper_import(tree, _PROMOTION_MODULE,
-                                  [(_OPERATOR_HELPERS[name], '__minichainer_{}__'.format(name))
+                                  [('legacy_' + name, '__minichainer_{}__'.format(name))
                                    for name in sorted(operators.used)])
             used |= operators.used
     return used
@@ -200,13 +200,11 @@ def transform(tree, promotion=None):
 _PROMOTION_MODULE = 'minichainer._compat.legacy_promotion'
 _BINARY_OPERATORS = {ast.Add: 'add', ast.Sub: 'sub', ast.Mult: 'mul', ast.Div: 'truediv',
                      ast.FloorDiv: 'floordiv', ast.Mod: 'mod', ast.Pow: 'pow'}
-_OPERATOR_HELPERS = {name: 'legacy_' + name for name in _BINARY_OPERATORS.values()}
-_OPERATOR_HELPERS.update({'i' + name: 'legacy_i' + name for name in _BINARY_OPERATORS.values()})
 
 
 def _is_plain_constant(node):
     # An operand no NumPy promotion can involve: a str/bytes constant (formatting,
-    # concatenation), an f-string, or a Python number when both operands are (folded).
+    # concatenation) or an f-string. (Two number constants are left alone by the caller.)
     return (type(node) is ast.Constant and isinstance(node.value, (str, bytes))) or \
         type(node) is ast.JoinedStr
 
