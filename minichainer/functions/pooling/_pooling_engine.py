@@ -254,19 +254,16 @@ def _max_backward_exact(geo, code, gy, dtype):
     written straight into that offset's strided slice of gx (no repeated copies)."""
     xp = backend.get_array_module(gy)
     gx = xp.empty(geo.in_shape, dtype=dtype)
-    # gx as (n, c, o_1, k_1, o_2, k_2, ...): a window offset is one index per k axis
-    split = gx.reshape(geo.in_shape[:2] + tuple(
-        d for o, k in zip(geo.outs, geo.ksize) for d in (o, k)))
+    windows = geo._window_view(gx)                   # (n, c) + ksize + outs, no copy
     mask = xp.empty(gy.shape, dtype=dtype)
-    colon = slice(None)
+    colon = (slice(None), slice(None))
     for o, kidx in enumerate(itertools.product(*[range(k) for k in geo.ksize])):
         xp.equal(code, o, out=mask)                   # 0/1 in gx's dtype, branch-free
-        index = (colon, colon) + tuple(i for ki in kidx for i in (colon, ki))
-        xp.multiply(gy, mask, out=split[index], dtype=dtype)
+        xp.multiply(gy, mask, out=windows[colon + kidx], dtype=dtype)
     return gx
 
 
-def _max_backward_tiled(geo, code, gy, dtype, grid, out=None):
+def _max_backward_tiled(geo, code, gy, dtype, grid):
     """In x's layout: gx = up(gy) * (up(code) == offset of each position)."""
     xp = backend.get_array_module(gy)
     for axis in reversed(range(len(geo.ksize))):   # innermost axis first: faster
@@ -274,7 +271,7 @@ def _max_backward_tiled(geo, code, gy, dtype, grid, out=None):
         if k > 1:
             code = xp.repeat(code, k, axis=2 + axis)
             gy = xp.repeat(gy, k, axis=2 + axis)
-    return xp.multiply(gy, xp.equal(code, grid), out=out, dtype=dtype)
+    return xp.multiply(gy, xp.equal(code, grid), dtype=dtype)
 
 
 def max_pick(geo, code, x):
