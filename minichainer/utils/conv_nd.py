@@ -178,9 +178,17 @@ def _col2im_add(img_cn, col, stride, dilate):
 
 
 def _col2im_crop(img_cn, pad, dims):
-    """The (n, c, d...) image inside a `_col2im_buffer` (a view)."""
+    """The (n, c, d...) image inside a `_col2im_buffer`, in (c, n, d...) memory order.
+
+    A view when the buffer holds just the image, else one contiguous copy: a cropped
+    view has short rows, and every elementwise pass its consumers make over it (max
+    pooling's backward, a gradient sum) runs several times slower on those.
+    """
+    if img_cn.shape[2:] == tuple(dims):
+        return img_cn.swapaxes(0, 1)
+    xp = backend.get_array_module(img_cn)
     crop = tuple(slice(p, p + d) for p, d in zip(pad, dims))
-    return img_cn[(slice(None), slice(None)) + crop].swapaxes(0, 1)
+    return xp.ascontiguousarray(img_cn[(slice(None), slice(None)) + crop]).swapaxes(0, 1)
 
 
 def _col2im_cn(col, stride, pad, dims, dilate):

@@ -253,6 +253,10 @@ def _max_backward_exact(geo, code, gy, dtype):
     """Windows tiling x exactly: for each kernel offset, gy * (code == offset) is
     written straight into that offset's strided slice of gx (no repeated copies)."""
     xp = backend.get_array_module(gy)
+    # gy in the codes' layout: a transposed or cropped gy (a linear layer's or a
+    # convolution's data gradient) would make each of the k*k passes below a slow
+    # strided one, where one copy costs less than one of those passes
+    gy = xp.ascontiguousarray(gy)
     gx = xp.empty(geo.in_shape, dtype=dtype)
     windows = geo._window_view(gx)                   # (n, c) + ksize + outs, no copy
     mask = xp.empty(gy.shape, dtype=dtype)

@@ -285,3 +285,26 @@ def test_by_convolution_mixed_dtypes_fall_back(monkeypatch):
     y = F.deconvolution_2d(x, W, pad=1)
     assert y.dtype == numpy.float32 and not calls
     numpy.testing.assert_allclose(y.array[0, 0, 1, 1], 18)
+
+
+
+@pytest.mark.parametrize('kwargs, xs, ws', [
+    (dict(pad=1), (2, 2, 6, 6), (4, 2, 3, 3)),              # padded: cropped out
+    (dict(stride=2, pad=1), (2, 3, 7, 7), (2, 3, 3, 3)),
+    (dict(), (2, 3, 6, 6), (2, 3, 2, 2)),                    # nothing to crop
+])
+def test_col2im_data_gradient_is_contiguous_channel_major(kwargs, xs, ws):
+    # the col2im data gradient comes out in (c, n, h, w) memory order, copied out of
+    # its padded buffer: a cropped view's short rows slow every consumer's passes
+    rng = numpy.random.RandomState(12)
+    x = minichainer.Variable(rng.uniform(-1, 1, xs))
+    W = rng.uniform(-1, 1, ws)
+    y = F.convolution_2d(x, W, **kwargs)
+    gy = rng.uniform(-1, 1, y.shape)
+    y.grad = gy
+    y.backward()
+    assert x.grad.swapaxes(0, 1).flags.c_contiguous
+    col = numpy.einsum('ocij,nohw->ncijhw', W, gy)
+    expect = conv_nd.col2im_nd_cpu(col, kwargs.get('stride', 1), kwargs.get('pad', 0),
+                                   xs[2:])
+    numpy.testing.assert_allclose(x.grad, expect, rtol=1e-12, atol=1e-12)

@@ -290,6 +290,33 @@ def test_channel_major_input_gradients(dtype, k, s, p):
     gradient_check.check_double_backward(f, x, gy, ggx, **grad_tolerance(dtype))
 
 
+
+@pytest.mark.parametrize('layout', ['cropped', 'transposed'])
+@pytest.mark.parametrize('channel_major', [False, True])
+def test_exact_tiling_backward_with_a_strided_gy(layout, channel_major):
+    # gy as a convolution's data gradient (a view into a padded buffer) or a linear
+    # layer's (batch-major while x is channel-major) gives the same gx
+    rng = numpy.random.RandomState(13)
+    x = distinct((3, 4, 6, 6), numpy.float64, seed=14)
+    if channel_major:
+        x = _channel_major(x)
+    gy = rng.uniform(-1, 1, (3, 4, 3, 3))
+    if layout == 'cropped':
+        buf = numpy.zeros((3, 4, 5, 5))
+        buf[:, :, 1:4, 1:4] = gy
+        strided = buf[:, :, 1:4, 1:4]
+    else:  # the other memory order than x's
+        strided = _channel_major(gy) if not channel_major else numpy.ascontiguousarray(gy)
+    grads = []
+    for g in (numpy.ascontiguousarray(gy), strided):
+        v = minichainer.Variable(x)
+        y = F.max_pooling_2d(v, 2)
+        y.grad = g
+        y.backward()
+        grads.append(v.grad)
+    numpy.testing.assert_array_equal(grads[1], grads[0])
+
+
 def test_channel_major_indexes_can_be_set():
     x = _channel_major(numpy.arange(2 * 3 * 4 * 4, dtype=numpy.float32).reshape(2, 3, 4, 4))
     func = F.pooling.max_pooling_2d.MaxPooling2D(2, 2)
