@@ -2,8 +2,8 @@
 channel-major patch helpers of the convolution engine.
 
 Patches are a strided view of the (padded) input, copied at most once; `col2im` adds
-one strided slice per kernel offset. The code takes its array module from its inputs, so
-the `*_gpu` names are the same functions.
+one strided slice per kernel offset, clipped to the image (no padded buffer). The code
+takes its array module from its inputs, so the `*_gpu` names are the same functions.
 """
 import itertools
 
@@ -81,10 +81,9 @@ def col2im_nd_cpu(col, stride, pad, dims, dilate=1):
     order = (1,) + tuple(range(2, ndim + 2)) + (0,) + tuple(range(ndim + 2, 2 * ndim + 2))
     col_cn = col.transpose(order)
     xp = backend.get_array_module(col)
-    img = _col2im_buffer(col.shape[1], col.shape[0], col.shape[2:2 + ndim], stride, pad,
-                         tuple(dims), dilate, col.shape[2 + ndim:], col.dtype, xp)
-    _col2im_add(img, col_cn, stride, dilate)
-    return _col2im_crop(img, pad, dims)
+    img = xp.zeros((col.shape[1], col.shape[0]) + tuple(dims), dtype=col.dtype)
+    col2im_add(img, col_cn, stride, pad, dilate)
+    return img.swapaxes(0, 1)
 
 
 col2im_nd_gpu = col2im_nd_cpu
@@ -158,49 +157,42 @@ def _im2col_cn(img, ksize, stride, pad, dilate, outs, pval=0):
     return col
 
 
-def _col2im_buffer(c, n, ksize, stride, pad, dims, dilate, outs, dtype, xp):
-    """A zeroed (c, n, d'...) buffer that `_col2im_add` accumulates patches into."""
-    shape = tuple(max(_extent(k, s, di, o), d + p) for k, s, di, o, d, p in
-                  zip(ksize, stride, dilate, outs, dims, pad))
-    return xp.zeros((c, n) + shape, dtype=dtype)
+def _axis_overlap(k, s, p, d, dim, out):
+    """Kernel offset `k` of one axis: `(image slice, patch slice)` of the patch positions
+    that land inside the image rather than in its padding, or None if none does."""
+    first = k * d - p                      # image coordinate of patch position 0
+    lo = 0 if first >= 0 else (s - 1 - first) // s
+    hi = min(out, (dim - 1 - first) // s + 1) if first < dim else 0
+    if hi <= lo:
+        return None
+    start = first + lo * s
+    return slice(start, start + (hi - lo - 1) * s + 1, s), slice(lo, hi)
 
 
-def _col2im_add(img_cn, col, stride, dilate):
-    """Add patches `col` (c, k..., n, o...) into `img_cn` (c, n, d'...): one strided
-    slice add per kernel offset."""
+def col2im_add(img_cn, col, stride, pad, dilate):
+    """Add patches `col` (c, k..., n, o...) into the image `img_cn` (c, n, d...): one
+    strided slice add per kernel offset, each clipped to the image, so what falls in
+    the padding is never computed. The adds run in Chainer's order (kernel offsets
+    row-major), so a zeroed image ends up bit for bit as Chainer's col2im."""
     ndim = len(stride)
     ksize = col.shape[1:1 + ndim]
     outs = col.shape[2 + ndim:]
-    view = patches_view(img_cn, ksize, stride, dilate, outs)
+    dims = img_cn.shape[2:]
     colon = (slice(None),)
     for kidx in itertools.product(*[range(k) for k in ksize]):
-        view[colon + kidx] += col[colon + kidx]
-
-
-def _col2im_crop(img_cn, pad, dims):
-    """The (n, c, d...) image inside a `_col2im_buffer`, in (c, n, d...) memory order.
-
-    A view when the buffer holds just the image, else one contiguous copy: a cropped
-    view has short rows, and every elementwise pass its consumers make over it (max
-    pooling's backward, a gradient sum) runs several times slower on those.
-    """
-    if img_cn.shape[2:] == tuple(dims):
-        return img_cn.swapaxes(0, 1)
-    xp = backend.get_array_module(img_cn)
-    crop = tuple(slice(p, p + d) for p, d in zip(pad, dims))
-    return xp.ascontiguousarray(img_cn[(slice(None), slice(None)) + crop]).swapaxes(0, 1)
+        axes = [_axis_overlap(k, s, p, di, d, o)
+                for k, s, p, di, d, o in zip(kidx, stride, pad, dilate, dims, outs)]
+        if None in axes:
+            continue
+        img_cn[colon * 2 + tuple(a[0] for a in axes)] += \
+            col[colon + kidx + colon + tuple(a[1] for a in axes)]
 
 
 def _col2im_cn(col, stride, pad, dims, dilate):
-    """Sum patches (c, k_1..k_N, n, o_1..o_N) into an (n, c, d_1..d_N) image.
-
-    One strided slice add per kernel offset into a zeroed buffer; the result is a view
-    of that buffer in (c, n, d...) memory order.
-    """
+    """Sum patches (c, k_1..k_N, n, o_1..o_N) into an (n, c, d_1..d_N) image, returned
+    in (c, n, d...) memory order (a transposed view of a contiguous array)."""
     ndim = len(dims)
     xp = backend.get_array_module(col)
-    c = col.shape[0]
-    img = _col2im_buffer(c, col.shape[1 + ndim], col.shape[1:1 + ndim], stride, pad, dims,
-                         dilate, col.shape[2 + ndim:], col.dtype, xp)
-    _col2im_add(img, col, stride, dilate)
-    return _col2im_crop(img, pad, dims)
+    img = xp.zeros((col.shape[0], col.shape[1 + ndim]) + tuple(dims), dtype=col.dtype)
+    col2im_add(img, col, stride, pad, dilate)
+    return img.swapaxes(0, 1)

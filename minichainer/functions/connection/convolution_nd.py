@@ -239,8 +239,7 @@ def _deconv_forward(x_cn, W, b, x_shape, stride, pad, dilate, outs, groups, dtyp
     per_image = x_cn.shape[1] // n
     w2 = W.reshape(c, -1)
     wt = w2.T if groups == 1 else _grouped(w2, groups).transpose(0, 2, 1)
-    img = conv_nd._col2im_buffer(out_c, n, ksize, stride, pad, outs, dilate, in_dims,
-                                 dtype, xp)
+    img = xp.zeros((out_c, n) + tuple(outs), dtype=dtype)  # (oc, n, outs...)
     rows = w2.shape[1] * groups
     chunk = max(1, _GCOL_CHUNK_BYTES // (rows * per_image * x_cn.itemsize))
     for n0 in range(0, n, chunk):
@@ -250,8 +249,8 @@ def _deconv_forward(x_cn, W, b, x_shape, stride, pad, dilate, outs, groups, dtyp
         if gcol.dtype != dtype:
             gcol = gcol.astype(dtype, copy=False)
         gcol = gcol.reshape((out_c,) + ksize + (n1 - n0,) + in_dims)
-        conv_nd._col2im_add(img[:, n0:n1], gcol, stride, dilate)
-    y = conv_nd._col2im_crop(img, pad, outs)
+        conv_nd.col2im_add(img[:, n0:n1], gcol, stride, pad, dilate)
+    y = img.swapaxes(0, 1)
     if b is not None:
         y += b.reshape((1, out_c) + (1,) * len(outs)).astype(y.dtype, copy=False)
     return y
