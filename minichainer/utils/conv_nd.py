@@ -169,6 +169,17 @@ def _axis_overlap(k, s, p, d, dim, out):
     return slice(start, start + (hi - lo - 1) * s + 1, s), slice(lo, hi)
 
 
+def patch_overlap(kidx, stride, pad, dilate, dims, outs):
+    """Where kernel offset `kidx` of patches over an image of spatial shape `dims`
+    (padded by `pad`) lands inside the image: `(image slices, patch slices)`, one
+    slice per spatial axis, or None when all of it falls in the padding."""
+    axes = [_axis_overlap(k, s, p, di, d, o)
+            for k, s, p, di, d, o in zip(kidx, stride, pad, dilate, dims, outs)]
+    if None in axes:
+        return None
+    return tuple(a[0] for a in axes), tuple(a[1] for a in axes)
+
+
 def col2im_add(img_cn, col, stride, pad, dilate):
     """Add patches `col` (c, k..., n, o...) into the image `img_cn` (c, n, d...): one
     strided slice add per kernel offset, each clipped to the image, so what falls in
@@ -180,12 +191,10 @@ def col2im_add(img_cn, col, stride, pad, dilate):
     dims = img_cn.shape[2:]
     colon = (slice(None),)
     for kidx in itertools.product(*[range(k) for k in ksize]):
-        axes = [_axis_overlap(k, s, p, di, d, o)
-                for k, s, p, di, d, o in zip(kidx, stride, pad, dilate, dims, outs)]
-        if None in axes:
-            continue
-        img_cn[colon * 2 + tuple(a[0] for a in axes)] += \
-            col[colon + kidx + colon + tuple(a[1] for a in axes)]
+        overlap = patch_overlap(kidx, stride, pad, dilate, dims, outs)
+        if overlap is not None:
+            dst, src = overlap
+            img_cn[colon * 2 + dst] += col[colon + kidx + colon + src]
 
 
 def _col2im_cn(col, stride, pad, dims, dilate):

@@ -20,6 +20,7 @@ import numpy
 
 from minichainer import backend
 from minichainer.utils import conv
+from minichainer.utils import conv_nd
 
 
 def _prod(xs):
@@ -104,21 +105,33 @@ class Geometry(object):
         col = xp.ascontiguousarray(self._window_view(buf))
         return col.reshape(n, c, self.kk, self.P)
 
+    def offsets(self):
+        """`(o, dst, src)` for each kernel offset `o` (row-major, Chainer's order) whose
+        windows reach into x: `dst` slices x's spatial axes, `src` the output grid."""
+        ones = (1,) * len(self.ksize)
+        dims = self.in_shape[2:]
+        out = []
+        for o, kidx in enumerate(itertools.product(*[range(k) for k in self.ksize])):
+            overlap = conv_nd.patch_overlap(kidx, self.stride, self.pad, ones, dims,
+                                            self.outs)
+            if overlap is not None:
+                out.append((o,) + overlap)
+        return out
+
     def col2im(self, gcol):
         """Sum columns (n, c, K, P) (K may be 1: broadcast) into an (n, c) + dims image.
 
-        One strided add per kernel offset, in Chainer's row-major offset order.
+        One strided add per kernel offset, in Chainer's row-major offset order, each
+        clipped to x (what falls in the padding is never added).
         """
         xp = backend.get_array_module(gcol)
         n, c = gcol.shape[0], self.in_shape[1]
-        gbuf = xp.zeros((n, c) + self.buf_dims, dtype=gcol.dtype)
+        gx = xp.zeros((n, c) + self.in_shape[2:], dtype=gcol.dtype)
         colon = (slice(None), slice(None))
-        for o, kidx in enumerate(itertools.product(*[range(k) for k in self.ksize])):
-            slices = tuple(slice(ki, ki + s * (out - 1) + 1, s)
-                           for ki, s, out in zip(kidx, self.stride, self.outs))
-            g = gcol[:, :, o if gcol.shape[2] > 1 else 0]
-            gbuf[colon + slices] += g.reshape(g.shape[:2] + self.outs)
-        return gbuf[self._interior()]
+        grid = gcol.reshape((n, c, gcol.shape[2]) + self.outs)
+        for o, dst, src in self.offsets():
+            gx[colon + dst] += grid[colon + (o if grid.shape[2] > 1 else 0,) + src]
+        return gx
 
     def upsample(self, a):
         """Tiled windows only: repeat `a` ((n, c) + outs) over each window.
@@ -236,16 +249,22 @@ def max_backward(geo, code, gy, dtype):
             return _max_backward_exact(geo, code, gy, dtype)
         grid = xp.asarray(geo.offset_grid())
         return geo.crop(_max_backward_tiled(geo, code, gy, dtype, grid))
-    gy = gy.reshape(n, c, geo.P)
-    gx = xp.empty(geo.in_shape, dtype=dtype)
-    per_sample = c * geo.kk * geo.P * numpy.dtype(dtype).itemsize
+    # overlapping windows: per kernel offset (Chainer's order), gy * (code == offset)
+    # added into that offset's strided slice of gx, clipped to x
+    outs = geo.out_shape()[2:]
+    gy = xp.ascontiguousarray(gy.reshape((n, c) + outs))    # in the codes' layout
+    code = code.reshape((n, c) + outs)
+    gx = xp.zeros(geo.in_shape, dtype=dtype)
+    offsets = geo.offsets()
+    colon = (slice(None), slice(None))
+    per_sample = c * _prod(geo.in_shape[2:]) * numpy.dtype(dtype).itemsize
     for i, j in _batch_chunks(n, per_sample):
-        gcol = xp.empty((j - i, c, geo.kk, geo.P), dtype=dtype)
-        mask = xp.empty((j - i, c, geo.P), dtype=dtype)
-        for o in range(geo.kk):
+        gx_part = gx[i:j]
+        mask = xp.empty((j - i, c) + outs, dtype=dtype)
+        for o, dst, src in offsets:
             xp.equal(code[i:j], o, out=mask)          # 0/1 in gy's dtype, branch-free
-            xp.multiply(gy[i:j], mask, out=gcol[:, :, o])
-        gx[i:j] = geo.col2im(gcol)
+            mask *= gy[i:j]
+            gx_part[colon + dst] += mask[colon + src]
     return gx
 
 

@@ -291,30 +291,41 @@ def test_channel_major_input_gradients(dtype, k, s, p):
 
 
 
+@pytest.mark.parametrize('k, s, p', [(2, 2, 0), (3, 2, 1)])   # exact tiling, overlapping
 @pytest.mark.parametrize('layout', ['cropped', 'transposed'])
 @pytest.mark.parametrize('channel_major', [False, True])
-def test_exact_tiling_backward_with_a_strided_gy(layout, channel_major):
+def test_backward_with_a_strided_gy(k, s, p, layout, channel_major):
     # gy as a convolution's data gradient (a view into a padded buffer) or a linear
     # layer's (batch-major while x is channel-major) gives the same gx
     rng = numpy.random.RandomState(13)
     x = distinct((3, 4, 6, 6), numpy.float64, seed=14)
     if channel_major:
         x = _channel_major(x)
-    gy = rng.uniform(-1, 1, (3, 4, 3, 3))
+    gy = rng.uniform(-1, 1, F.max_pooling_2d(x, k, s, p).shape)
     if layout == 'cropped':
-        buf = numpy.zeros((3, 4, 5, 5))
-        buf[:, :, 1:4, 1:4] = gy
-        strided = buf[:, :, 1:4, 1:4]
+        buf = numpy.zeros(gy.shape[:2] + (gy.shape[2] + 2, gy.shape[3] + 2))
+        buf[:, :, 1:-1, 1:-1] = gy
+        strided = buf[:, :, 1:-1, 1:-1]
     else:  # the other memory order than x's
         strided = _channel_major(gy) if not channel_major else numpy.ascontiguousarray(gy)
     grads = []
     for g in (numpy.ascontiguousarray(gy), strided):
         v = minichainer.Variable(x)
-        y = F.max_pooling_2d(v, 2)
+        y = F.max_pooling_2d(v, k, s, p)
         y.grad = g
         y.backward()
         grads.append(v.grad)
     numpy.testing.assert_array_equal(grads[1], grads[0])
+
+
+@pytest.mark.parametrize('func', [F.max_pooling_2d, F.average_pooling_2d])
+def test_overlapping_windows_gradient_is_contiguous(func):
+    # the gradient is summed straight into x's shape (no padded buffer, no cropped view)
+    x = minichainer.Variable(distinct((2, 3, 7, 7), numpy.float64, seed=15))
+    y = func(x, 3, 2, 1)
+    y.grad = numpy.ones(y.shape)
+    y.backward()
+    assert x.grad.flags.c_contiguous
 
 
 def test_channel_major_indexes_can_be_set():
