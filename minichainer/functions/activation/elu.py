@@ -1,6 +1,4 @@
 """Exponential linear unit (`chainer.functions.elu`)."""
-import numpy
-
 from minichainer import backend
 from minichainer import function_node
 from minichainer.functions import _fast
@@ -18,11 +16,8 @@ class ELU(_elementwise.FloatInput):
         if self.alpha < 0:
             self.retain_inputs((0,))
         x, = inputs
-        y = x.copy()
-        neg = y <= 0
-        y[neg] = self.alpha * numpy.expm1(y[neg])
         self.retain_outputs((0,))
-        return y,
+        return _elu(x, self.alpha),
 
     def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()
@@ -38,11 +33,39 @@ class ELU(_elementwise.FloatInput):
         return ELUGrad(self.alpha, cond.array).apply((y,))[0] * gy,
 
 
+def _elu(x, alpha):
+    """`x` where `x > 0`, else `alpha * expm1(x)`, branch-free: `alpha *
+    expm1(min(0, x)) + max(0, x)` (a masked copy is slow on random signs). Equal to
+    Chainer's `y[x <= 0] = alpha * expm1(y[x <= 0])` in value, as one of the two terms
+    is 0 (only the sign of a zero result can differ: `-0.0` in, or `alpha <= 0`)."""
+    xp = backend.get_array_module(x)
+    zero = x.dtype.type(0)
+    y = utils.force_array(xp.minimum(zero, x))
+    xp.expm1(y, out=y)
+    y *= x.dtype.type(alpha)
+    y += xp.maximum(zero, x)
+    return y
+
+
 def _elu_derivative(y, cond, alpha):
-    """1 where `cond > 0`, else `y + alpha` (one buffer and a boolean mask)."""
+    """1 where `cond > 0`, else `y + alpha`.
+
+    For `alpha >= 0` (`cond` is `y`) without a masked copy: with the 0/1 mask `m`,
+    `m + (1 - m) * (min(y, 0) + alpha)` (each term exact; `min(y, 0)` keeps it finite
+    where `m` is 1).
+    """
     xp = backend.get_array_module(y)
-    gx = utils.force_array(xp.add(y, y.dtype.type(alpha)))
-    xp.copyto(gx, y.dtype.type(1), where=cond > 0)
+    dtype = y.dtype.type
+    if alpha < 0:
+        gx = utils.force_array(xp.add(y, dtype(alpha)))
+        xp.copyto(gx, dtype(1), where=cond > 0)
+        return gx
+    m = xp.empty(y.shape, y.dtype)
+    xp.greater(cond, 0, out=m)
+    gx = utils.force_array(xp.minimum(y, dtype(0)))
+    gx += dtype(alpha)
+    gx *= dtype(1) - m
+    gx += m
     return gx
 
 
