@@ -389,7 +389,10 @@ class ConvolutionNDGradW(function_node.FunctionNode):
 
     _gy_cn = None
 
-    def __init__(self, conv_node):
+    def __init__(self, conv_node, patches_of=None):
+        """`patches_of`: a `ConvolutionND` node whose forward took the patches of this
+        node's first input (a deconvolution's `gy`, convolved for its data gradient);
+        its im2col buffer is taken over instead of `conv_node`'s."""
         W_node = conv_node.inputs[1]
         self.ndim = len(W_node.shape) - 2
         self.W_shape = W_node.shape
@@ -401,9 +404,10 @@ class ConvolutionNDGradW(function_node.FunctionNode):
         self.groups = conv_node.groups
         self.W_dtype = W_node.dtype
         # Reuse the forward pass' im2col buffer once (freed afterwards).
-        self._col = getattr(conv_node, '_col', None)
+        source = conv_node if patches_of is None else patches_of
+        self._col = getattr(source, '_col', None)
         if self._col is not None:
-            conv_node._col = None
+            source._col = None
 
     def forward(self, inputs):
         self.retain_inputs((0, 1))

@@ -104,13 +104,15 @@ class DeconvolutionND(function_node.FunctionNode):
         x, W = self.get_retained_inputs()
         gy, = grad_outputs
         ret = []
+        conv = None
         if 0 in indexes:
-            gx = _engine.convolution_nd(gy, W, stride=self.stride, pad=self.pad,
-                                        cover_all=self.cover_all, dilate=self.dilate,
-                                        groups=self.groups)
+            conv = _engine.ConvolutionND(self.ndim, self.stride, self.pad, self.cover_all,
+                                         dilate=self.dilate, groups=self.groups)
+            gx, = conv.apply((gy, W))
             ret.append(gx)
         if 1 in indexes:
-            gW, = _engine.ConvolutionNDGradW(self).apply((gy, x))
+            # the filter gradient needs the patches of gy that the data gradient took
+            gW, = _engine.ConvolutionNDGradW(self, patches_of=conv).apply((gy, x))
             ret.append(gW)
         if 2 in indexes:
             ret.append(_engine._bias_grad(gy, self.inputs[2]))

@@ -308,3 +308,28 @@ def test_col2im_data_gradient_is_contiguous_channel_major(kwargs, xs, ws):
     expect = conv_nd.col2im_nd_cpu(col, kwargs.get('stride', 1), kwargs.get('pad', 0),
                                    xs[2:])
     numpy.testing.assert_allclose(x.grad, expect, rtol=1e-12, atol=1e-12)
+
+
+def test_deconvolution_backward_takes_the_patches_of_gy_once(monkeypatch):
+    # the data gradient (a convolution of gy) and the filter gradient share im2col(gy)
+    calls = []
+    real = conv_nd._im2col_cn
+
+    def spy(*args, **kwargs):
+        calls.append(args[0].shape)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(conv_nd, '_im2col_cn', spy)
+    rng = numpy.random.RandomState(16)
+    x = minichainer.Variable(rng.uniform(-1, 1, (2, 4, 3, 3)))
+    W = minichainer.Variable(rng.uniform(-1, 1, (4, 3, 4, 4)))
+    y = F.deconvolution_2d(x, W, stride=2, pad=1)
+    gy = rng.uniform(-1, 1, y.shape)
+    y.grad = gy
+    y.backward()
+    assert calls == [gy.shape]
+    expect_x = F.convolution_2d(gy, W.array, stride=2, pad=1).array
+    numpy.testing.assert_allclose(x.grad, expect_x, rtol=1e-12, atol=1e-12)
+    gradient_check.check_backward(
+        lambda x, W: F.deconvolution_2d(x, W, stride=2, pad=1), (x.array, W.array), gy,
+        atol=1e-7, rtol=1e-6)
