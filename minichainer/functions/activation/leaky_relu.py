@@ -1,6 +1,7 @@
 """Leaky rectifier (`chainer.functions.leaky_relu`)."""
 from minichainer import backend
 from minichainer import function_node
+from minichainer import utils
 from minichainer.functions import _fast
 from minichainer.functions.math import _elementwise
 
@@ -13,8 +14,16 @@ class LeakyReLU(_elementwise.FloatInput):
 
     def forward(self, inputs):
         x, = inputs
-        y = _slopes(x, self.slope)
-        y *= x
+        slope = x.dtype.type(self.slope)
+        if 0 < slope <= 1:
+            # max(x, slope * x) is x where x > 0 and slope * x elsewhere, exactly:
+            # one pass fewer than multiplying by the slopes
+            xp = backend.get_array_module(x)
+            y = utils.force_array(xp.multiply(x, slope))
+            xp.maximum(x, y, out=y)
+        else:
+            y = _slopes(x, self.slope)
+            y *= x
         if self.slope >= 0:
             self.retain_outputs((0,))
         else:
