@@ -12,8 +12,13 @@ class LayerNormalization(function_node.FunctionNode):
     [`layer_normalization`][minichainer.functions.normalization.layer_normalization.layer_normalization]
     on (batch, units) inputs.
 
-    The backward is built from differentiable functions (double backprop works).
+    The forward rounds as Chainer 7's does; its row statistics (`mean`, `inv_std`)
+    are kept for the closed-form backward without a graph. With a graph (double
+    backprop) the backward is built from differentiable functions.
     """
+
+    mean = None
+    inv_std = None
 
     def __init__(self, eps=1e-5):
         self.eps = eps
@@ -36,13 +41,15 @@ class LayerNormalization(function_node.FunctionNode):
         self.retain_inputs((0, 1))
         x, gamma, beta = inputs
         xp = backend.get_array_module(x)
-        mu = x.mean(axis=1, keepdims=True)
-        x_hat = x - mu
-        var = xp.einsum('ij,ij->i', x_hat, x_hat)[:, None]
-        var /= x.dtype.type(x.shape[1])
+        # Chainer's rounding: mean, the mean of the squared deviations, 1 / sqrt(var + eps)
+        self.mean = x.mean(axis=1, keepdims=True)
+        x_hat = x - self.mean
+        sq = xp.square(x_hat)
+        var = sq.mean(axis=1, keepdims=True)
+        del sq
         var += x.dtype.type(self.eps)
-        inv_std = xp.reciprocal(xp.sqrt(var, out=var), out=var)
-        x_hat *= inv_std
+        self.inv_std = xp.reciprocal(xp.sqrt(var, out=var), out=var)
+        x_hat *= self.inv_std
         x_hat *= gamma[None]              # y in the centred x's buffer
         x_hat += beta[None]
         return x_hat.astype(x.dtype, copy=False),
@@ -51,7 +58,8 @@ class LayerNormalization(function_node.FunctionNode):
         x, gamma = self.get_retained_inputs()
         gy, = grad_outputs
         if not _fast.needs_graph():
-            return _layer_norm_grad(indexes, x.array, gamma.array, gy.array, self.eps)
+            return _layer_norm_grad(indexes, x.array, gamma.array, gy.array, self.mean,
+                                    self.inv_std)
         n = x.shape[1]
         mu = broadcast_to(_sum(x, axis=1, keepdims=True) / n, x.shape)
         x_mu = x - mu
@@ -71,17 +79,15 @@ class LayerNormalization(function_node.FunctionNode):
         return ret
 
 
-def _layer_norm_grad(indexes, x, gamma, gy, eps):
-    """Closed-form gradients of layer normalization, without a graph.
+def _layer_norm_grad(indexes, x, gamma, gy, mean, inv_std):
+    """Closed-form gradients of layer normalization, without a graph, from the
+    forward's row statistics.
 
     `gx = inv_std * (g - mean(g) - x_hat * mean(g * x_hat))` with `g = gy * gamma`.
     """
     xp = backend.get_array_module(x)
-    dtype = x.dtype
-    inv_n = dtype.type(1. / x.shape[1])
-    x_hat = x - x.mean(axis=1, keepdims=True)
-    var = xp.einsum('ij,ij->i', x_hat, x_hat)[:, None] * inv_n
-    inv_std = (var + dtype.type(eps)) ** dtype.type(-0.5)
+    inv_n = x.dtype.type(1. / x.shape[1])
+    x_hat = x - mean
     x_hat *= inv_std
     ret = []
     for i in indexes:

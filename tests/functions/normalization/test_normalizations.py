@@ -106,3 +106,21 @@ def test_local_response_normalization(dtype):
     if dtype == numpy.float64:
         gradient_check.check_double_backward(f, (x,), gy, (rng.uniform(-1, 1, x.shape),),
                                              **_gc(dtype))
+
+
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32, numpy.float64])
+def test_layer_normalization_forward_bit_for_bit_chainers_rounding(dtype):
+    # Chainer 7: mu = mean(x); x_mu = x - mu; var = mean(square(x_mu));
+    # inv_std = 1 / sqrt(var + eps); y = x_mu * inv_std * gamma + beta
+    rng = numpy.random.RandomState(23)
+    x = (rng.randn(7, 33) * 3 + 1).astype(dtype)
+    gamma = rng.uniform(.5, 1.5, 33).astype(dtype)
+    beta = rng.randn(33).astype(dtype)
+    mu = numpy.mean(x, axis=1, keepdims=True)
+    x_mu = x - mu
+    var = numpy.mean(numpy.square(x_mu), axis=1, keepdims=True)
+    inv_std = 1. / numpy.sqrt(var + 1e-5)
+    expect = x_mu * inv_std * gamma[None] + beta[None]
+    y = F.layer_normalization(x, gamma, beta)
+    assert y.dtype == dtype
+    numpy.testing.assert_array_equal(y.array, expect)
