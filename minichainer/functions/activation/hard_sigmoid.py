@@ -1,6 +1,5 @@
 """Hard sigmoid (`chainer.functions.hard_sigmoid`)."""
-import numpy
-
+from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
 from minichainer.functions.math import _elementwise
@@ -12,9 +11,12 @@ class HardSigmoid(_elementwise.FloatInput):
 
     def forward(self, inputs):
         x, = inputs
-        y = numpy.clip(x * 0.2 + 0.5, 0.0, 1.0)
+        xp = backend.get_array_module(x)
+        y = utils.force_array(x * 0.2, x.dtype)
+        y += 0.5
+        xp.clip(y, 0.0, 1.0, out=y)       # Chainer's clip(x * 0.2 + 0.5, 0, 1), in place
         self.retain_inputs((0,))
-        return utils.force_array(y, x.dtype),
+        return y,
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
@@ -37,8 +39,13 @@ class HardSigmoidGrad(function_node.FunctionNode):
     def forward(self, inputs):
         gy, = inputs
         x = self.x
-        gx = ((-2.5 < x) & (x < 2.5)) * gy * 0.2
-        return utils.force_array(gx, x.dtype),
+        # Chainer's ((-2.5 < x) & (x < 2.5)) * gy * 0.2 with one-byte masks and the
+        # last product in place
+        inside = -2.5 < x
+        inside &= x < 2.5
+        gx = utils.force_array(inside * gy, x.dtype)
+        gx *= 0.2
+        return gx,
 
     def backward(self, indexes, grad_outputs):
         return HardSigmoidGrad(self.x).apply(grad_outputs)
