@@ -1,6 +1,4 @@
 """Rectified linear unit (`chainer.functions.relu`)."""
-import numpy
-
 from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
@@ -17,7 +15,8 @@ class ReLU(_elementwise.FloatInput):
     def forward(self, inputs):
         x, = inputs
         self.retain_outputs((0,))
-        return utils.force_array(numpy.maximum(x, 0, dtype=x.dtype)),
+        xp = backend.get_array_module(x)
+        return utils.force_array(xp.maximum(x, 0, dtype=x.dtype)),
 
     def backward(self, indexes, grad_outputs):
         y, = self.get_retained_outputs()

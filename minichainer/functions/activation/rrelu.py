@@ -1,7 +1,6 @@
 """Randomized leaky ReLU (`chainer.functions.rrelu`)."""
-import numpy
-
 import minichainer
+from minichainer import backend
 from minichainer import function_node
 from minichainer.utils import argument
 from minichainer.utils import type_check
@@ -32,13 +31,14 @@ class RReLU(function_node.FunctionNode):
 
     def forward(self, inputs):
         x, = inputs
+        xp = backend.get_array_module(x)
         if minichainer.config.train:
             if self.r is None:
-                self.r = numpy.random.uniform(
+                self.r = xp.random.uniform(
                     self.lower, self.upper, x.shape).astype(x.dtype, copy=False)
         else:
-            self.r = numpy.full(x.shape, (self.lower + self.upper) / 2, dtype=x.dtype)
-        y = numpy.where(x >= 0, x, x * self.r)
+            self.r = xp.full(x.shape, (self.lower + self.upper) / 2, dtype=x.dtype)
+        y = xp.where(x >= 0, x, x * self.r)
         self.retain_outputs((0,))
         return y,
 
@@ -55,7 +55,8 @@ class _RReLUGrad(function_node.FunctionNode):
 
     def forward(self, inputs):
         gy, = inputs
-        return numpy.where(self.y >= 0, gy, gy * self.r),
+        xp = backend.get_array_module(gy)
+        return xp.where(self.y >= 0, gy, gy * self.r),
 
     def backward(self, indexes, grad_outputs):
         return _RReLUGrad(self.y, self.r).apply(grad_outputs)

@@ -141,7 +141,8 @@ class AbsoluteGrad(FunctionNode):
         self.x = x
 
     def forward(self, inputs):
-        return _force_array(numpy.sign(self.x) * inputs[0]),
+        xp = backend.get_array_module(self.x)
+        return _force_array(xp.sign(self.x) * inputs[0]),
 
     def backward(self, indexes, grad_outputs):
         return AbsoluteGrad(self.x).apply(grad_outputs)

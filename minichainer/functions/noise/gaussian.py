@@ -1,6 +1,5 @@
 """Gaussian sampling with the reparameterisation trick (`chainer.functions.gaussian`)."""
-import numpy
-
+from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
 from minichainer.utils import argument
@@ -21,10 +20,11 @@ class Gaussian(function_node.FunctionNode):
     def forward(self, inputs):
         self.retain_inputs((1,))
         mean, ln_var = inputs
+        xp = backend.get_array_module(mean)
         if self.eps is None:
-            self.eps = numpy.random.standard_normal(ln_var.shape).astype(
+            self.eps = xp.random.standard_normal(ln_var.shape).astype(
                 mean.dtype, copy=False)
-        self.noise = numpy.exp(ln_var * mean.dtype.type(0.5)) * self.eps
+        self.noise = xp.exp(ln_var * mean.dtype.type(0.5)) * self.eps
         return utils.force_array(mean + self.noise),
 
     def backward(self, indexes, grad_outputs):
