@@ -54,10 +54,40 @@ def _broadcast_to(v, shape):
     return broadcast.broadcast_to(v, shape)
 
 
+def _short_inner_axis(x, axis):
+    """The axis of a one-axis reduction over x's short, innermost (contiguous) axis,
+    else None. NumPy reduces such an axis one output at a time (~40 ns each: `amax`
+    over (64, 1024, 2) takes 2.6 ms); a running maximum over its slices takes 0.07."""
+    if axis is None or len(axis) != 1 or x.ndim < 2:
+        return None
+    a = axis[0] % x.ndim
+    if x.shape[a] > _SHORT_AXIS or x.strides[a] != x.itemsize or x.size < 4096:
+        return None
+    return a
+
+
+_SHORT_AXIS = 16
+
+
+def _running(op, x, a, keepdims):
+    """`op.reduce(x, axis=a)` as a running `op` over the slices of axis `a` (the
+    same elements in the same order, so the same result)."""
+    index = [slice(None)] * x.ndim
+    index[a] = 0
+    out = x[tuple(index)].copy()
+    for i in range(1, x.shape[a]):
+        index[a] = i
+        op(out, x[tuple(index)], out=out)
+    return out if not keepdims else out.reshape(x.shape[:a] + (1,) + x.shape[a + 1:])
+
+
 class Max(SelectorBase):
     """Maximum over axes (ties all receive the gradient, as Chainer)."""
 
     def _fwd(self, x, xp):
+        a = _short_inner_axis(x, self.axis)
+        if a is not None:
+            return _running(xp.maximum, x, a, self.keepdims)
         return xp.amax(x, axis=self.axis, keepdims=self.keepdims)
 
 
@@ -65,6 +95,9 @@ class Min(SelectorBase):
     """Minimum over axes (ties all receive the gradient, as Chainer)."""
 
     def _fwd(self, x, xp):
+        a = _short_inner_axis(x, self.axis)
+        if a is not None:
+            return _running(xp.minimum, x, a, self.keepdims)
         return xp.amin(x, axis=self.axis, keepdims=self.keepdims)
 
 

@@ -64,3 +64,27 @@ def test_argmax_not_differentiable():
         F.argmax(x, axis=(0, 1))
     with pytest.raises(type_check.InvalidType):
         F.argmin(x, axis=2)
+
+
+@pytest.mark.parametrize('func, ref', [(F.max, numpy.amax), (F.min, numpy.amin)])
+@pytest.mark.parametrize('shape, axis', [((64, 100, 2), 2), ((64, 100, 2), -1),
+                                         ((300, 16), 1), ((300, 17), 1)])
+@pytest.mark.parametrize('keepdims', [False, True])
+def test_short_innermost_axis_equals_the_numpy_reduction(func, ref, shape, axis, keepdims):
+    # reductions over a short contiguous last axis run as a running max/min over its
+    # slices: the same elements in the same order, NaN and signed zeros included
+    rng = numpy.random.RandomState(30)
+    x = rng.randint(-3, 4, shape).astype(numpy.float32)
+    x.reshape(-1, shape[-1])[:3, :2] = [[numpy.nan, 1], [-0.0, 0.0], [0.0, -0.0]]
+    v = minichainer.Variable(x)
+    y = func(v, axis=axis, keepdims=keepdims)
+    expect = ref(x, axis=axis, keepdims=keepdims)
+    assert y.shape == expect.shape and y.dtype == expect.dtype
+    assert numpy.array_equal(y.array.view(numpy.uint32), expect.view(numpy.uint32))
+    gy = rng.uniform(-1, 1, expect.shape).astype(numpy.float32)
+    y.grad = gy
+    y.backward()
+    shape_k = list(shape)
+    shape_k[axis] = 1
+    cond = x == expect.reshape(shape_k)
+    numpy.testing.assert_array_equal(v.grad, cond * gy.reshape(shape_k))
