@@ -73,7 +73,8 @@ class GroupNormalization(function_node.FunctionNode):
             grads = _group_norm_grad(x.array, gamma.array, gy.array, self.groups,
                                      self.mean, self.inv_std)
             return tuple(_fast.as_grad(grads[i]) for i in indexes)
-        return _group_norm_grad_graph(x, gamma, gy, self.groups, self.eps)
+        grads = _group_norm_grad_graph(x, gamma, gy, self.groups, self.eps)
+        return tuple(grads[i] for i in indexes)
 
 
 def _check_groups(groups, channels):
