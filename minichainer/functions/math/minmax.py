@@ -54,6 +54,9 @@ def _broadcast_to(v, shape):
     return broadcast.broadcast_to(v, shape)
 
 
+_SHORT_AXIS = 16
+
+
 def _short_inner_axis(x, axis):
     """The axis of a one-axis reduction over x's short, innermost (contiguous) axis,
     else None. NumPy reduces such an axis one output at a time (~40 ns each: `amax`
@@ -64,9 +67,6 @@ def _short_inner_axis(x, axis):
     if x.shape[a] > _SHORT_AXIS or x.strides[a] != x.itemsize or x.size < 4096:
         return None
     return a
-
-
-_SHORT_AXIS = 16
 
 
 def _running(op, x, a, keepdims):
