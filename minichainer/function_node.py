@@ -244,8 +244,10 @@ class FunctionNode:
             self._check_nan_in_forward(outputs)
             self.stack = traceback.extract_stack()  # shown with an error in its backward
 
-        if enable_backprop and requires_grad:
-            return self._link(input_vars, in_data, outputs)
+        if enable_backprop:
+            # as in Chainer, linked even when no input needs a gradient (the outputs
+            # then do not either): `y.creator` is this node
+            return self._link(input_vars, in_data, outputs, requires_grad)
         self._input_indexes_to_retain = None
         self._output_indexes_to_retain = None
         if len(outputs) == 1:
@@ -262,8 +264,9 @@ class FunctionNode:
         if debug:
             self._check_nan_in_forward([y for y in outputs if y is not None])
             self.stack = traceback.extract_stack()
-        if enable_backprop and requires_grad:
-            return self._link(input_vars, in_data, outputs, _new_output_variable)
+        if enable_backprop:
+            return self._link(input_vars, in_data, outputs, requires_grad,
+                              _new_output_variable)
         self._input_indexes_to_retain = None
         self._output_indexes_to_retain = None
         return tuple([_new_output_variable(y, requires_grad) for y in outputs])
@@ -294,7 +297,7 @@ class FunctionNode:
                     'element of type {} (wrap 0-dim results with '
                     'minichainer.utils.force_array)'.format(self.label, type(y).__name__))
 
-    def _link(self, input_vars, in_data, outputs, make_output=new_variable):
+    def _link(self, input_vars, in_data, outputs, requires_grad, make_output=new_variable):
         nodes = []
         rank = 0
         for x in input_vars:
@@ -311,7 +314,7 @@ class FunctionNode:
         ret = []
         out_refs = []
         for y in outputs:
-            v = make_output(y, True, self)
+            v = make_output(y, requires_grad, self)
             ret.append(v)
             out_refs.append(_weakref(v._vnode))
         self.outputs = tuple(out_refs)

@@ -64,7 +64,11 @@ def test_apply_accepts_arrays():
     y, = Double().apply((_arr(3),))
     numpy.testing.assert_allclose(y.array, _arr(3) * 2)
     assert not y.requires_grad
-    assert y.creator is None  # no input needs a gradient: nothing to link
+    # as in Chainer, the graph is linked even though no input needs a gradient
+    assert isinstance(y.creator, Double)
+    with minichainer.no_backprop_mode():
+        z, = Double().apply((_arr(3),))
+    assert z.creator is None
 
 
 def test_apply_rejects_bad_inputs():
