@@ -51,6 +51,25 @@ def test_parameterized_failure_reports_parameters():
         globals().pop(c.class_name, None)
 
 
+def test_parameterized_test_returning_skiptest_is_skipped():
+    # Chainer's optimizer tests `return unittest.SkipTest(msg)`: a skip, not a
+    # DeprecationWarning (Python 3.11) that -W error makes a failure
+    @testing.parameterize({'value': 7})
+    class TestReturnsSkip(unittest.TestCase):
+        def test_x(self):
+            return unittest.SkipTest('not for this case')
+
+    (case,) = [c.klass for c in TestReturnsSkip.cases]
+    result = unittest.TestResult()
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        unittest.defaultTestLoader.loadTestsFromTestCase(case).run(result)
+    assert not result.errors and not result.failures
+    assert [reason for _, reason in result.skipped] == ['not for this case']
+    for c in TestReturnsSkip.cases:
+        globals().pop(c.class_name, None)
+
+
 def test_product_of_dict_sorts_keys():
     assert testing.product({'b': [1, 2], 'a': ['x']}) == [
         {'a': 'x', 'b': 1}, {'a': 'x', 'b': 2}]
