@@ -58,17 +58,22 @@ class BatchNormalization(link.Link):
                 self.gamma = affine.affine_parameter(initial_gamma, 1, self._highprec_dtype)
             if use_beta:
                 self.beta = affine.affine_parameter(initial_beta, 0, self._highprec_dtype)
-        if size is not None:
+        if size is None:
+            self.avg_mean = None
+            self.avg_var = None
+        else:
             self._initialize_params(size)
+        # registered even while None (size given later by the first input), as in
+        # Chainer, so a deserializer can fill them in
+        self.register_persistent('avg_mean')
+        self.register_persistent('avg_var')
 
     def _initialize_params(self, shape):
         dtype = self._highprec_dtype
         self.avg_mean = _init_array(self._initial_avg_mean, 0, shape, dtype)
         self._initial_avg_mean = None
-        self.register_persistent('avg_mean')
         self.avg_var = _init_array(self._initial_avg_var, 1, shape, dtype)
         self._initial_avg_var = None
-        self.register_persistent('avg_var')
         if self.gamma is not None:
             self.gamma.initialize(shape)
         if self.beta is not None:

@@ -107,3 +107,18 @@ def test_copy_modes_copy_running_statistics():
     shared, copied, _ = _util.check_copy_modes(link)
     assert shared.avg_mean is link.avg_mean
     assert copied.avg_mean is not link.avg_mean and (copied.avg_mean == 2).all()
+
+
+def test_batch_normalization_by_axis_loads_its_statistics_before_first_use():
+    # avg_mean/avg_var are persistents from the start (None until the first input), as
+    # in Chainer, so a link built with axis only can be deserialized before any forward
+    src = L.BatchNormalization(axis=0)
+    src(np.random.RandomState(0).rand(4, 3).astype(np.float32))
+    target = {}
+    src.serialize(minichainer.serializers.DictionarySerializer(target))
+    dst = L.BatchNormalization(axis=0)
+    assert dst.avg_mean is None
+    dst.serialize(minichainer.serializers.NpzDeserializer(target))
+    np.testing.assert_array_equal(dst.avg_mean, src.avg_mean)
+    np.testing.assert_array_equal(dst.avg_var, src.avg_var)
+    np.testing.assert_array_equal(dst.gamma.array, src.gamma.array)
