@@ -1,6 +1,7 @@
 import numpy
 import pytest
 
+import minichainer
 import minichainer.functions as F
 from minichainer import gradient_check
 from minichainer.utils import type_check
@@ -35,3 +36,25 @@ def test_prelu(dtype, w_shape):
 def test_prelu_shape_mismatch():
     with pytest.raises(type_check.InvalidType):
         F.prelu(numpy.zeros((2, 3), numpy.float32), numpy.zeros((2,), numpy.float32))
+
+
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32, numpy.float64])
+def test_prelu_equals_chainers_masked_form(dtype):
+    # Chainer: y = x.copy(); y[x < 0] *= W; gW = sum(where(x >= 0, 0, x * gy));
+    # gx = where(x >= 0, gy, gy * W) (here without masked selects)
+    rng = numpy.random.RandomState(31)
+    x = rng.uniform(-3, 3, (6, 4, 5)).astype(dtype)
+    x.flat[:4] = [0.0, -0.0, 1e-3, -1e-3]
+    W = rng.uniform(-0.5, 0.5, 4).astype(dtype)
+    gy = rng.uniform(-1, 1, x.shape).astype(dtype)
+    Wb = W.reshape(1, 4, 1)
+    xv, wv = minichainer.Variable(x), minichainer.Variable(W)
+    y = F.prelu(xv, wv)
+    expect = x.copy()
+    expect[x < 0] *= numpy.broadcast_to(Wb, x.shape)[x < 0]
+    numpy.testing.assert_array_equal(y.array, expect)
+    y.grad = gy
+    y.backward()
+    numpy.testing.assert_array_equal(xv.grad, numpy.where(x >= 0, gy, gy * Wb))
+    numpy.testing.assert_array_equal(
+        wv.grad, numpy.where(x >= 0, 0, x * gy).sum(axis=(0, 2)).astype(dtype))
