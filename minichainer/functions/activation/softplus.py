@@ -45,7 +45,13 @@ class SoftplusGrad(function_node.FunctionNode):
         self.retain_inputs((0, 1))
         x, gy = inputs
         xp = backend.get_array_module(x)
-        gx = (1 - 1 / (1 + xp.exp(self.beta * x))) * gy
+        # Chainer's (1 - 1 / (1 + exp(beta * x))) * gy, in one buffer
+        gx = utils.force_array(self.beta * x, x.dtype)
+        xp.exp(gx, out=gx)
+        gx += 1
+        xp.divide(1, gx, out=gx)
+        xp.subtract(1, gx, out=gx)
+        gx *= gy
         return utils.force_array(gx, x.dtype),
 
     def backward(self, indexes, grad_outputs):
