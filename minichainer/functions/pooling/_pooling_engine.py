@@ -242,9 +242,12 @@ def max_backward(geo, code, gy, dtype):
     """Gradient of max pooling: `gy` routed to each window's first maximum."""
     xp = backend.get_array_module(gy)
     n, c = geo.in_shape[:2]
+    # gy in the codes' layout: a transposed or cropped gy (a linear layer's or a
+    # convolution's data gradient) would make each per-offset pass below a slow strided
+    # one, where one copy costs less than one of those passes
+    gy = xp.ascontiguousarray(gy.reshape(geo.out_shape()))
+    code = code.reshape(geo.out_shape())
     if geo.tiled:
-        gy = gy.reshape(geo.out_shape())
-        code = code.reshape(geo.out_shape())
         if geo.exact:
             return _max_backward_exact(geo, code, gy, dtype)
         grid = xp.asarray(geo.offset_grid())
@@ -252,8 +255,6 @@ def max_backward(geo, code, gy, dtype):
     # overlapping windows: per kernel offset (Chainer's order), gy * (code == offset)
     # added into that offset's strided slice of gx, clipped to x
     outs = geo.out_shape()[2:]
-    gy = xp.ascontiguousarray(gy.reshape((n, c) + outs))    # in the codes' layout
-    code = code.reshape((n, c) + outs)
     gx = xp.zeros(geo.in_shape, dtype=dtype)
     offsets = geo.offsets()
     colon = (slice(None), slice(None))
@@ -272,10 +273,6 @@ def _max_backward_exact(geo, code, gy, dtype):
     """Windows tiling x exactly: for each kernel offset, gy * (code == offset) is
     written straight into that offset's strided slice of gx (no repeated copies)."""
     xp = backend.get_array_module(gy)
-    # gy in the codes' layout: a transposed or cropped gy (a linear layer's or a
-    # convolution's data gradient) would make each of the k*k passes below a slow
-    # strided one, where one copy costs less than one of those passes
-    gy = xp.ascontiguousarray(gy)
     gx = xp.empty(geo.in_shape, dtype=dtype)
     windows = geo._window_view(gx)                   # (n, c) + ksize + outs, no copy
     mask = xp.empty(gy.shape, dtype=dtype)
