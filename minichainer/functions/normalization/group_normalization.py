@@ -9,6 +9,8 @@ from minichainer.functions.array.broadcast import broadcast_to
 from minichainer.functions.array.cast import cast
 from minichainer.functions.array.reshape import reshape
 from minichainer.functions.math.sum import sum as _sum
+from minichainer.functions.normalization.layer_normalization import normalized_rows
+from minichainer.functions.normalization.layer_normalization import normalized_rows_grad
 
 
 class GroupNormalization(function_node.FunctionNode):
@@ -56,7 +58,7 @@ class GroupNormalization(function_node.FunctionNode):
         rows = x.reshape(n * self.groups, -1)
         self.mean = rows.mean(axis=1, dtype=interm)
         x_hat = xp.subtract(rows, self.mean[:, None], dtype=interm)
-        var = _row_mean_of_products(x_hat, x_hat)
+        var = (x_hat * x_hat).mean(axis=1)     # Chainer's rounding (no einsum)
         var += interm.type(self.eps)
         xp.sqrt(var, out=var)
         self.inv_std = xp.reciprocal(var, out=var)
@@ -83,11 +85,6 @@ def _check_groups(groups, channels):
                          '({}), got {}'.format(channels, groups))
 
 
-def _row_mean_of_products(a, b):
-    """`(a * b).mean(axis=1)` of two (rows, m) arrays (Chainer's rounding)."""
-    return (a * b).mean(axis=1)
-
-
 def _group_norm_grad(x, gamma, gy, groups, mean, inv_std):
     """(gx, ggamma, gbeta) of group normalization in closed form, as Chainer 7 rounds
     them: `gx = inv_std * (g - mean(g) - x_hat * mean(g * x_hat))` per row, with
@@ -104,7 +101,7 @@ def _group_norm_grad(x, gamma, gy, groups, mean, inv_std):
     ggamma = (gy3 * x_hat3).sum(axis=(0, 2))
     g = (gy3 * gamma.astype(interm, copy=False)[:, None]).reshape(x_hat.shape)
     g_mean = g.mean(axis=1, keepdims=True)
-    g_x_hat_mean = _row_mean_of_products(g, x_hat)[:, None]
+    g_x_hat_mean = (g * x_hat).mean(axis=1, keepdims=True)
     g -= g_mean
     x_hat *= g_x_hat_mean
     g -= x_hat
@@ -118,22 +115,14 @@ def _group_norm_grad_graph(x, gamma, gy, groups, eps):
     n, c = x.shape[:2]
     interm = numpy.promote_types(x.dtype, gamma.dtype)
     rows = reshape(cast(x, interm) if x.dtype != interm else x, (n * groups, -1))
-    m = rows.shape[1]
-    inv_m = interm.type(1. / m)
-    d = rows - broadcast_to(_sum(rows, axis=1, keepdims=True) * inv_m, rows.shape)
-    var = _sum(d * d, axis=1, keepdims=True) * inv_m
-    inv_std = broadcast_to((var + interm.type(eps)) ** -0.5, rows.shape)
-    x_hat = d * inv_std
+    x_hat, inv_std = normalized_rows(rows, eps)
     gy3 = reshape(cast(gy, interm) if gy.dtype != interm else gy, (n, c, -1))
     x_hat3 = reshape(x_hat, gy3.shape)
     gamma_i = cast(gamma, interm) if gamma.dtype != interm else gamma
     gbeta = _sum(gy3, axis=(0, 2))
     ggamma = _sum(gy3 * x_hat3, axis=(0, 2))
     g = reshape(gy3 * broadcast_to(reshape(gamma_i, (1, c, 1)), gy3.shape), rows.shape)
-    g_mean = broadcast_to(_sum(g, axis=1, keepdims=True) * inv_m, rows.shape)
-    g_x_hat_mean = broadcast_to(_sum(g * x_hat, axis=1, keepdims=True) * inv_m,
-                                rows.shape)
-    gx = reshape(inv_std * (g - g_mean - x_hat * g_x_hat_mean), x.shape)
+    gx = reshape(normalized_rows_grad(g, x_hat, inv_std), x.shape)
     if gx.dtype != x.dtype:
         gx = cast(gx, x.dtype)
     if ggamma.dtype != gamma.dtype:

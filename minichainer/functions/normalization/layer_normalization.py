@@ -60,23 +60,37 @@ class LayerNormalization(function_node.FunctionNode):
         if not _fast.needs_graph():
             return _layer_norm_grad(indexes, x.array, gamma.array, gy.array, self.mean,
                                     self.inv_std)
-        n = x.shape[1]
-        mu = broadcast_to(_sum(x, axis=1, keepdims=True) / n, x.shape)
-        x_mu = x - mu
-        var = _sum(x_mu * x_mu, axis=1, keepdims=True) / n
-        inv_std = broadcast_to((var + x.dtype.type(self.eps)) ** -0.5, x.shape)
-        x_hat = x_mu * inv_std
+        x_hat, inv_std = normalized_rows(x, self.eps)
         ret = []
         if 0 in indexes:
             g = gy * broadcast_to(gamma[None], x.shape)
-            g_mean = broadcast_to(_sum(g, axis=1, keepdims=True) / n, x.shape)
-            gx_mean = broadcast_to(_sum(g * x_hat, axis=1, keepdims=True) / n, x.shape)
-            ret.append(inv_std * (g - g_mean - x_hat * gx_mean))
+            ret.append(normalized_rows_grad(g, x_hat, inv_std))
         if 1 in indexes:
             ret.append(_sum(gy * x_hat, axis=0))
         if 2 in indexes:
             ret.append(_sum(gy, axis=0))
         return ret
+
+
+def normalized_rows(x, eps):
+    """Each row of the (rows, units) Variable `x` normalized, as differentiable functions
+    (the double-backprop paths of layer and group normalization): `(x_hat, inv_std)`,
+    `inv_std` broadcast to x's shape."""
+    n = x.shape[1]
+    mu = broadcast_to(_sum(x, axis=1, keepdims=True) / n, x.shape)
+    x_mu = x - mu
+    var = _sum(x_mu * x_mu, axis=1, keepdims=True) / n
+    inv_std = broadcast_to((var + x.dtype.type(eps)) ** -0.5, x.shape)
+    return x_mu * inv_std, inv_std
+
+
+def normalized_rows_grad(g, x_hat, inv_std):
+    """The gradient reaching the rows through `normalized_rows` from `g`, the gradient
+    w.r.t. `x_hat`: `inv_std * (g - mean(g) - x_hat * mean(g * x_hat))` per row."""
+    n = g.shape[1]
+    g_mean = broadcast_to(_sum(g, axis=1, keepdims=True) / n, g.shape)
+    gx_mean = broadcast_to(_sum(g * x_hat, axis=1, keepdims=True) / n, g.shape)
+    return inv_std * (g - g_mean - x_hat * gx_mean)
 
 
 def _layer_norm_grad(indexes, x, gamma, gy, mean, inv_std):
