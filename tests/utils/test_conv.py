@@ -103,3 +103,87 @@ def test_chainer_signatures_and_errors():
         conv_nd.im2col_nd_cpu(img, (5, 2), (1, 1), (0, 0))
     back = conv_nd.col2im_nd_cpu(numpy.ones((2, 3, 2, 2, 3, 4), 'f'), 1, 0, (4, 5))
     assert back.shape == (2, 3, 4, 5) and back[0, 0, 1, 1] == 4
+
+
+# -- same-size grids: im2col as shifted rows, col2im as shifted adds ----------------------
+
+def _strided_im2col(img, ksize, pad, dilate, pval):
+    ones = (1,) * len(ksize)
+    outs = img.shape[2:]
+    src = conv_nd._padded_source(img, ksize, ones, pad, dilate, outs, pval)
+    return numpy.ascontiguousarray(conv_nd.patches_view(src, ksize, ones, dilate, outs))
+
+
+def _layouts(img):
+    """`img` (n, c, d...) as a C-ordered array, in (c, n, d...) memory order, and as a
+    slice of a larger batch."""
+    cm = numpy.ascontiguousarray(img.swapaxes(0, 1)).swapaxes(0, 1)
+    bigger = numpy.concatenate([img, img[:1]])[:len(img)]
+    return [('c', img), ('channel-major', cm), ('sliced', bigger)]
+
+
+SAME_GRIDS = [  # (input shape, ksize, dilate): pad = dilate * (k - 1) / 2
+    ((2, 3, 7), (3,), (1,)),
+    ((3, 2, 5, 6), (3, 3), (1, 1)),
+    ((2, 3, 6, 5), (5, 3), (1, 2)),
+    ((2, 2, 4, 5), (3, 3), (3, 3)),       # dilated kernel wider than the image
+    ((2, 2, 4, 3, 5), (3, 1, 3), (1, 1, 2)),
+    ((1, 2, 4, 4), (1, 1), (1, 1)),
+]
+
+
+@pytest.mark.parametrize('shape,ksize,dilate', SAME_GRIDS)
+@pytest.mark.parametrize('pval', [0, -numpy.inf])
+def test_same_grid_im2col_equals_the_strided_copy(shape, ksize, dilate, pval):
+    rng = numpy.random.RandomState(0)
+    pad = tuple(d * (k - 1) // 2 for k, d in zip(ksize, dilate))
+    img = rng.randn(*shape).astype(numpy.float32)
+    expect = _strided_im2col(img, ksize, pad, dilate, pval)
+    for name, x in _layouts(img):
+        assert conv_nd.same_grid((1,) * len(ksize), shape[2:], x.shape[2:])
+        got = conv_nd._im2col_cn(x, ksize, (1,) * len(ksize), pad, dilate, shape[2:], pval)
+        numpy.testing.assert_array_equal(got, expect, err_msg=name)
+
+
+@pytest.mark.parametrize('shape,ksize,dilate', SAME_GRIDS)
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32, numpy.float64])
+@pytest.mark.parametrize('values', ['random', 'negative zeros'])
+def test_same_grid_col2im_is_bit_for_bit_the_clipped_adds(shape, ksize, dilate, dtype,
+                                                           values):
+    rng = numpy.random.RandomState(1)
+    ndim = len(ksize)
+    pad = tuple(d * (k - 1) // 2 for k, d in zip(ksize, dilate))
+    n, c = shape[:2]
+    col = rng.randn(*((c,) + ksize + (n,) + shape[2:])).astype(dtype)
+    col[..., ::3] = -0.0
+    col.reshape(-1)[::7] = 0.0
+    # the image is added into, not overwritten: start it from values that include -0.0,
+    # which adding -0.0 keeps and adding +0.0 would not
+    start = rng.randn(*((c, n) + shape[2:])).astype(dtype)
+    start[..., ::2] = -0.0
+    if values == 'negative zeros':
+        col[...] = -0.0
+    ones = (1,) * ndim
+    expect = start.copy()
+    kept = col.copy()
+    conv_nd.col2im_add(expect, col, ones, pad, dilate)
+    numpy.testing.assert_array_equal(col, kept)  # col is read only without overwrite_col
+    for image in ('contiguous', 'slice of a batch'):
+        if image == 'contiguous':
+            got = start.copy()
+            target = got
+        else:
+            got = numpy.zeros((c, n + 2) + shape[2:], dtype)
+            target = got[:, 1:n + 1]
+            target[...] = start
+        conv_nd.col2im_add(target, col.copy(), ones, pad, dilate, overwrite_col=True)
+        numpy.testing.assert_array_equal(target, expect)
+        assert (numpy.signbit(target) == numpy.signbit(expect)).all(), image
+        if image != 'contiguous':
+            assert not got[:, 0].any() and not got[:, -1].any()
+
+
+def test_same_grid_needs_stride_one_and_the_image_size():
+    assert conv_nd.same_grid((1, 1), (5, 6), (5, 6))
+    assert not conv_nd.same_grid((1, 2), (5, 6), (5, 6))
+    assert not conv_nd.same_grid((1, 1), (3, 4), (5, 6))

@@ -12,7 +12,8 @@ copy:
   (n, oc, o...) view);
 * filter gradient `gW = gy (oc, n*o) @ col.T` (BLAS reads `col.T` in place);
 * data gradient `gcol = W.T @ gy`, then `col2im`: one strided slice add per kernel
-  offset into a zeroed buffer (in chunks of images when `gcol` would exceed
+  offset into a zeroed buffer, or one shifted add of long rows on a same-size grid
+  (`conv_nd.same_grid`; in chunks of images when `gcol` would exceed
   `_GCOL_CHUNK_BYTES`); or, for stride 1 when `gy` has no more channels than `x`
   (`_deconv_by_conv_ok`), the convolution of the zero-padded `gy` with the flipped,
   transposed filter: im2col (a copy) instead of col2im (k slice adds), same FLOPs.
@@ -249,7 +250,7 @@ def _deconv_forward(x_cn, W, b, x_shape, stride, pad, dilate, outs, groups, dtyp
         if gcol.dtype != dtype:
             gcol = gcol.astype(dtype, copy=False)
         gcol = gcol.reshape((out_c,) + ksize + (n1 - n0,) + in_dims)
-        conv_nd.col2im_add(img[:, n0:n1], gcol, stride, pad, dilate)
+        conv_nd.col2im_add(img[:, n0:n1], gcol, stride, pad, dilate, overwrite_col=True)
     y = img.swapaxes(0, 1)
     if b is not None:
         y += b.reshape((1, out_c) + (1,) * len(outs)).astype(y.dtype, copy=False)
