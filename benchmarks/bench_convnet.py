@@ -156,7 +156,13 @@ def _conv_gemms(n, c, oc, k, out_hw, rng, with_gx=True):
     W = rng.standard_normal((oc, K), dtype=numpy.float32)
     col = rng.standard_normal((K, P), dtype=numpy.float32)
     gy = rng.standard_normal((oc, P), dtype=numpy.float32)
-    ops = [lambda: W.dot(col), lambda: gy.dot(col.T)]
+    # the filter gradient in its faster orientation (the larger of oc and K as the rows
+    # of the result, as minichainer computes it; `gy.dot(col.T)` measured 20-30% slower
+    # at 64 x 288), so that the floor stays a floor
+    if K > oc:
+        ops = [lambda: W.dot(col), lambda: col.dot(gy.T)]
+    else:
+        ops = [lambda: W.dot(col), lambda: gy.dot(col.T)]
     if with_gx:
         ops.append(lambda: W.T.dot(gy))
     return ops

@@ -211,13 +211,21 @@ def _conv_forward(x, W, b, stride, pad, dilate, outs, groups, xp):
 
 
 def _conv_grad_w(col, gy_cn, W_shape, groups, w_dtype, xp):
-    """gW (oc, c/G, k...) from col (c, k..., n, o...) and gy_cn (oc, n * prod(o))."""
+    """gW (oc, c/G, k...) from col (c, k..., n, o...) and gy_cn (oc, n * prod(o)).
+
+    The long (n * prod(o)) axis is summed over either way; the product is formed with
+    the larger of the filter's two sides as the rows of its result (`col @ gy.T`, then a
+    transposing copy of the small gW, when the patches have more rows than `gy`):
+    OpenBLAS measured 20-30% faster that way at 288 x 64 (and no slower at 27 x 32 on
+    one thread, where two threads prefer the other orientation).
+    """
     npix = gy_cn.shape[1]
-    if groups == 1:
-        gW = gy_cn.dot(col.reshape(-1, npix).T)
+    col2 = col.reshape(groups, -1, npix) if groups > 1 else col.reshape(-1, npix)
+    gy2 = _grouped(gy_cn, groups)
+    if col2.shape[-2] > gy2.shape[-2]:
+        gW = _matmul(col2, gy2.swapaxes(-1, -2), xp).swapaxes(-1, -2)
     else:
-        gW = xp.matmul(_grouped(gy_cn, groups),
-                       col.reshape(groups, -1, npix).transpose(0, 2, 1))
+        gW = _matmul(gy2, col2.swapaxes(-1, -2), xp)
     gW = gW.reshape(W_shape)
     if gW.dtype != w_dtype:
         gW = gW.astype(w_dtype, copy=False)
