@@ -55,7 +55,52 @@ GRAD_CASES = [
     ((1, 4, 6, 5), (2, 2, 2, 3), 2, (0, 1), (2, 1), 2, True),
     ((1, 2, 6, 7), (2, 2, 3, 2), (2, 3), 1, 2, 1, False),
     ((1, 2, 4, 3, 4), (2, 1, 2, 2, 2), (1, 2, 1), 1, (1, 1, 2), 2, True),
+    # same-size grids (stride 1, "same" padding): patches and col2im as shifted rows
+    ((2, 3, 7), (2, 3, 3), 1, 1, 1, 1, False),
+    ((2, 4, 5, 6), (4, 2, 3, 3), 1, 1, 1, 2, False),
+    ((1, 2, 4, 3, 5), (2, 2, 3, 1, 3), 1, (2, 0, 2), (2, 1, 2), 1, False),
 ]
+
+SAME_GRID_CASES = [
+    # (x shape, W shape, pad, dilate, groups, x in channel-major order)
+    ((3, 4, 6, 5), (8, 4, 3, 3), 1, 1, 1, False),
+    ((3, 4, 6, 5), (8, 4, 3, 3), 1, 1, 1, True),
+    ((2, 4, 7, 6), (4, 2, 5, 3), (4, 2), (2, 2), 2, True),
+    ((2, 3, 9), (5, 3, 3), 3, 3, 1, False),
+    ((2, 2, 3, 4, 5), (6, 2, 3, 3, 3), 1, 1, 1, False),
+]
+
+
+@pytest.mark.parametrize('case', SAME_GRID_CASES)
+def test_same_grid_path_is_bit_for_bit_the_strided_one(case, monkeypatch):
+    xs, ws, pad, dilate, groups, channel_major = case
+    rng = numpy.random.RandomState(6)
+    x = rng.uniform(-1, 1, xs).astype(numpy.float32)
+    if channel_major:
+        x = numpy.ascontiguousarray(x.swapaxes(0, 1)).swapaxes(0, 1)
+    W = rng.uniform(-1, 1, ws).astype(numpy.float32)
+    gy = rng.uniform(-1, 1, (xs[0], ws[0]) + xs[2:]).astype(numpy.float32)
+
+    def run():
+        xv, Wv = minichainer.Variable(x.copy()), minichainer.Variable(W)
+        y = F.convolution_nd(xv, Wv, None, 1, pad, False, dilate, groups)
+        assert y.shape == gy.shape
+        y.grad = gy
+        y.backward()
+        return y.array, xv.grad, Wv.grad
+
+    calls = []
+    for name in ('_flat_im2col', '_flat_col2im_add'):
+        real = getattr(conv_nd, name)
+        monkeypatch.setattr(conv_nd, name,
+                            lambda *a, _name=name, _real=real: calls.append(_name) or _real(*a))
+    fast = run()
+    # the forward patches and the data gradient's col2im took the shifted rows
+    assert set(calls) == {'_flat_im2col', '_flat_col2im_add'}
+    monkeypatch.setattr(conv_nd, 'same_grid', lambda *a: False)
+    strided = run()
+    for got, expect in zip(fast, strided):
+        numpy.testing.assert_array_equal(got, expect)
 
 
 @pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32, numpy.float64])
