@@ -203,11 +203,14 @@ def _grid_rows(a_cn):
     return xp.lib.stride_tricks.as_strided(a_cn, shape, strides)
 
 
-def _grid_offsets(ksize, pad, dilate, dims):
-    """`(kidx, shift, slabs)` per kernel offset (row-major, Chainer's order): the shift of
-    its image positions in the flattened grid, and the per-axis index tuples (into the
-    offset's (c, n, o...) patches) of the positions that fall in the padding."""
-    out = []
+def _grid_parts(col, pad, dilate):
+    """`(part, shift, slabs)` per kernel offset of patches `col` (c, k..., n, o...) on a
+    same-size grid, in Chainer's (row-major) order: `part` is the offset's (c, n, o...)
+    view of `col`, `shift` where its positions read in the flattened image grid, and
+    `slabs` the per-axis index tuples into `part` of the positions that read padding."""
+    ndim = (col.ndim - 2) // 2
+    ksize = col.shape[1:1 + ndim]
+    dims = col.shape[2 + ndim:]
     for kidx in itertools.product(*[range(k) for k in ksize]):
         shift = 0
         slabs = []
@@ -219,8 +222,7 @@ def _grid_offsets(ksize, pad, dilate, dims):
                 slabs.append(lead + (slice(0, min(d, -first)),))
             elif first > 0:
                 slabs.append(lead + (slice(max(0, d - first), d),))
-        out.append((kidx, shift, slabs))
-    return out
+        yield col[(slice(None),) + kidx], shift, slabs
 
 
 def _shifted(length, shift):
@@ -235,14 +237,8 @@ def _shifted(length, shift):
 
 def _flat_im2col(rows, col, pad, dilate, pval):
     """Fill `col` (c, k..., n, o...) with the patches of the image seen as `rows`."""
-    ndim = (col.ndim - 2) // 2
-    ksize = col.shape[1:1 + ndim]
-    dims = col.shape[2 + ndim:]
-    colon = (slice(None),)
-    length = rows.shape[2]
-    for kidx, shift, slabs in _grid_offsets(ksize, pad, dilate, dims):
-        part = col[colon + kidx]                     # (c, n, o...), contiguous
-        span = _shifted(length, shift)
+    for part, shift, slabs in _grid_parts(col, pad, dilate):
+        span = _shifted(rows.shape[2], shift)
         if span is not None:
             part.reshape(rows.shape)[:, :, span[0]] = rows[:, :, span[1]]
         for slab in slabs:
@@ -254,16 +250,10 @@ def _flat_col2im_add(img_rows, col, pad, dilate):
     kernel offset in Chainer's order. `col` is overwritten: its padding positions are
     set to -0.0 (adding it leaves every value, a -0.0 included, as it was), so a wrap
     into the next row or image adds nothing and the sums stay bit for bit Chainer's."""
-    ndim = (col.ndim - 2) // 2
-    ksize = col.shape[1:1 + ndim]
-    dims = col.shape[2 + ndim:]
-    colon = (slice(None),)
-    length = img_rows.shape[2]
-    for kidx, shift, slabs in _grid_offsets(ksize, pad, dilate, dims):
-        span = _shifted(length, -shift)             # img[q] += col[q - shift]
+    for part, shift, slabs in _grid_parts(col, pad, dilate):
+        span = _shifted(img_rows.shape[2], -shift)   # img[q] += col[q - shift]
         if span is None:
             continue
-        part = col[colon + kidx]
         for slab in slabs:
             part[slab] = -0.0
         img_rows[:, :, span[0]] += part.reshape(img_rows.shape)[:, :, span[1]]
