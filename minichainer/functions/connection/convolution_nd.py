@@ -10,7 +10,8 @@ copy:
 
 * forward `y = W (oc, c*k) @ col`, giving y in (oc, n, o...) memory order (returned as an
   (n, oc, o...) view);
-* filter gradient `gW = gy (oc, n*o) @ col.T` (BLAS reads `col.T` in place);
+* filter gradient `gW = gy (oc, n*o) @ col.T`, or `(col @ gy.T).T` when the patches have
+  more rows than `gy` (faster in OpenBLAS; BLAS reads the transposes in place);
 * data gradient `gcol = W.T @ gy`, then `col2im`: one strided slice add per kernel
   offset into a zeroed buffer, or one shifted add of long rows on a same-size grid
   (`conv_nd.same_grid`; in chunks of images when `gcol` would exceed
