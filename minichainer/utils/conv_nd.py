@@ -215,13 +215,15 @@ def _grid_parts(col, pad, dilate):
         shift = 0
         slabs = []
         for axis, (k, p, di, d) in enumerate(zip(kidx, pad, dilate, dims)):
-            first = k * di - p
-            shift = shift * d + first
+            shift = shift * d + k * di - p
             lead = (slice(None),) * (axis + 2)
-            if first < 0:
-                slabs.append(lead + (slice(0, min(d, -first)),))
-            elif first > 0:
-                slabs.append(lead + (slice(max(0, d - first), d),))
+            # the complement of the positions inside the image (`_axis_overlap`)
+            overlap = _axis_overlap(k, 1, p, di, d, d)
+            lo, hi = (overlap[1].start, overlap[1].stop) if overlap else (d, d)
+            if lo > 0:
+                slabs.append(lead + (slice(0, lo),))
+            if hi < d:
+                slabs.append(lead + (slice(hi, d),))
         yield col[(slice(None),) + kidx], shift, slabs
 
 
