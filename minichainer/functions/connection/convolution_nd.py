@@ -396,15 +396,15 @@ class ConvolutionNDGradW(function_node.FunctionNode):
     """Gradient of a convolution w.r.t. its filter; inputs `(x, gy)`.
 
     Built from the convolution's node (or, for a deconvolution's filter gradient, from
-    the deconvolution's node with `(gy, x)` as inputs).
+    the deconvolution's node with `(gy, x)` as inputs). `patches_of`, when given, is a
+    `ConvolutionND` node whose forward took the patches of this node's first input (a
+    deconvolution's `gy`, convolved for its data gradient): its im2col buffer is taken
+    over instead of `conv_node`'s.
     """
 
     _gy_cn = None
 
     def __init__(self, conv_node, patches_of=None):
-        """`patches_of`: a `ConvolutionND` node whose forward took the patches of this
-        node's first input (a deconvolution's `gy`, convolved for its data gradient);
-        its im2col buffer is taken over instead of `conv_node`'s."""
         W_node = conv_node.inputs[1]
         self.ndim = len(W_node.shape) - 2
         self.W_shape = W_node.shape
