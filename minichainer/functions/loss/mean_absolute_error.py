@@ -1,4 +1,6 @@
 """Mean absolute error."""
+import numpy
+
 from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
@@ -16,10 +18,13 @@ class MeanAbsoluteError(function_node.FunctionNode):
     def forward(self, inputs):
         x0, x1 = inputs
         self.diff = x0 - x1
-        diff = self.diff.ravel()
+        dtype = self.diff.dtype
+        # float16 is summed in float32 (as Chainer): 16,384 differences of 4 already
+        # exceed float16's largest value
+        diff = self.diff.ravel().astype(
+            numpy.float32 if dtype == numpy.float16 else dtype, copy=False)
         xp = backend.get_array_module(diff)
-        return utils.force_array(xp.abs(diff).sum() / diff.dtype.type(diff.size),
-                                 diff.dtype),
+        return utils.force_array(xp.abs(diff).sum() / diff.dtype.type(diff.size), dtype),
 
     def backward(self, indexes, grad_outputs):
         gy, = grad_outputs

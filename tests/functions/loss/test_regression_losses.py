@@ -50,6 +50,16 @@ def test_mean_absolute_error(dtype):
     gradient_check.check_backward(F.mean_absolute_error, (x0, x1), None, **_gc(dtype))
 
 
+def test_mean_absolute_error_float16_sum_does_not_overflow():
+    # 16,384 differences of 4 sum to 65,536, past float16's largest value (65,504):
+    # the sum is taken in float32, as Chainer does, and the mean is 4, not inf
+    x0 = numpy.full((64, 1, 16, 16), 2, dtype=numpy.float16)
+    with numpy.errstate(over='raise'):
+        y = F.mean_absolute_error(x0, -x0)
+    assert y.dtype == numpy.float16
+    assert y.array == 4
+
+
 @pytest.mark.parametrize('dtype', DTYPES)
 def test_squared_error(dtype):
     rng, x0, x1 = _inputs(dtype)
