@@ -5,7 +5,9 @@ no longer has (ChainerCV cannot even be imported without them). `install` restor
 name the running NumPy lacks, bound to what it meant before its removal, through NumPy's
 module `__getattr__` (PEP 562): the first access of a restored name shows one
 `NumpyLegacyWarning` naming its replacement, then the name is an ordinary attribute of
-`numpy` (no further cost, no further warning).
+`numpy` (no further cost, no further warning). On NumPy 1.26 the names it still has but
+deprecates with a DeprecationWarning (`DEPRECATED_IN`) are served the same way, so that old
+code runs the same there as on NumPy 2.
 
 The warning is *shown*, never raised: a test suite whose configuration turns warnings into
 errors (`filterwarnings = error`, as Chainer's own) keeps running its old code. A filter
@@ -312,6 +314,19 @@ def _wrap_stack_function(np, name, original):
 
 _announced_stack = set()
 
+# Names NumPy 1.24 and 1.25 deprecated, with a DeprecationWarning at each access (the
+# aliases) or call (the functions), before NumPy 2.0 removed them: name -> deprecated in.
+# Where the running NumPy still has such a name and warns, the mode serves it as on NumPy
+# 2 (its legacy meaning, one shown NumpyLegacyWarning), so that an old program runs the
+# same on NumPy 1.26 as on 2 (under ``filterwarnings = error`` NumPy's own warning would
+# be raised: Chainer's test helpers call `np.product`).
+DEPRECATED_IN = {
+    'int0': '1.24', 'uint0': '1.24', 'bool8': '1.24', 'object0': '1.24', 'str0': '1.24',
+    'bytes0': '1.24', 'void0': '1.24', 'msort': '1.24',
+    'round_': '1.25', 'product': '1.25', 'cumproduct': '1.25', 'sometrue': '1.25',
+    'alltrue': '1.25', 'math': '1.25',
+}
+
 # Removed names the mode deliberately leaves out (no faithful meaning today); documented in
 # docs/porting.md.
 NOT_RESTORED = ('set_numeric_ops', 'geterrobj', 'seterrobj', 'set_string_function',
@@ -323,28 +338,37 @@ NOT_RESTORED = ('set_numeric_ops', 'geterrobj', 'seterrobj', 'set_string_functio
 # ---------------------------------------------------------------------------------------
 
 _lock = threading.Lock()
-_state = {}   # 'numpy' -> module, 'original' -> its __getattr__ (or None), 'restored' -> dict
+_state = {}   # 'numpy' -> module, 'original' -> its __getattr__ (or None), 'restored' -> dict,
+#             'taken_out' -> the deprecated functions taken out of numpy's namespace
+
+
+def _deprecated_here(np, name):
+    """Whether the given numpy still has `name` but deprecates it (`DEPRECATED_IN`)."""
+    since = DEPRECATED_IN.get(name)
+    return since is not None and np.lib.NumpyVersion(np.__version__) >= since + '.0'
 
 
 def _missing_names(np):
-    """The legacy names the given numpy lacks, mapped to (removed_in, value, replacement)."""
+    """The legacy names the given numpy lacks or deprecates, mapped to (removed_in, value,
+    replacement, deprecated): `deprecated` is the version that deprecated a name this
+    numpy still has, None for a removed name."""
     missing = {}
-    own = vars(np)
     for name, (removed_in, factory, replacement) in LEGACY_NAMES.items():
-        if name in own:
-            continue
         with warnings.catch_warnings():
             warnings.simplefilter('ignore')
             try:
                 getattr(np, name)
-                continue          # still served by NumPy itself (possibly with its warning)
+                present = True
             except AttributeError:
-                pass
+                present = False
+            if present and not _deprecated_here(np, name):
+                continue          # served by NumPy itself, without a warning
             try:
                 value = factory(np)
             except AttributeError:
                 continue          # its replacement does not exist in this NumPy either
-        missing[name] = (removed_in, value, replacement)
+        missing[name] = (removed_in, value, replacement,
+                         DEPRECATED_IN[name] if present else None)
     return missing
 
 
@@ -357,10 +381,16 @@ def _filter_action(category, message, module, lineno):
     return getattr(warnings, 'defaultaction', 'default')
 
 
-def _announce(name, removed_in, replacement, frame):
-    _announce_message(
-        'np.{0} was removed in NumPy {1}; minichainer\'s legacy-NumPy mode restores it. '
-        'Use {2} instead.'.format(name, removed_in, replacement), frame)
+def _announce(name, removed_in, replacement, deprecated, frame):
+    if deprecated is None:
+        message = ('np.{0} was removed in NumPy {1}; minichainer\'s legacy-NumPy mode '
+                   'restores it. Use {2} instead.'.format(name, removed_in, replacement))
+    else:
+        message = ('np.{0} is deprecated since NumPy {1} and removed in NumPy {2}; '
+                   'minichainer\'s legacy-NumPy mode serves it without NumPy\'s '
+                   'DeprecationWarning. Use {3} instead.'.format(
+                       name, deprecated, removed_in, replacement))
+    _announce_message(message, frame)
 
 
 def _announce_message(message, frame, category=NumpyLegacyWarning):
@@ -384,9 +414,9 @@ def _make_getattr(np, original, restored):
                 raise AttributeError(
                     "module 'numpy' has no attribute {!r}".format(name))
             return original(name)
-        removed_in, value, replacement = entry
+        removed_in, value, replacement, deprecated = entry
         setattr(np, name, value)   # from now on a plain attribute: no hook, no warning
-        _announce(name, removed_in, replacement, sys._getframe(1))
+        _announce(name, removed_in, replacement, deprecated, sys._getframe(1))
         return value
     __getattr__._minichainer_numpy_legacy = True
     return __getattr__
@@ -408,6 +438,9 @@ def install(np=None):
             _uninstall_locked()
         original = vars(np).get('__getattr__')
         restored = _missing_names(np)
+        # a deprecated function this numpy still has is taken out of its namespace, so
+        # that the hook serves it (and `uninstall` puts NumPy's own back)
+        taken_out = {name: vars(np).pop(name) for name in restored if name in vars(np)}
         np.__getattr__ = _make_getattr(np, original, restored)
         stack_originals = {}
         if _stack_needs_sequence(np):
@@ -417,7 +450,7 @@ def install(np=None):
                     stack_originals[name] = function
                     setattr(np, name, _wrap_stack_function(np, name, function))
         _state.update(numpy=np, original=original, restored=restored,
-                      stack_originals=stack_originals)
+                      taken_out=taken_out, stack_originals=stack_originals)
         return sorted(restored)
 
 
@@ -435,6 +468,8 @@ def _uninstall_locked():
     np = _state['numpy']
     for name in _state['restored']:
         vars(np).pop(name, None)
+    for name, value in _state['taken_out'].items():
+        setattr(np, name, value)
     for name, function in _state['stack_originals'].items():
         setattr(np, name, function)
     _announced_stack.clear()

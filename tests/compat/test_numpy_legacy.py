@@ -187,3 +187,56 @@ def test_in1d_flattens_like_numpy1():
     out = in1d(numpy.array([[1, 2], [3, 4]]), [4, 1], invert=True)
     assert out.shape == (4,)
     assert out.tolist() == [False, True, True, False]
+
+
+DEPRECATED_PROGRAM = '''
+import numpy as np
+from numpy import cumproduct
+assert np.product([2, 3, 4]) == 24 and list(cumproduct([1, 2, 3])) == [1, 2, 6]
+assert np.alltrue([1, 1]) and np.sometrue([0, 1]) and np.round_(2.567, 1) == 2.6
+assert np.msort(np.array([2, 1])).tolist() == [1, 2]
+assert np.bool8 is np.bool_ and np.int0 is np.intp and np.math.pi == np.pi
+print('deprecated names ok')
+'''
+
+
+def test_deprecated_names_run_under_error_filter_on_every_numpy(tmp_path):
+    # NumPy 1.26 still has these names but warns (DeprecationWarning) at each call or
+    # access: under `-W error` (Chainer's suite: `filterwarnings = error`) the old code
+    # would fail there while it runs on NumPy 2. The mode serves them on both.
+    script = tmp_path / 'deprecated.py'
+    script.write_text(DEPRECATED_PROGRAM)
+    proc = _runner(script, python_options=['-W', 'error'])
+    assert proc.returncode == 0, proc.stderr
+    assert 'deprecated names ok' in proc.stdout
+    assert 'DeprecationWarning' not in proc.stderr.replace("NumPy's DeprecationWarning", '')
+    if numpy.lib.NumpyVersion(numpy.__version__) >= '2.0.0':
+        assert 'np.product was removed in NumPy 2.0' in proc.stderr
+    else:
+        assert proc.stderr.count('np.product is deprecated since NumPy 1.25 and removed '
+                                 'in NumPy 2.0') == 1
+
+
+def test_deprecated_names_are_given_back_to_numpy_on_uninstall():
+    own = {name: vars(numpy)[name] for name in numpy_legacy.DEPRECATED_IN
+           if name in vars(numpy)}
+    numpy_legacy.install(numpy)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter('error', DeprecationWarning)
+            warnings.simplefilter('ignore', numpy_legacy.NumpyLegacyWarning)
+            assert numpy.product([2, 5]) == 10
+        for name in own:   # taken out of the namespace, served by the hook
+            assert name not in vars(numpy) or vars(numpy)[name] is not own[name]
+    finally:
+        numpy_legacy.uninstall()
+    for name, value in own.items():
+        assert vars(numpy)[name] is value
+    if numpy.lib.NumpyVersion(numpy.__version__) >= '2.0.0':
+        assert own == {}
+        with pytest.raises(AttributeError):
+            numpy.product
+    else:
+        assert 'product' in own
+        with pytest.warns(DeprecationWarning):
+            numpy.product([2, 5])
