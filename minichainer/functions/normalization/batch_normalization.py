@@ -189,7 +189,7 @@ def _bn_grad_arrays(x, gamma, gy, axis, expander, mean, inv_std):
     """(gx, ggamma, gbeta) of batch normalization in its closed form.
 
     `gx = gamma / std * (gy - (x_hat * ggamma + gbeta) / m)`, computed in one
-    full-size buffer (x_hat, then gx, in place).
+    full-size buffer (x - mean, then gx, in place).
     """
     xp = backend.get_array_module(x)
     interm_dtype = numpy.promote_types(x.dtype, gamma.dtype)
@@ -198,11 +198,13 @@ def _bn_grad_arrays(x, gamma, gy, axis, expander, mean, inv_std):
     if x.ndim <= 2:
         return _bn_grad_arrays_exact(x, gamma, gy, axis, expander, mean, inv_std_e, m)
     gbeta = gy.sum(axis=axis, dtype=interm_dtype)
-    buf = xp.subtract(x, mean[expander], dtype=interm_dtype)
-    buf *= inv_std_e                                   # x_hat
+    buf = xp.subtract(x, mean[expander], dtype=interm_dtype)   # x - mean
+    # x_hat = (x - mean) * inv_std is never written out: inv_std is folded into the
+    # per-channel factors (ggamma = inv_std * sum(gy * (x - mean)))
     ggamma = _sum_of_products(gy, buf, axis).astype(interm_dtype, copy=False)
+    ggamma *= inv_std
     inv_m = interm_dtype.type(1. / m)
-    buf *= (ggamma * inv_m)[expander]
+    buf *= (ggamma * inv_std * inv_m)[expander]        # x_hat * ggamma / m
     buf += (gbeta * inv_m)[expander]
     xp.subtract(gy, buf, out=buf, casting='unsafe')
     buf *= gamma.astype(interm_dtype, copy=False)[expander] * inv_std_e
