@@ -28,6 +28,9 @@ class _OneRank:
     def scatter(self, xs, root=0):
         return xs[0].copy()
 
+    def allreduce(self, x):
+        return x.copy()
+
 
 def _x():
     return minichainer.Variable(numpy.arange(6, dtype=numpy.float32).reshape(2, 3))
@@ -69,3 +72,30 @@ def test_concat_of_what_one_rank_allgather_returns_raises_as_chainer():
         minichainer.functions.concat(y, axis=1)
     with pytest.raises(TypeError, match='sequence'):
         minichainer.functions.concat(_x().array, axis=1)
+
+
+def test_one_rank_multi_node_batch_normalization_of_mixed16_equals_batch_normalization():
+    # float16 x with float32 gamma/beta (`chainer.mixed16`): statistics, x_hat and the
+    # gradients are computed in float32, as Chainer's batch normalization computes them;
+    # rounding x_hat to float16 put gamma's gradient 5% off
+    rng = numpy.random.RandomState(71)
+    x = rng.random_sample((8, 3)).astype(numpy.float16)
+    gamma = rng.uniform(0.5, 1.5, 3).astype(numpy.float32)
+    beta = rng.uniform(-1, 1, 3).astype(numpy.float32)
+    gy = rng.uniform(-1, 1, (8, 3)).astype(numpy.float16)
+    outs = []
+    for f in (lambda x, g, b: minichainer.functions.batch_normalization(x, g, b),
+              lambda x, g, b: mn.functions.multi_node_batch_normalization(
+                  x, g, b, _OneRank())):
+        xv, gv, bv = (minichainer.Variable(a.copy()) for a in (x, gamma, beta))
+        y = f(xv, gv, bv)
+        y.grad = gy
+        y.backward()
+        outs.append((y.array, xv.grad, gv.grad, bv.grad))
+    (y0, gx0, gg0, gb0), (y1, gx1, gg1, gb1) = outs
+    assert y1.dtype == gx1.dtype == numpy.float16
+    assert gg1.dtype == gb1.dtype == numpy.float32
+    numpy.testing.assert_allclose(y1, y0, rtol=1e-3, atol=1e-3)
+    numpy.testing.assert_allclose(gx1, gx0, rtol=1e-2, atol=1e-2)
+    numpy.testing.assert_allclose(gg1, gg0, rtol=1e-5, atol=1e-6)
+    numpy.testing.assert_allclose(gb1, gb0, rtol=1e-6, atol=1e-6)

@@ -54,8 +54,11 @@ class MultiNodeBatchNormalizationFunction(function_node.FunctionNode):
         mean64 = s / n
         var64 = numpy.maximum(ss / n - mean64 * mean64, 0.)
         self.n_total = n
-        mean = mean64.astype(x.dtype)
-        inv_std = (1. / numpy.sqrt(var64 + self.eps)).astype(x.dtype)
+        # computed in the wider of x's and gamma's dtypes (float32 for mixed16's float16
+        # x and float32 gamma), as Chainer's batch normalization does
+        dtype = numpy.promote_types(x.dtype, gamma.dtype)
+        mean = mean64.astype(dtype)
+        inv_std = (1. / numpy.sqrt(var64 + self.eps)).astype(dtype)
         self.inv_std = inv_std
         x_hat = (x - mean[expand]) * inv_std[expand]
         self.x_hat = x_hat
@@ -76,14 +79,14 @@ class MultiNodeBatchNormalizationFunction(function_node.FunctionNode):
         axis = self.axis
         expand = self.expand
         x_hat = self.x_hat
-        gbeta = gy.sum(axis=axis)
-        ggamma = (gy * x_hat).sum(axis=axis)
+        dt = x_hat.dtype
+        gbeta = gy.sum(axis=axis, dtype=dt)
+        ggamma = (gy * x_hat).sum(axis=axis, dtype=dt)
         gbeta_all, ggamma_all = _pack_allreduce(self.comm, [gbeta, ggamma])
-        dt = gy.dtype
         coef = (gamma.array * self.inv_std)[expand]
         gx = coef * (gy - (x_hat * ggamma_all.astype(dt)[expand]
                            + gbeta_all.astype(dt)[expand]) / dt.type(self.n_total))
-        return (variable.Variable(gx.astype(dt, copy=False)),
+        return (variable.Variable(gx.astype(gy.dtype, copy=False)),
                 variable.Variable(ggamma.astype(gamma.dtype, copy=False)),
                 variable.Variable(gbeta.astype(gamma.dtype, copy=False)))
 
