@@ -231,7 +231,11 @@ def _max_forward_chunk(geo, x, y, code):
         xp.maximum(y, v, out=y)          # NaN-propagating, as max()
         xp.multiply(greater, code.dtype.type(o), out=step)
         xp.maximum(code, step, out=code)
-    if xp.isnan(y.sum()):  # cheap test; inf - inf only costs the exact path
+    with numpy.errstate(over='ignore', invalid='ignore'):
+        # cheap test; a sum that overflows (float16 maps) is inf, not NaN, and
+        # inf - inf only costs the exact path. No warning either way: the input is fine
+        has_nan = xp.isnan(y.sum())
+    if has_nan:
         # Chainer's argmax points at the first NaN of a window holding one
         nan = xp.isnan(y)
         for o in reversed(range(geo.kk)):

@@ -202,6 +202,28 @@ def test_nan_window_points_at_its_first_nan_as_argmax_does():
     assert idx[0, 0, 1, 1] == 3
 
 
+def test_float16_maps_whose_maxima_sum_past_float16_raise_no_warning():
+    # the NaN test sums the maxima: 4,096 of them at 60,000 overflow float16, which is
+    # neither a NaN nor a reason to warn (Chainer's float16 VGG/ResNet/GoogLeNet tests
+    # run under `filterwarnings = error`)
+    x = numpy.full((1, 4, 128, 128), 60000, dtype=numpy.float16)
+    with numpy.errstate(all='raise'):
+        y = F.max_pooling_2d(x, 2)
+    assert (y.array == 60000).all()
+    x[0, 1, 5, 6] = numpy.inf
+    x[0, 2, 7, 8] = -numpy.inf
+    with numpy.errstate(all='raise'):
+        y, idx = F.max_pooling_2d(x, 2, return_indices=True)
+    assert y.dtype == numpy.float16
+    assert y.array[0, 1, 2, 3] == numpy.inf and y.array[0, 2, 3, 4] == 60000
+    assert (y.array[0, 0] == 60000).all() and (idx[0, 0] == 0).all()
+    assert idx[0, 2, 3, 4] == 0 and idx[0, 1, 2, 3] == 2
+    x[0, 3, 0, 0] = numpy.nan
+    with numpy.errstate(all='raise'):
+        y, idx = F.max_pooling_2d(x, 2, return_indices=True)
+    assert numpy.isnan(y.array[0, 3, 0, 0]) and idx[0, 3, 0, 0] == 0
+
+
 @pytest.mark.parametrize('func', [
     lambda x, k, s, p: F.max_pooling_2d(x, k, s, p),
     lambda x, k, s, p: F.average_pooling_2d(x, k, s, p),
