@@ -4,6 +4,17 @@ import functools
 import numpy
 
 
+_FLOAT16 = numpy.dtype(numpy.float16)
+_FLOAT32 = numpy.dtype(numpy.float32)
+
+
+def intermediate_dtype(dtype):
+    """The dtype a sum or product over `dtype` data is computed in: float32 for
+    float16 (whose range ends at 65,504 and which LAPACK lacks), else `dtype` itself."""
+    dtype = numpy.dtype(dtype)
+    return _FLOAT32 if dtype == _FLOAT16 else dtype
+
+
 def _fp16_mixed_precision_helper(fn):
     """Decorate `forward(self, inputs)` to compute in float32 for float16 data.
 

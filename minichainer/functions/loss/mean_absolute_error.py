@@ -1,10 +1,9 @@
 """Mean absolute error."""
-import numpy
-
 from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
 from minichainer.functions.util import checks
+from minichainer.utils import precision
 from minichainer.functions.array.broadcast import broadcast_to
 
 
@@ -21,8 +20,7 @@ class MeanAbsoluteError(function_node.FunctionNode):
         dtype = self.diff.dtype
         # float16 is summed in float32 (as Chainer): 16,384 differences of 4 already
         # exceed float16's largest value
-        diff = self.diff.ravel().astype(
-            numpy.float32 if dtype == numpy.float16 else dtype, copy=False)
+        diff = self.diff.ravel().astype(precision.intermediate_dtype(dtype), copy=False)
         xp = backend.get_array_module(diff)
         return utils.force_array(xp.abs(diff).sum() / diff.dtype.type(diff.size), dtype),
 

@@ -9,12 +9,8 @@ import numpy
 from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
+from minichainer.utils import precision
 from minichainer.utils import type_check
-
-
-def _work_dtype(dtype):
-    # float16 products are accumulated in float32
-    return numpy.float32 if dtype == numpy.float16 else dtype
 
 
 def _coo_matmul(sp_data, sp_row, sp_col, sp_shape, sp_order, dn, transa, transb, transc,
@@ -30,7 +26,7 @@ def _coo_matmul(sp_data, sp_row, sp_col, sp_shape, sp_order, dn, transa, transb,
         m, _ = sp_shape
     b = dn.swapaxes(-1, -2) if transb else dn
     xp = backend.get_array_module(b)
-    work = _work_dtype(numpy.dtype(dtype))
+    work = precision.intermediate_dtype(dtype)   # float16 summed in float32
     n = b.shape[-1]
     valid = a_row >= 0
     if b.ndim == 2:
@@ -55,7 +51,7 @@ def _coo_matmul_gradsp(a, b, c_row, c_col, c_shape, transa, transb, transc, dtyp
     b = b.swapaxes(-1, -2) if transb else b
     rows, cols = (c_col, c_row) if transc else (c_row, c_col)
     xp = backend.get_array_module(a, b)
-    work = _work_dtype(numpy.dtype(dtype))
+    work = precision.intermediate_dtype(dtype)   # float16 summed in float32
     out = xp.zeros(rows.shape, dtype)
     valid = rows >= 0
     if a.ndim == 2:

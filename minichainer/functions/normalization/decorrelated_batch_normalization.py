@@ -4,6 +4,7 @@ import numpy
 from minichainer import backend
 from minichainer import function_node
 from minichainer.utils import argument
+from minichainer.utils import precision
 from minichainer.functions.math import _elementwise
 from minichainer.utils import type_check
 from minichainer.functions.array.broadcast import broadcast_to
@@ -38,11 +39,6 @@ def _to_groups_var(v, groups):
 def _from_groups_var(v, shape):
     perm = (1, 0) + _spatial_axes(len(shape))
     return transpose(reshape(v, (shape[1], shape[0]) + tuple(shape[2:])), perm)
-
-
-def _compute_dtype(dtype):
-    # LAPACK (eigh) has no half precision: whiten float16 inputs in float32
-    return numpy.float32 if dtype == numpy.float16 else dtype
 
 
 def _check_groups(groups):
@@ -85,7 +81,9 @@ class DecorrelatedBatchNormalization(function_node.FunctionNode):
         self.retain_inputs(())
         x, = inputs
         xp = backend.get_array_module(x)
-        xg = _to_groups(x, self.groups).astype(_compute_dtype(x.dtype), copy=False)
+        # LAPACK (eigh) has no half precision: float16 is whitened in float32
+        xg = _to_groups(x, self.groups).astype(precision.intermediate_dtype(x.dtype),
+                                               copy=False)
         n_channels = xg.shape[1]
         m = xg.shape[2]
         mean = xg.mean(axis=2, keepdims=True)
