@@ -1,10 +1,14 @@
 """Base class of the 2-D pooling functions."""
+import collections.abc
+
 from minichainer import function_node
 from minichainer.utils import type_check
 
 
 def _pair(x):
-    if hasattr(x, '__getitem__'):
+    # Chainer's pooling tests iterability (its convolutions test `__getitem__`), so a
+    # NumPy integer, which has `__getitem__` but is not iterable, is one value here
+    if isinstance(x, collections.abc.Iterable):
         return x
     return x, x
 

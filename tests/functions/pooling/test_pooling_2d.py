@@ -141,3 +141,19 @@ def test_spatial_pyramid_pooling_2d():
                                   (x,), rng.randn(2, 15, 1, 1), atol=1e-6, rtol=1e-5)
     with pytest.raises(ValueError):
         F.spatial_pyramid_pooling_2d(x, 2)
+
+
+def test_pooling_2d_takes_numpy_integer_arguments():
+    # Chainer's Pooling2D reads a non-iterable ksize/stride/pad (a NumPy integer
+    # included) as one value for both axes
+    from minichainer.functions.pooling.max_pooling_2d import MaxPooling2D
+    from minichainer.functions.pooling.average_pooling_2d import AveragePooling2D
+    x = numpy.arange(2 * 3 * 6 * 6, dtype=numpy.float32).reshape(2, 3, 6, 6)
+    for cls, op in ((MaxPooling2D, numpy.max), (AveragePooling2D, numpy.mean)):
+        f = cls(numpy.int64(2), numpy.int64(2), numpy.int64(0), cover_all=True)
+        assert (f.kh, f.kw, f.sy, f.sx, f.ph, f.pw) == (2, 2, 2, 2, 0, 0)
+        y, = f.apply((x,))
+        numpy.testing.assert_allclose(y.array, _pool_ref(x, (2, 2), (2, 2), (0, 0), True,
+                                                         op, -numpy.inf))
+    y = F.max_pooling_2d(x, numpy.int32(3), stride=numpy.int64(3))
+    assert y.shape == (2, 3, 2, 2)
