@@ -209,15 +209,6 @@ def _check_against_minichainer(step, model, x, t):
                                       atol=1e-2 * scale, err_msg=key)
 
 
-def _median_ms(fn, rounds):
-    times = []
-    for _ in range(rounds):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return sorted(times)[len(times) // 2] * 1e3
-
-
 def main(rounds=15):
     numpy.random.seed(0)
     model = bench_convnet.make_convnet(minichainer)
@@ -242,7 +233,8 @@ def main(rounds=15):
     for _ in range(3):
         for name, fn in contenders:
             STAGES.clear()
-            results[name].append(_median_ms(fn, rounds // 3 or 1))
+            results[name].append(1e3 * bench_convnet._time_steps(
+                fn, rounds // 3 or 1, time.perf_counter))
             if name == contenders[0][0]:
                 stages = dict(STAGES)
     for name, _ in contenders:
