@@ -148,19 +148,24 @@ def _im2col_cn(img, ksize, stride, pad, dilate, outs, pval=0):
 
     Reshaped to `(c * prod(k), n * prod(o))` it is the right operand of the
     convolution's matrix product, with no transposing copy. One copy of the patches:
-    for a same-size grid (`same_grid`) one shifted copy of long rows per kernel offset
-    (`_flat_im2col`), else of the strided patch view (after one padded copy of `img`
-    when `pad` or `cover_all` needs it).
+    for a same-size grid (`same_grid`) one shifted copy of long rows of the image per
+    kernel offset, for a strided grid whose phases fit the output (`phase_grid`) the
+    same from dense copies of the phases (`_flat_im2col`), else a copy of the strided
+    patch view (after one padded copy of `img` when `pad` or `cover_all` needs it).
     """
     xp = backend.get_array_module(img)
     src_cn = img.swapaxes(0, 1)
+    shape = (img.shape[1],) + tuple(ksize) + (img.shape[0],) + tuple(outs)
+    planes = None
     if same_grid(stride, outs, img.shape[2:]):
         rows = _grid_rows(src_cn)
-        if rows is not None:
-            col = xp.empty((img.shape[1],) + tuple(ksize) + (img.shape[0],) + tuple(outs),
-                           dtype=img.dtype)
-            _flat_im2col(rows, col, pad, dilate, pval)
-            return col
+        planes = None if rows is None else [rows]
+    elif phase_grid(stride, ksize, outs, img.shape[2:]):
+        planes = _phase_planes(src_cn, stride, outs, pad, dilate, ksize, pval)
+    if planes is not None:
+        col = xp.empty(shape, dtype=img.dtype)
+        _flat_im2col(planes, col, stride, pad, dilate, pval)
+        return col
     src = _padded_source(img, ksize, stride, pad, dilate, outs, pval)
     view = patches_view(src, ksize, stride, dilate, outs)
     col = xp.empty(view.shape, dtype=img.dtype)
@@ -168,7 +173,7 @@ def _im2col_cn(img, ksize, stride, pad, dilate, outs, pval=0):
     return col
 
 
-# -- same-size grids: patches as shifted rows ------------------------------------------
+# -- shifted rows: same-size grids and the phases of strided grids ----------------------
 #
 # With stride 1 and an output grid as large as the image ("same" padding, the usual
 # 3x3/pad-1 layer), patch position `o` of kernel offset `k` reads image position
@@ -177,10 +182,36 @@ def _im2col_cn(img, ksize, stride, pad, dilate, outs, pval=0):
 # contiguous rows (and col2im one shifted add), instead of a strided copy whose inner
 # runs are one image row long; the positions that fall in the padding (where the shift
 # wraps into the next row or image) are then set apart by per-axis slabs.
+#
+# With a stride s > 1 the image splits into s phases per axis (the coordinates equal
+# modulo s). Offset `k` reads coordinate `o * s + t` with `t = k * dilate - pad`: phase
+# `t mod s`, at index `o + t // s` of that phase's lattice, again one constant shift.
+# When every phase lattice fits the output grid (`ceil(d / s) <= out` on each axis),
+# the phases that some offset reads are copied once into dense planes shaped like the
+# output grid, and every offset becomes one shifted copy or add of a plane's rows.
+# A stride-1 same-size grid is the case of one phase whose plane is the image itself.
 
 def same_grid(stride, outs, dims):
     """Whether patches with this stride and output size lie on the image's own grid."""
     return all(s == 1 for s in stride) and tuple(outs) == tuple(dims)
+
+
+def phase_grid(stride, ksize, outs, dims):
+    """Whether strided patches go through phase planes: some stride above 1, every
+    phase lattice (`ceil(d / s)` positions) within the output grid, and more kernel
+    offsets than phases read (else one strided copy or add per offset costs less)."""
+    if all(s == 1 for s in stride):
+        return False
+    if any(-(-d // s) > o for d, s, o in zip(dims, stride, outs)):
+        return False
+    return _prod(ksize) > _prod(min(k, s) for k, s in zip(ksize, stride))
+
+
+def _prod(values):
+    out = 1
+    for v in values:
+        out *= v
+    return out
 
 
 def _grid_rows(a_cn):
@@ -203,28 +234,33 @@ def _grid_rows(a_cn):
     return xp.lib.stride_tricks.as_strided(a_cn, shape, strides)
 
 
-def _grid_parts(col, pad, dilate):
-    """`(part, shift, slabs)` per kernel offset of patches `col` (c, k..., n, o...) on a
-    same-size grid, in Chainer's (row-major) order: `part` is the offset's (c, n, o...)
-    view of `col`, `shift` where its positions read in the flattened image grid, and
-    `slabs` the per-axis index tuples into `part` of the positions that read padding."""
+def _offset_parts(col, stride, pad, dilate):
+    """`(part, phase, shift, slabs)` per kernel offset of patches `col` (c, k..., n, o...),
+    in Chainer's (row-major) order: `part` is the offset's (c, n, o...) view of `col`,
+    `phase` the row-major index of the phase it reads (0 for stride 1), `shift` where
+    its positions read in the flattened (n, o...) grid of that phase (None when none
+    lands inside it), and `slabs` the per-axis index tuples into `part` of the positions
+    that fall outside."""
     ndim = (col.ndim - 2) // 2
     ksize = col.shape[1:1 + ndim]
-    dims = col.shape[2 + ndim:]
+    outs = col.shape[2 + ndim:]
     for kidx in itertools.product(*[range(k) for k in ksize]):
-        shift = 0
+        phase = shift = 0
+        inside = True
         slabs = []
-        for axis, (k, p, di, d) in enumerate(zip(kidx, pad, dilate, dims)):
-            shift = shift * d + k * di - p
+        for axis, (k, s, p, di, o) in enumerate(zip(kidx, stride, pad, dilate, outs)):
+            t = k * di - p
+            phase = phase * s + t % s
+            delta = t // s
+            shift = shift * o + delta
+            lo, hi = max(0, -delta), min(o, o - delta)
+            inside = inside and lo < hi
             lead = (slice(None),) * (axis + 2)
-            # the complement of the positions inside the image (`_axis_overlap`)
-            overlap = _axis_overlap(k, 1, p, di, d, d)
-            lo, hi = (overlap[1].start, overlap[1].stop) if overlap else (d, d)
             if lo > 0:
-                slabs.append(lead + (slice(0, lo),))
-            if hi < d:
-                slabs.append(lead + (slice(hi, d),))
-        yield col[(slice(None),) + kidx], shift, slabs
+                slabs.append(lead + (slice(0, min(lo, o)),))
+            if hi < o:
+                slabs.append(lead + (slice(max(hi, 0), o),))
+        yield col[(slice(None),) + kidx], phase, shift if inside else None, slabs
 
 
 def _shifted(length, shift):
@@ -237,9 +273,53 @@ def _shifted(length, shift):
     return slice(-shift, length), slice(0, length + shift)
 
 
-def _flat_im2col(rows, col, pad, dilate, pval):
-    """Fill `col` (c, k..., n, o...) with the patches of the image seen as `rows`."""
-    for part, shift, slabs in _grid_parts(col, pad, dilate):
+def _phase_index(phase, stride):
+    """Per-axis residues of the row-major phase index `phase`."""
+    residues = []
+    for s in reversed(stride):
+        phase, r = divmod(phase, s)
+        residues.append(r)
+    return tuple(reversed(residues))
+
+
+def _phase_views(a_cn, stride, outs, pad, dilate, ksize):
+    """`(phase, lattice view of a_cn (c, n, m...), plane slices)` for each phase that
+    some kernel offset reads: the view holds the image positions of the phase, the
+    slices cut an (c, n, outs...) plane to the view's shape."""
+    read = [sorted({(k * di - p) % s for k in range(kk)})
+            for kk, s, p, di in zip(ksize, stride, pad, dilate)]
+    colon = (slice(None), slice(None))
+    for residues in itertools.product(*read):
+        phase = 0
+        for r, s in zip(residues, stride):
+            phase = phase * s + r
+        view = a_cn[colon + tuple(slice(r, None, s) for r, s in zip(residues, stride))]
+        yield phase, view, colon + tuple(slice(0, m) for m in view.shape[2:])
+
+
+def _phase_planes(img_cn, stride, outs, pad, dilate, ksize, pval):
+    """Rows views (c, 1, n * prod(outs)) of dense copies of the phases of `img_cn` that
+    the kernel offsets read (positions past the image hold `pval`); None for the rest."""
+    xp = backend.get_array_module(img_cn)
+    c, n = img_cn.shape[:2]
+    planes = [None] * _prod(stride)
+    for phase, view, cut in _phase_views(img_cn, stride, outs, pad, dilate, ksize):
+        plane = xp.empty((c, n) + tuple(outs), dtype=img_cn.dtype)
+        if view.shape[2:] != tuple(outs):
+            plane[...] = pval
+        plane[cut] = view
+        planes[phase] = plane.reshape(c, 1, -1)
+    return planes
+
+
+def _flat_im2col(planes, col, stride, pad, dilate, pval):
+    """Fill `col` (c, k..., n, o...) with shifted rows of the phase `planes` (rows views
+    indexed by phase; the image itself for a same-size grid)."""
+    for part, phase, shift, slabs in _offset_parts(col, stride, pad, dilate):
+        if shift is None:
+            part[...] = pval
+            continue
+        rows = planes[phase]
         span = _shifted(rows.shape[2], shift)
         if span is not None:
             part.reshape(rows.shape)[:, :, span[0]] = rows[:, :, span[1]]
@@ -247,18 +327,45 @@ def _flat_im2col(rows, col, pad, dilate, pval):
             part[slab] = pval
 
 
-def _flat_col2im_add(img_rows, col, pad, dilate):
-    """Add `col` (c, k..., n, o...) into the image seen as `img_rows`, shifted rows per
-    kernel offset in Chainer's order. `col` is overwritten: its padding positions are
-    set to -0.0 (adding it leaves every value, a -0.0 included, as it was), so a wrap
-    into the next row or image adds nothing and the sums stay bit for bit Chainer's."""
-    for part, shift, slabs in _grid_parts(col, pad, dilate):
-        span = _shifted(img_rows.shape[2], -shift)   # img[q] += col[q - shift]
+def _flat_col2im_add(planes, col, stride, pad, dilate):
+    """Add `col` (c, k..., n, o...) into the phase `planes` (rows views indexed by phase;
+    the image itself for a same-size grid), shifted rows per kernel offset in Chainer's
+    order. `col` is overwritten: its positions outside a plane are set to -0.0 (adding
+    it leaves every value, a -0.0 included, as it was), so a wrap into the next row or
+    image adds nothing and the sums stay bit for bit Chainer's."""
+    for part, phase, shift, slabs in _offset_parts(col, stride, pad, dilate):
+        if shift is None:
+            continue
+        rows = planes[phase]
+        span = _shifted(rows.shape[2], -shift)   # plane[q] += col[q - shift]
         if span is None:
             continue
         for slab in slabs:
             part[slab] = -0.0
-        img_rows[:, :, span[0]] += part.reshape(img_rows.shape)[:, :, span[1]]
+        rows[:, :, span[0]] += part.reshape(rows.shape)[:, :, span[1]]
+
+
+def _phased_col2im_add(img_cn, col, stride, pad, dilate, zeroed):
+    """`col2im_add` through phase planes: each phase that receives patches starts as a
+    copy of its positions in `img_cn` (as zeros when the image is `zeroed`), the offsets
+    are added into it as shifted rows (in Chainer's order, so every sum is what the
+    strided adds give), and it is written back."""
+    ndim = len(stride)
+    ksize = col.shape[1:1 + ndim]
+    outs = col.shape[2 + ndim:]
+    plane_shape = col.shape[:1] + col.shape[1 + ndim:]
+    views = list(_phase_views(img_cn, stride, outs, pad, dilate, ksize))
+    if zeroed:
+        xp = backend.get_array_module(img_cn)
+        planes = [None] * _prod(stride)
+        for phase, _, _ in views:
+            planes[phase] = xp.zeros(plane_shape, dtype=img_cn.dtype).reshape(
+                plane_shape[0], 1, -1)
+    else:
+        planes = _phase_planes(img_cn, stride, outs, pad, dilate, ksize, 0)
+    _flat_col2im_add(planes, col, stride, pad, dilate)
+    for phase, view, cut in views:
+        view[...] = planes[phase].reshape(plane_shape)[cut]
 
 
 def _axis_overlap(k, s, p, d, dim, out):
@@ -284,22 +391,28 @@ def patch_overlap(kidx, stride, pad, dilate, dims, outs):
     return tuple(a[0] for a in axes), tuple(a[1] for a in axes)
 
 
-def col2im_add(img_cn, col, stride, pad, dilate, overwrite_col=False):
+def col2im_add(img_cn, col, stride, pad, dilate, overwrite_col=False, zeroed=False):
     """Add patches `col` (c, k..., n, o...) into the image `img_cn` (c, n, d...): one
     strided slice add per kernel offset, each clipped to the image, so what falls in
     the padding is never computed. The adds run in Chainer's order (kernel offsets
     row-major), so a zeroed image ends up bit for bit as Chainer's col2im.
 
     With `overwrite_col` (the caller's `col` is a scratch buffer) a same-size grid
-    (`same_grid`) is added as shifted rows (`_flat_col2im_add`), ~3x faster."""
+    (`same_grid`) is added as shifted rows (`_flat_col2im_add`), ~3x faster, and so are
+    the phases of a strided grid (`phase_grid`, `_phased_col2im_add`); `zeroed` says
+    that `img_cn` holds only zeros (a fresh buffer), which that path then need not read."""
     ndim = len(stride)
     ksize = col.shape[1:1 + ndim]
     outs = col.shape[2 + ndim:]
     dims = img_cn.shape[2:]
-    if overwrite_col and same_grid(stride, outs, dims) and col.flags.c_contiguous:
-        rows = _grid_rows(img_cn)
-        if rows is not None:
-            _flat_col2im_add(rows, col, pad, dilate)
+    if overwrite_col and col.flags.c_contiguous:
+        if same_grid(stride, outs, dims):
+            rows = _grid_rows(img_cn)
+            if rows is not None:
+                _flat_col2im_add([rows], col, stride, pad, dilate)
+                return
+        elif phase_grid(stride, ksize, outs, dims):
+            _phased_col2im_add(img_cn, col, stride, pad, dilate, zeroed)
             return
     colon = (slice(None),)
     for kidx in itertools.product(*[range(k) for k in ksize]):

@@ -187,3 +187,68 @@ def test_same_grid_needs_stride_one_and_the_image_size():
     assert conv_nd.same_grid((1, 1), (5, 6), (5, 6))
     assert not conv_nd.same_grid((1, 2), (5, 6), (5, 6))
     assert not conv_nd.same_grid((1, 1), (3, 4), (5, 6))
+
+
+# Strided grids whose phases fit the output grid: patches and col2im through phase planes.
+PHASE_GRIDS = [  # (input shape, ksize, stride, pad, dilate, cover_all)
+    ((2, 3, 8), (3,), (2,), (1,), (1,), False),
+    ((2, 3, 9, 8), (3, 3), (2, 2), (1, 1), (1, 1), False),      # odd height: shorter phase
+    ((1, 2, 12, 10), (7, 5), (2, 2), (3, 2), (1, 1), False),    # a ResNet-stem-like kernel
+    ((2, 2, 8, 9), (4, 4), (2, 2), (1, 1), (1, 1), True),
+    ((2, 2, 9, 8), (3, 5), (3, 2), (2, 4), (1, 2), False),      # per-axis stride, dilation
+    ((1, 2, 6, 4, 6), (3, 3, 3), (2, 1, 2), (1, 1, 1), (1, 1, 1), False),
+    ((2, 1, 4, 5), (5, 5), (2, 2), (4, 4), (1, 1), False),      # most offsets in the padding
+]
+
+
+def _phase_case(shape, ksize, stride, pad, dilate, cover_all):
+    outs = conv_nd._out_dims(shape, ksize, stride, pad, cover_all, dilate)
+    assert conv_nd.phase_grid(stride, ksize, outs, shape[2:])
+    return outs
+
+
+@pytest.mark.parametrize('case', PHASE_GRIDS)
+@pytest.mark.parametrize('pval', [0, -numpy.inf])
+def test_phase_grid_im2col_equals_the_strided_copy(case, pval):
+    shape, ksize, stride, pad, dilate, cover_all = case
+    outs = _phase_case(*case)
+    img = numpy.random.RandomState(2).randn(*shape).astype(numpy.float32)
+    src = conv_nd._padded_source(img, ksize, stride, pad, dilate, outs, pval)
+    expect = numpy.ascontiguousarray(conv_nd.patches_view(src, ksize, stride, dilate, outs))
+    for name, x in _layouts(img):
+        got = conv_nd._im2col_cn(x, ksize, stride, pad, dilate, outs, pval)
+        numpy.testing.assert_array_equal(got, expect, err_msg=name)
+
+
+@pytest.mark.parametrize('case', PHASE_GRIDS)
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32, numpy.float64])
+def test_phase_grid_col2im_is_bit_for_bit_the_clipped_adds(case, dtype):
+    shape, ksize, stride, pad, dilate, cover_all = case
+    outs = _phase_case(*case)
+    rng = numpy.random.RandomState(3)
+    n, c = shape[:2]
+    col = rng.randn(*((c,) + ksize + (n,) + outs)).astype(dtype)
+    col.reshape(-1)[::5] = -0.0
+    start = rng.randn(*((c, n) + shape[2:])).astype(dtype)
+    start[..., ::2] = -0.0
+    for zeroed in (False, True):
+        initial = numpy.zeros_like(start) if zeroed else start
+        expect = initial.copy()
+        conv_nd.col2im_add(expect, col, stride, pad, dilate)
+        got = numpy.zeros((c, n + 2) + shape[2:], dtype)
+        target = got[:, 1:n + 1]
+        target[...] = initial
+        conv_nd.col2im_add(target, col.copy(), stride, pad, dilate, overwrite_col=True,
+                           zeroed=zeroed)
+        numpy.testing.assert_array_equal(target, expect)
+        assert (numpy.signbit(target) == numpy.signbit(expect)).all()
+        assert not got[:, 0].any() and not got[:, -1].any()
+
+
+def test_phase_grid_needs_a_stride_phases_within_the_output_and_shared_phases():
+    assert conv_nd.phase_grid((2, 2), (3, 3), (16, 16), (32, 32))
+    assert conv_nd.phase_grid((2, 2), (3, 3), (4, 4), (7, 7))       # ceil(7 / 2) == 4
+    assert not conv_nd.phase_grid((1, 1), (3, 3), (5, 5), (5, 5))   # a same-size grid
+    assert not conv_nd.phase_grid((2, 2), (3, 3), (3, 3), (7, 7))   # phases longer than 3
+    assert not conv_nd.phase_grid((2, 2), (1, 1), (16, 16), (32, 32))  # one offset a phase
+    assert not conv_nd.phase_grid((2, 2), (2, 2), (16, 16), (32, 32))

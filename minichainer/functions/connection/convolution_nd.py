@@ -261,7 +261,8 @@ def _deconv_forward(x_cn, W, b, x_shape, stride, pad, dilate, outs, groups, dtyp
         if gcol.dtype != dtype:
             gcol = gcol.astype(dtype, copy=False)
         gcol = gcol.reshape((out_c,) + ksize + (n1 - n0,) + in_dims)
-        conv_nd.col2im_add(img[:, n0:n1], gcol, stride, pad, dilate, overwrite_col=True)
+        conv_nd.col2im_add(img[:, n0:n1], gcol, stride, pad, dilate, overwrite_col=True,
+                           zeroed=True)
     y = img.swapaxes(0, 1)
     if b is not None:
         y += b.reshape((1, out_c) + (1,) * len(outs)).astype(y.dtype, copy=False)

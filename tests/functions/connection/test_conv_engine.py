@@ -59,6 +59,10 @@ GRAD_CASES = [
     ((2, 3, 7), (2, 3, 3), 1, 1, 1, 1, False),
     ((2, 4, 5, 6), (4, 2, 3, 3), 1, 1, 1, 2, False),
     ((1, 2, 4, 3, 5), (2, 2, 3, 1, 3), 1, (2, 0, 2), (2, 1, 2), 1, False),
+    # strided grids whose phases fit the output: patches and col2im through phase planes
+    ((2, 3, 8), (2, 3, 3), 2, 1, 1, 1, False),
+    ((2, 2, 6, 5), (4, 1, 3, 3), 2, 1, 1, 2, False),
+    ((1, 2, 5, 6), (2, 2, 4, 4), 2, 1, 1, 1, True),
 ]
 
 SAME_GRID_CASES = [
@@ -98,6 +102,48 @@ def test_same_grid_path_is_bit_for_bit_the_strided_one(case, monkeypatch):
     # the forward patches and the data gradient's col2im took the shifted rows
     assert set(calls) == {'_flat_im2col', '_flat_col2im_add'}
     monkeypatch.setattr(conv_nd, 'same_grid', lambda *a: False)
+    strided = run()
+    for got, expect in zip(fast, strided):
+        numpy.testing.assert_array_equal(got, expect)
+
+
+PHASE_GRID_CASES = [
+    # (x shape, W shape, stride, pad, dilate, groups, x in channel-major order)
+    ((3, 4, 8, 8), (6, 4, 3, 3), 2, 1, 1, 1, False),
+    ((2, 4, 9, 8), (4, 2, 3, 3), 2, 1, 1, 2, True),
+    ((2, 3, 12, 10), (4, 3, 7, 5), 2, (3, 2), 1, 1, False),
+    ((2, 2, 9, 8), (3, 2, 3, 5), (3, 2), (2, 4), (1, 2), 1, True),
+    ((1, 2, 6, 4, 6), (3, 2, 3, 3, 3), (2, 1, 2), 1, 1, 1, False),
+]
+
+
+@pytest.mark.parametrize('case', PHASE_GRID_CASES)
+def test_phase_grid_path_is_bit_for_bit_the_strided_one(case, monkeypatch):
+    # strided convolutions and their (col2im) data gradients through phase planes
+    xs, ws, stride, pad, dilate, groups, channel_major = case
+    rng = numpy.random.RandomState(7)
+    x = rng.uniform(-1, 1, xs).astype(numpy.float32)
+    if channel_major:
+        x = numpy.ascontiguousarray(x.swapaxes(0, 1)).swapaxes(0, 1)
+    W = rng.uniform(-1, 1, ws).astype(numpy.float32)
+
+    def run():
+        xv, Wv = minichainer.Variable(x.copy()), minichainer.Variable(W)
+        y = F.convolution_nd(xv, Wv, None, stride, pad, False, dilate, groups)
+        y.grad = numpy.random.RandomState(8).uniform(-1, 1, y.shape).astype(numpy.float32)
+        y.backward()
+        return y.array, xv.grad, Wv.grad
+
+    calls = []
+    real = conv_nd._phased_col2im_add
+    monkeypatch.setattr(conv_nd, '_phased_col2im_add',
+                        lambda *a: calls.append('col2im') or real(*a))
+    real_planes = conv_nd._phase_planes
+    monkeypatch.setattr(conv_nd, '_phase_planes',
+                        lambda *a: calls.append('planes') or real_planes(*a))
+    fast = run()
+    assert 'col2im' in calls and 'planes' in calls
+    monkeypatch.setattr(conv_nd, 'phase_grid', lambda *a: False)
     strided = run()
     for got, expect in zip(fast, strided):
         numpy.testing.assert_array_equal(got, expect)
