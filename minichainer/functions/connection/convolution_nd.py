@@ -177,7 +177,13 @@ def _check_groups_type(owner, in_types, groups, channels_axis_type):
 # -- array kernels (arrays in, arrays out) ----------------------------------------------
 
 def _matmul(a, b, xp):
-    """`a @ b` for 2-D operands, batched over the groups axis for 3-D ones."""
+    """`a @ b` for 2-D operands, batched over the groups axis for 3-D ones.
+
+    A product over one term (a depthwise convolution's data gradient) is the broadcast
+    outer product: the same values (no sum to round), where BLAS and NumPy's matmul
+    loop measured 4-5x slower."""
+    if a.shape[-1] == 1:
+        return xp.multiply(a, b)
     if a.ndim == 2:
         return a.dot(b)
     if a.shape[0] == 1:

@@ -9,6 +9,7 @@ import pytest
 import minichainer
 import minichainer.functions as F
 from minichainer import gradient_check
+from minichainer.functions.connection import convolution_nd as engine
 from minichainer.utils import conv_nd
 
 from . import conv_cases
@@ -424,3 +425,20 @@ def test_deconvolution_backward_takes_the_patches_of_gy_once(monkeypatch):
     gradient_check.check_backward(
         lambda x, W: F.deconvolution_2d(x, W, stride=2, pad=1), (x.array, W.array), gy,
         atol=1e-7, rtol=1e-6)
+
+
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32, numpy.float64])
+def test_depthwise_data_gradient_is_the_outer_product_of_one_term(dtype):
+    # a product over one term (channels per group of one, one output per group) is
+    # formed as a broadcast product: the values BLAS gives, and a gradient check holds
+    rng = numpy.random.RandomState(9)
+    a = rng.uniform(-1, 1, (4, 9, 1)).astype(dtype)
+    b = rng.uniform(-1, 1, (4, 1, 50)).astype(dtype)
+    numpy.testing.assert_array_equal(engine._matmul(a, b, numpy), numpy.matmul(a, b))
+    numpy.testing.assert_array_equal(engine._matmul(a[0], b[0], numpy), a[0].dot(b[0]))
+    x = rng.uniform(-1, 1, (2, 3, 6, 5)).astype(dtype)
+    W = rng.uniform(-1, 1, (1, 3, 3, 3)).astype(dtype)    # channel multiplier 1
+    gy = rng.uniform(-1, 1, (2, 3, 3, 3)).astype(dtype)
+    gradient_check.check_backward(
+        lambda x, W: F.depthwise_convolution_2d(x, W, stride=2, pad=1), (x, W), gy,
+        **TOL[dtype])
