@@ -173,6 +173,24 @@ def _im2col_cn(img, ksize, stride, pad, dilate, outs, pval=0):
     return col
 
 
+def pointwise(ksize, stride, pad, outs, dims):
+    """Whether each patch is one pixel at its own position (a 1x1 kernel, stride 1, no
+    padding): the patches are then the image itself."""
+    return (all(k == 1 for k in ksize) and all(s == 1 for s in stride) and not any(pad)
+            and tuple(outs) == tuple(dims))
+
+
+def patches_cn(img, ksize, stride, pad, dilate, outs):
+    """The patches (c, k..., n, o...) of `img` (n, c, d...) that a convolution's products
+    read: `_im2col_cn`'s copy, or for a pointwise kernel over an image in (c, n, d...)
+    memory order (another convolution's output) a view of the image itself. Read only."""
+    if pointwise(ksize, stride, pad, outs, img.shape[2:]):
+        src_cn = img.swapaxes(0, 1)
+        if src_cn.flags.c_contiguous:
+            return src_cn.reshape(src_cn.shape[:1] + tuple(ksize) + src_cn.shape[1:])
+    return _im2col_cn(img, ksize, stride, pad, dilate, outs)
+
+
 # -- shifted rows: same-size grids and the phases of strided grids ----------------------
 #
 # With stride 1 and an output grid as large as the image ("same" padding, the usual

@@ -207,7 +207,7 @@ def _conv_forward(x, W, b, stride, pad, dilate, outs, groups, xp):
     """Return `(y, col)`: y (n, oc, o...) as a view, col (c, k..., n, o...)."""
     n = x.shape[0]
     out_c = W.shape[0]
-    col = conv_nd._im2col_cn(x, W.shape[2:], stride, pad, dilate, outs)
+    col = conv_nd.patches_cn(x, W.shape[2:], stride, pad, dilate, outs)
     npix = col.size // (W.size // out_c * groups)
     y = _matmul(_grouped(W.reshape(out_c, -1), groups),
                 col.reshape(groups, -1, npix) if groups > 1 else col.reshape(-1, npix), xp)
@@ -257,18 +257,25 @@ def _deconv_forward(x_cn, W, b, x_shape, stride, pad, dilate, outs, groups, dtyp
     per_image = x_cn.shape[1] // n
     w2 = W.reshape(c, -1)
     wt = w2.T if groups == 1 else _grouped(w2, groups).transpose(0, 2, 1)
-    img = xp.zeros((out_c, n) + tuple(outs), dtype=dtype)  # (oc, n, outs...)
-    rows = w2.shape[1] * groups
-    chunk = max(1, _GCOL_CHUNK_BYTES // (rows * per_image * x_cn.itemsize))
-    for n0 in range(0, n, chunk):
-        n1 = min(n, n0 + chunk)
-        x_part = x_cn if n1 - n0 == n else x_cn[:, n0 * per_image:n1 * per_image]
-        gcol = _matmul(wt, _grouped(x_part, groups), xp)
-        if gcol.dtype != dtype:
-            gcol = gcol.astype(dtype, copy=False)
-        gcol = gcol.reshape((out_c,) + ksize + (n1 - n0,) + in_dims)
-        conv_nd.col2im_add(img[:, n0:n1], gcol, stride, pad, dilate, overwrite_col=True,
-                           zeroed=True)
+    if conv_nd.pointwise(ksize, stride, pad, outs, in_dims):
+        # the product is the output itself (no col2im; it is no larger than the output)
+        img = _matmul(wt, _grouped(x_cn, groups), xp)
+        if img.dtype != dtype:
+            img = img.astype(dtype, copy=False)
+        img = img.reshape((out_c, n) + tuple(outs))
+    else:
+        img = xp.zeros((out_c, n) + tuple(outs), dtype=dtype)  # (oc, n, outs...)
+        rows = w2.shape[1] * groups
+        chunk = max(1, _GCOL_CHUNK_BYTES // (rows * per_image * x_cn.itemsize))
+        for n0 in range(0, n, chunk):
+            n1 = min(n, n0 + chunk)
+            x_part = x_cn if n1 - n0 == n else x_cn[:, n0 * per_image:n1 * per_image]
+            gcol = _matmul(wt, _grouped(x_part, groups), xp)
+            if gcol.dtype != dtype:
+                gcol = gcol.astype(dtype, copy=False)
+            gcol = gcol.reshape((out_c,) + ksize + (n1 - n0,) + in_dims)
+            conv_nd.col2im_add(img[:, n0:n1], gcol, stride, pad, dilate,
+                               overwrite_col=True, zeroed=True)
     y = img.swapaxes(0, 1)
     if b is not None:
         y += b.reshape((1, out_c) + (1,) * len(outs)).astype(y.dtype, copy=False)
@@ -282,6 +289,8 @@ def _deconv_by_conv_ok(x, W, stride, pad, dilate, outs, groups):
     channels (its patch matrix has `x`'s channels, col2im's has the output's)."""
     if groups != 1 or any(s != 1 for s in stride) or x.dtype != W.dtype:
         return False
+    if conv_nd.pointwise(W.shape[2:], stride, pad, outs, x.shape[2:]):
+        return False   # `_deconv_forward` takes the product as the output, no patches
     if x.shape[1] > _DECONV_BY_CONV_RATIO * W.shape[1]:
         return False
     for d, o, k, p, di in zip(x.shape[2:], outs, W.shape[2:], pad, dilate):
@@ -371,8 +380,8 @@ class ConvolutionND(function_node.FunctionNode):
         xp = backend.get_array_module(x)
         y, col = _conv_forward(x, W, b, self.stride, self.pad, self.dilate, outs,
                                self.groups, xp)
-        if col.nbytes <= _COL_CACHE_MAX_BYTES:
-            self._col = col
+        if col.nbytes <= _COL_CACHE_MAX_BYTES or not col.flags.owndata:
+            self._col = col   # (a view of x, for a pointwise kernel, costs nothing)
         return y,
 
     def backward(self, indexes, grad_outputs):
@@ -436,7 +445,7 @@ class ConvolutionNDGradW(function_node.FunctionNode):
         outs = gy.shape[2:]
         if (col is None or col.shape[self.ndim + 2:] != outs
                 or col.shape[self.ndim + 1] != x.shape[0]):
-            col = conv_nd._im2col_cn(x, self.ksize, self.stride, self.pad, self.dilate,
+            col = conv_nd.patches_cn(x, self.ksize, self.stride, self.pad, self.dilate,
                                      outs)
         gy_cn = self._gy_cn
         self._gy_cn = None

@@ -442,3 +442,38 @@ def test_depthwise_data_gradient_is_the_outer_product_of_one_term(dtype):
     gradient_check.check_backward(
         lambda x, W: F.depthwise_convolution_2d(x, W, stride=2, pad=1), (x, W), gy,
         **TOL[dtype])
+
+
+@pytest.mark.parametrize('groups', [1, 2])
+@pytest.mark.parametrize('channel_major', [False, True])
+def test_pointwise_convolution_takes_no_patches_and_equals_the_general_path(
+        groups, channel_major, monkeypatch):
+    # a 1x1, stride-1, unpadded kernel: the patches are x itself (a view when x is in
+    # channel-major order) and the data gradient is W.T @ gy with no col2im
+    rng = numpy.random.RandomState(10)
+    x = rng.uniform(-1, 1, (3, 4, 5, 6)).astype(numpy.float32)
+    if channel_major:
+        x = numpy.ascontiguousarray(x.swapaxes(0, 1)).swapaxes(0, 1)
+    W = rng.uniform(-1, 1, (6, 4 // groups, 1, 1)).astype(numpy.float32)
+    gy = rng.uniform(-1, 1, (3, 6, 5, 6)).astype(numpy.float32)
+    col = conv_nd.patches_cn(x, (1, 1), (1, 1), (0, 0), (1, 1), (5, 6))
+    assert numpy.shares_memory(col, x) == channel_major
+    numpy.testing.assert_array_equal(
+        col, conv_nd._im2col_cn(x, (1, 1), (1, 1), (0, 0), (1, 1), (5, 6)))
+
+    def run():
+        xv, Wv = minichainer.Variable(x.copy(order='K')), minichainer.Variable(W)
+        y = F.convolution_2d(xv, Wv, groups=groups)
+        y.grad = gy
+        y.backward()
+        return y.array, xv.grad, Wv.grad
+
+    pointwise = run()
+    monkeypatch.setattr(conv_nd, 'pointwise', lambda *a: False)
+    general = run()
+    for got, expect in zip(pointwise, general):
+        numpy.testing.assert_allclose(got, expect, rtol=1e-6, atol=1e-6)
+    gradient_check.check_backward(
+        lambda x, W: F.convolution_2d(x, W, groups=groups), (x.astype(numpy.float64),
+                                                             W.astype(numpy.float64)),
+        gy.astype(numpy.float64), **TOL[numpy.float64])
