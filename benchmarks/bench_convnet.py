@@ -25,6 +25,10 @@ Cases (float32, one BLAS thread unless said otherwise):
   with the settings it starts with).
 - ``threads``: the convnet step with ``OPENBLAS_NUM_THREADS=2`` vs ``1`` (each in its own
   process, rounds alternating). Target ≥ 1.5×.
+- ``variants``: the other convolutions of common models, forward + backward against the
+  three GEMMs of each (per group when grouped): a stride-2 3×3 layer and a 7×7/2 stem
+  (ResNet), a 1×1 layer on a channel-major input and a 1×1/2 projection, a 4×4/2
+  deconvolution (DCGAN), a grouped and a depthwise 3×3 layer (MobileNet). No target.
 
 Contenders are interleaved round by round and each figure is the median over rounds of
 the per-round median step time, so slow phases of a shared machine hit all of them.
@@ -200,6 +204,62 @@ def resnet_floor():
 
 def conv_floor():
     return _run_all(_conv_gemms(64, 32, 64, 3, 16 * 16, numpy.random.default_rng(0)))
+
+
+# (name, x shape, W shape, keyword arguments, deconvolution, x in channel-major order):
+# see ``variants`` above
+VARIANTS = [
+    ('3x3/2 pad 1, (32,64,32,32) -> 128', (32, 64, 32, 32), (128, 64, 3, 3),
+     dict(stride=2, pad=1), False, False),
+    ('7x7/2 pad 3, (8,3,224,224) -> 64', (8, 3, 224, 224), (64, 3, 7, 7),
+     dict(stride=2, pad=3), False, False),
+    ('1x1, channel-major (32,256,14,14) -> 64', (32, 256, 14, 14), (64, 256, 1, 1),
+     dict(), False, True),
+    ('1x1/2, (32,256,28,28) -> 512', (32, 256, 28, 28), (512, 256, 1, 1),
+     dict(stride=2), False, False),
+    ('deconv 4x4/2 pad 1, (64,128,8,8) -> 64', (64, 128, 8, 8), (128, 64, 4, 4),
+     dict(stride=2, pad=1), True, False),
+    ('3x3 pad 1, 4 groups, (32,64,16,16) -> 64', (32, 64, 16, 16), (64, 16, 3, 3),
+     dict(pad=1, groups=4), False, False),
+    ('depthwise 3x3 pad 1, (32,32,32,32)', (32, 32, 32, 32), (32, 1, 3, 3),
+     dict(pad=1, groups=32), False, False),
+]
+
+
+def variant_step(chainer, xs, ws, kwargs, deconv, channel_major):
+    """fwd + bwd of one convolution variant, and the (n, c, oc, k*k, out_hw, groups) of
+    the convolution whose three GEMMs it needs."""
+    F = chainer.functions
+    rng = numpy.random.RandomState(0)
+    x = rng.uniform(-1, 1, xs).astype(numpy.float32)
+    if channel_major:   # as a convolution's (or a normalization's) output lies
+        x = numpy.ascontiguousarray(x.swapaxes(0, 1)).swapaxes(0, 1)
+    x = chainer.Variable(x)
+    W = chainer.Variable(rng.uniform(-1, 1, ws).astype(numpy.float32))
+    fn = F.deconvolution_2d if deconv else F.convolution_2d
+    y = fn(x, W, **kwargs)
+    gy = rng.uniform(-1, 1, y.shape).astype(numpy.float32)
+
+    def step():
+        x.grad = W.grad = None
+        out = fn(x, W, **kwargs)
+        out.grad = gy
+        out.backward()
+
+    groups = kwargs.get('groups', 1)
+    if deconv:   # the convolution from y back to x
+        shape = (xs[0], ws[1], ws[0], ws[2], xs[2] * xs[3], groups)
+    else:
+        shape = (xs[0], xs[1], ws[0], ws[2], y.shape[2] * y.shape[3], groups)
+    return step, shape
+
+
+def variant_floor(n, c, oc, k, out_hw, groups):
+    rng = numpy.random.default_rng(0)
+    ops = []
+    for _ in range(groups):
+        ops += _conv_gemms(n, c // groups, oc // groups, k, out_hw, rng)
+    return _run_all(ops)
 
 
 # -- PyTorch -----------------------------------------------------------------------------
@@ -389,8 +449,24 @@ def case_threads(args, mc):
     return {'1': one, '2': two}
 
 
+def case_variants(args, mc):
+    print('convolution variants, fwd + bwd vs their GEMMs (ms, median of {} rounds)'.format(
+        args.rounds))
+    result = {}
+    for name, xs, ws, kwargs, deconv, channel_major in VARIANTS:
+        step, shape = variant_step(mc, xs, ws, kwargs, deconv, channel_major)
+        med, _ = _interleave({'minichainer': step, 'gemm_floor': variant_floor(*shape)},
+                             args.rounds, args.steps)
+        ratio = med['minichainer'] / med['gemm_floor']
+        print('  {:<42} {:7.1f} ms vs {:7.1f} ms = {:.2f}x'.format(
+            name, med['minichainer'], med['gemm_floor'], ratio))
+        result[name] = med
+    return result
+
+
 CASES = {'convnet': case_convnet, 'resnet': case_resnet, 'conv': case_conv,
-         'memory': case_memory, 'threads': case_threads, 'alone': case_alone}
+         'memory': case_memory, 'threads': case_threads, 'alone': case_alone,
+         'variants': case_variants}
 
 
 def main():
