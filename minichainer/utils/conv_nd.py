@@ -3,7 +3,8 @@ channel-major patch helpers of the convolution engine.
 
 Patches are a strided view of the (padded) input, copied at most once; `col2im` adds
 one strided slice per kernel offset, clipped to the image (no padded buffer). On a
-same-size grid both work on shifted rows of the flattened grid instead. The code
+same-size grid, and on the phases of a strided grid, both work on shifted rows of the
+flattened grid instead. The code
 takes its array module from its inputs, so the `*_gpu` names are the same functions.
 """
 import itertools

@@ -14,14 +14,17 @@ copy:
   more rows than `gy` (faster in OpenBLAS; BLAS reads the transposes in place);
 * data gradient `gcol = W.T @ gy`, then `col2im`: one strided slice add per kernel
   offset into a zeroed buffer, or one shifted add of long rows on a same-size grid
-  (`conv_nd.same_grid`; in chunks of images when `gcol` would exceed
-  `_GCOL_CHUNK_BYTES`); or, for stride 1 when `gy` has no more channels than `x`
-  (`_deconv_by_conv_ok`), the convolution of the zero-padded `gy` with the flipped,
-  transposed filter: im2col (a copy) instead of col2im (k slice adds), same FLOPs.
+  (`conv_nd.same_grid`) or on the phase planes of a strided one (`conv_nd.phase_grid`),
+  in chunks of images when `gcol` would exceed `_GCOL_CHUNK_BYTES`; for a pointwise
+  kernel (1x1, stride 1, no padding) `gcol` is the gradient itself; or, for stride 1
+  when `gy` has no more channels than `x` (`_deconv_by_conv_ok`), the convolution of
+  the zero-padded `gy` with the flipped, transposed filter: im2col (a copy) instead of
+  col2im (k slice adds), same FLOPs.
 
 `gy` is brought to channel-major order at most once per backward and shared by both
 gradients. The forward `col` is kept for the filter gradient when it is at most
-`_COL_CACHE_MAX_BYTES` (recomputed otherwise, as Chainer always does).
+`_COL_CACHE_MAX_BYTES` (recomputed otherwise, as Chainer always does); a pointwise
+kernel over a channel-major `x` reads `x` itself as `col` (`conv_nd.patches_cn`).
 """
 import numbers
 
