@@ -38,9 +38,13 @@ def compute_indices_and_weights(out_size, in_size, mode, align_corners, xp):
 class _AxisInterp:
     """Linear interpolation along one axis: `out[i] = a0[i] * in[i0[i]] + a1[i] * in[i1[i]]`.
 
-    Bilinear resizing is separable, so it is two of these (rows, then columns); each is
-    a gather in the forward pass and a segmented sum (`add.reduceat` over the sorted
-    source indices) in the backward pass.
+    Bilinear resizing is separable, so it is two of these (rows, then columns). Each is
+    a product with the (out, in) interpolation matrix holding those two weights per
+    row: one matrix product along the last axis (`apply_last`), a batch of them along
+    the rows axis (`apply_rows`), and the transposed matrix for the gradient. Inputs
+    with an inf or NaN take the gather (forward) or per-position adds (gradient)
+    instead: in a product an inf or NaN would reach every output through the zero
+    weights (0 * inf is NaN), while interpolation only spreads it to its neighbours.
     """
 
     def __init__(self, idx, weight, in_size, dtype):
@@ -52,9 +56,48 @@ class _AxisInterp:
         self.a0 = (1 - w).astype(dtype)
         self.in_size = in_size
         self.linear = bool((w != 0).any())
+        self._matrix = None
 
-    def apply(self, x, axis):
-        """Interpolate `x` along `axis` (a negative axis)."""
+    def matrix(self, xp):
+        """The (out, in) interpolation matrix (two weights a row; one where both taps
+        meet at the edge, their sum)."""
+        if self._matrix is None:
+            rows = numpy.arange(len(self.i0))
+            m = numpy.zeros((len(self.i0), self.in_size), dtype=self.a0.dtype)
+            numpy.add.at(m, (rows, self.i0), self.a0)
+            if self.linear:
+                numpy.add.at(m, (rows, self.i1), self.a1)
+            self._matrix = xp.asarray(m)
+        return self._matrix
+
+    def apply_last(self, x):
+        """Interpolate `x` along its last axis."""
+        xp = backend.get_array_module(x)
+        lead = x.shape[:-1]
+        y = x.reshape(-1, x.shape[-1]).dot(self.matrix(xp).T)
+        return y.reshape(lead + (y.shape[-1],))
+
+    def apply_rows(self, x):
+        """Interpolate `x` (..., rows, cols) along its rows axis."""
+        xp = backend.get_array_module(x)
+        y = xp.matmul(self.matrix(xp), x.reshape((-1,) + x.shape[-2:]))
+        return y.reshape(x.shape[:-2] + y.shape[-2:])
+
+    def transpose_last(self, g):
+        """Adjoint of `apply_last`."""
+        xp = backend.get_array_module(g)
+        lead = g.shape[:-1]
+        out = g.reshape(-1, g.shape[-1]).dot(self.matrix(xp))
+        return out.reshape(lead + (out.shape[-1],))
+
+    def transpose_rows(self, g):
+        """Adjoint of `apply_rows`."""
+        xp = backend.get_array_module(g)
+        out = xp.matmul(self.matrix(xp).T, g.reshape((-1,) + g.shape[-2:]))
+        return out.reshape(g.shape[:-2] + out.shape[-2:])
+
+    def gather(self, x, axis):
+        """Interpolate `x` along `axis` (a negative axis) by gathering the two taps."""
         xp = backend.get_array_module(x)
         shape = (-1,) + (1,) * (-axis - 1)
         y = xp.take(x, self.i0, axis=axis) * self.a0.reshape(shape)
@@ -62,8 +105,8 @@ class _AxisInterp:
             y += xp.take(x, self.i1, axis=axis) * self.a1.reshape(shape)
         return y
 
-    def transpose(self, g, axis):
-        """Adjoint of `apply`: scatter-add `g` back onto the source positions."""
+    def scatter(self, g, axis):
+        """Adjoint of `gather`: add `g` back onto the source positions."""
         xp = backend.get_array_module(g)
         shape = (-1,) + (1,) * (-axis - 1)
         out_shape = list(g.shape)
@@ -75,11 +118,30 @@ class _AxisInterp:
         lead = (slice(None),) * (g.ndim + axis)
         for idx, a in terms:
             weighted = g * a.reshape(shape)
-            # one slice add per output position, in order (a segmented add.reduceat
-            # over runs of one or two positions costs ~40 ns per run: 3-5x slower)
             for j, i in enumerate(idx.tolist()):
                 out[lead + (i,)] += weighted[lead + (j,)]
         return out
+
+
+def _all_finite(a):
+    xp = backend.get_array_module(a)
+    with numpy.errstate(invalid='ignore', over='ignore'):
+        return bool(xp.isfinite(a.sum()))   # (a sum past the float range only costs speed)
+
+
+def _interpolate(x, rows, cols):
+    """Bilinear (or nearest) interpolation of `x` (..., H, W): columns, then rows; an
+    axis that only selects (no fractional weight) is gathered, exactly."""
+    product = _all_finite(x)
+    t = cols.apply_last(x) if product and cols.linear else cols.gather(x, -1)
+    return rows.apply_rows(t) if product and rows.linear else rows.gather(t, -2)
+
+
+def _interpolate_grad(gy, rows, cols):
+    """Adjoint of `_interpolate`."""
+    product = _all_finite(gy)
+    g = rows.transpose_rows(gy) if product and rows.linear else rows.scatter(gy, -2)
+    return cols.transpose_last(g) if product and cols.linear else cols.scatter(g, -1)
 
 
 def _interpolators(out_size, in_size, mode, align_corners, dtype, xp):
@@ -122,7 +184,7 @@ class ResizeImages(function_node.FunctionNode):
     def forward(self, inputs):
         x, = inputs
         rows, cols = _node_interpolators(self, x.shape[2:], x)
-        return rows.apply(cols.apply(x, -1), -2),
+        return _interpolate(x, rows, cols),
 
     def backward(self, indexes, grad_outputs):
         return ResizeImagesGrad(self.inputs[0].shape, (self.out_H, self.out_W), self.mode,
@@ -145,7 +207,7 @@ class ResizeImagesGrad(function_node.FunctionNode):
     def forward(self, inputs):
         gy, = inputs
         rows, cols = _node_interpolators(self, self.input_shape[2:], gy)
-        return cols.transpose(rows.transpose(gy, -2), -1),
+        return _interpolate_grad(gy, rows, cols),
 
     def backward(self, indexes, grad_outputs):
         return ResizeImages((self.out_H, self.out_W), self.mode,

@@ -1,6 +1,7 @@
 import numpy
 import pytest
 
+import minichainer
 import minichainer.functions as F
 from minichainer import gradient_check
 from minichainer.utils import type_check
@@ -70,3 +71,53 @@ def test_resize_images_invalid_type(x):
 def test_resize_images_bad_mode():
     with pytest.raises(ValueError, match='mode'):
         F.resize_images(numpy.zeros((1, 1, 2, 2), numpy.float32), (3, 3), mode='cubic')
+
+
+@pytest.mark.parametrize('in_hw, out_hw', [((33, 33), (257, 257)), ((16, 12), (8, 5)),
+                                           ((5, 7), (9, 4))])
+@pytest.mark.parametrize('align_corners', [True, False])
+def test_resize_images_products_equal_the_gathered_taps(in_hw, out_hw, align_corners):
+    # finite inputs go through the interpolation matrices; the result (and the gradient)
+    # is the two-tap gather (and its per-position adds) to float32 rounding
+    from minichainer.functions.array import resize_images as module
+    rng = numpy.random.RandomState(0)
+    x = rng.uniform(-1, 1, (2, 3) + in_hw).astype(numpy.float32)
+    gy = rng.uniform(-1, 1, (2, 3) + out_hw).astype(numpy.float32)
+    rows, cols = module._interpolators(out_hw, in_hw, 'bilinear', align_corners,
+                                       numpy.float32, numpy)
+    expect = rows.gather(cols.gather(x, -1), -2)
+    numpy.testing.assert_allclose(module._interpolate(x, rows, cols), expect,
+                                  rtol=1e-5, atol=1e-6)
+    expect = cols.scatter(rows.scatter(gy, -2), -1)
+    numpy.testing.assert_allclose(module._interpolate_grad(gy, rows, cols), expect,
+                                  rtol=1e-5, atol=1e-5)
+    y = F.resize_images(x, out_hw, align_corners=align_corners)
+    numpy.testing.assert_allclose(
+        y.array, _resize_reference(x, out_hw[0], out_hw[1], 'bilinear', align_corners),
+        rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize('bad', [numpy.inf, numpy.nan])
+def test_resize_images_keeps_a_non_finite_value_local(bad):
+    # an inf or NaN reaches only the outputs that interpolate it, as with the gathered
+    # taps (a product with the interpolation matrix would spread it over a whole row
+    # and column: 0 * inf is NaN)
+    from minichainer.functions.array import resize_images as module
+    rows, cols = module._interpolators((15, 15), (8, 8), 'bilinear', True, numpy.float32,
+                                       numpy)
+    x = numpy.zeros((1, 1, 8, 8), numpy.float32)
+    x[0, 0, 2, 3] = bad
+    x_var = minichainer.Variable(x)
+    with numpy.errstate(invalid='ignore'):   # 0 * inf, in the taps of weight 0
+        y = F.resize_images(x_var, (15, 15))
+        expect = rows.gather(cols.gather(x, -1), -2)
+    assert (numpy.isfinite(y.array) == numpy.isfinite(expect)).all()
+    assert numpy.isfinite(y.array).sum() >= 15 * 15 - 16
+    gy = numpy.zeros((1, 1, 15, 15), numpy.float32)
+    gy[0, 0, 4, 6] = bad
+    y.grad = gy
+    with numpy.errstate(invalid='ignore'):
+        y.backward()
+        expect = cols.scatter(rows.scatter(gy, -2), -1)
+    assert (numpy.isfinite(x_var.grad) == numpy.isfinite(expect)).all()
+    assert numpy.isfinite(x_var.grad).sum() >= 8 * 8 - 4
