@@ -323,13 +323,32 @@ def indexes_to_codes(geo, indexes):
 
 
 def average_forward(geo, x, width=None):
-    """Average pooling; padded zeros count unless `width` (real elements) is given."""
-    col = geo.patches(x, 0)
-    if width is None:
-        y = col.mean(axis=2)
+    """Average pooling; padded zeros count unless `width` (real elements) is given.
+
+    The window sums add one strided view of the (padded) input per kernel offset, in
+    Chainer's (row-major) order, into a copy of the first: the sums (and for float16 the
+    float32 accumulation of a mean) are those of NumPy's reduction over gathered
+    windows, without the kernel-size-fold copy of the input that gathering makes.
+    """
+    xp = backend.get_array_module(x)
+    if geo.direct:
+        buf = x
     else:
-        y = col.sum(axis=2) / width.reshape(-1)
-    return y.astype(x.dtype, copy=False).reshape(geo.out_shape())
+        buf = xp.zeros(x.shape[:2] + geo.buf_dims, dtype=x.dtype)
+        buf[geo._interior()] = x
+    windows = geo._window_view(buf)                  # (n, c) + ksize + outs, no copy
+    colon = (slice(None), slice(None))
+    offsets = itertools.product(*[range(k) for k in geo.ksize])
+    # NumPy's mean of float16 sums in float32 (then divides and rounds once)
+    acc = numpy.float32 if width is None and x.dtype == numpy.float16 else x.dtype
+    y = windows[colon + next(offsets)].astype(acc)   # a copy
+    for kidx in offsets:
+        y += windows[colon + kidx]
+    if width is None:
+        y /= y.dtype.type(geo.kk)
+    else:
+        y = y / width
+    return y.astype(x.dtype, copy=False)
 
 
 def average_backward(geo, gy, dtype, width=None):
