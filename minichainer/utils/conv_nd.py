@@ -8,6 +8,7 @@ flattened grid instead. The code
 takes its array module from its inputs, so the `*_gpu` names are the same functions.
 """
 import itertools
+import math
 
 from minichainer import backend
 from minichainer.utils.conv import ConvolutionShapeError
@@ -223,14 +224,7 @@ def phase_grid(stride, ksize, outs, dims):
         return False
     if any(-(-d // s) > o for d, s, o in zip(dims, stride, outs)):
         return False
-    return _prod(ksize) > _prod(min(k, s) for k, s in zip(ksize, stride))
-
-
-def _prod(values):
-    out = 1
-    for v in values:
-        out *= v
-    return out
+    return math.prod(ksize) > math.prod(min(k, s) for k, s in zip(ksize, stride))
 
 
 def _grid_rows(a_cn):
@@ -292,15 +286,6 @@ def _shifted(length, shift):
     return slice(-shift, length), slice(0, length + shift)
 
 
-def _phase_index(phase, stride):
-    """Per-axis residues of the row-major phase index `phase`."""
-    residues = []
-    for s in reversed(stride):
-        phase, r = divmod(phase, s)
-        residues.append(r)
-    return tuple(reversed(residues))
-
-
 def _phase_views(a_cn, stride, outs, pad, dilate, ksize):
     """`(phase, lattice view of a_cn (c, n, m...), plane slices)` for each phase that
     some kernel offset reads: the view holds the image positions of the phase, the
@@ -321,7 +306,7 @@ def _phase_planes(img_cn, stride, outs, pad, dilate, ksize, pval):
     the kernel offsets read (positions past the image hold `pval`); None for the rest."""
     xp = backend.get_array_module(img_cn)
     c, n = img_cn.shape[:2]
-    planes = [None] * _prod(stride)
+    planes = [None] * math.prod(stride)
     for phase, view, cut in _phase_views(img_cn, stride, outs, pad, dilate, ksize):
         plane = xp.empty((c, n) + tuple(outs), dtype=img_cn.dtype)
         if view.shape[2:] != tuple(outs):
@@ -376,7 +361,7 @@ def _phased_col2im_add(img_cn, col, stride, pad, dilate, zeroed):
     views = list(_phase_views(img_cn, stride, outs, pad, dilate, ksize))
     if zeroed:
         xp = backend.get_array_module(img_cn)
-        planes = [None] * _prod(stride)
+        planes = [None] * math.prod(stride)
         for phase, _, _ in views:
             planes[phase] = xp.zeros(plane_shape, dtype=img_cn.dtype).reshape(
                 plane_shape[0], 1, -1)

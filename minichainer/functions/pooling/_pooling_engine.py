@@ -93,17 +93,21 @@ class Geometry(object):
         strides = st[:2] + st[2:] + tuple(a * s for a, s in zip(st[2:], self.stride))
         return _as_strided(xp, buf, shape, strides)
 
+    def padded(self, x, pval):
+        """`x` itself when the windows stay inside it, else a copy padded with `pval`
+        over the extent the windows read."""
+        if self.direct:
+            return x
+        xp = backend.get_array_module(x)
+        buf = xp.full(x.shape[:2] + self.buf_dims, pval, dtype=x.dtype)
+        buf[self._interior()] = x
+        return buf
+
     def patches(self, x, pval):
         """Contiguous windows of `x` (padded with `pval`) as (n, c, K, P)."""
         xp = backend.get_array_module(x)
-        n, c = x.shape[:2]
-        if self.direct:
-            buf = x
-        else:
-            buf = xp.full((n, c) + self.buf_dims, pval, dtype=x.dtype)
-            buf[self._interior()] = x
-        col = xp.ascontiguousarray(self._window_view(buf))
-        return col.reshape(n, c, self.kk, self.P)
+        col = xp.ascontiguousarray(self._window_view(self.padded(x, pval)))
+        return col.reshape(x.shape[0], x.shape[1], self.kk, self.P)
 
     def offsets(self):
         """`(o, dst, src)` for each kernel offset `o` (row-major, Chainer's order) whose
@@ -330,13 +334,7 @@ def average_forward(geo, x, width=None):
     float32 accumulation of a mean) are those of NumPy's reduction over gathered
     windows, without the kernel-size-fold copy of the input that gathering makes.
     """
-    xp = backend.get_array_module(x)
-    if geo.direct:
-        buf = x
-    else:
-        buf = xp.zeros(x.shape[:2] + geo.buf_dims, dtype=x.dtype)
-        buf[geo._interior()] = x
-    windows = geo._window_view(buf)                  # (n, c) + ksize + outs, no copy
+    windows = geo._window_view(geo.padded(x, 0))     # (n, c) + ksize + outs, no copy
     colon = (slice(None), slice(None))
     offsets = itertools.product(*[range(k) for k in geo.ksize])
     # NumPy's mean of float16 sums in float32 (then divides and rounds once)
