@@ -9,18 +9,30 @@ from minichainer.functions.connection.linear import linear
 
 
 def _gru_cell(x, h, c, w, b):
+    """One GRU step: `w[0:3]`/`b[0:3]` act on x, `w[3:6]`/`b[3:6]` on h (reset,
+    update, new)."""
+    xw, xb, step = _gru_split_input(w, b)
+    return step(linear(x, xw, xb), h, c)
+
+
+def _gru_split_input(w, b):
     xw = concat([w[0], w[1], w[2]], axis=0)
-    hw = concat([w[3], w[4], w[5]], axis=0)
     xb = concat([b[0], b[1], b[2]], axis=0)
+    hw = concat([w[3], w[4], w[5]], axis=0)
     hb = concat([b[3], b[4], b[5]], axis=0)
-    gru_x = linear(x, xw, xb)
-    gru_h = linear(h, hw, hb)
-    W_r_x, W_z_x, W_x = split_axis(gru_x, 3, axis=1)
-    U_r_h, U_z_h, U_x = split_axis(gru_h, 3, axis=1)
-    r = sigmoid(W_r_x + U_r_h)
-    z = sigmoid(W_z_x + U_z_h)
-    h_bar = tanh(W_x + r * U_x)
-    return (1 - z) * h_bar + z * h, None
+
+    def step(gru_x, h, c):
+        gru_h = linear(h, hw, hb)
+        W_r_x, W_z_x, W_x = split_axis(gru_x, 3, axis=1)
+        U_r_h, U_z_h, U_x = split_axis(gru_h, 3, axis=1)
+        r = sigmoid(W_r_x + U_r_h)
+        z = sigmoid(W_z_x + U_z_h)
+        h_bar = tanh(W_x + r * U_x)
+        return (1 - z) * h_bar + z * h, None
+    return xw, xb, step
+
+
+_gru_cell.split_input = _gru_split_input
 
 
 _gru = _gru_cell  # Chainer's name (ChainerRL imports it)

@@ -7,13 +7,25 @@ from minichainer.functions.connection.linear import linear
 
 
 def _lstm_cell(x, h, c, w, b):
+    """One LSTM step: `w[0:4]`/`b[0:4]` act on x, `w[4:8]`/`b[4:8]` on h (input,
+    forget, cell, output gates), stacked into the layout of `lstm`."""
+    xw, xb, step = _lstm_split_input(w, b)
+    return step(linear(x, xw, xb), h, c)
+
+
+def _lstm_split_input(w, b):
     xw = _stack_weight([w[2], w[0], w[1], w[3]])
-    hw = _stack_weight([w[6], w[4], w[5], w[7]])
     xb = _stack_weight([b[2], b[0], b[1], b[3]])
+    hw = _stack_weight([w[6], w[4], w[5], w[7]])
     hb = _stack_weight([b[6], b[4], b[5], b[7]])
-    lstm_in = linear(x, xw, xb) + linear(h, hw, hb)
-    c_bar, h_bar = lstm(c, lstm_in)
-    return h_bar, c_bar
+
+    def step(x_proj, h, c):
+        c_bar, h_bar = lstm(c, x_proj + linear(h, hw, hb))
+        return h_bar, c_bar
+    return xw, xb, step
+
+
+_lstm_cell.split_input = _lstm_split_input
 
 
 _lstm = _lstm_cell  # Chainer's name (ChainerRL imports it)

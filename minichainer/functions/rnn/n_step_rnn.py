@@ -2,6 +2,8 @@
 
 These are compositions of differentiable functions (Chainer's CPU path); no cuDNN.
 """
+import numpy
+
 from minichainer.utils import argument
 from minichainer.functions.activation.relu import relu
 from minichainer.functions.activation.tanh import tanh
@@ -35,15 +37,36 @@ def _dropout_sequence(xs, dropout_ratio):
 
 
 def _one_directional_loop(f, xs, h, c, w, b):
+    """Run cell `f` over the time steps `xs`. A cell with a `split_input` attribute (the
+    cells of this package) has its input projection computed for every step at once:
+    `split_input(w, b)` gives the input weight and bias and the recurrent step
+    `step(projection, h, c) -> (h, c)`; one `linear` over all the steps' inputs then
+    replaces one per step, and the weights are stacked once instead of every step."""
+    split_input = getattr(f, 'split_input', None)
+    if split_input is not None:
+        xs = list(xs)
+        xw, xb, step = split_input(w, b)
+        sizes = [len(x) for x in xs]
+        projection = linear(concat(xs, axis=0) if len(xs) > 1 else xs[0], xw, xb)
+        if len(xs) > 1:
+            ends = numpy.cumsum(sizes)[:-1].tolist()
+            inputs = split_axis(projection, ends, axis=0)
+        else:
+            inputs = (projection,)
+    else:
+        inputs = xs
+
+        def step(x, h, c):
+            return f(x, h, c, w, b)
     h_list = []
-    for x in xs:
+    for x in inputs:
         batch = len(x)
         need_split = len(h) > batch
         if need_split:
             h, h_rest = split_axis(h, [batch], axis=0)
             if c is not None:
                 c, c_rest = split_axis(c, [batch], axis=0)
-        h, c = f(x, h, c, w, b)
+        h, c = step(x, h, c)
         h_list.append(h)
         if need_split:
             h = concat([h, h_rest], axis=0)
@@ -92,12 +115,22 @@ def n_step_rnn_impl(f, n_layers, dropout_ratio, hx, cx, ws, bs, xs, use_bi_direc
 
 
 def _rnn_cell(activation):
+    """The step `f(x, h, c, w, b)` of a plain RNN (`w = [W0, W1]`, `b = [b0, b1]`)."""
     act = tanh if activation == 'tanh' else relu
 
     def f(x, h, c, w, b):
         xw, hw = w
         xb, hb = b
         return act(linear(x, xw, xb) + linear(h, hw, hb)), None
+
+    def split_input(w, b):
+        hw, hb = w[1], b[1]
+
+        def step(x_proj, h, c):
+            return act(x_proj + linear(h, hw, hb)), None
+        return w[0], b[0], step
+
+    f.split_input = split_input
     return f
 
 

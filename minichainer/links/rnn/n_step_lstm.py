@@ -1,35 +1,18 @@
 """Stacked LSTMs over lists of sequences: `NStepLSTM` and `NStepBiLSTM`."""
+from minichainer.functions.rnn import n_step_lstm as _n_step_lstm
 from minichainer.links.rnn import n_step_rnn
-
-from minichainer.functions.activation import lstm as _lstm
-from minichainer.functions.connection import linear as _linear
-from minichainer.functions.array import reshape as _reshape
-from minichainer.functions.array import stack as _stack
-
-
-def _stack_weight(ws):
-    # Interleave the 4 gate blocks per unit, the layout F.lstm expects.
-    w = _stack.stack(ws, axis=1)
-    shape = w.shape
-    return _reshape.reshape(w, (shape[0] * shape[1],) + shape[2:])
-
-
-def _lstm_cell(x, h, c, w, b):
-    # w0..w3: input, forget, cell, output weights on x; w4..w7 the same on h.
-    xw = _stack_weight([w[2], w[0], w[1], w[3]])
-    hw = _stack_weight([w[6], w[4], w[5], w[7]])
-    xb = _stack_weight([b[2], b[0], b[1], b[3]])
-    hb = _stack_weight([b[6], b[4], b[5], b[7]])
-    lstm_in = _linear.linear(x, xw, xb) + _linear.linear(h, hw, hb)
-    c_new, h_new = _lstm.lstm(c, lstm_in)
-    return h_new, c_new
 
 
 class NStepLSTMBase(n_step_rnn.NStepRNNBase):
     """Base of the stacked LSTM links (8 weights per layer and direction)."""
 
     n_weights = 8
-    _cell = staticmethod(_lstm_cell)
+
+    def rnn(self, n_layers, dropout, hx, cx, ws, bs, xs):
+        """[`n_step_lstm_base`][minichainer.functions.rnn.n_step_lstm.n_step_lstm_base] over
+        the time-major inputs; returns `(hy, cy, ys)`."""
+        return _n_step_lstm.n_step_lstm_base(n_layers, dropout, hx, cx, ws, bs, xs,
+                                             self.use_bi_direction)
 
     @property
     def n_cells(self):

@@ -12,18 +12,9 @@ import numpy
 from minichainer import initializers
 from minichainer import link
 from minichainer import variable
-from minichainer.functions.activation.relu import relu
-from minichainer.functions.activation.tanh import tanh
 from minichainer.functions.array import permutate as _permutate
 from minichainer.functions.array import transpose_sequence as _transpose_sequence
-from minichainer.functions.connection import linear as _linear
 from minichainer.functions.rnn import n_step_rnn as _n_step_rnn
-
-_activation = {
-    'tanh': tanh,
-    'relu': relu,
-}
-
 
 def argsort_list_descent(lst):
     """Indices that sort `lst` by decreasing length (stable)."""
@@ -42,14 +33,6 @@ def permutate_list(lst, indices, inv):
     return ret
 
 
-def _rnn_cell(activation):
-    act = _activation[activation]
-
-    def cell(x, h, c, w, b):
-        return act(_linear.linear(x, w[0], b[0]) + _linear.linear(h, w[1], b[1])), None
-    return cell
-
-
 class NStepRNNBase(link.ChainList):
     """Base class of the stacked (bi-)directional RNN links.
 
@@ -65,7 +48,7 @@ class NStepRNNBase(link.ChainList):
 
     n_weights = None
     use_bi_direction = False
-    _cell = None
+    activation = 'tanh'
 
     def __init__(self, n_layers, in_size, out_size, dropout, *, initialW=None,
                  initial_bias=None, **kwargs):
@@ -121,14 +104,13 @@ class NStepRNNBase(link.ChainList):
         """Number of state arrays (1, or 2 for LSTMs)."""
         return 1
 
-    def rnn(self, n_layers, dropout, *args):
-        """Run the recurrence: `args` are the initial states, ws, bs and the
-        time-major inputs; returns the final states and the outputs."""
-        hx, cx = (args[0], args[1]) if self.n_cells == 2 else (args[0], None)
-        ws, bs, xs = args[self.n_cells:]
-        hy, cy, ys = _n_step_rnn.n_step_rnn_impl(self._cell, n_layers, dropout, hx, cx,
-                                                 ws, bs, xs, self.use_bi_direction)
-        return (hy, cy, ys) if self.n_cells == 2 else (hy, ys)
+    def rnn(self, n_layers, dropout, hx, ws, bs, xs):
+        """Run the recurrence over the time-major inputs `xs` from the initial states
+        (as Chainer's links, through the functions: here
+        [`n_step_rnn_base`][minichainer.functions.rnn.n_step_rnn.n_step_rnn_base] with the
+        class's `activation`); returns the final states and the outputs."""
+        return _n_step_rnn.n_step_rnn_base(n_layers, dropout, hx, ws, bs, xs,
+                                           self.activation, self.use_bi_direction)
 
     def forward(self, hx, xs, **kwargs):
         """forward(self, hx, xs)
@@ -176,7 +158,7 @@ class NStepRNNTanh(NStepRNNBase):
 
     n_weights = 2
     use_bi_direction = False
-    _cell = staticmethod(_rnn_cell('tanh'))
+    activation = 'tanh'
 
 
 class NStepRNNReLU(NStepRNNBase):
@@ -184,7 +166,7 @@ class NStepRNNReLU(NStepRNNBase):
 
     n_weights = 2
     use_bi_direction = False
-    _cell = staticmethod(_rnn_cell('relu'))
+    activation = 'relu'
 
 
 class NStepBiRNNTanh(NStepRNNBase):
@@ -192,7 +174,7 @@ class NStepBiRNNTanh(NStepRNNBase):
 
     n_weights = 2
     use_bi_direction = True
-    _cell = staticmethod(_rnn_cell('tanh'))
+    activation = 'tanh'
 
 
 class NStepBiRNNReLU(NStepRNNBase):
@@ -200,4 +182,4 @@ class NStepBiRNNReLU(NStepRNNBase):
 
     n_weights = 2
     use_bi_direction = True
-    _cell = staticmethod(_rnn_cell('relu'))
+    activation = 'relu'

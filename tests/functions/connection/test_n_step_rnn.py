@@ -123,3 +123,36 @@ def test_n_step_lstm_dropout_in_test_mode_is_identity():
         a = F.n_step_lstm(2, 0.9, hx, hx, ws, bs, xs)[0].array
     b = F.n_step_lstm(2, 0.0, hx, hx, ws, bs, xs)[0].array
     numpy.testing.assert_allclose(a, b)
+
+
+@pytest.mark.parametrize('kind', ['lstm', 'gru', 'rnn'])
+def test_n_step_rnn_impl_projection_path_equals_the_per_step_cell(kind):
+    # the package's cells project every step's input at once (`split_input`); any other
+    # cell `f(x, h, c, w, b)` runs step by step; both give the same values and gradients
+    from minichainer.functions.rnn import n_step_gru, n_step_lstm, n_step_rnn
+    cell = {'lstm': n_step_lstm._lstm_cell, 'gru': n_step_gru._gru_cell,
+            'rnn': n_step_rnn._rnn_cell('tanh')}[kind]
+    assert hasattr(cell, 'split_input')
+
+    def plain(x, h, c, w, b):      # the same cell, without its split_input
+        return cell(x, h, c, w, b)
+
+    rng = numpy.random.RandomState(3)
+    n_w = {'lstm': 8, 'gru': 6, 'rnn': 2}[kind]
+    xs = [rng.randn(b, 4) for b in (3, 3, 2, 1)]
+    hx = rng.randn(2, 3, 5)
+    cx = rng.randn(2, 3, 5) if kind == 'lstm' else None
+    ws = [[rng.randn(5, 4 if (layer == 0 and j < n_w // 2) else 5) for j in range(n_w)]
+          for layer in range(2)]
+    bs = [[rng.randn(5) for _ in range(n_w)] for _ in range(2)]
+    results = []
+    for f in (cell, plain):
+        wv = [[minichainer.Variable(w) for w in layer] for layer in ws]
+        xv = [minichainer.Variable(x) for x in xs]
+        hy, cy, ys = n_step_rnn.n_step_rnn_impl(f, 2, 0.0, hx, cx, wv, bs, xv, False)
+        loss = sum(F.sum(y * y) for y in ys) + F.sum(hy)
+        loss.backward()
+        results.append([hy.array] + [y.array for y in ys] + [x.grad for x in xv]
+                       + [w.grad for layer in wv for w in layer])
+    for a, b in zip(*results):
+        numpy.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)
