@@ -50,3 +50,30 @@ def test_embed_id_out_of_range():
         F.embed_id(numpy.array([-2, 0], numpy.int32), W, ignore_label=-1)
     with pytest.raises(type_check.InvalidType):
         F.embed_id(numpy.array([0.0, 1.0], 'f'), W)
+
+
+@pytest.mark.parametrize('dtype', [numpy.float16, numpy.float32, numpy.float64])
+@pytest.mark.parametrize('chunk', [None, 7])
+def test_embed_id_gradient_is_chainers_sequential_sum(dtype, chunk, monkeypatch):
+    # gW[x[i]] += gy[i] in order, as Chainer's CPU loop: repeated ids sum in that order,
+    # bit for bit (also across the chunks the flat scatter works in)
+    from minichainer.functions.connection import embed_id as module
+    if chunk is not None:
+        monkeypatch.setattr(module, '_SCATTER_ELEMENTS', chunk)
+    rng = numpy.random.RandomState(4)
+    x = numpy.minimum(rng.zipf(1.3, (6, 9)), 12).astype(numpy.int32) - 1
+    x[0, :3] = -1
+    W = rng.randn(12, 5).astype(dtype)
+    gy = (rng.randn(6, 9, 5) * 100).astype(dtype)
+    gy[1, ::2] = -0.0
+    xv = x.copy()
+    Wv = minichainer.Variable(W)
+    y = F.embed_id(xv, Wv, ignore_label=-1)
+    y.grad = gy
+    y.backward()
+    expect = numpy.zeros_like(W)
+    for i, row in zip(x.ravel(), gy.reshape(-1, 5)):
+        if i != -1:
+            expect[i] += row
+    numpy.testing.assert_array_equal(Wv.grad, expect)
+    assert (numpy.signbit(Wv.grad) == numpy.signbit(expect)).all()
