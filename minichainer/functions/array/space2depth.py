@@ -22,9 +22,13 @@ class Space2Depth(function_node.FunctionNode):
         xp = backend.get_array_module(x)
         r = self.r
         n, c, h, w = x.shape
-        y = xp.reshape(x, (n, c, h // r, r, w // r, r))
-        y = xp.transpose(y, (0, 3, 5, 1, 2, 4))
-        return xp.reshape(y, (n, r * r * c, h // r, w // r)),
+        # one strided copy per (ry, rx) block, as depth2space
+        src = xp.reshape(x, (n, c, h // r, r, w // r, r))
+        y = xp.empty((n, r, r, c, h // r, w // r), dtype=x.dtype)
+        for ry in range(r):
+            for rx in range(r):
+                y[:, ry, rx] = src[:, :, :, ry, :, rx]
+        return y.reshape(n, r * r * c, h // r, w // r),
 
     def backward(self, indexes, grad_outputs):
         return depth2space.depth2space(grad_outputs[0], self.r),
