@@ -19,51 +19,67 @@ def _logsumexp(a, b):
     return m + numpy.log(numpy.exp(a - m) + numpy.exp(b - m))
 
 
-def _ctc_one(log_y, labels, blank):
-    """-log p(labels | log_y) and d(-log p)/d(logits) for one sequence.
+def _ctc_batch(log_y, t, input_length, label_length, blank):
+    """-log p(labels | log_y) (B,) and d(-log p)/d(logits) (T, B, V) of every sequence.
 
-    `log_y` is (T, V) log-softmax, `labels` a 1-d int array of length L.
-    """
-    T, V = log_y.shape
-    path = numpy.full(2 * len(labels) + 1, blank, dtype=numpy.int64)
-    path[1::2] = labels
-    S = len(path)
-    # transitions that may skip the blank in between (s - 2 -> s)
-    skip = numpy.zeros(S, dtype=bool)
-    if S > 2:
-        skip[2:] = (path[2:] != blank) & (path[2:] != path[:-2])
-    lp = log_y[:, path]  # (T, S)
-    alpha = numpy.full((T, S), _NEG_INF)
-    alpha[0, 0] = lp[0, 0]
-    if S > 1:
-        alpha[0, 1] = lp[0, 1]
-    for t in range(1, T):
-        prev = alpha[t - 1]
+    `log_y` is the (T, B, V) log-softmax; sequence b has `input_length[b]` steps and the
+    labels `t[b, :label_length[b]]`. The forward (alpha) and backward (beta) recursions
+    over its path (the labels with blanks around them) run along the time axis with the
+    batch and the path positions as array axes: positions past a sequence's own path read
+    a log-probability of `_NEG_INF`, so they never reach a real one
+    (`_logsumexp(x, -1e30)` is x exactly), and each sequence's beta starts at its own
+    last step."""
+    T, B, V = log_y.shape
+    lengths = numpy.asarray(label_length, dtype=numpy.int64)
+    S_max = 2 * (int(lengths.max()) if B else 0) + 1
+    S = 2 * lengths + 1                                   # (B,)
+    path = numpy.full((B, S_max), blank, dtype=numpy.int64)
+    for b in range(B):
+        path[b, 1:2 * lengths[b]:2] = t[b, :lengths[b]]
+    inside = numpy.arange(S_max) < S[:, None]             # (B, S_max)
+    skip = numpy.zeros((B, S_max), dtype=bool)
+    if S_max > 2:
+        skip[:, 2:] = (path[:, 2:] != blank) & (path[:, 2:] != path[:, :-2]) & inside[:, 2:]
+    rows = numpy.arange(B)
+    lp = log_y[:, rows[:, None], path]                    # (T, B, S_max)
+    lp = numpy.where(inside, lp, _NEG_INF)
+    alpha = numpy.full((T, B, S_max), _NEG_INF)
+    alpha[0, :, 0] = lp[0, :, 0]
+    if S_max > 1:
+        alpha[0, :, 1] = numpy.where(S > 1, lp[0, :, 1], _NEG_INF)
+    for step in range(1, T):
+        prev = alpha[step - 1]
         a = prev.copy()
-        a[1:] = _logsumexp(a[1:], prev[:-1])
-        a[2:] = numpy.where(skip[2:], _logsumexp(a[2:], prev[:-2]), a[2:])
-        alpha[t] = a + lp[t]
-    beta = numpy.full((T, S), _NEG_INF)
-    beta[T - 1, S - 1] = lp[T - 1, S - 1]
-    if S > 1:
-        beta[T - 1, S - 2] = lp[T - 1, S - 2]
-    for t in range(T - 2, -1, -1):
-        nxt = beta[t + 1]
-        b = nxt.copy()
-        b[:-1] = _logsumexp(b[:-1], nxt[1:])
-        b[:-2] = numpy.where(skip[2:], _logsumexp(b[:-2], nxt[2:]), b[:-2])
-        beta[t] = b + lp[t]
-    if S > 1:
-        log_p = _logsumexp(alpha[T - 1, S - 1], alpha[T - 1, S - 2])
-    else:
-        log_p = alpha[T - 1, S - 1]
-    # occupation of each label at each time: sum_s alpha * beta / y
-    ab = alpha + beta - lp  # (T, S)
-    occ = numpy.full((T, V), _NEG_INF)
-    for s in range(S):
-        k = path[s]
-        occ[:, k] = _logsumexp(occ[:, k], ab[:, s])
-    grad = numpy.exp(log_y) - numpy.exp(occ - log_p)
+        a[:, 1:] = _logsumexp(a[:, 1:], prev[:, :-1])
+        a[:, 2:] = numpy.where(skip[:, 2:], _logsumexp(a[:, 2:], prev[:, :-2]), a[:, 2:])
+        alpha[step] = a + lp[step]
+    ends = numpy.asarray(input_length, dtype=numpy.int64) - 1    # (B,)
+    last, second = S - 1, numpy.maximum(S - 2, 0)
+    init = numpy.full((B, S_max), _NEG_INF)
+    init[rows, last] = lp[ends, rows, last]
+    init[rows, second] = numpy.where(S > 1, lp[ends, rows, second], init[rows, second])
+    beta = numpy.full((T, B, S_max), _NEG_INF)
+    for step in range(T - 1, -1, -1):
+        if step < T - 1:
+            nxt = beta[step + 1]
+            bt = nxt.copy()
+            bt[:, :-1] = _logsumexp(bt[:, :-1], nxt[:, 1:])
+            bt[:, :-2] = numpy.where(skip[:, 2:], _logsumexp(bt[:, :-2], nxt[:, 2:]),
+                                     bt[:, :-2])
+            beta[step] = bt + lp[step]
+        beta[step] = numpy.where((ends == step)[:, None], init,
+                                 numpy.where((ends < step)[:, None], _NEG_INF, beta[step]))
+    final = alpha[ends, rows]                             # (B, S_max)
+    log_p = numpy.where(S > 1, _logsumexp(final[rows, last], final[rows, second]),
+                        final[rows, last])
+    ab = alpha + beta - lp
+    occ = numpy.full((T, B, V), _NEG_INF)
+    for s in range(S_max):
+        k = path[:, s]
+        update = _logsumexp(occ[:, rows, k], ab[:, :, s])
+        occ[:, rows, k] = numpy.where(inside[:, s], update, occ[:, rows, k])
+    grad = numpy.exp(log_y) - numpy.exp(occ - log_p[:, None])
+    grad[numpy.arange(T)[:, None] > ends] = 0
     return -log_p, grad
 
 
@@ -111,12 +127,7 @@ class ConnectionistTemporalClassification(function_node.FunctionNode):
         x64 = xs.astype(numpy.float64)
         m = x64.max(axis=2, keepdims=True)
         log_y = x64 - m - numpy.log(numpy.exp(x64 - m).sum(axis=2, keepdims=True))
-        loss = numpy.empty(B)
-        grad = numpy.zeros((T, B, V))
-        for b in range(B):
-            Tb = int(input_length[b])
-            labels = t[b, :int(label_length[b])]
-            loss[b], grad[:Tb, b] = _ctc_one(log_y[:Tb, b], labels, self.blank_symbol)
+        loss, grad = _ctc_batch(log_y, t, input_length, label_length, self.blank_symbol)
         if self.reduce == 'mean':
             self._grad = (grad / B).astype(xs.dtype)
             return utils.force_array(loss.mean(), xs.dtype),

@@ -69,3 +69,31 @@ def test_ctc_float32_defaults_and_errors():
         F.connectionist_temporal_classification(xs, t, 4)
     with pytest.raises(ValueError):
         F.connectionist_temporal_classification(xs, numpy.array([[1, 5], [1, 1]], 'i'), 0)
+
+
+def test_ctc_batch_equals_each_sequence_alone():
+    # sequences of different input and label lengths (an empty label sequence, repeated
+    # labels) computed together give, bit for bit, what each gives alone
+    import minichainer
+    rng = numpy.random.RandomState(5)
+    T, B, V, blank = 9, 5, 4, 0
+    xs = [rng.randn(B, V).astype(numpy.float32) for _ in range(T)]
+    t = numpy.array([[1, 2, 2, 3], [3, 3, 3, 3], [2, 1, 0, 0], [1, 0, 0, 0], [2, 3, 1, 2]],
+                    numpy.int32)
+    label_length = numpy.array([4, 2, 2, 0, 3], numpy.int32)
+    input_length = numpy.array([9, 5, 9, 3, 7], numpy.int32)
+    xv = [minichainer.Variable(x) for x in xs]
+    loss = F.connectionist_temporal_classification(
+        xv, t, blank, input_length=input_length, label_length=label_length, reduce='no')
+    F.sum(loss).backward()
+    for b in range(B):
+        Tb = int(input_length[b])
+        xb = [minichainer.Variable(x[b:b + 1].copy()) for x in xs[:Tb]]
+        lb = F.connectionist_temporal_classification(
+            xb, t[b:b + 1], blank, input_length=input_length[b:b + 1],
+            label_length=label_length[b:b + 1], reduce='no')
+        F.sum(lb).backward()
+        assert lb.array[0] == loss.array[b]
+        for step in range(T):
+            expect = xb[step].grad[0] if step < Tb else numpy.zeros(V, numpy.float32)
+            numpy.testing.assert_array_equal(xv[step].grad[b], expect)
