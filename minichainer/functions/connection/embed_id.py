@@ -1,8 +1,8 @@
 """Embedding lookup `y = W[x]`."""
-import numpy
 
 from minichainer import backend
 from minichainer import function_node
+from minichainer.utils import scatter
 from minichainer.utils import type_check
 
 
@@ -64,25 +64,6 @@ class EmbedIDFunction(function_node.FunctionNode):
         return None, gW
 
 
-# rows of gy added per `add.at` call in `_scatter_add_rows` (bounds its index temporary)
-_SCATTER_ELEMENTS = 1 << 20
-
-
-def _scatter_add_rows(gW, ids, rows):
-    """`gW[ids[i]] += rows[i]` for every i in order (Chainer's loop, the same sums).
-
-    `add.at` over flat element indices: NumPy's fast one-dimensional `ufunc.at` loop,
-    3-5x faster than `add.at(gW, ids, rows)` over whole rows, in chunks of rows."""
-    width = gW.shape[1]
-    flat = gW.reshape(-1)
-    columns = numpy.arange(width, dtype=numpy.intp)
-    step = max(1, _SCATTER_ELEMENTS // max(1, width))
-    for start in range(0, len(ids), step):
-        part = ids[start:start + step].astype(numpy.intp)
-        index = (part[:, None] * width + columns).reshape(-1)
-        numpy.add.at(flat, index, rows[start:start + step].reshape(-1))
-
-
 class EmbedIDGrad(function_node.FunctionNode):
     """Gradient of [`embed_id`][minichainer.functions.connection.embed_id.embed_id] w.r.t. `W`
     (inputs `(x, gy)`)."""
@@ -102,7 +83,7 @@ class EmbedIDGrad(function_node.FunctionNode):
             keep = ids != self.ignore_label
             ids = ids[keep]
             gy2 = gy2[keep]
-        _scatter_add_rows(gW, ids, gy2)
+        scatter.add_rows(gW, ids, gy2)
         return gW,
 
     def backward(self, indexes, grads):

@@ -11,6 +11,7 @@ from minichainer import function
 from minichainer.initializers import uniform
 from minichainer import link
 from minichainer.links._check import check_size
+from minichainer.utils import scatter
 from minichainer.utils import type_check
 from minichainer import variable
 
@@ -208,16 +209,11 @@ class BinaryHierarchicalSoftmaxFunction(device_resident.DeviceResident, function
         half = x.dtype.type(0.5)
         # d/d(wx) log(1 + exp(-wxy)) = -code * sigmoid(-wxy), written with tanh (no overflow).
         g = ((-gloss * half) * codes * (1 - xp.tanh(wxy * half))).astype(x.dtype, copy=False)
-        # Segment sums: rows are sorted, so each example's entries are contiguous.
-        nonempty = counts > 0
-        starts = (xp.cumsum(counts) - counts)[nonempty]
-        gx[nonempty] = xp.add.reduceat(g[:, None] * w, starts, axis=0)
-        order = xp.argsort(nodes, kind='stable')
-        sorted_nodes = nodes[order]
-        firsts = xp.flatnonzero(xp.concatenate(
-            ([True], sorted_nodes[1:] != sorted_nodes[:-1])))
-        gW[sorted_nodes[firsts]] = xp.add.reduceat(
-            g[order, None] * x[rows[order]], firsts, axis=0)
+        # rows are sorted, so each example's entries are one run: gx sums its run;
+        # gW gets every entry's g * x added into its node's row in the order of the
+        # examples, as Chainer's loop adds them
+        gx[...] = scatter.segment_sums(g[:, None] * w, counts)
+        scatter.add_rows(gW, nodes, g[:, None] * x[rows])
         return gx, None, gW
 
 

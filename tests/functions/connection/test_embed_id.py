@@ -57,9 +57,9 @@ def test_embed_id_out_of_range():
 def test_embed_id_gradient_is_chainers_sequential_sum(dtype, chunk, monkeypatch):
     # gW[x[i]] += gy[i] in order, as Chainer's CPU loop: repeated ids sum in that order,
     # bit for bit (also across the chunks the flat scatter works in)
-    from minichainer.functions.connection import embed_id as module
+    from minichainer.utils import scatter
     if chunk is not None:
-        monkeypatch.setattr(module, '_SCATTER_ELEMENTS', chunk)
+        monkeypatch.setattr(scatter, 'SCATTER_ELEMENTS', chunk)
     rng = numpy.random.RandomState(4)
     x = numpy.minimum(rng.zipf(1.3, (6, 9)), 12).astype(numpy.int32) - 1
     x[0, :3] = -1

@@ -1,0 +1,48 @@
+"""Scatter-adds and segment sums of rows, in a fixed (sequential) order.
+
+`add_rows(target, ids, rows)` is `target[ids[i]] += rows[i]` for every i in order — the
+loop Chainer's CPU code writes — through NumPy's fast one-dimensional `add.at` over flat
+element indices (3-5x faster than `add.at(target, ids, rows)` over whole rows).
+`segment_sums(values, counts)` sums consecutive runs of rows, each run front to back.
+"""
+import numpy
+
+from minichainer import backend
+
+# elements added per `add.at` call in `add_rows` (bounds its index temporary)
+SCATTER_ELEMENTS = 1 << 20
+
+
+def add_rows(target, ids, rows):
+    """Add `rows[i]` into `target[ids[i]]` for every i, in order (repeated ids sum in
+    that order). `target` is a C-contiguous 2-D array, `ids` integers, `rows` of shape
+    `(len(ids), target.shape[1])`."""
+    width = target.shape[1]
+    flat = target.reshape(-1)
+    columns = numpy.arange(width, dtype=numpy.intp)
+    step = max(1, SCATTER_ELEMENTS // max(1, width))
+    for start in range(0, len(ids), step):
+        part = numpy.asarray(ids[start:start + step]).astype(numpy.intp)
+        index = (part[:, None] * width + columns).reshape(-1)
+        numpy.add.at(flat, index, rows[start:start + step].reshape(-1))
+
+
+def segment_sums(values, counts):
+    """Sums of the consecutive runs of rows of `values` (run i has `counts[i]` rows),
+    each run added front to back; an empty run sums to zero.
+
+    Position by position across all runs (one masked add per position of the longest
+    run): for many short runs far faster than `add.reduceat` along axis 0."""
+    xp = backend.get_array_module(values)
+    counts = numpy.asarray(counts)
+    out = xp.zeros((len(counts),) + values.shape[1:], dtype=values.dtype)
+    if not len(counts) or not counts.max():
+        return out
+    starts = numpy.cumsum(counts) - counts
+    nonempty = counts > 0
+    runs = numpy.flatnonzero(nonempty)
+    out[runs] = values[starts[runs]]
+    for j in range(1, int(counts.max())):
+        longer = runs[counts[runs] > j]
+        out[longer] += values[starts[longer] + j]
+    return out
