@@ -198,6 +198,8 @@ def trace_dezero_step(dezero_dir):
 
 @pytest.fixture(scope='module')
 def traced(tmp_path_factory):
+    # imported here, not at the top: run as a script the file traces Chainer or DeZero
+    # in an environment that may not have minichainer
     import minichainer
     import minichainer.functions  # noqa: F401  (the subpackages the program uses)
     import minichainer.links  # noqa: F401
