@@ -72,19 +72,31 @@ def _find_snapshot_files(fmt, path):
     return found
 
 
-def _zip_looks_complete(path, check_crc):
-    # An npz snapshot is a zip file: one that starts like a zip but has no readable
-    # central directory (or, with ``check_crc``, a member failing its CRC) is a
-    # truncated copy.  Files in other formats cannot be checked and count as complete.
+def _zip_problem(path, check_crc):
+    """Why the snapshot at `path` is not complete, or None when it is.
+
+    An npz snapshot is a zip file: one that starts like a zip but has no readable
+    central directory (or, with ``check_crc``, a member failing its CRC) is a truncated
+    or damaged copy.  Files in other formats cannot be checked and count as complete.
+    """
     try:
         with open(path, 'rb') as f:
             head = f.read(4)
         if head != b'PK\x03\x04':
-            return True
+            return None
         with zipfile.ZipFile(path) as z:
-            return z.testzip() is None if check_crc else True
-    except (OSError, zipfile.BadZipFile, EOFError, ValueError):
-        return False
+            bad = z.testzip() if check_crc else None
+    except OSError as e:
+        return 'it cannot be read ({})'.format(e)
+    except (zipfile.BadZipFile, EOFError, ValueError) as e:
+        return 'it is truncated or not a complete zip file ({})'.format(e)
+    if bad is not None:
+        return 'its member {!r} fails its CRC check (damaged)'.format(bad)
+    return None
+
+
+def _zip_looks_complete(path, check_crc):
+    return _zip_problem(path, check_crc) is None
 
 
 def _is_complete(path):
@@ -92,12 +104,32 @@ def _is_complete(path):
     return _zip_looks_complete(path, check_crc=True)
 
 
+def _latest_snapshot_and_skipped(fmt, path):
+    """The newest complete snapshot matching `fmt` (or None) and the newer files
+    passed over, as ``(name, reason)`` pairs, newest first."""
+    skipped = []
+    for _, name in reversed(_find_snapshot_files(fmt, path)):
+        problem = _zip_problem(os.path.join(path, name), check_crc=True)
+        if problem is None:
+            return name, skipped
+        skipped.append((name, problem))
+    return None, skipped
+
+
 def _find_latest_snapshot(fmt, path):
     """Return the name of the newest complete snapshot matching `fmt`, or None."""
-    for _, name in reversed(_find_snapshot_files(fmt, path)):
-        if _is_complete(os.path.join(path, name)):
-            return name
-    return None
+    return _latest_snapshot_and_skipped(fmt, path)[0]
+
+
+def _warn_skipped(outdir, skipped, chosen):
+    """Autoload's warning: each newer snapshot it passed over, and why."""
+    for name, reason in skipped:
+        warnings.warn(
+            'snapshot(autoload=True): skipped {!r} because {}; {}'.format(
+                os.path.join(outdir, name), reason,
+                'resuming from {!r} instead'.format(chosen) if chosen is not None
+                else 'no complete snapshot found, starting from scratch'),
+            RuntimeWarning, stacklevel=3)
 
 
 def _find_stale_snapshots(fmt, path, n_retains, **kwargs):
@@ -207,8 +239,9 @@ def snapshot(savefun=None, filename='snapshot_iter_{.updater.iteration}', **kwar
         n_retains (int): Keep only the newest `n_retains` complete snapshots
             (positive to take effect; needs a string `filename`).
         autoload (bool): At the start of training, load the newest complete snapshot
-            matching `filename` in `out` (incomplete or temporary files are
-            skipped).
+            matching `filename` in `out` (temporary files are ignored; a newer file
+            that is truncated or damaged is skipped with a `RuntimeWarning` naming
+            it and why).
 
     The default trigger is `(1, 'epoch')` and the priority -100.  Files are written to
     a temporary name and renamed, so a killed process never leaves a partial snapshot
@@ -284,7 +317,8 @@ class _Snapshot(extension.Extension):
             # was writing here (log, plots), whose writer process is gone.
             _remove_stale_temps(self.filename, outdir)
             atomic_write.remove_stale_temps(outdir)
-            filename = _find_latest_snapshot(self.filename, outdir)
+            filename, skipped = _latest_snapshot_and_skipped(self.filename, outdir)
+            _warn_skipped(outdir, skipped, filename)
             if filename is not None:
                 npz.load_npz(os.path.join(outdir, filename), target)
 

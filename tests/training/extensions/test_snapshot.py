@@ -1,5 +1,6 @@
 import os
 import time
+import warnings
 
 import numpy
 import pytest
@@ -51,8 +52,40 @@ def test_autoload_picks_newest_complete(tmp_path):
     (tmp_path / '.snapshot_iter_12.abc.tmp').write_bytes(b'PK\x03\x04')
     resumed, _ = _models.make_trainer(tmp_path, stop=(8, 'iteration'), seed=3)
     resumed.extend(extensions.snapshot(autoload=True), trigger=(3, 'iteration'))
-    resumed.run()
+    with pytest.warns(RuntimeWarning) as record:
+        resumed.run()
     assert resumed.updater.iteration == 8  # resumed from 6, then two more updates
+    messages = [str(w.message) for w in record if 'autoload' in str(w.message)]
+    assert len(messages) == 1
+    assert 'snapshot_iter_9' in messages[0] and 'truncated' in messages[0]
+    assert "resuming from 'snapshot_iter_6'" in messages[0]
+
+
+def test_autoload_names_a_damaged_member_and_starting_fresh(tmp_path):
+    import zipfile
+    path = tmp_path / 'snapshot_iter_5'
+    with zipfile.ZipFile(path, 'w', zipfile.ZIP_STORED) as z:
+        z.writestr('updater/iteration.npy', b'x' * 64)
+    data = bytearray(path.read_bytes())
+    data[data.index(b'x' * 64)] = ord('y')   # the member's bytes no longer match its CRC
+    path.write_bytes(bytes(data))
+    trainer, _ = _models.make_trainer(tmp_path, stop=(2, 'iteration'))
+    trainer.extend(extensions.snapshot(autoload=True))
+    with pytest.warns(RuntimeWarning, match=r"updater/iteration.npy.*CRC.*from scratch"):
+        trainer.run()
+    assert trainer.updater.iteration == 2
+
+
+def test_autoload_is_silent_when_the_newest_snapshot_is_complete(tmp_path):
+    trainer, _ = _models.make_trainer(tmp_path, stop=(3, 'iteration'))
+    trainer.extend(extensions.snapshot(), trigger=(3, 'iteration'))
+    trainer.run()
+    resumed, _ = _models.make_trainer(tmp_path, stop=(4, 'iteration'))
+    resumed.extend(extensions.snapshot(autoload=True), trigger=(3, 'iteration'))
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        resumed.run()
+    assert resumed.updater.iteration == 4
 
 
 def test_autoload_without_snapshot_starts_fresh(tmp_path):
