@@ -1,6 +1,7 @@
 """PrintReport: print selected entries of the LogReport's log as a table."""
 import os
 import sys
+import warnings
 
 from minichainer.training import extension
 from minichainer.training.extensions import _notebook
@@ -22,6 +23,12 @@ class PrintReport(extension.Extension):
         log_report (str or LogReport): Name of the trainer's LogReport extension, or
             a LogReport instance driven by this extension.
         out: Stream to write to (default `sys.stdout`).
+
+    Beyond Chainer: an entry that no printed row has held once a full epoch is
+    trained (or, with an updater that has no `epoch_detail`, at the first report;
+    at the latest when training ends) is named in one `UserWarning`, with the keys
+    that were observed, since its column would stay empty for the whole run (a
+    misspelt key, or one that no extension reports).
     """
 
     def __init__(self, entries, log_report='LogReport', out=sys.stdout):
@@ -29,6 +36,7 @@ class PrintReport(extension.Extension):
         self._log_report = log_report
         self._out = out
         self._log_len = 0
+        self._seen = set()          # keys of the printed rows, until the check is made
 
         entry_widths = [max(10, len(s)) for s in entries]
         header = '  '.join(('{:%d}' % w for w in entry_widths)).format(*entries) + '\n'
@@ -64,8 +72,30 @@ class PrintReport(extension.Extension):
             else:
                 out.write('\033[J')
             self._print(log[log_len])
+            if self._seen is not None:
+                self._seen.update(log[log_len])
             log_len += 1
         self._log_len = log_len
+        if self._seen is not None and log_len:
+            epoch_detail = getattr(trainer.updater, 'epoch_detail', None)
+            if epoch_detail is None or epoch_detail >= 1:
+                self._warn_unobserved()
+
+    def finalize(self):
+        """Make the never-observed-entry check if training ended before it was made."""
+        if self._seen is not None and self._log_len:
+            self._warn_unobserved()
+
+    def _warn_unobserved(self):
+        seen, self._seen = self._seen, None
+        missing = [e for e in self._entries if e not in seen]
+        if missing:
+            warnings.warn(
+                'PrintReport: {} never observed in the log so far, so {} column stays '
+                'empty; keys observed: {}'.format(
+                    ', '.join(repr(m) for m in missing),
+                    'its' if len(missing) == 1 else 'their', sorted(seen)),
+                UserWarning, stacklevel=2)
 
     def serialize(self, serializer):
         """Save or load the owned LogReport's state (when it is an instance)."""

@@ -100,7 +100,10 @@ def test_print_report_layout(tmp_path):
     trainer = _trainer_with_values(
         tmp_path, values, iter_per_epoch=1,
         exts=[extensions.LogReport(), extensions.PrintReport(entries, out=out)])
-    trainer.run()
+    with pytest.warns(UserWarning, match="'missing' never observed") as record:
+        trainer.run()
+    assert len(record) == 1       # once, though every row lacks it
+    assert "'main/loss'" in str(record[0].message)    # the keys that were observed
     header = 'epoch       main/loss   validation/main/accuracy  missing   \n'
     row1 = ('\033[J' + '1           0.5         0.875                     '
             + ' ' * 12 + '\n')
@@ -121,3 +124,27 @@ def test_print_report_with_own_log_report_and_serialize(tmp_path):
     bad = extensions.PrintReport(['x'], log_report=3, out=out)
     with pytest.raises(TypeError, match='log_report'):
         bad(trainer)
+
+
+def test_print_report_waits_for_an_epoch_before_calling_a_key_unobserved(tmp_path):
+    # Validation keys arrive only at the epoch's end: the rows before lack them.
+    values = [{'main/loss': 1.0}, {'main/loss': 0.5, 'validation/main/loss': 0.7}] * 2
+    trainer = _trainer_with_values(
+        tmp_path, values, iter_per_epoch=2,
+        exts=[extensions.LogReport(trigger=(1, 'iteration')),
+              extensions.PrintReport(['main/loss', 'validation/main/loss'],
+                                     out=io.StringIO())])
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')
+        trainer.run()
+
+
+def test_print_report_checks_at_the_end_of_a_run_shorter_than_an_epoch(tmp_path):
+    values = [{'main/loss': 1.0}] * 2
+    trainer = _trainer_with_values(
+        tmp_path, values, iter_per_epoch=10,
+        exts=[extensions.LogReport(trigger=(1, 'iteration')),
+              extensions.PrintReport(['main/loss', 'no/such/key'], out=io.StringIO())])
+    with pytest.warns(UserWarning, match="'no/such/key' never observed"):
+        trainer.run()
