@@ -52,6 +52,19 @@ def _reduction_dtype(x_dtype):
     return x_dtype
 
 
+def _soft_target_error(e, x_type, t_type):
+    x_shape = tuple(type_check.eval(x_type.shape))
+    t_shape = tuple(type_check.eval(t_type.shape))
+    t_dtype = type_check.eval(t_type.dtype)
+    hint = ('softmax_cross_entropy expects t to be integer class labels (an int '
+            'array of shape x.shape[:1] + x.shape[2:], here {}) or soft targets of '
+            "x's shape {} and a float dtype; got t of dtype {} and shape {}".format(
+                x_shape[:1] + x_shape[2:], x_shape, t_dtype, t_shape))
+    if t_dtype.kind != 'i' and len(t_shape) == len(x_shape) - 1:
+        hint += ' (class labels? cast them with t.astype(numpy.int32))'
+    return type_check.InvalidType(e.expect, e.actual, '{}\n{}'.format(e, hint))
+
+
 def _class_weight_shape(ndim):
     return [1 if d != 1 else -1 for d in range(ndim)]
 
@@ -90,11 +103,18 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
                 x_type.shape[2:] == t_type.shape[1:],
             )
         else:
-            type_check.expect(
-                x_type.dtype.kind == 'f',
-                t_type.dtype.kind == 'f',
-                x_type.shape == t_type.shape,
-            )
+            # Soft targets.  Chainer's check, plus what was expected in words when it
+            # fails outside light mode (float class labels of shape (N,) land here).
+            try:
+                type_check.expect(
+                    x_type.dtype.kind == 'f',
+                    t_type.dtype.kind == 'f',
+                    x_type.shape == t_type.shape,
+                )
+            except type_check.InvalidType as e:
+                if type_check.in_light_mode():
+                    raise
+                raise _soft_target_error(e, x_type, t_type) from None
 
     def forward(self, inputs):
         xp = backend.get_array_module(*inputs)
