@@ -14,6 +14,7 @@ from minichainer import configuration as _configuration
 from minichainer import variable as _variable
 
 _ndarray = _numpy.ndarray
+_host_scalars = (_numpy.generic, float, int)
 _new_variable = _variable.new_variable
 
 needs_graph = functools.partial(_configuration.get_value, 'enable_backprop')
@@ -23,8 +24,9 @@ needs_graph.__doc__ = 'True when the gradient being computed must itself be diff
 def as_grad(array):
     """Wrap a gradient array into a Variable that is not part of any graph.
 
-    NumPy scalars (what arithmetic on 0-d arrays returns) become 0-d arrays.
+    NumPy scalars (what arithmetic on 0-d NumPy arrays returns) become 0-d arrays; a
+    device (CuPy) array is wrapped as it is.
     """
-    if type(array) is not _ndarray:
+    if type(array) is not _ndarray and isinstance(array, _host_scalars):
         array = _numpy.asarray(array)
     return _new_variable(array)

@@ -13,6 +13,9 @@ from minichainer.utils import array  # noqa: F401
 from minichainer.utils import type_check  # noqa: F401
 
 
+_host_values = (numpy.generic, float, int, complex, list, tuple)
+
+
 def force_array(x, dtype=None):
     """Return `x` as an ndarray (NumPy turns 0-d results into scalars; this undoes it).
 
@@ -24,6 +27,9 @@ def force_array(x, dtype=None):
         if dtype is None:
             return x
         return x.astype(dtype, copy=False)
+    if not isinstance(x, _host_values) and isinstance(x, backend.get_array_types()):
+        # a device (CuPy) array: stays where it is (CuPy gives 0-d arrays, not scalars)
+        return x if dtype is None else x.astype(dtype, copy=False)
     if dtype is None:
         array = numpy.array(x)
         return x if array.dtype.kind == 'O' else array

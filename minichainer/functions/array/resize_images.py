@@ -3,6 +3,7 @@ import numpy
 
 from minichainer import backend
 from minichainer import function_node
+from minichainer.utils import scatter
 from minichainer.utils import type_check
 
 
@@ -57,6 +58,15 @@ class _AxisInterp:
         self.in_size = in_size
         self.linear = bool((w != 0).any())
         self._matrix = None
+        self._taps = None
+
+    def taps(self, xp):
+        """`(i0, a0, i1, a1)` as arrays of `xp` (copied to the device once)."""
+        if xp is numpy:
+            return self.i0, self.a0, self.i1, self.a1
+        if self._taps is None:
+            self._taps = tuple(xp.asarray(a) for a in (self.i0, self.a0, self.i1, self.a1))
+        return self._taps
 
     def matrix(self, xp):
         """The (out, in) interpolation matrix (two weights a row; one where both taps
@@ -99,10 +109,11 @@ class _AxisInterp:
     def gather(self, x, axis):
         """Interpolate `x` along `axis` (a negative axis) by gathering the two taps."""
         xp = backend.get_array_module(x)
+        i0, a0, i1, a1 = self.taps(xp)
         shape = (-1,) + (1,) * (-axis - 1)
-        y = xp.take(x, self.i0, axis=axis) * self.a0.reshape(shape)
+        y = xp.take(x, i0, axis=axis) * a0.reshape(shape)
         if self.linear:
-            y += xp.take(x, self.i1, axis=axis) * self.a1.reshape(shape)
+            y += xp.take(x, i1, axis=axis) * a1.reshape(shape)
         return y
 
     def scatter(self, g, axis):
@@ -116,6 +127,11 @@ class _AxisInterp:
         if self.linear:
             terms.append((self.i1, self.a1))
         lead = (slice(None),) * (g.ndim + axis)
+        if xp is not numpy:   # one scatter-add a tap on the device
+            i0, a0, i1, a1 = self.taps(xp)
+            for idx, a in ((i0, a0), (i1, a1))[:len(terms)]:
+                scatter.scatter_add(out, lead + (idx,), g * a.reshape(shape))
+            return out
         for idx, a in terms:
             weighted = g * a.reshape(shape)
             for j, i in enumerate(idx.tolist()):
@@ -125,6 +141,10 @@ class _AxisInterp:
 
 def _all_finite(a):
     xp = backend.get_array_module(a)
+    if xp is not numpy:
+        # on a GPU the gather and scatter-add take any values, and the check would read
+        # the sum back to the host
+        return False
     with numpy.errstate(invalid='ignore', over='ignore'):
         return bool(xp.isfinite(a.sum()))   # (a sum past the float range only costs speed)
 
@@ -145,7 +165,9 @@ def _interpolate_grad(gy, rows, cols):
 
 
 def _interpolators(out_size, in_size, mode, align_corners, dtype, xp):
-    v, u, vw, uw = compute_indices_and_weights(out_size, in_size, mode, align_corners, xp)
+    # the taps depend on the sizes only: computed on the host, sent to a device once
+    v, u, vw, uw = compute_indices_and_weights(out_size, in_size, mode, align_corners,
+                                               numpy)
     return (_AxisInterp(v, vw, in_size[0], dtype),
             _AxisInterp(u, uw, in_size[1], dtype))
 

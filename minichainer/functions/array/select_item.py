@@ -1,8 +1,7 @@
 """Selecting one element per row (`chainer.functions.select_item`)."""
-import numpy
-
 from minichainer import backend
 from minichainer import function_node
+from minichainer.functions.util import checks
 from minichainer.utils import type_check
 
 
@@ -30,8 +29,10 @@ class SelectItem(function_node.FunctionNode):
     def forward(self, inputs):
         self.retain_inputs((1,))
         x, t = inputs
-        _check_labels(t, x.shape[1])
-        return x[numpy.arange(t.size), t],
+        xp = backend.get_array_module(x)
+        if checks.values_checked(xp):
+            _check_labels(t, x.shape[1])
+        return x[xp.arange(t.size), t],
 
     def backward(self, indexes, grad_outputs):
         t = self.get_retained_inputs()[0]
@@ -66,8 +67,9 @@ class Assign(function_node.FunctionNode):
 def select_item(x, t):
     """Select `x[i, t[i]]` for each row `i`.
 
-    Deliberate difference: labels are always range-checked (Chainer does so only in
-    debug mode), so a negative label cannot silently pick from the end of a row.
+    Deliberate difference: labels of NumPy arrays are always range-checked (Chainer does
+    so only in debug mode), so a negative label cannot silently pick from the end of a
+    row; labels of CuPy arrays only in debug mode, as in Chainer.
 
     Args:
         x (Variable or numpy.ndarray): Variable of shape `(B, N)`.

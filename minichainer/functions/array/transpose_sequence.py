@@ -17,7 +17,7 @@ def _transpose(xs, length):
     valid = steps[:, None] < lens[None, :]                     # (length, len(xs))
     rows = (starts[None, :] + steps[:, None])[valid]           # time-major order
     # One gather from the concatenated sequences, then cut it into the time steps.
-    gathered = xp.concatenate(xs, axis=0)[rows]
+    gathered = xp.concatenate(xs, axis=0)[rows if xp is numpy else xp.asarray(rows)]
     counts = valid.sum(axis=1)
     bounds = numpy.concatenate(([0], numpy.cumsum(counts)))
     return tuple(gathered[bounds[t]:bounds[t + 1]] for t in range(length))

@@ -1,7 +1,9 @@
 """Embedding lookup `y = W[x]`."""
+import numpy
 
 from minichainer import backend
 from minichainer import function_node
+from minichainer.functions.util import checks
 from minichainer.utils import scatter
 from minichainer.utils import type_check
 
@@ -49,8 +51,9 @@ class EmbedIDFunction(function_node.FunctionNode):
         self.retain_inputs((0,))
         x, W = inputs
         self._w_shape = W.shape
-        _check_ids(x, len(W), self.ignore_label)
         xp = backend.get_array_module(*inputs)
+        if checks.values_checked(xp):
+            _check_ids(x, len(W), self.ignore_label)
         if self.ignore_label is not None:
             mask = x == self.ignore_label
             return xp.where(mask[..., None], 0, W[xp.where(mask, 0, x)]).astype(
@@ -81,8 +84,12 @@ class EmbedIDGrad(function_node.FunctionNode):
         ids = x.ravel()
         if self.ignore_label is not None:
             keep = ids != self.ignore_label
-            ids = ids[keep]
-            gy2 = gy2[keep]
+            if xp is numpy:
+                ids = ids[keep]
+                gy2 = gy2[keep]
+            else:   # no boolean selection (its size would be read back from the device)
+                ids = xp.where(keep, ids, 0)
+                gy2 = gy2 * keep[:, None]
         scatter.add_rows(gW, ids, gy2)
         return gW,
 
@@ -105,6 +112,7 @@ def embed_id(x, W, ignore_label=None):
 
     Raises:
         ValueError: if an id is outside `[0, n_vocab)` and is not `ignore_label`
-            (Chainer only checks this in debug mode).
+            (Chainer only checks this in debug mode; on CuPy arrays so does
+            minichainer, as the check would read the ids back from the GPU).
     """
     return EmbedIDFunction(ignore_label=ignore_label).apply((x, W))[0]

@@ -3,9 +3,12 @@ import os
 import sys
 import warnings
 
+import numpy
+
 from minichainer import backend
 from minichainer import configuration
 from minichainer import function_node
+from minichainer.functions.util import checks
 from minichainer.functions.evaluation import label_checks
 
 
@@ -55,7 +58,7 @@ class Accuracy(function_node.FunctionNode):
     def forward(self, inputs):
         y, t = inputs
         xp = backend.get_array_module(y)
-        if t.size and y.ndim > 1:
+        if t.size and y.ndim > 1 and checks.values_checked(xp):
             self._check_labels(y, t)
         pred = y.argmax(axis=1).reshape(t.shape)
         if self.ignore_label is not None:
@@ -64,10 +67,15 @@ class Accuracy(function_node.FunctionNode):
             pred = xp.where(mask, self.ignore_label, pred)
             count = (pred == t).sum() - ignore_cnt
             total = t.size - ignore_cnt
-            if total == 0:
+            if xp is not numpy:   # on the device, without reading the counts back
+                acc = (count / xp.maximum(total, 1)).astype(y.dtype)
+                acc = xp.where(total == 0, y.dtype.type(0), acc)
+            elif total == 0:
                 acc = xp.asarray(0.0, dtype=y.dtype)
             else:
                 acc = xp.asarray(float(count) / total, dtype=y.dtype)
+        elif xp is not numpy:
+            acc = (pred == t).mean(dtype=y.dtype)
         elif y.dtype.kind == 'f' and y.dtype.itemsize >= 4 and t.size:
             # The same float division ``mean`` does (the count is exact in float32
             # below 2**24), without numpy's Python-level ``mean``.

@@ -1,6 +1,9 @@
 """Per-class precision, recall, F-beta and support (`F.classification_summary`)."""
-import minichainer
 import copy
+
+import numpy
+
+import minichainer
 
 from minichainer import backend
 from minichainer import function_node
@@ -33,6 +36,8 @@ class ClassificationSummary(function_node.FunctionNode):
         xp = backend.get_array_module(y)
         t = t.astype(xp.int32, copy=False)
         if self.label_num is None:
+            # the output size depends on the labels: one scalar read from a GPU, as in
+            # Chainer (pass label_num to avoid it)
             label_num = int(xp.amax(t)) + 1
         else:
             label_num = self.label_num
@@ -46,7 +51,7 @@ class ClassificationSummary(function_node.FunctionNode):
         tp_mask = xp.where(pred == true, true, label_num)
         tp = xp.bincount(tp_mask, minlength=label_num + 1)[:label_num]
         # 0/0 gives nan for classes never predicted / never present, as in Chainer
-        with xp.errstate(divide='ignore', invalid='ignore'):
+        with numpy.errstate(divide='ignore', invalid='ignore'):   # (CuPy never warns)
             precision = tp / relevant
             recall = tp / support
             fbeta = _fbeta_score(precision, recall, self.beta)

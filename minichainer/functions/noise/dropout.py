@@ -1,7 +1,7 @@
 """Dropout (`chainer.functions.dropout`)."""
-import numpy
 
 import minichainer
+from minichainer import backend
 from minichainer import configuration
 from minichainer import function_node
 from minichainer import utils
@@ -31,8 +31,10 @@ class Dropout(function_node.FunctionNode):
             y = x * self.mask
         else:
             scale = x.dtype.type(1. / (1 - self.dropout_ratio))
-            # Same draw as Chainer: one float64 uniform per element from the global RNG.
-            flag = numpy.random.rand(*x.shape) >= self.dropout_ratio
+            # Same draw as Chainer: one float64 uniform per element from the global RNG
+            # (NumPy's, or the device's random generator for a CuPy array).
+            xp = backend.get_array_module(x)
+            flag = xp.random.rand(*x.shape) >= self.dropout_ratio
             self.mask = scale * flag
             y = x * self.mask
         return utils.force_array(y),
@@ -58,8 +60,8 @@ def dropout(x, ratio=.5, **kwargs):
     """Drops elements of `x` at random with probability `ratio` (training only).
 
     In training mode (`config.train`) each element is kept when
-    `numpy.random.rand(*x.shape) >= ratio` and the kept ones are scaled by
-    `1 / (1 - ratio)`; in test mode `x` is returned as a Variable unchanged.
+    `numpy.random.rand(*x.shape) >= ratio` (`cupy.random.rand` for a CuPy array) and
+    the kept ones are scaled by `1 / (1 - ratio)`; in test mode `x` is returned as a Variable unchanged.
 
     Args:
         x (Variable or ndarray): Input float array.

@@ -1,6 +1,16 @@
 """Argument and input-type checks shared by the function families (losses, noise,
 connections), each raising Chainer's own message."""
+import numpy
+
+from minichainer import configuration
 from minichainer.utils import type_check
+
+
+def values_checked(xp):
+    """True when a function checks the values of its inputs (label or index ranges):
+    always on NumPy arrays, on CuPy arrays only in debug mode (`config.debug`), as in
+    Chainer, because reading a device array's values back to the host stalls the GPU."""
+    return xp is numpy or configuration.config.debug
 
 
 def reduce_option(reduce, valid):
