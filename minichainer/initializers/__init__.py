@@ -34,14 +34,14 @@ def generate_array(initializer, shape, xp, dtype=None, device=None):
     Args:
         initializer: A callable that fills an array in place.
         shape (tuple of ints): Shape of the array.
-        xp: Array module (`numpy`).
+        xp: Array module (`numpy`, or `cupy` for an array on a GPU).
         dtype: Dtype specifier; must agree with `initializer.dtype` when both are set.
         device: Device specifier; when given, its array module is used.
 
     Raises:
         ValueError: `dtype` and `initializer.dtype` disagree.
     """
-    if isinstance(initializer, numpy.ndarray):
+    if isinstance(initializer, backend.get_array_types()):
         # A Parameter created from an array keeps it as its initializer; re-initializing
         # it (``copy(mode='init')``) copies the array (Chainer raises TypeError here).
         initializer = Constant(initializer)
@@ -54,9 +54,15 @@ def generate_array(initializer, shape, xp, dtype=None, device=None):
         dtype = dtype_attr
     dtype = minichainer.get_dtype(dtype)
     if device is not None:
-        if backend.get_device(device).xp is not xp:
+        device = backend.get_device(device)
+        if device.xp is not xp:
             raise ValueError('generate_array: xp and device arguments are inconsistent '
                              '({} and {!r})'.format(getattr(xp, '__name__', xp), device))
+        if xp is not numpy:  # allocate and draw on that GPU
+            with backend.using_device(device):
+                array = xp.empty(shape, dtype=dtype)
+                initializer(array)
+            return array
     array = xp.empty(shape, dtype=dtype)
     initializer(array)
     return array
@@ -69,7 +75,7 @@ def _get_initializer(initializer):
     if isinstance(initializer, (str, bytes)):
         raise TypeError('initializer must be None, a number, an ndarray or a callable, '
                         'got the string {!r}'.format(initializer))
-    if numpy.isscalar(initializer) or isinstance(initializer, numpy.ndarray):
+    if numpy.isscalar(initializer) or isinstance(initializer, backend.get_array_types()):
         return Constant(initializer)
     if not callable(initializer):
         raise TypeError(
@@ -84,7 +90,7 @@ def _check_is_initializer_like(initializer):
     if not (initializer is None
             or isinstance(initializer, initializer_module.Initializer)
             or callable(initializer)
-            or isinstance(initializer, numpy.ndarray)
+            or isinstance(initializer, backend.get_array_types())
             or numpy.isscalar(initializer)):
         raise TypeError(
             'Initializer is of wrong type: {}. Allowed types are Initializer, ndarray and '

@@ -3,6 +3,7 @@ import numpy
 
 from minichainer import backend
 from minichainer import initializer
+from minichainer.initializers._rng import assign
 
 
 class Identity(initializer.Initializer):
@@ -32,7 +33,7 @@ class _Constant(initializer.Initializer):
 
     def __init__(self, dtype=None):
         value = self.fill_value
-        if not (isinstance(value, numpy.ndarray) or numpy.isscalar(value)):
+        if not (isinstance(value, backend.get_array_types()) or numpy.isscalar(value)):
             raise ValueError(
                 '{}: fill_value must be a scalar or an ndarray, got {}'.format(
                     type(self).__name__, type(value).__name__))
@@ -40,7 +41,7 @@ class _Constant(initializer.Initializer):
 
     def __call__(self, array):
         self._check_dtype(array)
-        array[...] = self.fill_value
+        assign(array, self.fill_value)
 
 
 class Constant(_Constant):

@@ -7,8 +7,8 @@ gets the same weights as under Chainer 7.
 import math
 
 from minichainer import initializer
+from minichainer.initializers._rng import draw
 from minichainer.initializers._rng import parse_rng
-from minichainer.initializers._rng import random_source
 
 
 class Normal(initializer.Initializer):
@@ -17,7 +17,8 @@ class Normal(initializer.Initializer):
     Args:
         scale (float): Standard deviation.
         dtype: Data type specifier.
-        rng: A `numpy.random.RandomState`-like generator; numpy's global one if omitted.
+        rng: A `numpy.random.RandomState`-like generator; if omitted, the global one of the
+            array's device (`numpy.random`, or `cupy.random` for a CuPy array).
     """
 
     def __init__(self, scale=0.05, dtype=None, **kwargs):
@@ -27,8 +28,8 @@ class Normal(initializer.Initializer):
 
     def __call__(self, array):
         self._check_dtype(array)
-        array[...] = random_source(self.rng, array).normal(
-            loc=0.0, scale=self.scale, size=array.shape)
+        draw(self.rng, array, self.dtype, 'normal', loc=0.0, scale=self.scale,
+             size=array.shape)
 
 
 class LeCunNormal(initializer.Initializer):

@@ -1,7 +1,9 @@
 """The Orthogonal initializer (Saxe et al., https://arxiv.org/abs/1312.6120)."""
 import numpy
 
+from minichainer import backend
 from minichainer import initializer
+from minichainer.initializers._rng import assign
 from minichainer.initializers._rng import parse_rng
 
 # mode -> (input dim may not exceed output dim, output dim may not exceed input dim)
@@ -19,7 +21,9 @@ class Orthogonal(initializer.Initializer):
     A standard-normal matrix of shape `(len(array), prod(array.shape[1:]))` is drawn
     (float64, numpy's global RNG or `rng`), decomposed by QR (of its transpose when it has
     more columns than rows), signs fixed so that R has a non-negative diagonal, and Q is
-    written into the array. A 0-dim array gets `+scale` or `-scale`.
+    written into the array. A 0-dim array gets `+scale` or `-scale`. As in Chainer, the
+    matrix is drawn and decomposed on the host (NumPy) also for a CuPy array, into which
+    the result is copied once.
 
     Args:
         scale (float): Multiplier of the orthogonal matrix.
@@ -59,11 +63,13 @@ class Orthogonal(initializer.Initializer):
                 'Orthogonal: Cannot make orthogonal {}. shape = {}, interpreted as {}-dim '
                 'input and {}-dim output.'.format(self.mode, array.shape, in_dim, out_dim))
         transpose = in_dim > out_dim
-        a = numpy.asarray(rng.normal(size=(out_dim, in_dim)))
+        a = rng.normal(size=(out_dim, in_dim))
+        if not isinstance(a, numpy.ndarray):  # a CuPy generator given as rng
+            a = backend.CpuDevice().send(a)
         if transpose:
             a = a.T
         q, r = numpy.linalg.qr(a)
         q *= numpy.copysign(self.scale, numpy.diag(r))
         if transpose:
             q = q.T
-        array[...] = q.reshape(array.shape).astype(array.dtype, copy=False)
+        assign(array, q.reshape(array.shape).astype(array.dtype, copy=False))

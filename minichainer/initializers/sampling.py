@@ -2,6 +2,7 @@
 (Long et al., https://arxiv.org/abs/1411.4038)."""
 import numpy
 
+from minichainer import backend
 from minichainer import initializer
 
 
@@ -47,7 +48,10 @@ class _SamplingFilter(initializer.Initializer):
                 name, array.shape[2:]))
         filt = _linear_filter(ksizes.pop(), array.ndim - 2, self._upsampling)
         array[...] = 0.
-        channels = numpy.arange(in_c)
+        xp = backend.get_array_module(array)
+        if xp is not numpy:  # the small filter is built on the host; one copy
+            filt = xp.asarray(filt)
+        channels = xp.arange(in_c)
         if out_c == 1:
             array[channels, 0, ...] = filt
         else:

@@ -6,8 +6,8 @@ Values are drawn in float64 with `numpy.random.uniform(low=-s, high=s, size=shap
 import math
 
 from minichainer import initializer
+from minichainer.initializers._rng import draw
 from minichainer.initializers._rng import parse_rng
-from minichainer.initializers._rng import random_source
 
 
 class Uniform(initializer.Initializer):
@@ -16,7 +16,8 @@ class Uniform(initializer.Initializer):
     Args:
         scale (float): Half width of the interval.
         dtype: Data type specifier.
-        rng: A `numpy.random.RandomState`-like generator; numpy's global one if omitted.
+        rng: A `numpy.random.RandomState`-like generator; if omitted, the global one of the
+            array's device (`numpy.random`, or `cupy.random` for a CuPy array).
     """
 
     def __init__(self, scale=0.05, dtype=None, **kwargs):
@@ -26,8 +27,8 @@ class Uniform(initializer.Initializer):
 
     def __call__(self, array):
         self._check_dtype(array)
-        array[...] = random_source(self.rng, array).uniform(
-            low=-self.scale, high=self.scale, size=array.shape)
+        draw(self.rng, array, self.dtype, 'uniform', low=-self.scale, high=self.scale,
+             size=array.shape)
 
 
 class LeCunUniform(initializer.Initializer):
