@@ -5,6 +5,7 @@ from minichainer import backend
 from minichainer.configuration import config as _config
 from minichainer import utils
 from minichainer.function_node import FunctionNode
+from minichainer.utils import scatter
 from minichainer.utils import type_check
 from minichainer.variable import Variable
 
@@ -58,7 +59,7 @@ class GetItemGrad(FunctionNode):
         if self._basic:
             gx[self.slices] = gy
         else:
-            xp.add.at(gx, self.slices, gy)
+            scatter.scatter_add(gx, self.slices, gy)
         return gx,
 
     def backward(self, indexes, ggx):

@@ -4,6 +4,7 @@ import numpy
 import minichainer
 from minichainer import backend
 from minichainer import function_node
+from minichainer.functions.util import checks
 from minichainer.utils import type_check
 
 
@@ -59,8 +60,9 @@ class Permutate(function_node.FunctionNode):
 def permutate(x, indices, axis=0, inv=False):
     """Permute `x` along `axis`: `y[..., i, ...] = x[..., indices[i], ...]`.
 
-    Deliberate differences: `indices` is always checked to be a permutation (Chainer
-    checks only in debug mode), and a negative `axis` counts from the end (Chainer 7
+    Deliberate differences: `indices` of NumPy arrays is always checked to be a
+    permutation (Chainer checks only in debug mode; so does minichainer for CuPy
+    arrays), and a negative `axis` counts from the end (Chainer 7
     permutes axis 0 then).
 
     Args:
@@ -81,6 +83,7 @@ def permutate(x, indices, axis=0, inv=False):
                          'and ndim {}'.format(indices.dtype, indices.ndim))
     if isinstance(indices, minichainer.Variable):
         indices = indices.array
-    _check_indices(indices)
+    if checks.values_checked(backend.get_array_module(indices)):
+        _check_indices(indices)
     y, = Permutate(indices, axis, inv).apply((x,))
     return y

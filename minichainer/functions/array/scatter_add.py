@@ -1,8 +1,8 @@
 """Adding values at indexed positions (`chainer.functions.scatter_add`)."""
 import minichainer
-from minichainer import backend
 from minichainer import function_node
 from minichainer.functions.array.get_item import get_item
+from minichainer.utils import scatter
 from minichainer.utils import type_check
 
 
@@ -29,14 +29,13 @@ class ScatterAdd(function_node.FunctionNode):
 
     def forward(self, inputs):
         a, b = inputs
-        xp = backend.get_array_module(a)
         y = a.copy()
         target_shape = y[self.slices].shape
         if target_shape != b.shape:
             raise ValueError(
                 'scatter_add: b must have the shape of a[slices] {} (Chainer does not '
                 'broadcast here), got {}'.format(target_shape, b.shape))
-        xp.add.at(y, self.slices, b)
+        scatter.scatter_add(y, self.slices, b)
         return y,
 
     def backward(self, indexes, grad_outputs):

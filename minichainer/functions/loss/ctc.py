@@ -14,9 +14,9 @@ from minichainer.functions.util import checks
 _NEG_INF = -1e30
 
 
-def _logsumexp(a, b):
-    m = numpy.maximum(a, b)
-    return m + numpy.log(numpy.exp(a - m) + numpy.exp(b - m))
+def _logsumexp(a, b, xp):
+    m = xp.maximum(a, b)
+    return m + xp.log(xp.exp(a - m) + xp.exp(b - m))
 
 
 def _ctc_batch(log_y, t, input_length, label_length, blank):
@@ -28,58 +28,65 @@ def _ctc_batch(log_y, t, input_length, label_length, blank):
     batch and the path positions as array axes: positions past a sequence's own path read
     a log-probability of `_NEG_INF`, so they never reach a real one
     (`_logsumexp(x, -1e30)` is x exactly), and each sequence's beta starts at its own
-    last step."""
+    last step. On a GPU the paths are as long as `t` allows (`2 * t.shape[1] + 1`), so
+    that no length is read back to the host; the extra positions are padding like any
+    other."""
+    xp = backend.get_array_module(log_y)
     T, B, V = log_y.shape
-    lengths = numpy.asarray(label_length, dtype=numpy.int64)
-    S_max = 2 * (int(lengths.max()) if B else 0) + 1
+    lengths = xp.asarray(label_length, dtype=numpy.int64)
+    if xp is numpy:
+        longest = int(lengths.max()) if B else 0
+    else:
+        longest = t.shape[1]
+    S_max = 2 * longest + 1
     S = 2 * lengths + 1                                   # (B,)
-    path = numpy.full((B, S_max), blank, dtype=numpy.int64)
-    for b in range(B):
-        path[b, 1:2 * lengths[b]:2] = t[b, :lengths[b]]
-    inside = numpy.arange(S_max) < S[:, None]             # (B, S_max)
-    skip = numpy.zeros((B, S_max), dtype=bool)
+    path = xp.full((B, S_max), blank, dtype=numpy.int64)
+    labels = t[:, :longest]
+    path[:, 1::2] = xp.where(xp.arange(longest) < lengths[:, None], labels, blank)
+    inside = xp.arange(S_max) < S[:, None]                # (B, S_max)
+    skip = xp.zeros((B, S_max), dtype=bool)
     if S_max > 2:
         skip[:, 2:] = (path[:, 2:] != blank) & (path[:, 2:] != path[:, :-2]) & inside[:, 2:]
-    rows = numpy.arange(B)
+    rows = xp.arange(B)
     lp = log_y[:, rows[:, None], path]                    # (T, B, S_max)
-    lp = numpy.where(inside, lp, _NEG_INF)
-    alpha = numpy.full((T, B, S_max), _NEG_INF)
+    lp = xp.where(inside, lp, _NEG_INF)
+    alpha = xp.full((T, B, S_max), _NEG_INF)
     alpha[0, :, 0] = lp[0, :, 0]
     if S_max > 1:
-        alpha[0, :, 1] = numpy.where(S > 1, lp[0, :, 1], _NEG_INF)
+        alpha[0, :, 1] = xp.where(S > 1, lp[0, :, 1], _NEG_INF)
     for step in range(1, T):
         prev = alpha[step - 1]
         a = prev.copy()
-        a[:, 1:] = _logsumexp(a[:, 1:], prev[:, :-1])
-        a[:, 2:] = numpy.where(skip[:, 2:], _logsumexp(a[:, 2:], prev[:, :-2]), a[:, 2:])
+        a[:, 1:] = _logsumexp(a[:, 1:], prev[:, :-1], xp)
+        a[:, 2:] = xp.where(skip[:, 2:], _logsumexp(a[:, 2:], prev[:, :-2], xp), a[:, 2:])
         alpha[step] = a + lp[step]
-    ends = numpy.asarray(input_length, dtype=numpy.int64) - 1    # (B,)
-    last, second = S - 1, numpy.maximum(S - 2, 0)
-    init = numpy.full((B, S_max), _NEG_INF)
+    ends = xp.asarray(input_length, dtype=numpy.int64) - 1    # (B,)
+    last, second = S - 1, xp.maximum(S - 2, 0)
+    init = xp.full((B, S_max), _NEG_INF)
     init[rows, last] = lp[ends, rows, last]
-    init[rows, second] = numpy.where(S > 1, lp[ends, rows, second], init[rows, second])
-    beta = numpy.full((T, B, S_max), _NEG_INF)
+    init[rows, second] = xp.where(S > 1, lp[ends, rows, second], init[rows, second])
+    beta = xp.full((T, B, S_max), _NEG_INF)
     for step in range(T - 1, -1, -1):
         if step < T - 1:
             nxt = beta[step + 1]
             bt = nxt.copy()
-            bt[:, :-1] = _logsumexp(bt[:, :-1], nxt[:, 1:])
-            bt[:, :-2] = numpy.where(skip[:, 2:], _logsumexp(bt[:, :-2], nxt[:, 2:]),
-                                     bt[:, :-2])
+            bt[:, :-1] = _logsumexp(bt[:, :-1], nxt[:, 1:], xp)
+            bt[:, :-2] = xp.where(skip[:, 2:], _logsumexp(bt[:, :-2], nxt[:, 2:], xp),
+                                  bt[:, :-2])
             beta[step] = bt + lp[step]
-        beta[step] = numpy.where((ends == step)[:, None], init,
-                                 numpy.where((ends < step)[:, None], _NEG_INF, beta[step]))
+        beta[step] = xp.where((ends == step)[:, None], init,
+                              xp.where((ends < step)[:, None], _NEG_INF, beta[step]))
     final = alpha[ends, rows]                             # (B, S_max)
-    log_p = numpy.where(S > 1, _logsumexp(final[rows, last], final[rows, second]),
-                        final[rows, last])
+    log_p = xp.where(S > 1, _logsumexp(final[rows, last], final[rows, second], xp),
+                     final[rows, last])
     ab = alpha + beta - lp
-    occ = numpy.full((T, B, V), _NEG_INF)
+    occ = xp.full((T, B, V), _NEG_INF)
     for s in range(S_max):
         k = path[:, s]
-        update = _logsumexp(occ[:, rows, k], ab[:, :, s])
-        occ[:, rows, k] = numpy.where(inside[:, s], update, occ[:, rows, k])
-    grad = numpy.exp(log_y) - numpy.exp(occ - log_p[:, None])
-    grad[numpy.arange(T)[:, None] > ends] = 0
+        update = _logsumexp(occ[:, rows, k], ab[:, :, s], xp)
+        occ[:, rows, k] = xp.where(inside[:, s], update, occ[:, rows, k])
+    grad = xp.exp(log_y) - xp.exp(occ - log_p[:, None])
+    grad[xp.arange(T)[:, None] > ends] = 0
     return -log_p, grad
 
 
@@ -117,6 +124,21 @@ class ConnectionistTemporalClassification(function_node.FunctionNode):
     def forward(self, inputs):
         input_length, label_length, t, xs = inputs
         T, B, V = xs.shape
+        xp = backend.get_array_module(xs)
+        if checks.values_checked(xp):
+            self._check_values(input_length, t, T, V)
+        x64 = xs.astype(numpy.float64)
+        m = x64.max(axis=2, keepdims=True)
+        log_y = x64 - m - xp.log(xp.exp(x64 - m).sum(axis=2, keepdims=True))
+        loss, grad = _ctc_batch(log_y, t, input_length, label_length, self.blank_symbol)
+        if self.reduce == 'mean':
+            self._grad = (grad / B).astype(xs.dtype)
+            return utils.force_array(loss.mean(), xs.dtype),
+        self._grad = grad.astype(xs.dtype)
+        return loss.astype(xs.dtype),
+
+    @staticmethod
+    def _check_values(input_length, t, T, V):
         if input_length.size and (input_length.max() > T or input_length.min() < 1):
             raise ValueError('ctc: each input_length must be in [1, {}], got {}'.format(
                 T, input_length))
@@ -124,15 +146,6 @@ class ConnectionistTemporalClassification(function_node.FunctionNode):
             bad = t[(t < 0) | (t >= V)].ravel()[0]
             raise ValueError('ctc: labels must satisfy 0 <= t < {} (the number of classes), '
                              'got {}'.format(V, int(bad)))
-        x64 = xs.astype(numpy.float64)
-        m = x64.max(axis=2, keepdims=True)
-        log_y = x64 - m - numpy.log(numpy.exp(x64 - m).sum(axis=2, keepdims=True))
-        loss, grad = _ctc_batch(log_y, t, input_length, label_length, self.blank_symbol)
-        if self.reduce == 'mean':
-            self._grad = (grad / B).astype(xs.dtype)
-            return utils.force_array(loss.mean(), xs.dtype),
-        self._grad = grad.astype(xs.dtype)
-        return loss.astype(xs.dtype),
 
     def backward(self, indexes, grad_outputs):
         gloss, = grad_outputs

@@ -15,6 +15,13 @@ from minichainer.utils import type_check
 from minichainer.variable import Variable
 
 _ndarray = numpy.ndarray
+
+
+def _is_array(value):
+    """True for a NumPy array or a device (CuPy) array."""
+    return isinstance(value, _ndarray) or (
+        not isinstance(value, (numpy.generic, float, int))
+        and isinstance(value, backend.get_array_types()))
 _force_array = utils.force_array
 
 
@@ -42,7 +49,7 @@ def _preprocess_const(x, value):
     value_type = type(value)
     if value_type is float or value_type is int:
         return x.dtype.type(value)
-    if isinstance(value, _ndarray):
+    if _is_array(value):
         _check_const_shape(x, value)
         return value.astype(x.dtype, copy=False)
     if numpy.isscalar(value) and not isinstance(value, (str, bytes)):
@@ -330,7 +337,7 @@ def div(self, rhs):
 
 
 def _reciprocal(value):
-    if isinstance(value, _ndarray):
+    if _is_array(value):
         return 1. / value
     if numpy.isscalar(value) and not isinstance(value, (str, bytes)):
         return 1. / value
@@ -439,8 +446,8 @@ class PowConstVar(_ConstantOp):
 
     def backward(self, indexes, grad_outputs):
         y = self.get_retained_outputs()[0]
-        log_value = numpy.log(self.value)
-        if isinstance(log_value, _ndarray):
+        log_value = backend.get_array_module(y).log(self.value)
+        if not numpy.isscalar(log_value):
             log_value = log_value.astype(y.dtype, copy=False)
         else:
             log_value = y.dtype.type(log_value)
@@ -492,7 +499,7 @@ def _convert_value_to_string(value):
         if value < 0:
             return '({})'.format(value)
         return str(value)
-    if isinstance(value, _ndarray):
+    if _is_array(value):
         return 'constant array'
     raise ValueError('Value must be a Variable, scalar or numpy.ndarray, got {}'.format(
         type(value)))

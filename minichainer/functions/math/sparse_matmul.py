@@ -10,6 +10,7 @@ from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
 from minichainer.utils import precision
+from minichainer.utils import scatter
 from minichainer.utils import type_check
 
 
@@ -32,12 +33,12 @@ def _coo_matmul(sp_data, sp_row, sp_col, sp_shape, sp_order, dn, transa, transb,
     if b.ndim == 2:
         c = xp.zeros((m, n), work)
         r, k, d = a_row[valid], a_col[valid], sp_data[valid]
-        xp.add.at(c, r, d.astype(work)[:, None] * b[k].astype(work))
+        scatter.scatter_add(c, r, d.astype(work)[:, None] * b[k].astype(work))
     else:
         c = xp.zeros((b.shape[0], m, n), work)
         bi, pi = xp.nonzero(valid)
         r, k, d = a_row[bi, pi], a_col[bi, pi], sp_data[bi, pi]
-        xp.add.at(c, (bi, r), d.astype(work)[:, None] * b[bi, k].astype(work))
+        scatter.scatter_add(c, (bi, r), d.astype(work)[:, None] * b[bi, k].astype(work))
     if transc:
         c = c.swapaxes(-1, -2)
     return c.astype(dtype, copy=False)

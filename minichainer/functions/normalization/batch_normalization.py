@@ -128,8 +128,8 @@ class BatchNormalization(function_node.FunctionNode):
             var = y.sum(axis=self.axis, dtype=interm_dtype)
         m = x.size // gamma.size
         xp.true_divide(var, m, out=var, casting='unsafe')
-        inv_std = numpy.reciprocal(xp.sqrt(var + eps_of(self.eps, interm_dtype),
-                                           dtype=interm_dtype))
+        inv_std = xp.reciprocal(xp.sqrt(var + eps_of(self.eps, interm_dtype),
+                                        dtype=interm_dtype))
         if x.ndim <= 2:
             # (batch, units): Chainer's own rounding, ((x - mean) * inv_std) * gamma
             # + beta, so that y is bit-equal to Chainer's (one more pass; small arrays)
@@ -365,7 +365,7 @@ class FixedBatchNormalization(function_node.FunctionNode):
         expander = _expander(x.ndim, self.key_axis)
         self.expander = expander
         dtype = var.dtype
-        self.inv_std = numpy.reciprocal(xp.sqrt(var + dtype.type(self.eps), dtype=dtype))
+        self.inv_std = xp.reciprocal(xp.sqrt(var + dtype.type(self.eps), dtype=dtype))
         # y = (x - mean) * (gamma / std) + beta in one buffer
         interm_dtype = numpy.promote_types(x.dtype, gamma.dtype)
         y = xp.subtract(x, mean[expander], dtype=interm_dtype)
