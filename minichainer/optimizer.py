@@ -345,15 +345,38 @@ class UpdateRule:
                         self._state = None
                         break
                     self._state[key] = value
+                self._state_home = None  # host arrays; moved to the parameter's device
         else:
             for key in self._state:
                 self._state[key] = serializer(key, self._state[key])
 
+    # Where the state arrays live: 'cpu', or the Device of the parameter they were made
+    # or last moved for; None when unknown (just loaded from a snapshot).
+    _state_home = None
+
     def _prepare(self, param):
+        array = param.array
+        if type(array) is numpy.ndarray:
+            home = 'cpu'
+        else:
+            home = backend.get_device_from_array(array)
+            if home.xp is numpy:
+                home = 'cpu'
         state = self._state
         if state is None:
             self._state = {}
             self.init_state(param)
+            self._state_home = home
+        elif self._state_home != home:
+            # The parameter moved (to_device) or the state was loaded from a snapshot
+            # taken on another device: the state follows the parameter, as in Chainer.
+            device = backend.CpuDevice() if home == 'cpu' else home
+            array_types = backend.get_array_types()
+            for key, value in state.items():
+                if isinstance(value, array_types):
+                    state[key] = device.send(value)
+            self._scratch = None
+            self._state_home = home
 
     def use_fp32_update(self, flag=True):
         """Update float16 parameters through a float32 master copy."""
@@ -566,16 +589,35 @@ class Optimizer:
         self.loss_scaling(scale=loss_scale)
 
     def check_nan_in_grads(self):
-        """With dynamic loss scaling, flag (and warn about) non-finite gradients."""
+        """With dynamic loss scaling, flag (and warn about) non-finite gradients.
+
+        Gradients on a GPU are tested there and their flags come to the host in one copy
+        per device (Chainer copies one flag per parameter).
+        """
         self._loss_scaling_isnan = False
         if not self._loss_scaling_is_dynamic:
             return
+        finite = []  # (name, bool or the index of a device flag)
+        device_flags = {}  # device -> [flags]
         for name, param in self.target.namedparams():
             grad = param.grad
             if grad is None:
                 continue
-            xp = backend.get_array_module(grad)
-            if not xp.all(xp.isfinite(grad)):
+            if isinstance(grad, numpy.ndarray):
+                finite.append((name, None, bool(numpy.isfinite(grad).all())))
+                continue
+            device = backend.get_device_from_array(grad)
+            flags = device_flags.setdefault(device, [])
+            flags.append(device.xp.isfinite(grad).all())
+            finite.append((name, device, len(flags) - 1))
+        if device_flags:
+            cpu = backend.CpuDevice()
+            on_host = {device: cpu.send(device.xp.stack(flags))
+                       for device, flags in device_flags.items()}
+        for name, device, value in finite:
+            if device is not None:
+                value = bool(on_host[device][value])
+            if not value:
                 self._loss_scaling_isnan = True
                 self._loss_scaling_isnan_ever = True
                 warnings.warn(

@@ -1,5 +1,9 @@
 """GradientClipping: rescale all gradients so that their global L2 norm <= threshold."""
 import math
+
+import numpy
+
+from minichainer import backend
 from minichainer.optimizer_hooks import _checks as _util
 
 
@@ -37,6 +41,9 @@ class GradientClipping:
         grads = [p.grad for p in opt.target.params(False) if p.grad is not None]
         if not grads:
             return
+        if any(not isinstance(g, numpy.ndarray) for g in grads):
+            self._clip_on_device(grads)
+            return
         sqnorm = _sum_sqnorm(grads)
         norm = math.sqrt(sqnorm)
         if norm == 0:
@@ -47,3 +54,22 @@ class GradientClipping:
             return
         for grad in grads:
             grad *= rate
+
+    def _clip_on_device(self, grads):
+        # As Chainer on a GPU: the norm stays on the device and every gradient is
+        # multiplied by min(threshold / norm, 1) there, so the step makes no host copy
+        # (a zero norm gives rate inf, clipped to 1).
+        xp = backend.get_array_module(grads[0])
+        sqnorm = None
+        for g in grads:
+            flat = g.ravel()
+            term = flat.dot(flat).astype(numpy.float64)
+            sqnorm = term if sqnorm is None else sqnorm + term
+        with numpy.errstate(divide='ignore'):
+            rate = xp.minimum(float(self.threshold) / xp.sqrt(sqnorm), 1.0)
+        rates = {}
+        for g in grads:
+            r = rates.get(g.dtype)
+            if r is None:
+                r = rates[g.dtype] = rate.astype(g.dtype)
+            g *= r
