@@ -1,4 +1,8 @@
 """M-SVAG optimizer."""
+import contextlib
+
+import numpy
+
 from minichainer import backend
 from minichainer import optimizer
 from minichainer.optimizers import _util
@@ -69,7 +73,10 @@ class MSVAGRule(optimizer.UpdateRule):
 
 
 def _ignore_invalid(xp):
-    return xp.errstate(invalid='ignore', divide='ignore')
+    # CuPy has no errstate (it never warns on 0/0): only NumPy needs silencing
+    if xp is numpy:
+        return numpy.errstate(invalid='ignore', divide='ignore')
+    return contextlib.nullcontext()
 
 
 class MSVAG(optimizer.GradientMethod):
