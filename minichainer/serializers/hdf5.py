@@ -77,10 +77,7 @@ class HDF5Serializer(serializer.Serializer):
             arr = h5py.Empty('f')
             compression = None
         else:
-            host = value
-            if hasattr(host, '__cuda_array_interface__'):
-                host = host.get()
-            arr = numpy.asarray(host)
+            arr = numpy.asarray(_arrays.to_host(value))  # a CuPy array: one copy
             if arr.dtype.kind == 'U':
                 arr = numpy.char.encode(arr, 'utf-8')
             compression = None if arr.size <= 1 else self.compression
@@ -106,7 +103,7 @@ def save_hdf5(filename, obj, compression=4):
         with h5py.File(tmp_path, 'w') as f:
             if isinstance(obj, dict):
                 for key, value in obj.items():
-                    arr = numpy.asarray(value)
+                    arr = numpy.asarray(_arrays.to_host(value))
                     f.create_dataset('/' + key.lstrip('/'), data=arr,
                                      compression=None if arr.size <= 1 else compression)
             else:
@@ -168,6 +165,11 @@ class HDF5Deserializer(serializer.Deserializer):
         if isinstance(value, numpy.ndarray):
             data = _arrays.array_for('load_hdf5', repr(dataset.name), data, value)
             numpy.copyto(value, data)
+            return value
+        if hasattr(value, 'shape') and hasattr(value, 'dtype') \
+                and not isinstance(value, numpy.generic):  # a device (CuPy) array
+            data = _arrays.array_for('load_hdf5', repr(dataset.name), data, value)
+            _arrays.load_into_device_array(value, data)
             return value
         if isinstance(value, str) and isinstance(data, bytes):
             return data.decode('utf-8')

@@ -77,10 +77,8 @@ class DictionarySerializer(serializer.Serializer):
         if value is None:
             stored = numpy.asarray(None)
         else:
-            host = value
-            if hasattr(host, '__cuda_array_interface__'):  # a CuPy array
-                host = host.get()
-            stored = numpy.array(host, copy=True)
+            host = _arrays.to_host(value)  # a CuPy array: copied to the host once
+            stored = numpy.array(host, copy=host is value)
         self.target[self.path + key] = stored
         return value
 
@@ -110,7 +108,8 @@ def _write_entry(zf, key, array):
 
 
 def _write_npz(file, target, compression):
-    arrays = [(key, numpy.asanyarray(value)) for key, value in target.items()]
+    arrays = [(key, numpy.asanyarray(_arrays.to_host(value)))
+              for key, value in target.items()]
     for key, array in arrays:  # fail before anything is written
         _check_storable(key, array)
     method = zipfile.ZIP_DEFLATED if compression else zipfile.ZIP_STORED
@@ -322,11 +321,12 @@ class NpzDeserializer(serializer.Deserializer):
             self._check_castable(key, dataset, value.dtype)
             numpy.copyto(value, dataset)
             return value
-        to_device = getattr(value, 'set', None)
-        if callable(to_device) and hasattr(value, 'shape'):  # a CuPy-like array
-            dataset = numpy.asarray(dataset)
+        if hasattr(value, 'shape') and hasattr(value, 'dtype') \
+                and not isinstance(value, numpy.generic):  # a device (CuPy) array
+            dataset = _arrays.array_for(
+                'load_npz', repr(key) + _in_file(self._source), dataset, value)
             self._check_castable(key, dataset, value.dtype)
-            to_device(numpy.asarray(dataset, dtype=value.dtype))
+            _arrays.load_into_device_array(value, dataset)
             return value
         value_type = type(value)
         dataset_arr = numpy.asarray(dataset)
