@@ -78,7 +78,8 @@ def install(numpy_legacy=False):
         stub = _chainerx_module()
         for name in list(sys.modules):
             module = sys.modules[name]
-            if name.partition('.')[0] in ('chainer', 'chainerx') and module is not stub \
+            if name.partition('.')[0] in ('chainer', 'chainerx', 'onnx_chainer') \
+                    and module is not stub \
                     and not getattr(module, '__name__', '').startswith('minichainer'):
                 del sys.modules[name]
         sys.meta_path.insert(0, importer.ChainerAliasFinder(_chainerx_module))
@@ -103,7 +104,7 @@ def uninstall():
                         if not isinstance(f, importer.ChainerAliasFinder)]
     for name in list(sys.modules):
         top = name.partition('.')[0]
-        if top in ('chainer', 'chainerx', 'chainermn'):
+        if top in ('chainer', 'chainerx', 'chainermn', 'onnx_chainer'):
             del sys.modules[name]
     while _SHIM_DIR in sys.path:
         sys.path.remove(_SHIM_DIR)

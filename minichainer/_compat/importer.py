@@ -105,6 +105,10 @@ class ChainerAliasFinder(importlib.abc.MetaPathFinder):
             raise ModuleNotFoundError(
                 'No module named {!r}: CuPy/GPU arrays are not supported by minichainer, which '
                 "runs on the CPU ('@numpy' device) only".format(fullname), name=fullname)
+        if top == 'onnx_chainer':
+            # onnx_chainer (and onnx_chainer.X) is minichainer.onnx (and .X)
+            target_name = 'minichainer.onnx' + fullname[len('onnx_chainer'):]
+            return _spec_for(fullname, importlib.import_module(target_name))
         if top == 'chainermn':
             target_name = 'minichainer.distributed' + fullname[len('chainermn'):]
             try:

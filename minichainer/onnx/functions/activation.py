@@ -1,0 +1,119 @@
+"""Converters of activation functions (ReLU, Sigmoid, Softmax, ...)."""
+import numpy
+
+from minichainer.onnx import onnx_helper
+from minichainer.onnx.functions.opset_version import support
+
+
+def _softmax(op_type, func, opset_version, input_names, output_names):
+    # Chainer normalizes along one axis.  Softmax-13 does too; before 13 ONNX coerces
+    # the input to 2-D at `axis` (normalizing over all the following axes), which is the
+    # same only for the last axis: otherwise move the axis last and back.
+    axis = func.axis
+    ndim = len(func.inputs[0].shape)
+    if axis < 0:
+        axis += ndim
+    if opset_version >= 13 or axis == ndim - 1:
+        return onnx_helper.make_node(op_type, input_names, output_names, axis=axis),
+    gb = onnx_helper.GraphBuilder()
+    perm = list(range(ndim))
+    perm[axis], perm[-1] = perm[-1], perm[axis]
+    moved = gb.op('Transpose', input_names, perm=perm)
+    out = gb.op(op_type, [moved], axis=ndim - 1)
+    gb.op('Transpose', [out], perm=perm)
+    return gb.nodes(output_names=output_names)
+
+
+def _input_dtype(func, index=0):
+    return numpy.dtype(func.inputs[index].dtype)
+
+
+@support((6, 11))
+def convert_ClippedReLU(func, opset_version, input_names, output_names, context):
+    if opset_version < 11:
+        return onnx_helper.make_node('Clip', input_names, output_names, min=0.0,
+                                     max=float(func.cap)),
+    dtype = _input_dtype(func)
+    lower = context.add_const(numpy.array(0, dtype=dtype), 'zero')
+    upper = context.add_const(numpy.array(func.cap, dtype=dtype), 'clip_z')
+    return onnx_helper.make_node('Clip', list(input_names) + [lower, upper],
+                                 output_names),
+
+
+@support((6,))
+def convert_ELU(func, opset_version, input_names, output_names, context):
+    return onnx_helper.make_node('Elu', input_names, output_names,
+                                 alpha=float(func.alpha)),
+
+
+@support((6,))
+def convert_HardSigmoid(func, opset_version, input_names, output_names, context):
+    return onnx_helper.make_node('HardSigmoid', input_names, output_names, alpha=0.2,
+                                 beta=0.5),
+
+
+@support((6,))
+def convert_LeakyReLU(func, opset_version, input_names, output_names, context):
+    return onnx_helper.make_node('LeakyRelu', input_names, output_names,
+                                 alpha=float(func.slope)),
+
+
+@support((1, 13))
+def convert_LogSoftmax(func, opset_version, input_names, output_names, context):
+    return _softmax('LogSoftmax', func, opset_version, input_names, output_names)
+
+
+@support((7,))
+def convert_PReLUFunction(func, opset_version, input_names, output_names, context):
+    # Chainer's W covers the axes after the batch axis (W.shape == x.shape[1:1+W.ndim]);
+    # ONNX broadcasts from the right, so W gets trailing unit axes where it is shorter.
+    x_ndim = len(func.inputs[0].shape)
+    w_shape = tuple(func.inputs[1].shape)
+    missing = x_ndim - 1 - len(w_shape)
+    if missing <= 0:
+        return onnx_helper.make_node('PRelu', input_names, output_names),
+    gb = onnx_helper.GraphBuilder()
+    shape = gb.const(numpy.array(w_shape + (1,) * missing, dtype=numpy.int64))
+    w = gb.op('Reshape', [input_names[1], shape])
+    gb.op('PRelu', [input_names[0], w])
+    return gb.nodes(output_names=output_names)
+
+
+@support((6,))
+def convert_ReLU(func, opset_version, input_names, output_names, context):
+    return onnx_helper.make_node('Relu', input_names, output_names),
+
+
+@support((6,))
+def convert_Selu(func, opset_version, input_names, output_names, context):
+    return onnx_helper.make_node('Selu', input_names, output_names,
+                                 alpha=float(func.alpha), gamma=float(func.scale)),
+
+
+@support((6,))
+def convert_Sigmoid(func, opset_version, input_names, output_names, context):
+    return onnx_helper.make_node('Sigmoid', input_names, output_names),
+
+
+@support((1, 13))
+def convert_Softmax(func, opset_version, input_names, output_names, context):
+    return _softmax('Softmax', func, opset_version, input_names, output_names)
+
+
+@support((1,))
+def convert_Softplus(func, opset_version, input_names, output_names, context):
+    # Chainer's softplus(x, beta) = log(1 + exp(beta * x)) / beta; ONNX's has beta 1
+    beta = float(getattr(func, 'beta', 1.0))
+    if beta == 1.0:
+        return onnx_helper.make_node('Softplus', input_names, output_names),
+    dtype = _input_dtype(func)
+    gb = onnx_helper.GraphBuilder()
+    scaled = gb.op('Mul', [input_names[0], gb.const(numpy.array(beta, dtype=dtype))])
+    soft = gb.op('Softplus', [scaled])
+    gb.op('Div', [soft, gb.const(numpy.array(beta, dtype=dtype))])
+    return gb.nodes(output_names=output_names)
+
+
+@support((6,))
+def convert_Tanh(func, opset_version, input_names, output_names, context):
+    return onnx_helper.make_node('Tanh', input_names, output_names),
