@@ -309,11 +309,13 @@ def call_converter(converter, batch, device):
     """Call `converter(batch, device)` the way its style expects.
 
     A [`Converter`][minichainer.dataset.convert.Converter] (new style) gets `device` as a Device or
-    None; any other callable (old style, Chainer 5) gets None, or `-1` for the CPU.  Updaters and
-    evaluators call their converter through this function.
+    None; any other callable (old style, Chainer 5) gets None, `-1` for the CPU or the GPU's
+    integer id for a CuPy device.  Updaters and evaluators call their converter through this
+    function.
 
     Raises:
-        RuntimeError: an old-style converter is given a non-CPU device.
+        RuntimeError: an old-style converter is given a device that is neither the CPU nor
+            a GPU.
     """
     if device is not None and not isinstance(device, backend.Device):
         device = backend.get_device(device)
@@ -323,6 +325,9 @@ def call_converter(converter, batch, device):
         return converter(batch, None)
     if device.xp is numpy:
         return converter(batch, -1)
+    gpu = getattr(device, 'device', None)  # a GpuDevice: its cupy.cuda.Device
+    if gpu is not None and getattr(gpu, 'id', None) is not None:
+        return converter(batch, gpu.id)  # old style: the CUDA device id, as in Chainer
     raise RuntimeError(
         'converter {!r} does not support device {}; decorate it with '
         'minichainer.dataset.converter()'.format(converter, device))
@@ -357,7 +362,7 @@ def to_device(device, x):
 
 
 def _is_array(x):
-    return isinstance(x, numpy.ndarray)
+    return isinstance(x, numpy.ndarray) or isinstance(x, backend.get_array_types())
 
 
 def _concat_arrays(arrays, padding):
