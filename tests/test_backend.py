@@ -167,7 +167,7 @@ def test_link_to_device_and_variable_to_device():
     link.to_device(-1)
     with pytest.raises(RuntimeError, match='GPU'):
         link.to_device(0)
-    with pytest.raises(RuntimeError):
+    with pytest.raises(RuntimeError), pytest.deprecated_call(match='to_gpu'):
         link.to_gpu()
     v = minichainer.Variable(numpy.zeros(2))
     v.to_device('@numpy')

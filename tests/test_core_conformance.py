@@ -64,6 +64,7 @@ class _ReturnsGrads(FunctionNode):
 def test_bad_backward_gradients_raise_value_error(grads, debug, pattern):
     x = _var([1.])
     y, = _ReturnsGrads(grads).apply((x,))
+    y.grad = numpy.ones_like(y.array)   # not the one-element-as-scalar deprecation
     with minichainer.using_config('debug', debug):
         with pytest.raises(ValueError, match=pattern):
             y.backward()
@@ -92,9 +93,11 @@ def test_grad_inputs_propagate_through_intermediate_inputs():
 def test_bad_backward_gradient_outside_debug_mode():
     x = _var([1.])
     y, = _ReturnsGrads((Variable(numpy.ones(1, numpy.int64)),)).apply((x,))
+    y.grad = numpy.ones_like(y.array)
     with pytest.raises(TypeError, match='_ReturnsGrads'):
         y.backward()
     y, = _ReturnsGrads((_var([1., 2.]),)).apply((x,))
+    y.grad = numpy.ones_like(y.array)
     with pytest.raises(ValueError, match='_ReturnsGrads'):
         y.backward()
 

@@ -311,9 +311,10 @@ def test_deepcopy_and_pickle_keep_structure():
 def test_device_api():
     net = Net()
     assert str(net.device) == '@numpy' and net.xp is np
-    assert net.to_cpu() is net
+    with pytest.deprecated_call(match='to_cpu'):
+        assert net.to_cpu() is net
     assert net.to_device('@numpy') is net and net.l1.device == minichainer.get_device(-1)
-    with pytest.raises(RuntimeError, match='GPU'):
+    with pytest.raises(RuntimeError, match='GPU'), pytest.deprecated_call(match='to_gpu'):
         net.to_gpu()
     with pytest.raises(RuntimeError, match='GPU'):
         net.to_device(0)
@@ -326,7 +327,8 @@ def test_legacy_to_cpu_override_is_called_by_to_device():
         class Old(Link):
             def to_cpu(self):
                 called.append(True)
-                return super().to_cpu()
+                with pytest.deprecated_call(match='to_cpu is deprecated'):
+                    return super().to_cpu()
 
     Old().to_device('@numpy')
     assert called
@@ -591,15 +593,17 @@ def test_legacy_to_cpu_override_of_a_child_is_called_once_per_call():
         class Old(Link):
             def to_cpu(self):
                 calls.append(self)
-                return super().to_cpu()
+                with pytest.deprecated_call(match='to_cpu is deprecated'):
+                    return super().to_cpu()
 
     parent = Chain()
     with parent.init_scope():
         parent.child = Old()
-    parent.to_cpu()
+    with pytest.deprecated_call(match='to_cpu is deprecated'):
+        parent.to_cpu()
     assert calls == [parent.child]
     calls.clear()
-    parent.child.to_cpu()
+    parent.child.to_cpu()   # the override's own super() call warns (asserted above)
     assert calls == [parent.child]
 
 

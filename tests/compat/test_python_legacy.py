@@ -45,7 +45,8 @@ def test_removed_aliases_are_served_as_the_abc_classes_with_one_warning(installe
 @pytest.mark.skipif(not REMOVED, reason='this Python still has the aliases')
 def test_uninstall_removes_them_again():
     python_legacy.install()
-    collections.Sequence
+    with pytest.warns(python_legacy.PythonLegacyWarning, match='collections.Sequence'):
+        collections.Sequence
     python_legacy.uninstall()
     assert 'Sequence' not in vars(collections) and '__getattr__' not in vars(collections)
     with pytest.raises(AttributeError):

@@ -32,7 +32,8 @@ def test_cached_download_downloads_once(http_server, dataset_root, capsys):
     url = http_server.url + '/a.bin'
     md5 = hashlib.md5(b'hello world').hexdigest()
     path = cached_download(url, md5=md5, size=11)
-    assert open(path, 'rb').read() == b'hello world'
+    with open(path, 'rb') as f:
+        assert f.read() == b'hello world'
     assert os.path.basename(path) == hashlib.md5(url.encode()).hexdigest()
     assert cached_download(url) == path
     assert cached_download(url, md5=md5) == path
@@ -62,7 +63,8 @@ def test_corrupt_cache_entry_is_replaced(http_server, dataset_root):
     with open(path, 'wb') as f:
         f.write(b'bad')
     md5 = hashlib.md5(b'good data').hexdigest()
-    assert open(cached_download(url, md5=md5), 'rb').read() == b'good data'
+    with open(cached_download(url, md5=md5), 'rb') as f:
+        assert f.read() == b'good data'
 
 
 def test_offline_error_says_where_to_place_the_file(dataset_root):

@@ -46,6 +46,7 @@ def test_text_dataset_close_closes_every_file_then_raises(tmp_path):
     a.write_text('one\n')
     ds = datasets.TextDataset([str(a)] * 3)
     first, last = ds._fps[0], ds._fps[2]
+    ds._fps[1].close()
     ds._fps[1] = None  # closing it fails
     with pytest.raises(AttributeError):
         ds.close()

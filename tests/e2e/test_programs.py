@@ -161,7 +161,8 @@ def test_gan_two_optimizers_snapshot_object_and_image(tmp_path):
     for name in ('snapshot_iter_4.npz', 'gen_iter_4.npz', 'dis_iter_4.npz',
                  'preview/image00000004.png'):
         assert (out / name).exists(), name
-    assert Image.open(str(out / 'preview' / 'image00000004.png')).size == (16, 16)
+    with Image.open(str(out / 'preview' / 'image00000004.png')) as image:
+        assert image.size == (16, 16)
     log = _log(out / 'log')
     assert [e['iteration'] for e in log] == [2, 4]
     assert all(numpy.isfinite(e['gen/loss']) and numpy.isfinite(e['dis/loss']) for e in log)

@@ -94,7 +94,7 @@ def test_to_device_keeps_arrays_on_the_cpu(name):
     assert len(after) == len(arrays) and all(a is b for a, b in zip(arrays, after))
     cpu = minichainer.get_device(-1)
     assert link.xp is np and all(sub.device == cpu for sub in link.links())
-    with pytest.raises(RuntimeError, match='GPU'):
+    with pytest.raises(RuntimeError, match='GPU'), pytest.deprecated_call(match='to_gpu'):
         link.to_gpu()
 
 

@@ -78,7 +78,8 @@ def _corrupt_member(path, member):
     header, whose extra field may differ from the central directory's)."""
     with zipfile.ZipFile(path) as z:
         info = z.getinfo(member)
-    raw = bytearray(open(path, 'rb').read())
+    with open(path, 'rb') as f:
+        raw = bytearray(f.read())
     offset = info.header_offset
     name_len = int.from_bytes(raw[offset + 26:offset + 28], 'little')
     extra_len = int.from_bytes(raw[offset + 28:offset + 30], 'little')

@@ -1,5 +1,6 @@
 """parameterize/product, attr marks, condition, assert_warns, fix_random, serializers,
 BackendConfig, run_module, get_trainer_with_mock_updater re-export."""
+import pathlib
 import random
 import unittest
 import warnings
@@ -319,8 +320,8 @@ def test_save_and_load_npz():
 def test_save_and_load_custom():
     log = []
     testing.save_and_load('src', 'dst', 'f.txt',
-                          lambda path, obj: open(path, 'w').write(obj),
-                          lambda path, obj: log.append((open(path).read(), obj)))
+                          lambda path, obj: pathlib.Path(path).write_text(obj),
+                          lambda path, obj: log.append((pathlib.Path(path).read_text(), obj)))
     assert log == [('src', 'dst')]
 
 

@@ -172,14 +172,16 @@ def test_kill_during_snapshot_write_then_autoload(tmp_path, child_processes):
     assert len(temps) == 1 and temps[0].startswith('.snapshot_iter_14.mc-')
 
     # A partial file under a snapshot name (e.g. a copy interrupted outside
-    # minichainer) is ignored by autoload, too.
+    # minichainer) is skipped by autoload, too, with a warning naming it.
     time.sleep(0.01)
     with open(out / 'snapshot_iter_99', 'wb') as f:
         f.write(b'PK\x03\x04truncated')
 
     trainer, _ = _models.make_trainer(out, stop=(14, 'iteration'), seed=1)
     trainer.extend(extensions.snapshot(autoload=True), trigger=(2, 'iteration'))
-    trainer.run()
+    with pytest.warns(RuntimeWarning, match=r"skipped .*snapshot_iter_99' because it is "
+                                            r"truncated"):
+        trainer.run()
     assert trainer.updater.iteration == 14
     # autoload removed the killed write's temporary file.
     assert not [n for n in os.listdir(out) if n.endswith('.tmp')]

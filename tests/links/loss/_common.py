@@ -16,7 +16,9 @@ def check_npz_copy_and_device(make_link, keys, tmp_path):
         assert f.files == keys
     link = make_link()
     _util.check_copy_modes(link)
-    assert link.to_cpu() is link and link.to_device('@numpy') is link
-    with pytest.raises(RuntimeError, match='GPU'):
+    with pytest.deprecated_call(match='to_cpu'):
+        assert link.to_cpu() is link
+    assert link.to_device('@numpy') is link
+    with pytest.raises(RuntimeError, match='GPU'), pytest.deprecated_call(match='to_gpu'):
         link.to_gpu()
     return link

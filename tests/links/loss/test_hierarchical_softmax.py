@@ -183,6 +183,7 @@ def test_serialization_copy_and_device(tmp_path):
     link = _common.check_npz_copy_and_device(
         lambda: L.BinaryHierarchicalSoftmax(3, TREE), ['W'], tmp_path)
     f = copy.deepcopy(link._func)
-    link.to_cpu()
+    with pytest.deprecated_call(match='to_cpu'):
+        link.to_cpu()
     for name in ('paths', 'codes', 'begins'):
         np.testing.assert_array_equal(getattr(link._func, name), getattr(f, name))
