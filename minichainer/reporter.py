@@ -195,6 +195,49 @@ def _common_float_dtype(values):
     return dtype
 
 
+def _has_device_values(values):
+    return any(not isinstance(v, _host_value_types) and hasattr(v, 'dtype') for v in values)
+
+
+def _values_to_host(values):
+    """`values` with the device (CuPy) 0-dim arrays replaced by NumPy scalars of their
+    dtype, copied to the host in one transfer per device array type and dtype."""
+    groups = {}
+    for i, v in enumerate(values):
+        if not isinstance(v, _host_value_types) and hasattr(v, 'dtype'):
+            groups.setdefault((type(v), v.dtype), []).append(i)
+    if not groups:
+        return values
+    values = list(values)
+    from minichainer import backend
+    cpu = backend.CpuDevice()
+    for indexes in groups.values():
+        first = values[indexes[0]]
+        xp = backend.get_array_module(first)
+        host = cpu.send(xp.stack([values[i].reshape(()) for i in indexes]))
+        for i, h in zip(indexes, host):
+            values[i] = h
+    return values
+
+
+def _summaries_to_host(summaries):
+    # One device-to-host copy for the values pending in all `summaries` (a report's
+    # worth), instead of one per summary or per value.
+    summaries = [s for s in summaries if _has_device_values(s._pending)]
+    if not summaries:
+        return
+    flat = [v for s in summaries for v in s._pending]
+    flat = _values_to_host(flat)
+    start = 0
+    for s in summaries:
+        n = len(s._pending)
+        s._pending = flat[start:start + n]
+        start += n
+
+
+_host_value_types = (numpy.generic, numpy.ndarray, int, float)
+
+
 class Summary:
     """Online summarization of a sequence of (weighted) scalars: mean and std.
 
@@ -204,7 +247,10 @@ class Summary:
     Unweighted values are buffered and folded into the sums in batches with
     `numpy.add.accumulate` (strictly sequential, so the sums are bit-identical to
     adding the values one by one), which keeps `add` cheap on the training loop's
-    hot path.
+    hot path. Values on a GPU (CuPy 0-dim arrays) stay there until they are folded, then
+    come to the host together (one copy per summary fold, and one for all the summaries
+    of a `DictSummary` at a report), so their sums are the CPU's (Chainer summed them on
+    the GPU, in float32 for float32 values).
     """
 
     def __init__(self):
@@ -241,6 +287,9 @@ class Summary:
         x = self._sx
         x2 = self._sx2
         dtype = _common_float_dtype(pending)
+        if dtype is None and _has_device_values(pending):
+            pending = _values_to_host(pending)
+            dtype = _common_float_dtype(pending)
         if dtype is None and all(type(v) is float for v in pending):
             dtype = numpy.dtype(numpy.float64)
         if dtype is not None and type(x) in (float, numpy.float64) \
@@ -361,11 +410,13 @@ class DictSummary:
 
     def compute_mean(self):
         """Return a dict of the mean of each entry."""
+        _summaries_to_host(self._summaries.values())
         return {name: summary.compute_mean()
                 for name, summary in self._summaries.items()}
 
     def make_statistics(self):
         """Return a dict with `key` → mean and `key.std` → standard deviation."""
+        _summaries_to_host(self._summaries.values())
         stats = {}
         for name, summary in self._summaries.items():
             mean, std = summary.make_statistics()
