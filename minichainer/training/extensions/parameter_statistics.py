@@ -85,7 +85,7 @@ class ParameterStatistics(extension.Extension):
                         key = self.report_key_template.format(
                             prefix=prefix, link_name=link_name, param_name=param_name,
                             attr_name=attr_name, function_name=function_name)
-                        if isinstance(value, numpy.ndarray) and value.size > 1:
+                        if getattr(value, 'ndim', 0) > 0 and value.size > 1:
                             for i, v in enumerate(value):
                                 statistics['{}/{}'.format(key, i)] = v
                         else:

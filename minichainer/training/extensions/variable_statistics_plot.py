@@ -165,15 +165,17 @@ class VariableStatisticsPlot(_plot_util.MatplotlibMixin, extension.Extension):
                 if x is not None:
                     xs.append(x.ravel())
             if xs:
-                stat = self._statistician(numpy.concatenate(xs, axis=0), axis=0)
+                xp = backend.get_array_module(xs[0])
+                stat = self._statistician(xp.concatenate(xs, axis=0), axis=0)
                 parts = []
                 if self._plot_mean:
-                    parts.append(numpy.atleast_1d(stat['mean']))
+                    parts.append(xp.atleast_1d(stat['mean']))
                 if self._plot_std:
-                    parts.append(numpy.atleast_1d(stat['std']))
+                    parts.append(xp.atleast_1d(stat['std']))
                 if self._plot_percentile:
-                    parts.append(numpy.atleast_1d(stat['percentile']))
-                stats[i] = numpy.concatenate(parts, axis=0)
+                    parts.append(xp.atleast_1d(stat['percentile']))
+                # statistics of GPU arrays are computed there; one copy to the host
+                stats[i] = backend.CpuDevice().send(xp.concatenate(parts, axis=0))
         self._samples.add(stats, idx=trainer.updater.iteration)
         if self._trigger(trainer):
             self.save_plot_using_module(os.path.join(trainer.out, self._filename), None)
