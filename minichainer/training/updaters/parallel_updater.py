@@ -1,10 +1,14 @@
 """ParallelUpdater: data-parallel training, each sub-batch on its own model copy."""
+import contextlib
 import copy
 
 from minichainer import backend
 from minichainer import function
 from minichainer.dataset import convert
 from minichainer.training.updaters import standard_updater
+
+
+_no_context = contextlib.nullcontext()
 
 
 class ParallelUpdater(standard_updater.StandardUpdater):
@@ -15,7 +19,9 @@ class ParallelUpdater(standard_updater.StandardUpdater):
     adds the copies' gradients into the main model (the optimizer's target), updates
     it and copies its parameters back to the copies, as Chainer's `ParallelUpdater`
     does. On minichainer's CPU (@numpy) devices the copies run one after another: the
-    result equals Chainer's on its CPU devices, not a speed-up.
+    result equals Chainer's on its CPU devices, not a speed-up. GPU devices
+    (`'@cupy:0'`, `'@cupy:1'`, ...) each compute their copy's loss with that GPU
+    current; the gradients are summed into the main model's device by `addgrads`.
 
     Args:
         iterator, optimizer, converter, loss_func, loss_scale, auto_new_epoch: as for
@@ -73,7 +79,10 @@ class ParallelUpdater(standard_updater.StandardUpdater):
         for name, model in self._models.items():
             args = in_arrays[name]
             loss_func = self.loss_func or model
-            with function.force_backprop_mode():
+            device = self._devices[name]
+            # each copy computes with its own GPU current, as in Chainer
+            with function.force_backprop_mode(), (
+                    _no_context if device is None else backend.using_device(device)):
                 if isinstance(args, tuple):
                     losses.append(loss_func(*args))
                 elif isinstance(args, dict):
