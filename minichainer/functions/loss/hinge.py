@@ -31,7 +31,7 @@ class Hinge(function_node.FunctionNode):
         xp = backend.get_array_module(*inputs)
         x, t = inputs
         num = len(x)
-        if t.size and (t.min() < 0 or t.max() >= x.shape[1]):
+        if t.size and checks.values_checked(xp) and (t.min() < 0 or t.max() >= x.shape[1]):
             bad = t[(t < 0) | (t >= x.shape[1])][0]
             raise ValueError('hinge: each label t must satisfy 0 <= t < {} (the number of '
                              'classes), got {}'.format(x.shape[1], int(bad)))

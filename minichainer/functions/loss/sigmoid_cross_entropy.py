@@ -37,7 +37,7 @@ class SigmoidCrossEntropy(function_node.FunctionNode):
         self.retain_inputs((0, 1))
         xp = backend.get_array_module(*inputs)
         x, t = inputs
-        if t.size and (t.min() < -1 or t.max() > 1):
+        if t.size and checks.values_checked(xp) and (t.min() < -1 or t.max() > 1):
             bad = t[(t < -1) | (t > 1)].ravel()[0]
             raise ValueError(
                 'sigmoid_cross_entropy: each label t must be 0 or 1 (or the ignore label '

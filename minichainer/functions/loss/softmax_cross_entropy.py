@@ -122,9 +122,9 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         x, t = inputs
         if x.ndim == t.ndim and x.shape == t.shape:
             self.soft_target = True
-        elif self._simple_case(x, t):
+        elif xp is numpy and self._simple_case(x, t):
             return self._forward_simple(xp, x, t)
-        if not self.soft_target:
+        if not self.soft_target and checks.values_checked(xp):
             _check_input_values(x, t, self.ignore_label)
 
         log_y = log_softmax_array(x)
@@ -149,8 +149,11 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
                 count = t_valid.sum()
             else:
                 count = len(x)
-            self._coeff = 1.0 / max(count, 1)
             reduc_dtype = _reduction_dtype(x.dtype)
+            if xp is numpy:
+                self._coeff = 1.0 / max(count, 1)
+            else:   # a device scalar, as Chainer's (no read back to the host)
+                self._coeff = xp.divide(1.0, xp.maximum(count, 1), dtype=reduc_dtype)
             y = log_p.sum(keepdims=True, dtype=reduc_dtype)
             y = y * (-self._coeff)
             y = y.astype(x.dtype, copy=False)
@@ -262,7 +265,9 @@ def _double_backward_softmax_cross_entropy(x, t, normalize, class_weight, ignore
         t = t.array
     _check_class_weight_option(class_weight)
     checks.reduce_option(reduce, ('mean', 'no'))
-    _check_input_values(x, t, ignore_label)
+    xp = backend.get_array_module(t)
+    if checks.values_checked(xp):
+        _check_input_values(x, t, ignore_label)
     loss = -log_softmax(x)
     if class_weight is not None:
         cw = class_weight.reshape(_class_weight_shape(x.ndim)).astype(x.dtype, copy=False)
@@ -281,7 +286,7 @@ def _double_backward_softmax_cross_entropy(x, t, normalize, class_weight, ignore
             count = in_use.astype(reduc_dtype, copy=False).sum()
         else:
             count = len(x)
-        count = max(count, 1.)
+        count = max(count, 1.) if xp is numpy else xp.maximum(count, 1.)
         if reduc_dtype == loss.dtype:
             loss = _sum(loss / count)
         else:
