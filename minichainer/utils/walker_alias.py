@@ -8,8 +8,9 @@ from minichainer import backend
 class WalkerAlias:
     """Sample indices `0..n-1` with probabilities proportional to `probs`.
 
-    Each sample draws one `uniform(0, n)` number from numpy's global RNG: its integer part
-    picks a column of the table and its fraction chooses between the column's two entries.
+    Each sample draws one `uniform(0, n)` number from numpy's global RNG (the device's
+    generator once the tables are on a GPU): its integer part picks a column of the table
+    and its fraction chooses between the column's two entries.
     """
 
     def __init__(self, probs):
@@ -44,25 +45,33 @@ class WalkerAlias:
 
     @property
     def device(self):
-        return backend.CpuDevice()
+        """The device of the tables (the CPU until `to_device` sends them elsewhere)."""
+        return backend.get_device_from_array(self.threshold)
 
     @property
     def use_gpu(self):
-        return False
+        return not isinstance(self.threshold, numpy.ndarray)
 
     def to_cpu(self):
-        return self
+        return self.to_device(backend.CpuDevice())
 
     def to_gpu(self, device=None):
-        raise RuntimeError('WalkerAlias.to_gpu: no GPU backend is available in minichainer')
+        """Send the tables to GPU `device` (an id; the current GPU when None)."""
+        from minichainer.backends import cuda
+        if device is None:
+            device = getattr(cuda.Device(), 'id', 0)   # the current GPU
+        return self.to_device('@cupy:{}'.format(int(device)))
 
     def to_device(self, device):
-        backend.get_device(device)
+        device = backend.get_device(device)
+        self.threshold = device.send(self.threshold)
+        self.values = device.send(self.values)
         return self
 
     def sample(self, shape):
-        """Return an int32 array of the given shape of sampled indices."""
-        return self.sample_xp(numpy, shape)
+        """Return an int32 array of the given shape of sampled indices, drawn with the
+        random generator of the tables' device (numpy's global RNG on the CPU)."""
+        return self.sample_xp(backend.get_array_module(self.threshold), shape)
 
     def sample_xp(self, xp, shape):
         threshold = self.threshold
