@@ -50,6 +50,7 @@ class Context:
         self.parameters = []
         self.constants = []
         self.implicit_inputs = {}
+        self.function_inputs = {}   # id(FunctionNode) -> its input arrays (set by Graph)
         self.param_to_link = {}
         self.persistents = {}   # id(array) -> (onnx name, array): links' persistent arrays
         self._used_names = set()
@@ -141,6 +142,19 @@ class Context:
         self.constants.append(onnx_helper.make_node(
             'Constant', [], [onnx_name], value=_tensor_for_constant(array, onnx_name)))
         return onnx_name
+
+    def input_array(self, func, index):
+        """The array `func`'s input `index` had in the exported forward pass (the
+        exporter recorded it; a converter needing a value, e.g. train-mode statistics or
+        labels, reads it here).  None when unknown."""
+        record = self.function_inputs.get(id(func))
+        if record is not None:
+            return record[index]
+        node = func.inputs[index]
+        if node.data is not None:
+            return node.data
+        var = node.get_variable_or_none()
+        return None if var is None else var.array
 
     def get_link(self, param):
         """`(onnx name of the owning link, link)` of a Parameter, or None."""

@@ -400,6 +400,7 @@ def _export(model, args, filename, export_params, graph_name, save_text, opset_v
         tensors.setdefault(name, array.array if isinstance(array, minichainer.Variable)
                            else array)
     initializers = [numpy_helper.from_array(numpy.asarray(a), n) for n, a in tensors.items()]
+    nodes = _constants_before_9(graph.graph, initializers, opset_version)
 
     input_infos = []
     for i, (name, var) in enumerate(network_inputs.items()):
@@ -416,7 +417,7 @@ def _export(model, args, filename, export_params, graph_name, save_text, opset_v
             var.shape if input_shapes is None else [None] * var.ndim)
         for name, var in network_outputs.items()]
 
-    onnx_graph = helper.make_graph(graph.graph, graph_name, input_infos, output_infos,
+    onnx_graph = helper.make_graph(nodes, graph_name, input_infos, output_infos,
                                    initializer=initializers)
     opset_imports = [helper.make_operatorsetid('', opset_version)]
     if external_opset_imports:
@@ -435,6 +436,29 @@ def _export(model, args, filename, export_params, graph_name, save_text, opset_v
         minichainer.utils.experimental('return_named_inout')
         return onnx_model, network_inputs, network_outputs
     return onnx_model
+
+
+_CONSTANT_1_TYPES = None
+
+
+def _constants_before_9(nodes, initializers, opset_version):
+    # Constant before opset 9 holds float tensors only: an integer/bool Constant becomes an
+    # initializer of the same name there.
+    if opset_version >= 9:
+        return nodes
+    float_types = (onnx.TensorProto.FLOAT, onnx.TensorProto.FLOAT16, onnx.TensorProto.DOUBLE)
+    kept = []
+    for node in nodes:
+        if node.op_type == 'Constant' and node.domain in ('', 'ai.onnx') and \
+                len(node.attribute) == 1 and node.attribute[0].name == 'value' and \
+                node.attribute[0].t.data_type not in float_types:
+            tensor = onnx.TensorProto()
+            tensor.CopyFrom(node.attribute[0].t)
+            tensor.name = node.output[0]
+            initializers.append(tensor)
+        else:
+            kept.append(node)
+    return kept
 
 
 def _ir_version(opset_imports):

@@ -57,6 +57,10 @@ class Graph:
         self.used_persistents = collections.OrderedDict()   # name -> array
         self.output_names = []
         self._records = {id(f): (i, f, in_data) for i, (f, in_data) in enumerate(records)}
+        for f, in_data in records:
+            context.function_inputs[id(f)] = in_data
+            if isinstance(f, FunctionAdapter):
+                context.function_inputs[id(f.function)] = in_data
         self._input_node_names = {}
         for name, var in network_inputs.items():
             self._input_node_names[id(var.node)] = name
@@ -152,6 +156,7 @@ class Graph:
                 'ONNX NodeProtos'.format(func_name, type(function).__name__,
                                          self.specified_opset_version, func_name))
         onnx_helper.set_func_name(base_name)
+        onnx_helper.set_opset_version(self.specified_opset_version)
         params = FunctionConverterParams(function, self.specified_opset_version,
                                          input_names, output_names, self.context)
         nodes = converter(params)
@@ -168,8 +173,11 @@ class Graph:
         self._param_ids = self.context.param_ids
         self._pinned_outputs = {id(var.node): name for var, name in self.network_outputs
                                 if name is not None}
-        for function in self.function_nodes:
-            self.convert_to_onnx_node(function)
+        try:
+            for function in self.function_nodes:
+                self.convert_to_onnx_node(function)
+        finally:
+            onnx_helper.set_opset_version(None)
         for i, (var, pinned) in enumerate(self.network_outputs):
             node = var.node
             name = self._produced.get(id(node))

@@ -12,12 +12,24 @@ onnx = require_onnx()
 from onnx import numpy_helper  # noqa: E402
 
 __func_name = None
+__opset_version = None
 
 
 def set_func_name(func_name):
     """Set the name of the Chainer function being converted (done by the exporter)."""
     global __func_name
     __func_name = func_name
+
+
+def set_opset_version(opset_version):
+    """Set the opset of the export running (done by the exporter)."""
+    global __opset_version
+    __opset_version = opset_version
+
+
+def get_opset_version():
+    """The opset the running export asked for (not lowered by `@support`), or None."""
+    return __opset_version
 
 
 def get_func_name():
@@ -82,11 +94,19 @@ class GraphBuilder:
         array = numpy.asarray(array, dtype=dtype)
         return self.op('Constant', [], value=numpy_helper.from_array(array))
 
-    def axes_op(self, op_name, input_names, axes, opset_version, output_names=None,
+    def axes_op(self, op_name, input_names, axes, opset_version=None, output_names=None,
                 **kwargs):
-        """Add a Squeeze/Unsqueeze/Reduce* node with `axes` given the way
-        `opset_version` wants them (attribute, or an int64 input from 13/18).
-        `axes=None` leaves them out (every axis, for a reduction)."""
+        """Add a Squeeze/Unsqueeze/Reduce* node with `axes` given the way the opset
+        wants them (attribute, or an int64 input from 13/18).  `axes=None` leaves them
+        out (every axis, for a reduction).
+
+        The opset is the export's own (`get_opset_version`), whatever `opset_version`
+        says: a converter decorated with `@support((7,))` is called with 7 for any
+        request, which would be the wrong opset here; `opset_version` is used only
+        outside an export.
+        """
+        if get_opset_version() is not None:
+            opset_version = get_opset_version()
         input_names = list(input_names)
         if axes is not None:
             axes = [int(a) for a in axes]
