@@ -44,9 +44,19 @@ def _max_index(shape, strides, storage_offset):
 
 def _get_base_array(array):
     base = array
-    while isinstance(base.base, numpy.ndarray):
-        base = base.base
+    if isinstance(array, numpy.ndarray):
+        while isinstance(base.base, numpy.ndarray):
+            base = base.base
+    else:   # a CuPy array: the owner of its device memory
+        while base.base is not None:
+            base = base.base
     return base
+
+
+def _data_pointer(array):
+    if isinstance(array, numpy.ndarray):
+        return array.__array_interface__['data'][0]
+    return array.data.ptr     # a CuPy array's device memory
 
 
 def _stride_array(array, shape, strides, storage_offset):
@@ -57,15 +67,20 @@ def _stride_array(array, shape, strides, storage_offset):
     """
     if _min_index(shape, strides, storage_offset) < 0:
         raise ValueError('Out of buffer: too small index was specified')
-    if not isinstance(array, numpy.ndarray):
-        raise TypeError('as_strided: only numpy.ndarray is accepted, got {}'.format(
-            type(array).__name__))
     base = _get_base_array(array)
     if (_max_index(shape, strides, storage_offset) + 1) * base.itemsize > base.nbytes:
         raise ValueError('Out of buffer: too large index was specified')
-    return numpy.ndarray(shape, array.dtype, buffer=base,
-                         offset=storage_offset * base.itemsize,
-                         strides=_step2byte(strides, array.itemsize))
+    if isinstance(array, numpy.ndarray):
+        return numpy.ndarray(shape, array.dtype, buffer=base,
+                             offset=storage_offset * base.itemsize,
+                             strides=_step2byte(strides, array.itemsize))
+    # a CuPy array: a strided view of its memory block, from the offset on
+    xp = backend.get_array_module(array)
+    memory = base.ravel(order='K')
+    if memory.dtype != array.dtype:
+        memory = memory.view(array.dtype)
+    return xp.lib.stride_tricks.as_strided(memory[storage_offset:], shape,
+                                           _step2byte(strides, array.itemsize))
 
 
 class TensorGeometry:
@@ -76,8 +91,7 @@ class TensorGeometry:
         self.itemsize = array.itemsize
         self.strides = _byte2step(array.strides, array.itemsize)
         base = _get_base_array(array)
-        offset = (array.__array_interface__['data'][0]
-                  - base.__array_interface__['data'][0])
+        offset = _data_pointer(array) - _data_pointer(base)
         self.storage_offset, = _byte2step((offset,), array.itemsize)
 
     @property
@@ -99,29 +113,34 @@ class _StridedMap:
     """Positions of the input and output elements in a common memory window."""
 
     def __init__(self, in_geometry, shape, strides, storage_offset, xp):
+        # the geometry is known on the host: the positions are computed there and sent
+        # to the device once
         in_pos = _positions(in_geometry.shape, in_geometry.strides,
-                            in_geometry.storage_offset, xp).ravel()
-        out_pos = _positions(shape, strides, storage_offset, xp).ravel()
+                            in_geometry.storage_offset, numpy).ravel()
+        out_pos = _positions(shape, strides, storage_offset, numpy).ravel()
         lo = min([int(p.min()) for p in (in_pos, out_pos) if p.size] or [0])
         hi = max([int(p.max()) for p in (in_pos, out_pos) if p.size] or [0])
         self.size = hi - lo + 1
-        self.in_pos = in_pos - lo
-        self.out_pos = out_pos - lo
+        self.in_pos = xp.asarray(in_pos - lo)
+        self.out_pos = xp.asarray(out_pos - lo)
         self.in_shape = in_geometry.shape
         self.out_shape = shape
         # An input element sharing memory with others gets the average of its gradient.
-        self.in_count = xp.bincount(self.in_pos, minlength=self.size)[self.in_pos]
+        self.in_count = xp.asarray(
+            numpy.bincount(in_pos - lo, minlength=self.size)[in_pos - lo])
 
     def out_to_in(self, gy):
         """Gradient w.r.t. the input from that w.r.t. the output."""
-        storage = numpy.bincount(self.out_pos, weights=gy.ravel(), minlength=self.size)
+        xp = backend.get_array_module(gy)
+        storage = xp.bincount(self.out_pos, weights=gy.ravel(), minlength=self.size)
         return (storage[self.in_pos] / self.in_count).astype(gy.dtype).reshape(
             self.in_shape)
 
     def in_to_out(self, gx):
         """Adjoint of `out_to_in`."""
+        xp = backend.get_array_module(gx)
         weights = gx.ravel() / self.in_count
-        storage = numpy.bincount(self.in_pos, weights=weights, minlength=self.size)
+        storage = xp.bincount(self.in_pos, weights=weights, minlength=self.size)
         return storage[self.out_pos].astype(gx.dtype).reshape(self.out_shape)
 
 
