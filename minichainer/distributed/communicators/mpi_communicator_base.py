@@ -1,6 +1,15 @@
-"""MPI communicator on host (NumPy) arrays, built on mpi4py (`MpiCommunicatorBase`)."""
+"""MPI communicator on host (NumPy) arrays, built on mpi4py (`MpiCommunicatorBase`).
+
+GPU (CuPy) arrays are accepted everywhere: they travel through host memory (one copy each
+way), or, for the gradients and parameters of a model, directly from device memory when
+the MPI library is CUDA-aware (`mpi_is_cuda_aware`).
+"""
+import os
+import subprocess
+
 import numpy
 
+from minichainer import backend
 from minichainer.distributed import _mpi
 from minichainer.distributed import global_except_hook
 from minichainer.distributed.communicators import _communication_utility
@@ -15,10 +24,10 @@ _UNKNOWN = object()
 
 
 def _check_array(caller, x, argname='x'):
-    if not isinstance(x, numpy.ndarray):
+    if not isinstance(x, numpy.ndarray) and not isinstance(x, backend.get_array_types()):
         raise TypeError(
-            '{}: {} must be a numpy.ndarray (the MPI communicators work on host '
-            'arrays), got {}'.format(caller, argname, type(x).__name__))
+            '{}: {} must be a numpy.ndarray or a cupy.ndarray, got {}'.format(
+                caller, argname, type(x).__name__))
     return _packed_buffer.comm_dtype(x.dtype, caller)
 
 
@@ -28,10 +37,70 @@ def _meta(caller, x):
 
 
 def _to_wire(x):
-    """A contiguous array in its communication dtype."""
+    """A contiguous host array in its communication dtype (a GPU array is staged through
+    the host: one device-to-host copy)."""
+    if not isinstance(x, numpy.ndarray):
+        x = backend.CpuDevice().send(x)
     if x.dtype == _FLOAT16:
         return numpy.ascontiguousarray(x, dtype=numpy.float32)
     return numpy.ascontiguousarray(x)
+
+
+def _device_of(x):
+    """The device of the array `x` when it is on a GPU, else None."""
+    if x is None or isinstance(x, numpy.ndarray):
+        return None
+    device = backend.get_device_from_array(x)
+    return None if device.xp is numpy else device
+
+
+def _back_to(device, out):
+    """`out` (a host array or a tuple of them) sent to `device` (None: left on the host)."""
+    if device is None or out is None:
+        return out
+    return device.send(out)
+
+
+def _first_device(xs):
+    for x in xs:
+        device = _device_of(x)
+        if device is not None:
+            return device
+    return None
+
+
+def _current_gpu():
+    """The current CUDA device as a minichainer device (where received GPU arrays go)."""
+    from minichainer.backends import cuda
+    return backend.get_device('@cupy:{}'.format(cuda.cupy.cuda.Device().id))
+
+
+def mpi_is_cuda_aware(MPI):
+    """Whether the MPI library says it reads GPU memory (CUDA-aware).
+
+    `MINICHAINER_MPI_CUDA_AWARE=1`/`0` decides when set. Otherwise Open MPI is asked
+    through `ompi_info` (`mpi_built_with_cuda_support`), and MPICH's build line is read
+    for `--with-cuda` (and `MPIR_CVAR_ENABLE_GPU` must not be 0). Anything else: False,
+    and GPU arrays are staged through host memory.
+    """
+    forced = os.environ.get('MINICHAINER_MPI_CUDA_AWARE')
+    if forced is not None:
+        return forced.strip().lower() in ('1', 'true', 'yes')
+    try:
+        version = MPI.Get_library_version()
+    except Exception:
+        return False
+    if 'Open MPI' in version:
+        try:
+            out = subprocess.run(['ompi_info', '--parsable', '--all'], capture_output=True,
+                                 text=True, timeout=30).stdout
+        except (OSError, subprocess.SubprocessError):
+            return False
+        return 'mpi_built_with_cuda_support:value:true' in out
+    if 'MPICH' in version:
+        return '--with-cuda' in version and \
+            os.environ.get('MPIR_CVAR_ENABLE_GPU', '1') != '0'
+    return False
 
 
 def _wire_dtype(dtype_str):
@@ -104,7 +173,16 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
          self._inter_size) = _communication_utility.init_ranks(mpi_comm, MPI)
         self._grad_layouts = {}
         self._grad_layout = None
+        self._cuda_aware = None
         global_except_hook._add_hook_if_enabled()
+
+    @property
+    def cuda_aware(self):
+        """Whether GPU arrays are handed to MPI in device memory (see
+        `mpi_is_cuda_aware`; asked once, when a model on a GPU is first communicated)."""
+        if self._cuda_aware is None:
+            self._cuda_aware = mpi_is_cuda_aware(self._MPI)
+        return self._cuda_aware
 
     # ------------------------------------------------------------------ topology
     @property
@@ -195,30 +273,34 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
         is_tuple = isinstance(data, (tuple, list))
         arrays = list(data) if is_tuple else [data]
         metas = [_meta('send', x) for x in arrays]
-        self.mpi_comm.send((is_tuple, metas), dest=dest, tag=tag)
+        on_gpu = _first_device(arrays) is not None
+        self.mpi_comm.send((is_tuple, metas, on_gpu), dest=dest, tag=tag)
         for x in arrays:
             self.mpi_comm.Send(_to_wire(x), dest=dest, tag=tag)
 
     def recv(self, source, tag):
-        """Receive what `send` sent: an array, or a tuple for a tuple/list."""
-        is_tuple, metas = self.mpi_comm.recv(source=source, tag=tag)
+        """Receive what `send` sent: an array, or a tuple for a tuple/list. Arrays
+        sent from a GPU arrive on this process's current GPU, as in ChainerMN."""
+        is_tuple, metas, on_gpu = self.mpi_comm.recv(source=source, tag=tag)
         out = []
         for shape, dt in metas:
             buf = numpy.empty(shape, dtype=_wire_dtype(dt))
             self.mpi_comm.Recv(buf, source=source, tag=tag)
             out.append(_from_wire(buf, dt, shape))
-        return tuple(out) if is_tuple else out[0]
+        device = _current_gpu() if on_gpu else None
+        return _back_to(device, tuple(out) if is_tuple else out[0])
 
     def bcast(self, x, root=0):
         """Broadcast the array `x` of `root`; returns it on every rank."""
         if self.rank == root:
-            self.mpi_comm.bcast(_meta('bcast', x), root=root)
+            self.mpi_comm.bcast(_meta('bcast', x) + (_device_of(x) is not None,),
+                                root=root)
             self.mpi_comm.Bcast(_to_wire(x), root=root)
             return x
-        shape, dt = self.mpi_comm.bcast(None, root=root)
+        shape, dt, on_gpu = self.mpi_comm.bcast(None, root=root)
         buf = numpy.empty(shape, dtype=_wire_dtype(dt))
         self.mpi_comm.Bcast(buf, root=root)
-        return _from_wire(buf, dt, shape)
+        return _back_to(_current_gpu() if on_gpu else None, _from_wire(buf, dt, shape))
 
     def gather(self, x, root=0):
         """Gather one array per rank: a tuple at `root`, None elsewhere."""
@@ -231,7 +313,7 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
         counts = [int(numpy.prod(s, dtype=numpy.int64)) for s, _ in metas]
         rbuf = numpy.empty(sum(counts), dtype=sbuf.dtype)
         self.mpi_comm.Gatherv(sbuf, [rbuf, (counts, _displacements(counts))], root=root)
-        return self._split(rbuf, metas, counts)
+        return _back_to(_device_of(x), self._split(rbuf, metas, counts))
 
     def allgather(self, x):
         """Gather one array per rank on every rank (a tuple of `size` arrays)."""
@@ -241,7 +323,7 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
         counts = [int(numpy.prod(s, dtype=numpy.int64)) for s, _ in metas]
         rbuf = numpy.empty(sum(counts), dtype=sbuf.dtype)
         self.mpi_comm.Allgatherv(sbuf, [rbuf, (counts, _displacements(counts))])
-        return self._split(rbuf, metas, counts)
+        return _back_to(_device_of(x), self._split(rbuf, metas, counts))
 
     def allreduce(self, x):
         """Element-wise sum of `x` over the ranks (same shape on every rank)."""
@@ -249,13 +331,13 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
         sbuf = _to_wire(x)
         rbuf = numpy.empty_like(sbuf)
         self.mpi_comm.Allreduce(sbuf, rbuf)
-        return rbuf.astype(x.dtype, copy=False)
+        return _back_to(_device_of(x), rbuf.astype(x.dtype, copy=False))
 
     def scatter(self, xs, root=0):
         """Send `xs[i]` of `root` to rank `i`; `xs` is a tuple of `size` arrays
         or an array whose first axis has length `size`. Returns this rank's piece."""
         if self.rank == root:
-            if isinstance(xs, numpy.ndarray):
+            if isinstance(xs, numpy.ndarray) or _device_of(xs) is not None:
                 if xs.ndim == 0 or xs.shape[0] != self.size:
                     raise ValueError(
                         'scatter: the first axis of xs must have length {} (the '
@@ -269,18 +351,19 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
                         '{}'.format(self.size, len(pieces)))
             metas = [_meta('scatter', p) for p in pieces]
             _same_dtype('scatter', metas)
-            self.mpi_comm.scatter(metas, root=root)
+            device = _first_device(pieces)
+            self.mpi_comm.scatter([m + (device is not None,) for m in metas], root=root)
             counts = [int(numpy.prod(s, dtype=numpy.int64)) for s, _ in metas]
             sbuf = numpy.concatenate([_to_wire(p).reshape(-1) for p in pieces])
             shape, dt = metas[root]
             rbuf = numpy.empty(shape, dtype=_wire_dtype(dt))
             self.mpi_comm.Scatterv([sbuf, (counts, _displacements(counts))], rbuf,
                                    root=root)
-            return _from_wire(rbuf, dt, shape)
-        shape, dt = self.mpi_comm.scatter(None, root=root)
+            return _back_to(device, _from_wire(rbuf, dt, shape))
+        shape, dt, on_gpu = self.mpi_comm.scatter(None, root=root)
         rbuf = numpy.empty(shape, dtype=_wire_dtype(dt))
         self.mpi_comm.Scatterv(None, rbuf, root=root)
-        return _from_wire(rbuf, dt, shape)
+        return _back_to(_current_gpu() if on_gpu else None, _from_wire(rbuf, dt, shape))
 
     def alltoall(self, xs):
         """Send `xs[i]` to rank `i` and receive one array from every rank."""
@@ -299,7 +382,7 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
         rbuf = numpy.empty(sum(rcounts), dtype=sbuf.dtype)
         self.mpi_comm.Alltoallv([sbuf, (scounts, _displacements(scounts))],
                                 [rbuf, (rcounts, _displacements(rcounts))])
-        return self._split(rbuf, rmetas, rcounts)
+        return _back_to(_first_device(xs), self._split(rbuf, rmetas, rcounts))
 
     @staticmethod
     def _split(rbuf, metas, counts):
@@ -336,15 +419,18 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
             return
         layout = _packed_buffer.PackedLayout([p for _, p in params], self.bucket_bytes)
         is_root = self.rank == 0
+        direct = layout.on_device and self.cuda_aware
         if is_root:
-            layout.pack_data()
+            layout.pack_data(stage=not direct)
+        if direct:
+            _synchronize(layout)
         Bcast = self.mpi_comm.Bcast
         for group in layout.groups:
-            flat = group.flat
+            flat = group.device_flat if direct else group.flat
             for a, b in group.ranges:
                 Bcast(flat[a:b], root=0)
         if not is_root:
-            layout.unpack_data()
+            layout.unpack_data(stage=not direct)
 
     def multi_node_mean_grad(self, model, zero_fill=False):
         """Replace every gradient of `model` by its mean over the ranks.
@@ -394,19 +480,25 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
                 for group in layout.groups:
                     for param, _ in group.entries:
                         if param.grad is None:
-                            param.grad = numpy.zeros_like(param.array)
+                            param.grad = group.xp.zeros_like(param.array)
             return
-        layout.pack_grads(1.0 / size)
+        # GPU gradients go to MPI from device memory only when the library reads it
+        # (CUDA-aware) and no host shared-memory window is used; else through the host.
+        direct = layout.on_device and self.cuda_aware and all(
+            group.shared is None for group in layout.groups)
+        layout.pack_grads(1.0 / size, stage=not direct)
+        if direct:
+            _synchronize(layout)
         Allreduce = self.mpi_comm.Allreduce
         IN_PLACE = self._MPI.IN_PLACE
         for group in layout.groups:
             if group.shared is not None:
                 group.shared.sum()
                 continue
-            flat = group.flat
+            flat = group.device_flat if direct else group.flat
             for a, b in group.ranges:
                 Allreduce(IN_PLACE, flat[a:b])
-        layout.unpack_grads()
+        layout.unpack_grads(stage=not direct)
 
     def _new_grad_layout(self, params):
         """Collective: the packed layout of `params`, in host shared memory if it can."""
@@ -436,6 +528,11 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
             self._topology = None
             return _packed_buffer.PackedLayout(params, self.bucket_bytes)
         return layout
+
+
+def _synchronize(layout):
+    # MPI reads device memory outside CuPy's stream: the packing kernels must be done
+    layout.groups[0].xp.cuda.get_current_stream().synchronize()
 
 
 def _describe_mismatch(ref, sig, rank):
