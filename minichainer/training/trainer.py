@@ -32,6 +32,24 @@ class _ExtensionEntry:
         self.call_before_training = call_before_training
 
 
+def _note_iteration(error, updater):
+    # Name the iteration an error (e.g. CuPy's OutOfMemoryError) came from, as a note of
+    # the same exception (Python >= 3.11): found from the traceback after the fact, so
+    # the loop itself does no extra work.
+    add_note = getattr(error, 'add_note', None)
+    iteration = getattr(updater, 'iteration', None)
+    if add_note is None or not isinstance(iteration, int):
+        return
+    tb = error.__traceback__
+    inner = tb.tb_next if tb is not None else None
+    if inner is not None and inner.tb_frame.f_code.co_name == 'update':
+        add_note('minichainer Trainer: raised in the update of iteration {} ({} '
+                 'iterations completed)'.format(iteration + 1, iteration))
+    else:
+        add_note('minichainer Trainer: raised by an extension at iteration {}'.format(
+            iteration))
+
+
 class Trainer:
     """The standard training loop.
 
@@ -225,6 +243,7 @@ class Trainer:
                         if trig(self):
                             ext(self)
         except Exception as e:
+            _note_iteration(e, self.updater)
             f = sys.stderr
             if show_loop_exception_msg:
                 # Show the exception now: a finalizer that hangs would otherwise hide it.
