@@ -21,6 +21,8 @@ import numpy
 
 from minichainer import backend
 from minichainer import function_node
+from minichainer.functions.util import checks
+from minichainer.utils import scatter
 from minichainer.utils import type_check
 
 
@@ -62,6 +64,15 @@ def parse_sampling_ratio(sampling_ratio, fname):
     return tuple(None if v is None else int(v) for v in ratio)
 
 
+def largest(sizes):
+    """The largest of the per-ROI `sizes` (0 when there is none) as a Python int.
+
+    The bins' extents set the shape of the gather's temporaries, so on a GPU this is
+    one scalar read back to the host per call (the ROI functions' only one; Chainer's
+    CUDA kernels loop over the bins instead)."""
+    return int(sizes.max()) if sizes.size else 0
+
+
 def check_batch_indices(index, batch_size, name, fname):
     """Raise ValueError when a batch index of a ROI is outside `[0, batch_size)`."""
     if index.size == 0:
@@ -91,7 +102,7 @@ def quantized_bins(start, size, out, limit, xp):
     hi = xp.clip(hi, 0, limit)
     count = xp.maximum(hi - lo, 0)
     # At least one (masked) slot, so that reductions over it are defined for empty bins.
-    k = max(int(count.max()) if count.size else 0, 1)
+    k = max(largest(count), 1)
     rows = lo[:, :, None] + xp.arange(k)
     valid = rows < hi[:, :, None]
     rows = xp.minimum(rows, limit - 1)
@@ -139,7 +150,7 @@ def _sample_grid(start, size, out, ratio, xp):
     bin_size = size / out
     if ratio is None:
         grid = xp.ceil(size / out).astype(numpy.int64)
-        g = max(int(grid.max()) if grid.size else 0, 1)
+        g = max(largest(grid), 1)
     else:
         grid = xp.full(size.shape, ratio, dtype=numpy.int64)
         g = ratio
@@ -251,6 +262,8 @@ class SampleMap:
         # Sum whole channel rows per target pixel (sorted segments), a chunk of whole
         # segments at a time.
         xp = backend.get_array_module(gy)
+        if xp is not numpy:
+            return self._scatter_add(gy, xp)
         b, c, h, w = self.x_shape
         source, weight, starts, targets = self._scatter_plan()
         gy_rows = gy.transpose(0, 2, 3, 1).reshape(-1, c)
@@ -266,6 +279,21 @@ class SampleMap:
             rows *= weight[lo:hi].astype(rows.dtype, copy=False)[:, None]
             gx[targets[first:last]] = xp.add.reduceat(rows, starts[first:last] - lo, axis=0)
             first = last
+        gx = gx.reshape(b, h, w, c).transpose(0, 3, 1, 2)
+        return xp.ascontiguousarray(gx),
+
+
+    def _scatter_add(self, gy, xp):
+        # On a GPU: one scatter-add of every weighted tap a chunk of ROIs at a time (the
+        # sorted-segment plan would read its segment bounds back to the host).
+        b, c, h, w = self.x_shape
+        gy_rows = gy.transpose(0, 2, 3, 1)                   # (R, outh, outw, C)
+        gx = xp.zeros((b * h * w, c), dtype=gy.dtype)
+        pixel = self.pixel
+        weight = self.weight.astype(gy.dtype, copy=False)
+        for sl in roi_chunks(len(pixel), int(numpy.prod(pixel.shape[1:])) * c):
+            taps = weight[sl][..., None] * gy_rows[sl][..., None, :]   # (r, oh, ow, K, C)
+            scatter.scatter_add(gx, pixel[sl].ravel(), taps.reshape(-1, c))
         gx = gx.reshape(b, h, w, c).transpose(0, 3, 1, 2)
         return xp.ascontiguousarray(gx),
 
@@ -401,7 +429,8 @@ class ROIFunctionBase(function_node.FunctionNode):
 
     def forward(self, inputs):
         x, rois, roi_indices = inputs
-        check_batch_indices(roi_indices, x.shape[0], 'roi_indices', self._name)
+        if checks.values_checked(backend.get_array_module(x)):
+            check_batch_indices(roi_indices, x.shape[0], 'roi_indices', self._name)
         y, self.sample_map = self._forward(x, rois, roi_indices.astype(numpy.int64))
         return y,
 

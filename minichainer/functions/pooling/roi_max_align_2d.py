@@ -31,7 +31,10 @@ class ROIMaxAlign2D(_roi.ROIFunctionBase):
             values = xp.take(xc, pixel[sl, ..., 0], axis=1) * w[sl, ..., 0]
             for t in range(1, 4):
                 values += xp.take(xc, pixel[sl, ..., t], axis=1) * w[sl, ..., t]
-            values[:, ~valid[sl]] = -numpy.inf
+            if xp is numpy:
+                values[:, ~valid[sl]] = -numpy.inf
+            else:   # (a boolean-mask assignment would read the mask's count back)
+                values = xp.where(valid[sl], values, -numpy.inf)
             y[:, sl], arg[:, sl] = _roi.first_max(values, xp)
         winners = _roi.WinnerMap(pixel, weight.astype(x.dtype), arg, valid.any(axis=-1),
                                  x.shape)
