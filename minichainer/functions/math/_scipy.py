@@ -1,4 +1,6 @@
-"""Lazy SciPy access for the functions that need it (SciPy is optional)."""
+"""Lazy SciPy access for the functions that need it (SciPy is optional); on CuPy arrays,
+`cupyx.scipy.special`."""
+import numpy
 
 
 def _scipy_special(fname):
@@ -9,3 +11,12 @@ def _scipy_special(fname):
             '{}: SciPy is required for this function on the CPU (as in Chainer); '
             'install it with pip install scipy'.format(fname)) from None
     return special
+
+
+def special_for(x, fname):
+    """The special-function module for array `x`: `scipy.special` for NumPy arrays (an
+    ImportError naming `fname` without SciPy), `cupyx.scipy.special` for CuPy arrays."""
+    if isinstance(x, numpy.ndarray) or numpy.isscalar(x):
+        return _scipy_special(fname)
+    from minichainer.backends import cuda
+    return cuda.cupyx.scipy.special

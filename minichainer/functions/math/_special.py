@@ -1,4 +1,5 @@
-"""Special functions on NumPy arrays, backed by SciPy.
+"""Special functions on NumPy arrays, backed by SciPy (on CuPy arrays by
+`cupyx.scipy.special`).
 
 As in Chainer 7.8.1: `erf`, `erfc` and `ndtr` fall back to a (slower)
 elementwise `math.erf`/`math.erfc` when SciPy is missing, with a
@@ -10,7 +11,7 @@ import warnings
 
 import numpy
 
-from minichainer.functions.math._scipy import _scipy_special
+from minichainer.functions.math._scipy import special_for
 from minichainer.warnings import PerformanceWarning
 
 _SQRT2 = math.sqrt(2.0)
@@ -37,9 +38,16 @@ _v_erf = numpy.vectorize(math.erf, otypes=[numpy.float64])
 _v_erfc = numpy.vectorize(math.erfc, otypes=[numpy.float64])
 
 
+def _on_device(x):
+    return not isinstance(x, numpy.ndarray) and not numpy.isscalar(x)
+
+
 def _scipy_or_fallback(name, fallback, x):
     """`scipy.special.<name>(x)`, or (with a one-time warning) `fallback` on
-    `x` as a float64 array when SciPy is missing."""
+    `x` as a float64 array when SciPy is missing; `cupyx.scipy.special.<name>(x)`
+    for a CuPy array."""
+    if _on_device(x):
+        return getattr(special_for(x, name), name)(x)
     sp = _scipy_or_none()
     if sp is not None:
         return getattr(sp, name)(x)
@@ -64,20 +72,20 @@ def ndtr(x):
 
 
 def erfcx(x):
-    return _scipy_special('erfcx').erfcx(x)
+    return special_for(x, 'erfcx').erfcx(x)
 
 
 def erfinv(x):
-    return _scipy_special('erfinv').erfinv(x)
+    return special_for(x, 'erfinv').erfinv(x)
 
 
 def erfcinv(x):
-    return _scipy_special('erfcinv').erfcinv(x)
+    return special_for(x, 'erfcinv').erfcinv(x)
 
 
 def log_ndtr(x):
-    return _scipy_special('log_ndtr').log_ndtr(x)
+    return special_for(x, 'log_ndtr').log_ndtr(x)
 
 
 def ndtri(x):
-    return _scipy_special('ndtri').ndtri(x)
+    return special_for(x, 'ndtri').ndtri(x)

@@ -1,11 +1,12 @@
 """`digamma`: derivative of `lgamma` (needs SciPy)."""
 import numpy
 
+from minichainer import backend
 from minichainer import function_node
 from minichainer import utils
 from minichainer.functions.math import _elementwise
 from minichainer.functions.math import polygamma
-from minichainer.functions.math._scipy import _scipy_special
+from minichainer.functions.math._scipy import special_for
 
 
 class DiGamma(function_node.FunctionNode):
@@ -20,13 +21,14 @@ class DiGamma(function_node.FunctionNode):
 
     def forward(self, inputs):
         x, = inputs
-        special = _scipy_special('digamma')
+        special = special_for(x, 'digamma')
         self.retain_inputs((0,))
         return utils.force_array(special.digamma(x), dtype=x.dtype),
 
     def backward(self, indexes, grad_outputs):
         x, = self.get_retained_inputs()
-        return polygamma.polygamma(numpy.array(1, numpy.int32), x) * grad_outputs[0],
+        xp = backend.get_array_module(x)
+        return polygamma.polygamma(xp.asarray(1, numpy.int32), x) * grad_outputs[0],
 
 
 def digamma(x):

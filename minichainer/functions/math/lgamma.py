@@ -3,7 +3,7 @@ from minichainer import function_node
 from minichainer import utils
 from minichainer.functions.math import _elementwise
 from minichainer.functions.math import digamma
-from minichainer.functions.math._scipy import _scipy_special
+from minichainer.functions.math._scipy import special_for
 
 
 class LGamma(function_node.FunctionNode):
@@ -18,7 +18,7 @@ class LGamma(function_node.FunctionNode):
 
     def forward(self, inputs):
         x, = inputs
-        special = _scipy_special('lgamma')
+        special = special_for(x, 'lgamma')
         self.retain_inputs((0,))
         return utils.force_array(special.gammaln(x), dtype=x.dtype),
 

@@ -1,7 +1,7 @@
 """`polygamma`: n-th derivative of the digamma function (needs SciPy)."""
 from minichainer import function_node
 from minichainer import utils
-from minichainer.functions.math._scipy import _scipy_special
+from minichainer.functions.math._scipy import special_for
 from minichainer.utils import type_check
 
 
@@ -22,7 +22,7 @@ class PolyGamma(function_node.FunctionNode):
 
     def forward(self, inputs):
         n, x = inputs
-        special = _scipy_special('polygamma')
+        special = special_for(x, 'polygamma')
         self.retain_inputs((0, 1))
         return utils.force_array(special.polygamma(n, x), dtype=x.dtype),
 

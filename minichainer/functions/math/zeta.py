@@ -2,7 +2,7 @@
 from minichainer import function_node
 from minichainer import utils
 from minichainer import variable
-from minichainer.functions.math._scipy import _scipy_special
+from minichainer.functions.math._scipy import special_for
 from minichainer.utils import type_check
 
 
@@ -23,7 +23,7 @@ class Zeta(function_node.FunctionNode):
 
     def forward(self, inputs):
         q, = inputs
-        special = _scipy_special('zeta')
+        special = special_for(q, 'zeta')
         self.retain_inputs((0,))
         return utils.force_array(special.zeta(self._x, q), dtype=q.dtype),
 
