@@ -12,7 +12,7 @@ def _check_indices(indices):
     n = len(indices)
     if n == 0:
         return
-    indices = numpy.asarray(indices)
+    indices = backend.CpuDevice().send(indices)   # (on a GPU only in debug mode)
     bad = indices[(indices < 0) | (indices >= n)]
     if bad.size:
         raise ValueError('permutate: out of bounds index: {} (indices must be a '
