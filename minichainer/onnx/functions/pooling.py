@@ -47,18 +47,44 @@ def _max(func, opset_version, input_names, output_names, context):
         raise ValueError('max pooling with return_indices=True cannot be exported to '
                          'ONNX')
     ksize, stride, pad = _window(func)
+    pads = _cover_all_pads(ksize, stride, pad, func.cover_all)
+    ndim = len(ksize)
     e = _Emitter(opset_version, context)
-    attrs = {'kernel_shape': ksize, 'strides': stride}
-    if func.cover_all and opset_version >= 10 and any(
-            p + s - 1 >= k for p, s, k in zip(pad, stride, ksize)):
-        # the extra end padding would reach a whole window (ONNX Runtime refuses
-        # pads >= kernel): ceil_mode gives the same output size
-        attrs['pads'] = pad + pad
-        attrs['ceil_mode'] = 1
-    else:
-        attrs['pads'] = _cover_all_pads(ksize, stride, pad, func.cover_all)
-    e.op('MaxPool', input_names, **attrs)
+    x = input_names[0]
+    if any(p >= k for p, k in zip(pads, ksize + ksize)):
+        # some window lies in the padding only, where Chainer's maximum is -inf; ONNX
+        # Runtime refuses a pad as wide as the window: pad with -inf explicitly
+        # (Chainer's cover_all end padding p + s - 1 reaches that width when s > k - p)
+        full = [0, 0] + pads[:ndim] + [0, 0] + pads[ndim:]
+        if opset_version < 11:
+            x = e.op('Pad', [x], mode='constant', pads=full, value=float('-inf'))
+        else:
+            ninf = e.const(numpy.array(-numpy.inf, dtype=func.inputs[0].dtype), 'ninf')
+            x = e.op('Pad', [x, e.ints(full, 'pads'), ninf], mode='constant')
+        padded = [0] * (2 * ndim)
+        y = e.op('MaxPool', [x], kernel_shape=ksize, strides=stride, pads=padded)
+        # ONNX Runtime starts its maximum at the lowest float, not -inf: add -inf where
+        # a window covers padding only (known from the shapes), 0 elsewhere
+        e.op('Add', [y, e.const(_padding_only_mask(func.inputs[0].shape[2:], ksize, stride,
+                                                   pads, func.inputs[0].dtype), 'ninf_mask')])
+        return e.nodes(output_names)
+    e.op('MaxPool', [x], kernel_shape=ksize, strides=stride, pads=pads)
     return e.nodes(output_names)
+
+
+def _padding_only_mask(size, ksize, stride, pads, dtype):
+    """(1, 1, out...) array: -inf at the windows lying in the padding only, else 0."""
+    ndim = len(ksize)
+    axes = []
+    for d, (n, k, s) in enumerate(zip(size, ksize, stride)):
+        begin, end = pads[d], pads[ndim + d]
+        out = (n + begin + end - k) // s + 1
+        start = numpy.arange(out) * s
+        axes.append((start + k <= begin) | (start >= begin + n))
+    grid = numpy.zeros([1, 1] + [len(a) for a in axes], dtype=bool)
+    for d, a in enumerate(axes):
+        grid |= a.reshape([1, 1] + [-1 if i == d else 1 for i in range(ndim)])
+    return numpy.where(grid, -numpy.inf, 0).astype(dtype)
 
 
 @support(_from(7))

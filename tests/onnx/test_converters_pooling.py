@@ -1,0 +1,170 @@
+"""Round trips of the pooling converters through ONNX Runtime.
+
+Each case exports a one-function model at every opset from the oldest to the newest,
+checks it with `onnx.checker.check_model(full_check=True)` and compares ONNX Runtime's
+outputs with minichainer's forward to float32 tolerance (rtol 1e-4, atol 1e-5: averages and
+the overlapping sums of unpooling are added in another order by ONNX Runtime); max
+pooling selects values, so it must be exact.
+"""
+import warnings
+
+import numpy
+import pytest
+
+onnx = pytest.importorskip('onnx')
+ort = pytest.importorskip('onnxruntime')
+
+import minichainer  # noqa: E402
+import minichainer.functions as F  # noqa: E402
+import minichainer.links as L  # noqa: E402
+from minichainer.onnx import export  # noqa: E402
+from minichainer.onnx.export import MAXIMUM_OPSET_VERSION  # noqa: E402
+from minichainer.onnx.export import MINIMUM_OPSET_VERSION  # noqa: E402
+
+MIN, MAX = MINIMUM_OPSET_VERSION, MAXIMUM_OPSET_VERSION
+#: every opset
+CHANGES = list(range(MIN, MAX + 1))
+
+
+def _run(model_proto, feeds):
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = 1
+    options.inter_op_num_threads = 1
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    session = ort.InferenceSession(model_proto.SerializeToString(), options,
+                                   providers=['CPUExecutionProvider'])
+    return session.run(None, feeds)
+
+
+def _arrays(outputs):
+    if not isinstance(outputs, (tuple, list)):
+        outputs = (outputs,)
+    return [o.array if isinstance(o, minichainer.Variable) else numpy.asarray(o)
+            for o in outputs]
+
+
+def roundtrip(fn, *args, opsets=None, rtol=1e-4, atol=1e-5, ops=None, warns=None):
+    """Export `fn(*args)` at each of `opsets` (default: `CHANGES`), check the model and
+    compare ONNX Runtime's outputs with minichainer's; `ops` are op types the graph
+    must use at the newest opset tested. Returns the last model."""
+    model = minichainer.Sequential(fn)
+    expected = _arrays(fn(*args))
+    model_proto = None
+    for opset in (CHANGES if opsets is None else opsets):
+        with warnings.catch_warnings():
+            if warns is None:
+                warnings.simplefilter('error', UserWarning)
+            model_proto = export(model, list(args), opset_version=opset)
+        onnx.checker.check_model(model_proto, full_check=True)
+        initializers = {t.name for t in model_proto.graph.initializer}
+        names = [i.name for i in model_proto.graph.input if i.name not in initializers]
+        assert len(names) == len(args)
+        feeds = {n: (a.array if isinstance(a, minichainer.Variable) else a)
+                 for n, a in zip(names, args)}
+        actual = _run(model_proto, feeds)
+        assert len(actual) == len(expected)
+        for a, e in zip(actual, expected):
+            assert a.shape == e.shape, (opset, a.shape, e.shape)
+            assert a.dtype == e.dtype, (opset, a.dtype, e.dtype)
+            numpy.testing.assert_allclose(a, e, rtol=rtol, atol=atol,
+                                          err_msg='opset {}'.format(opset))
+    if ops is not None:
+        used = {n.op_type for n in model_proto.graph.node}
+        assert set(ops) <= used, (ops, used)
+    return model_proto
+
+
+def _x(*shape, dtype=numpy.float32):
+    return numpy.asarray(numpy.arange(numpy.prod(shape), dtype=numpy.float64).reshape(shape)
+                         * 0.5 - 3).astype(dtype)
+
+
+def _rand(*shape, seed=0):
+    return numpy.random.RandomState(seed).standard_normal(shape).astype(numpy.float32)
+
+
+@pytest.mark.parametrize('args', [(2, 1, 0), (3, 2, 1), ((3, 2), (1, 2), (1, 0)), (2,)])
+def test_average_pooling_2d(args):
+    roundtrip(lambda x: F.average_pooling_2d(x, *args), _rand(2, 3, 6, 7),
+              ops=['AveragePool'])
+
+
+@pytest.mark.parametrize('shape, args, kwargs', [
+    ((1, 3, 6, 6, 6), (2, 1, 1), {}),
+    ((1, 3, 6, 5, 4), (3, 2, 1), {'pad_value': None}),
+    ((2, 3, 7), (3, 2, 1), {}),
+    ((2, 3, 7), (3, 2, 1), {'pad_value': None}),
+])
+def test_average_pooling_nd(shape, args, kwargs):
+    roundtrip(lambda x: F.average_pooling_nd(x, *args, **kwargs), _rand(*shape),
+              ops=['AveragePool'])
+
+
+MAX_POOLING_2D = [
+    ((2, 1, 1), False), ((3, (2, 1), 1), True), ((3, 2, 1), True), ((2, 2, 0), True),
+    ((3, 3, 1), True), ((2, 2, 1), True), (((3, 2), (2, 3), (1, 0)), True), ((3,), True),
+]
+
+
+@pytest.mark.parametrize('args, cover_all', MAX_POOLING_2D)
+def test_max_pooling_2d(args, cover_all):
+    x = _rand(2, 3, 7, 5)
+    # (3, 3, 1) and (2, 2, 1) with cover_all have windows in the padding only (-inf)
+    roundtrip(lambda x: F.max_pooling_2d(x, *args, cover_all=cover_all), x,
+              rtol=0, atol=0, ops=['MaxPool'])
+
+
+@pytest.mark.parametrize('shape, args, cover_all', [
+    ((1, 3, 6, 6, 6), (2, 1, 1), False),
+    ((1, 3, 6, 5, 4), (3, 2, 1), True),
+    ((2, 3, 7), (2, 2, 0), True),
+])
+def test_max_pooling_nd(shape, args, cover_all):
+    roundtrip(lambda x: F.max_pooling_nd(x, *args, cover_all=cover_all), _rand(*shape),
+              rtol=0, atol=0, ops=['MaxPool'])
+
+
+def test_max_pooling_with_indices_is_refused():
+    model = minichainer.Sequential(
+        lambda x: F.max_pooling_2d(x, 2, return_indices=True)[0])
+    with pytest.raises(ValueError, match='return_indices'):
+        export(model, _rand(1, 1, 4, 4))
+
+
+@pytest.mark.parametrize('args, kwargs', [
+    ((3, None, 0), {'cover_all': False}),
+    ((3, None, 0), {'cover_all': True}),
+    ((2, None, 0), {}),
+    ((3, 2, 1), {'cover_all': False}),
+    ((3, 2, 1), {'cover_all': True}),
+    (((2, 3), (1, 2), (0, 1)), {'cover_all': False}),
+    ((2, 2, 0), {'outsize': (13, 11), 'cover_all': False}),   # one more than the natural
+    ((3, 2, 1), {'outsize': (10, 8), 'cover_all': True}),
+])
+def test_unpooling_2d(args, kwargs):
+    roundtrip(lambda x: F.unpooling_2d(x, *args, **kwargs), _rand(2, 3, 6, 5),
+              ops=['ConvTranspose'])
+
+
+@pytest.mark.parametrize('shape, args, kwargs', [
+    ((2, 3, 5), (2, None, 0), {}),
+    ((1, 2, 3, 4, 3), (3, 2, 1), {'cover_all': False}),
+    ((1, 2, 3, 4, 3), (2, None, 0), {'cover_all': True}),
+])
+def test_unpooling_nd(shape, args, kwargs):
+    roundtrip(lambda x: F.unpooling_nd(x, *args, **kwargs), _rand(*shape),
+              ops=['ConvTranspose'])
+
+
+def test_roi_pooling_2d():
+    # positive inputs: ONNX Runtime's MaxRoiPool clamps a bin's maximum at 0; it has no
+    # MaxRoiPool-22 kernel, so the file of opset 22 and newer is only checked
+    x = numpy.abs(_rand(3, 3, 12, 8)) + 0.1
+    rois = numpy.array([[0, 1, 1, 6, 6], [2, 6, 2, 7, 11], [1, 3, 1, 5, 10],
+                        [0, 3, 3, 3, 3]], dtype=numpy.float32)
+    with pytest.warns(UserWarning, match='MaxRoiPool'):
+        roundtrip(lambda x, r: F.roi_pooling_2d(x, r, 3, 7, 0.6), x, rois, rtol=0, atol=0,
+                  warns=True, ops=['MaxRoiPool'], opsets=range(MIN, 22))
+        model_proto = export(minichainer.Sequential(
+            lambda x, r: F.roi_pooling_2d(x, r, 3, 7, 0.6)), [x, rois], opset_version=MAX)
+    onnx.checker.check_model(model_proto, full_check=True)
