@@ -40,6 +40,12 @@ def _initial_grad(var, loss_scale):
     return Variable(gy, requires_grad=False)
 
 
+def _is_cupy_array(x):
+    from minichainer.backends import cuda
+    cupy_ndarray = cuda._state.ndarray
+    return cupy_ndarray is not None and isinstance(x, cupy_ndarray)
+
+
 def _raise_bad_grad(func, index, what, actual, expected):
     raise ValueError(
         '{} of gradients returned from backward is incorrect: input-index={}, actual {} != '
@@ -373,7 +379,7 @@ def _add_input_grads(func, target_indexes, gxs, grads, heap, pushed, order, hand
             continue
         x = in_nodes[i]
         if type(gx) is not Variable and not isinstance(gx, Variable):
-            if is_debug or not isinstance(gx, numpy.ndarray):
+            if is_debug or not (isinstance(gx, numpy.ndarray) or _is_cupy_array(gx)):
                 _raise_bad_grad(func, i, 'type', type(gx), Variable)
             gx = Variable(gx, requires_grad=False)
         g_data = gx._data

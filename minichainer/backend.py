@@ -1,9 +1,11 @@
 """Array backends and devices (`chainer.backend`).
 
-Only the CPU/NumPy backend exists. Array code takes its array module from its inputs
-(`get_array_module`) so that another backend can plug in later. GPU (CuPy), iDeep and
-ChainerX device specifiers raise a clear `RuntimeError` naming the unavailable backend.
+The CPU (NumPy, `'@numpy'`) and, where CuPy can really be used, CUDA GPUs (`'@cupy:N'`,
+integer ids >= 0; see `minichainer.backends.cuda`). Array code takes its array module from
+its inputs (`get_array_module`). iDeep and ChainerX device specifiers, and GPU specifiers
+where CuPy cannot be used, raise a clear `RuntimeError` naming the unavailable backend.
 """
+import sys
 import threading
 
 import numpy
@@ -31,19 +33,62 @@ _CPU = CpuDevice()
 _integer_types = (int, numpy.integer)
 
 
+_cuda_state = cuda._state
+_sys_modules = sys.modules
+_ndarray = numpy.ndarray
+_Variable = None
+
+
+def _variable_type():
+    global _Variable
+    if _Variable is None:
+        from minichainer.variable import Variable
+        _Variable = Variable
+    return _Variable
+
+
 def get_array_module(*args):
-    """Return the array module for the given arrays or Variables (always `numpy`)."""
+    """Return `cupy` when one of the arrays (or Variables' arrays) is a CuPy array, else
+    `numpy`.
+
+    NumPy inputs take a fast path: CuPy is only consulted when it is in use (imported and
+    resolved as available).
+    """
+    cupy_ndarray = _cuda_state.ndarray
+    if cupy_ndarray is None:
+        if _cuda_state.resolved or 'cupy' not in _sys_modules:
+            return numpy
+        cupy_ndarray = cuda._maybe_resolve()
+        if cupy_ndarray is None:
+            return numpy
+    variable = _Variable or _variable_type()
+    for arg in args:
+        if isinstance(arg, cupy_ndarray):
+            return _cuda_state.cupy
+        if isinstance(arg, variable) and isinstance(arg._data, cupy_ndarray):
+            return _cuda_state.cupy
     return numpy
 
 
 def is_arrays_compatible(arrays):
-    """True when all non-None arrays belong to one array type family (NumPy here)."""
-    return all(isinstance(a, numpy.ndarray) for a in arrays if a is not None)
+    """True when all non-None arrays belong to one array type family (NumPy or CuPy)."""
+    arrays = [a for a in arrays if a is not None]
+    if not arrays:
+        return True
+    if type(arrays[0]) is not _ndarray and not isinstance(arrays[0], _ndarray):
+        cupy_ndarray = _cuda_state.ndarray or cuda._maybe_resolve()
+        if cupy_ndarray is not None and isinstance(arrays[0], cupy_ndarray):
+            return all(isinstance(a, cupy_ndarray) for a in arrays)
+    return all(isinstance(a, _ndarray) for a in arrays)
 
 
 def get_array_types():
-    """Tuple of the array types minichainer handles (`(numpy.ndarray,)`)."""
-    return (numpy.ndarray,)
+    """Tuple of the array types minichainer handles (`numpy.ndarray`, and `cupy.ndarray`
+    while CuPy is in use)."""
+    cupy_ndarray = _cuda_state.ndarray
+    if cupy_ndarray is None:
+        return (numpy.ndarray,)
+    return (numpy.ndarray, cupy_ndarray)
 
 
 def get_cpu_array_types():
@@ -57,25 +102,41 @@ def _no_backend(spec, backend_name):
         "on the CPU only; use '@numpy' or -1".format(spec, backend_name))
 
 
+def _no_cupy(spec):
+    return RuntimeError(
+        'get_device: GPU device {!r} requested but no GPU backend is available (CUDA/CuPy: '
+        "{}); use -1 or '@numpy'".format(spec, cuda._why_unavailable()))
+
+
 def _get_device_cupy_or_numpy(device_spec):
     # legacy integer spec: negative is the CPU, >= 0 a CUDA GPU
     if device_spec >= 0:
-        raise RuntimeError(
-            'get_device: GPU device {} requested but no GPU backend is available in '
-            "minichainer (CuPy is not supported); use -1 or '@numpy'".format(int(device_spec)))
+        return _gpu_device(int(device_spec), device_spec)
     return _CPU
+
+
+def _gpu_device(device_id, spec):
+    if not cuda._state.resolved:
+        cuda.resolve_cupy()
+    if cuda._state.ndarray is None:
+        raise _no_cupy(spec)
+    return cuda.GpuDevice(cuda._state.cupy.cuda.Device(
+        cuda._check_device_id(device_id, 'get_device({!r})'.format(spec))))
 
 
 def get_device(device_spec):
     """Return the `Device` named by `device_spec`.
 
     Accepted: a `Device`; `'@numpy'`; the `numpy` module; a negative int or its
-    string (`-1`, `'-1'`), as Chainer programs' `--device -1`/`--gpu -1` give.
+    string (`-1`, `'-1'`), as Chainer programs' `--device -1`/`--gpu -1` give; where
+    CuPy is available, `'@cupy:N'`, an int `N >= 0` or its string, a `cupy.cuda.Device`.
 
     Raises:
-        RuntimeError: the spec names a GPU (an int >= 0, `'@cupy:N'`, a CUDA device),
-            iDeep (`'@intel64'`) or ChainerX (`'native:0'`, `'cuda:0'`, a
-            `chainerx.Device`) device; none of these backends exists here.
+        RuntimeError: the spec names a GPU (an int >= 0, `'@cupy:N'`, a CUDA device)
+            where CuPy cannot be used, or a GPU id the machine does not have (the message
+            names the id and the number of GPUs); or an iDeep (`'@intel64'`) or ChainerX
+            (`'native:0'`, `'cuda:0'`, a `chainerx.Device`) device, which do not exist
+            here.
         ValueError: a malformed `'@...'` string.
         TypeError: any other type (including None, as in Chainer).
     """
@@ -97,7 +158,16 @@ def get_device(device_spec):
             if module == 'numpy' and not colon:
                 return _CPU
             if module == 'cupy' and colon:
-                raise _no_backend(device_spec, 'CUDA/CuPy')
+                try:
+                    device_id = int(precise)
+                except ValueError:
+                    raise ValueError(
+                        'get_device: {!r}: the CUDA device id after \'@cupy:\' must be an '
+                        'integer'.format(device_spec)) from None
+                if device_id < 0:
+                    raise ValueError('get_device: {!r}: invalid CUDA device id {}'.format(
+                        device_spec, device_id))
+                return _gpu_device(device_id, device_spec)
             if module == 'intel64' and not colon:
                 raise _no_backend(device_spec, 'iDeep (intel64)')
             raise ValueError(
@@ -114,13 +184,15 @@ def get_device(device_spec):
     if isinstance(device_spec, tuple) and len(device_spec) == 2:
         # legacy (module, id) / (backend name, index) forms of GPU and ChainerX devices
         if device_spec[0] is cuda.cupy:
-            raise _no_backend(device_spec, 'CUDA/CuPy')
+            raise _no_cupy(device_spec)
         if isinstance(device_spec[0], str):
             raise RuntimeError(
                 'get_device: ChainerX device {!r} is not available: minichainer has no '
                 "ChainerX backend; use '@numpy' or -1".format(device_spec))
     if isinstance(device_spec, cuda.Device):
-        raise _no_backend(device_spec, 'CUDA/CuPy')
+        if cuda.available:
+            return _gpu_device(device_spec.id, device_spec)
+        raise _no_cupy(device_spec)
     raise TypeError(
         'get_device: device_spec must be a backend.Device, an int, the numpy module or a '
         'str such as \'@numpy\', got {!r} of type {}'.format(
@@ -128,22 +200,28 @@ def get_device(device_spec):
 
 
 def get_device_from_array(*arrays):
-    """Return the device the arrays live on (the first non-NumPy one; here always the CPU)."""
+    """Return the device of the first CuPy array among `arrays` (a `GpuDevice`), else the
+    CPU. Variables are not looked into, as in Chainer."""
     for array in arrays:
-        if isinstance(array, (list, tuple)):
+        if array is None or type(array) is _ndarray or isinstance(
+                array, (list, tuple, _ndarray, numpy.generic)):
             continue
-        if not isinstance(array, (numpy.ndarray, numpy.generic)) and array is not None \
-                and hasattr(array, 'device') and hasattr(array, 'get'):
+        cupy_ndarray = _cuda_state.ndarray or cuda._maybe_resolve()
+        if cupy_ndarray is not None and isinstance(array, cupy_ndarray):
+            return cuda.GpuDevice(array.device)
+        if hasattr(array, 'device') and hasattr(array, 'get') and hasattr(array, 'shape'):
             raise RuntimeError(
-                'get_device_from_array: {} is not a NumPy array; minichainer has no GPU '
-                'backend'.format(type(array).__name__))
+                'get_device_from_array: {} is not a NumPy array and CuPy is not available '
+                '({})'.format(type(array).__name__, cuda._why_unavailable()))
     return _CPU
 
 
 def _guess_device_from_array_module(xp):
-    """Return a plausible device for array module `xp` (the CPU)."""
+    """Return a plausible device for array module `xp` (CuPy: the current GPU)."""
     if xp is numpy:
         return _CPU
+    if _cuda_state.cupy is not None and xp is _cuda_state.cupy:
+        return cuda.GpuDevice(xp.cuda.Device())
     raise RuntimeError('_guess_device_from_array_module: array module {!r} is not '
                        'supported by minichainer'.format(getattr(xp, '__name__', xp)))
 
@@ -184,20 +262,43 @@ def using_device(device_spec):
 
 
 def copyto(dst, src):
-    """Copy the elements of `src` into the NumPy array `dst` (broadcasting)."""
-    if not isinstance(dst, numpy.ndarray):
-        raise TypeError('copyto: dst must be a numpy.ndarray, cannot copy to an object of '
-                        'type {}'.format(type(dst).__name__))
+    """Copy the elements of `src` into `dst` (broadcasting), across devices: `dst` a NumPy
+    or CuPy array, `src` an array (of either) or a scalar."""
     if isinstance(src, (list, tuple, dict)) or src is None:
         raise TypeError('copyto: src must be an array or a scalar, got {}'.format(
             type(src).__name__))
-    numpy.copyto(dst, _cpu._array_to_cpu(src))
+    if isinstance(dst, numpy.ndarray):
+        numpy.copyto(dst, _cpu._array_to_cpu(src))
+        return
+    cupy_ndarray = _cuda_state.ndarray or cuda._maybe_resolve()
+    if cupy_ndarray is None or not isinstance(dst, cupy_ndarray):
+        raise TypeError('copyto: dst must be a numpy.ndarray or cupy.ndarray, cannot copy to '
+                        'an object of type {}'.format(type(dst).__name__))
+    cupy = _cuda_state.cupy
+    if isinstance(src, cupy_ndarray):
+        if src.device != dst.device:
+            src = cuda.to_gpu(src, device=dst.device)
+        with dst.device:
+            cupy.copyto(dst, src)
+        return
+    src = numpy.asarray(src)
+    with dst.device:
+        if src.dtype == dst.dtype and src.shape == dst.shape and (
+                dst.flags.c_contiguous or dst.flags.f_contiguous):
+            dst.set(numpy.ascontiguousarray(src) if dst.flags.c_contiguous
+                    else numpy.asfortranarray(src))
+        else:
+            cupy.copyto(dst, cupy.asarray(src))
 
 
 def _contains_nan(x):
-    """True if the array has a NaN element."""
+    """True if the array has a NaN element (one host copy of a bool for a CuPy array)."""
     if x.dtype.kind in ('f', 'c'):
-        return bool(numpy.isnan(x).any())
+        if isinstance(x, numpy.ndarray):
+            return bool(numpy.isnan(x).any())
+        xp = get_array_module(x)
+        with x.device:
+            return bool(xp.isnan(x).any())
     return False
 
 

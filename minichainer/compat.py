@@ -15,7 +15,8 @@ From Python (notebooks, test suites):
 After [`install`][minichainer.compat.install], `chainer` and every `chainer.X.Y` are the very module
 objects `minichainer` / `minichainer.X.Y` (`sys.modules['chainer.functions'] is
 sys.modules['minichainer.functions']`); `chainerx` is a stub whose `is_available()` is
-False; `cupy` raises ImportError (so programs take their CPU paths); `chainermn` maps
+False; `cupy` raises ImportError unless CuPy can really be used (installed and a GPU
+answers), so programs take their CPU paths; `chainermn` maps
 to `minichainer.distributed` when that exists. Importing a Chainer API that minichainer
 lacks raises `ModuleNotFoundError` naming it.
 

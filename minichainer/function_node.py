@@ -17,6 +17,7 @@ import numpy
 
 from minichainer import _backprop
 from minichainer import function_hook
+from minichainer.backends import cuda as _cuda
 from minichainer.configuration import global_config, thread_settings
 from minichainer.function_hook import get_function_hooks, registered_hooks
 from minichainer.utils import type_check
@@ -24,6 +25,7 @@ from minichainer.variable import Variable, new_variable
 
 _ndarray = numpy.ndarray
 _weakref = weakref.ref
+_cuda_state = _cuda._state  # .ndarray: cupy.ndarray while CuPy is in use, else None
 _type_check_local = type_check._thread_local
 _LightTypes = type_check.LightTypeInfoTuple
 
@@ -193,6 +195,7 @@ class FunctionNode:
                 x = None
             else:
                 data = self._raw_input(x)
+                x = None
             input_vars = (x,)
             in_data = (data,)
         else:
@@ -214,6 +217,8 @@ class FunctionNode:
                 input_vars.append(x)
                 in_data.append(data)
             in_data = tuple(in_data)
+            if _cuda_state.ndarray is not None:  # CuPy in use: no mixing of devices
+                self._check_input_devices(inputs, in_data)
 
         local = thread_settings()  # config: a setting of this thread wins over the global one
         g = global_config
@@ -258,9 +263,17 @@ class FunctionNode:
                                   enable_backprop, debug):
         # The end of ``apply`` when forward returned some None outputs (Chainer makes them
         # Variables holding None, which get no gradient); anything else is an error.
+        cupy_ndarray = _cuda_state.ndarray
         for y in outputs:
-            if y is not None and not isinstance(y, _ndarray):
+            if y is not None and not isinstance(y, _ndarray) and not (
+                    cupy_ndarray is not None and isinstance(y, cupy_ndarray)):
                 self._raise_bad_outputs(outputs)
+        if cupy_ndarray is not None:
+            kinds = {isinstance(y, cupy_ndarray) for y in outputs if y is not None}
+            if len(kinds) > 1:
+                raise TypeError(
+                    'incompatible array types are mixed in the forward output ({}).\n'
+                    'Actual: {}'.format(self.label, ', '.join(str(type(y)) for y in outputs)))
         if debug:
             self._check_nan_in_forward([y for y in outputs if y is not None])
             self.stack = traceback.extract_stack()
@@ -276,22 +289,47 @@ class FunctionNode:
             self.label))
 
     def _raw_input(self, x):
-        # An input that is neither a Variable nor an ndarray: None passes (as in Chainer,
-        # it is wrapped in a Variable holding None, which needs no gradient).
+        # An input that is neither a Variable nor a NumPy array: a CuPy array, or None (as
+        # in Chainer, wrapped in a Variable holding None, which needs no gradient).
         if x is not None:
+            cupy_ndarray = _cuda_state.ndarray or _cuda._maybe_resolve()
+            if cupy_ndarray is not None and isinstance(x, cupy_ndarray):
+                return x
             self._raise_bad_input(x)
         return None
 
     def _raise_bad_input(self, x):
-        raise TypeError('{}: inputs must be Variables, numpy.ndarray or None, got {} ({!r})'
-                        .format(self.label, type(x).__name__, x))
+        raise TypeError('{}: inputs must be Variables, numpy.ndarray{} or None, got {} ({!r})'
+                        .format(self.label, ', cupy.ndarray' if _cuda_state.ndarray else '',
+                                type(x).__name__, x))
+
+    def _check_input_devices(self, inputs, in_data):
+        # With CuPy in use: every input array of one kind (NumPy or CuPy) and, for CuPy,
+        # on one GPU. The error names both devices and the inputs (Variables by name,
+        # e.g. a link's parameter 'W').
+        cupy_ndarray = _cuda_state.ndarray
+        first = None
+        for i, data in enumerate(in_data):
+            if data is None:
+                continue
+            if isinstance(data, cupy_ndarray):
+                where = ('cupy', data.device.id)
+            else:
+                where = ('numpy', None)
+            if first is None:
+                first = (i, where)
+            elif where != first[1]:
+                j = first[0]
+                _raise_mixed_devices(self.label, (j, inputs[j], in_data[j]),
+                                     (i, inputs[i], data))
 
     def _raise_bad_outputs(self, outputs):
         if type(outputs) is not tuple:
             raise TypeError('forward output must be a tuple ({}): {}.forward returned {}'
                             .format(self.label, self.label, type(outputs).__name__))
         for y in outputs:
-            if not isinstance(y, _ndarray):
+            if not isinstance(y, _ndarray) and not (
+                    _cuda_state.ndarray is not None and isinstance(y, _cuda_state.ndarray)):
                 raise TypeError(
                     'forward output must be a tuple of ndarrays: {}.forward returned an '
                     'element of type {} (wrap 0-dim results with '
@@ -337,7 +375,7 @@ class FunctionNode:
 
     def _check_nan_in_forward(self, outputs):
         for y in outputs:
-            if y.dtype.kind == 'f' and numpy.isnan(y).any():
+            if y.dtype.kind == 'f' and _isnan_any(y):
                 raise RuntimeError('NaN is detected on forward computation of {}'.format(
                     self.label))
 
@@ -569,3 +607,34 @@ def grad(outputs, inputs, grad_outputs=None, grad_inputs=None, set_grad=False,
                          '({}), got {}'.format(len(inputs), len(grad_inputs)))
     return _backprop.grad(outputs, inputs, grad_outputs, grad_inputs, set_grad,
                           retain_grad, enable_double_backprop, loss_scale)
+
+
+def _isnan_any(y):
+    # one host copy of a bool for a CuPy array
+    if isinstance(y, _ndarray):
+        return bool(numpy.isnan(y).any())
+    return bool(_cuda_state.cupy.isnan(y).any())
+
+
+def _device_label(data):
+    if isinstance(data, _ndarray):
+        return '@numpy (numpy.ndarray)'
+    cupy_ndarray = _cuda_state.ndarray
+    if cupy_ndarray is not None and isinstance(data, cupy_ndarray):
+        return '@cupy:{} (cupy.ndarray)'.format(data.device.id)
+    return type(data).__name__
+
+
+def _raise_mixed_devices(label, first, second):
+    """TypeError naming both inputs (a Variable by its name) and their devices."""
+    def describe(index, given, data):
+        name = getattr(given, 'name', None) if isinstance(given, Variable) else None
+        what = 'input {}{}'.format(index, ' ({!r})'.format(name) if name else '')
+        return '{} on {}'.format(what, _device_label(data))
+    (i, xi, di), (j, xj, dj) = first, second
+    kind = ('incompatible array types are mixed'
+            if type(di) is not type(dj) else 'arrays on different devices are mixed')
+    raise TypeError(
+        '{} in the forward input ({}).\nActual: {}; {}. Send the inputs (and the link, '
+        'with link.to_device) to one device.'.format(
+            kind, label, describe(i, xi, di), describe(j, xj, dj)))

@@ -14,7 +14,9 @@ import weakref
 import numpy
 
 import minichainer
+from minichainer import backend as _backend_module
 from minichainer.backend import get_device
+from minichainer.backends import cuda as _cuda
 from minichainer.backends._cpu import CpuDevice
 
 # Modules that import this one are reached at call time through the package
@@ -22,10 +24,27 @@ from minichainer.backends._cpu import CpuDevice
 # ``minichainer.memory_layouts``, ``minichainer.initializers``), which loads them on first use.
 _ndarray = numpy.ndarray
 _weakref = weakref.ref
+_cuda_state = _cuda._state  # .ndarray: cupy.ndarray while CuPy is in use, else None
+
+
+def _is_cupy_array(data):
+    """True for a CuPy array (resolving CuPy once if it was imported): the slow path of
+    the NumPy checks below."""
+    cupy_ndarray = _cuda_state.ndarray or _cuda._maybe_resolve()
+    return cupy_ndarray is not None and isinstance(data, cupy_ndarray)
+
+
+def _array_kind(data):
+    # 'numpy', ('cupy', device id) or the type, for comparing where two arrays live
+    if isinstance(data, _ndarray):
+        return 'numpy'
+    if _is_cupy_array(data):
+        return ('cupy', data.device.id)
+    return type(data)
 
 
 def _raise_bad_data(data, where='Variable'):
-    if isinstance(data, numpy.ndarray):
+    if isinstance(data, numpy.ndarray) or _is_cupy_array(data):
         raise TypeError('{}: data must be a numeric numpy.ndarray, got an array of dtype {} '
                         '(object arrays are not supported)'.format(where, data.dtype))
     raise TypeError('{}: data must be a numpy.ndarray or None, got {} ({!r}); wrap Python '
@@ -48,9 +67,10 @@ def _check_grad_type(func, x, is_node_x, gx):
         shape, dtype = x_data.shape, x_data.dtype
     if dtype is None:
         return
-    if not isinstance(gx, numpy.ndarray):
+    if (type(gx) is not _ndarray or (x_data is not None and type(x_data) is not _ndarray)) \
+            and _grad_kind_mismatch(gx, x_data):
         msg = 'Type of data and grad mismatch\ngrad: {} != data: {}'.format(
-            type(gx), numpy.ndarray)
+            _where(gx), _where(x_data) if x_data is not None else numpy.ndarray)
         error = TypeError
     elif gx.dtype != dtype:
         msg = 'Dtype of data and grad mismatch\ngrad: {} != data: {}'.format(gx.dtype, dtype)
@@ -64,6 +84,23 @@ def _check_grad_type(func, x, is_node_x, gx):
         msg = 'Function `{}` ({}) has a bug: its backward returned a wrong gradient.\n{}'.format(
             type(func).__name__, func.label, msg)
     raise error(msg)
+
+
+def _grad_kind_mismatch(gx, x_data):
+    # slow path (some array is not a NumPy array): the kinds and GPUs must agree
+    gk = _array_kind(gx)
+    if x_data is None:  # a node without data: any array kind may come
+        return not (gk == 'numpy' or type(gk) is tuple)
+    return gk != _array_kind(x_data)
+
+
+def _where(data):
+    kind = _array_kind(data)
+    if kind == 'numpy':
+        return "{} on '@numpy'".format(numpy.ndarray)
+    if type(kind) is tuple:
+        return "{} on '@cupy:{}'".format(type(data), kind[1])
+    return str(type(data))
 
 
 class _UnsupportedOperatorError(TypeError, NotImplementedError):
@@ -238,7 +275,8 @@ class Variable:
     def __init__(self, data=None, *, name=None, grad=None, requires_grad=True, layout=None):
         if data is not None and (type(data) is not _ndarray or data.dtype.kind == 'O'):
             if not isinstance(data, _ndarray) or data.dtype.kind == 'O':
-                _raise_bad_data(data)
+                if not _is_cupy_array(data) or data.dtype.kind == 'O':
+                    _raise_bad_data(data)
         self._data = data
         self._requires_grad = requires_grad
         self._vnode = None
@@ -339,7 +377,10 @@ class Variable:
     @array.setter
     def array(self, data):
         if data is not None and (not isinstance(data, _ndarray) or data.dtype.kind == 'O'):
-            _raise_bad_data(data, 'Variable.array')
+            if not _is_cupy_array(data) or data.dtype.kind == 'O':
+                _raise_bad_data(data, 'Variable.array')
+        if '_device' in self.__dict__ and data is not None:
+            self._follow_data_device(data)
         self._data = data
         if self._vnode is not None:
             self._vnode._update_data_info(data)
@@ -416,17 +457,37 @@ class Variable:
 
     @property
     def xp(self):
-        """The array module of the data (`numpy`)."""
-        return numpy
+        """The array module of the data (`numpy`, or `cupy` for data on a GPU)."""
+        device = self._device
+        if device is not None:
+            return device.xp
+        data = self._data
+        if data is None or type(data) is _ndarray:
+            return numpy
+        return _backend_module.get_array_module(data)
 
     @property
     def device(self):
-        """The device the data lives on: the CPU, or the NumPy-based device given to
-        [`to_device`][minichainer.variable.Variable.to_device] (a user-defined `Device`)."""
+        """The device the data lives on: the CPU, the GPU of its CuPy array, or the device
+        given to [`to_device`][minichainer.variable.Variable.to_device] (a `GpuDevice`,
+        or a user-defined NumPy-based `Device`)."""
         device = self._device
-        if device is None:
+        if device is not None:
+            return device
+        data = self._data
+        if data is None or isinstance(data, _ndarray):
             return CpuDevice()
-        return device
+        return _backend_module.get_device_from_array(data)
+
+    def _follow_data_device(self, data):
+        # data assigned to a variable that was sent to a GPU: the device follows the data
+        device = self.__dict__['_device']
+        if isinstance(device, _cuda.GpuDevice) and not device.is_array_supported(data):
+            new = _backend_module.get_device_from_array(data)
+            if isinstance(new, CpuDevice):
+                del self.__dict__['_device']
+            else:
+                self.__dict__['_device'] = new
 
     @property
     def T(self):
@@ -557,7 +618,10 @@ class Variable:
         elif dst is None:
             self.initialize(src.shape)
             dst = self._data
-        numpy.copyto(dst, src)
+        if type(dst) is _ndarray and type(src) is _ndarray:
+            numpy.copyto(dst, src)
+        else:
+            _backend_module.copyto(dst, src)  # across devices
 
     def addgrad(self, var):
         """Add the gradient of `var` to the gradient of this variable."""
@@ -567,6 +631,16 @@ class Variable:
         if self._data is None:
             self.initialize(var.shape)
         dst = self.grad
+        if type(src) is not _ndarray or (dst is not None and type(dst) is not _ndarray) or (
+                dst is None and self._data is not None and type(self._data) is not _ndarray):
+            # on other devices: the gradient goes to this variable's device (Chainer)
+            src = self.device.send(src)
+            if dst is None:
+                self._grad_var = Variable(src.copy() if src is var.grad else src)
+                return
+            with _backend_module.using_device(self.device):
+                dst += src
+            return
         if dst is None:
             self._grad_var = Variable(src.copy())
         else:
@@ -578,13 +652,16 @@ class Variable:
 
     def to_cpu(self):
         """Move data and gradient to the CPU (NumPy arrays already are there)."""
-        if self._device is not None:
-            self._to_device(CpuDevice())
+        self._to_device(CpuDevice())
         return self
 
     def to_gpu(self, device=None):
-        raise RuntimeError('Variable.to_gpu: no GPU backend is available in minichainer '
-                           '(CuPy is not supported); use the CPU')
+        """Move data and gradient to a GPU: `device` an id (None: the current one) or a
+        `cupy.cuda.Device`. Raises `RuntimeError` where CuPy cannot be used."""
+        _cuda.check_cuda_available()
+        cuda_device = _cuda._get_device_or_current(device)
+        self._to_device(_cuda.GpuDevice(cuda_device))
+        return self
 
     def to_intel64(self):
         return self
@@ -598,22 +675,31 @@ class Variable:
     def to_device(self, device):
         """Move to `device`: the CPU, or a user-defined NumPy-based
         `Device`, which then receives the arrays through its
-        `send` and is what [`device`][minichainer.variable.Variable.device] reports (as in Chainer).
-        GPU, iDeep and ChainerX specs raise (see
-        [`minichainer.backend.get_device`][minichainer.backend.get_device])."""
+        `send` and is what [`device`][minichainer.variable.Variable.device] reports (as in Chainer),
+        or a GPU (`'@cupy:N'`, where CuPy is available). Unavailable GPU, iDeep and ChainerX
+        specs raise (see [`minichainer.backend.get_device`][minichainer.backend.get_device])."""
         self._to_device(get_device(device))
         return self
 
     def _to_device(self, device):
         d = self.__dict__
+        arr = self._data
         if isinstance(device, CpuDevice):
-            if d.get('_device') is None:
+            if d.get('_device') is None and (arr is None or type(arr) is _ndarray) and (
+                    self._grad_var is None or type(self._grad_var._data) is _ndarray):
                 return  # already on the CPU: nothing moves
-            del d['_device']
+            d.pop('_device', None)
         else:
             d['_device'] = device
-        arr = self._data
-        if arr is None or isinstance(device, CpuDevice):
+        if arr is None:
+            gv = self._grad_var
+            if gv is not None:
+                gv._to_device(device)
+            return
+        if isinstance(device, CpuDevice) and type(arr) is _ndarray:
+            gv = self._grad_var
+            if gv is not None:
+                gv._to_device(device)
             return  # NumPy arrays already are CPU arrays
         self._data = device.send(arr)
         if self._vnode is not None:
@@ -758,6 +844,8 @@ def _str_body(arr, prefix):
 def _variable_repr(var, sep, body):
     prefix = 'variable ' + var.name if var.name else 'variable'
     arr = var._data
+    if arr is not None and type(arr) is not _ndarray:
+        arr = CpuDevice().send(arr)  # printing a GPU array: one host copy
     text = 'None' if arr is None else body(arr, prefix)
     return '{}({})'.format(prefix, text)
 
@@ -787,7 +875,7 @@ class Parameter(Variable):
         elif numpy.isscalar(initializer):
             initializer = initializers.Constant(initializer)
         if shape is None:
-            if isinstance(initializer, numpy.ndarray):
+            if isinstance(initializer, numpy.ndarray) or _is_cupy_array(initializer):
                 super().__init__(initializer, name=name)
             else:
                 super().__init__(name=name)
@@ -795,7 +883,7 @@ class Parameter(Variable):
                 self._grad_initializer = initializers.NaN(dtype)
                 self._grad_valid = False
         else:
-            if isinstance(initializer, numpy.ndarray):
+            if isinstance(initializer, numpy.ndarray) or _is_cupy_array(initializer):
                 initializer = initializers.Constant(initializer)
             data = _generate_array(initializer, shape)
             super().__init__(data, name=name, grad=numpy.full_like(data, numpy.nan))
@@ -899,18 +987,21 @@ class Parameter(Variable):
         super().zerograd()
 
     def initialize(self, shape):
-        """Create the data (and gradient) arrays of the given shape with the initializer."""
-        data = _generate_array(self.initializer, shape)
+        """Create the data (and gradient) arrays of the given shape with the initializer
+        (drawn on the GPU for a parameter sent to one)."""
+        device = self._device
+        on_gpu = isinstance(device, _cuda.GpuDevice)
+        gen_device = device if on_gpu else None
+        data = _generate_array(self.initializer, shape, gen_device)
         grad = None
         if self._grad_initializer is not None:
-            grad = _generate_array(self._grad_initializer, shape)
+            grad = _generate_array(self._grad_initializer, shape, gen_device)
         if self._layout is not None:
             transpose_array = minichainer.memory_layouts._transpose_array
             data = transpose_array(data, None, self._layout)
             if grad is not None:
                 grad = transpose_array(grad, None, self._layout)
-        device = self._device
-        if device is not None:  # a user-defined device given to to_device() beforehand
+        if device is not None and not on_gpu:  # a user-defined device given beforehand
             data = device.send(data)
             if grad is not None:
                 grad = device.send(grad)
@@ -929,8 +1020,11 @@ class Parameter(Variable):
             self.update_rule.update(self)
 
 
-def _generate_array(initializer, shape):
-    return minichainer.initializers.generate_array(initializer, shape, numpy)
+def _generate_array(initializer, shape, device=None):
+    if device is None:
+        return minichainer.initializers.generate_array(initializer, shape, numpy)
+    return minichainer.initializers.generate_array(initializer, shape, device.xp,
+                                                   device=device)
 
 
 def _rebuild_parameter(data, name, grad, initializer, update_rule, grad_valid=True):
@@ -952,7 +1046,7 @@ def _reset_grad_initializer(param):
     # As Chainer, whose copies and unpickled parameters are rebuilt from their initializer:
     # a later initialize() gives a NaN-filled gradient unless the initializer is an array.
     initializer = param.initializer
-    if isinstance(initializer, numpy.ndarray):
+    if isinstance(initializer, numpy.ndarray) or _is_cupy_array(initializer):
         param.__dict__.pop('_grad_initializer', None)
     else:
         dtype = getattr(initializer, 'dtype', None)

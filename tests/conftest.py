@@ -1,5 +1,6 @@
 """Shared fixtures for the minichainer test suite."""
 import http.server
+import importlib.util
 import os
 import subprocess
 import sys
@@ -11,6 +12,40 @@ import pytest
 
 import minichainer
 from minichainer.dataset import download
+
+
+def _load_cupy_double():
+    # tests/ is not on sys.path (--import-mode=importlib): load the double by its path as
+    # the top-level package ``cupy_double`` so that tests can ``import cupy_double``.
+    if 'cupy_double' in sys.modules:
+        return sys.modules['cupy_double']
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'cupy_double')
+    spec = importlib.util.spec_from_file_location(
+        'cupy_double', os.path.join(path, '__init__.py'), submodule_search_locations=[path])
+    module = importlib.util.module_from_spec(spec)
+    sys.modules['cupy_double'] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+cupy_double = _load_cupy_double()
+
+
+@pytest.fixture
+def cupy_device():
+    """The ``@cupy:0`` device for one test: the CuPy test double (``tests/cupy_double``)
+    installed as CuPy, or real CuPy on a GPU machine when ``MINICHAINER_TEST_REAL_CUPY=1``.
+    Tests using it have ``cupy`` in their id (``pytest -k cupy``)."""
+    from minichainer import backend
+    from minichainer.backends import cuda
+    if os.environ.get('MINICHAINER_TEST_REAL_CUPY') == '1':
+        if not cuda.available:
+            pytest.fail('MINICHAINER_TEST_REAL_CUPY=1 but CuPy is not usable: {}'.format(
+                cuda._why_unavailable()))
+        yield backend.get_device('@cupy:0')
+        return
+    with cupy_double.installed():
+        yield backend.get_device('@cupy:0')
 
 
 @pytest.fixture(autouse=True)

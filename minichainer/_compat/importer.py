@@ -2,7 +2,8 @@
 
 `chainer.X.Y` is the very module object `minichainer.X.Y` (one object per name, so
 `isinstance` checks, module globals and monkeypatching work across both names);
-`chainerx` is a stub whose `is_available()` is False; `cupy` cannot be imported;
+`chainerx` is a stub whose `is_available()` is False; `cupy` imports only where CuPy can
+really be used (installed and a GPU answers);
 `chainermn` maps to `minichainer.distributed` once that exists.
 """
 import importlib
@@ -85,6 +86,23 @@ def _spec_for(name, module):
     return spec
 
 
+def _cupy_usable():
+    # `import cupy` works under the runner only where CuPy can really be used (installed
+    # and a GPU answers); while minichainer itself resolves CuPy, the import goes through.
+    from minichainer.backends import cuda
+    state = cuda._state
+    if state.resolving:
+        return True
+    if not state.resolved:
+        cuda.resolve_cupy()
+    return state.ndarray is not None
+
+
+def _cupy_why():
+    from minichainer.backends import cuda
+    return cuda._why_unavailable()
+
+
 class ChainerAliasFinder(importlib.abc.MetaPathFinder):
     """Resolve `chainer`, `chainer.*`, `chainerx`, `cupy` and `chainermn` imports."""
 
@@ -102,9 +120,12 @@ class ChainerAliasFinder(importlib.abc.MetaPathFinder):
                     '(chainerx.is_available() is False)'.format(fullname), name=fullname)
             return _spec_for(fullname, self._chainerx_factory())
         if top == 'cupy' or top == 'cupyx':
+            if _cupy_usable():
+                return None  # real CuPy, found by the ordinary finders
             raise ModuleNotFoundError(
-                'No module named {!r}: CuPy/GPU arrays are not supported by minichainer, which '
-                "runs on the CPU ('@numpy' device) only".format(fullname), name=fullname)
+                'No module named {!r}: CuPy cannot be used here ({}), so under the minichainer '
+                "runner programs take their CPU paths ('@numpy' device)".format(
+                    fullname, _cupy_why()), name=fullname)
         if top == 'onnx_chainer':
             # onnx_chainer (and onnx_chainer.X) is minichainer.onnx (and .X)
             target_name = 'minichainer.onnx' + fullname[len('onnx_chainer'):]

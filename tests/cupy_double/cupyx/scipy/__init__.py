@@ -1,0 +1,2 @@
+"""`cupyx.scipy` of the CuPy test double (only `special`)."""
+from . import special  # noqa: F401
