@@ -130,12 +130,71 @@ def convert_UnpoolingND(func, opset_version, input_names, output_names, context)
 
 @support(_from(7))
 def convert_ROIPooling2D(func, opset_version, input_names, output_names, context):
+    outh, outw = int(func.outh), int(func.outw)
+    if opset_version >= 22:
+        # ONNX Runtime has no MaxRoiPool-22 kernel: the same bins by masks
+        return _roi_max_pooling_by_masks(func, opset_version, input_names, output_names,
+                                         context)
     warnings.warn(
         'roi_pooling_2d is exported as ONNX MaxRoiPool, whose runtimes may differ from '
         'Chainer: e.g. ONNX Runtime gives max(output, 0) where a bin\'s inputs are '
-        'all negative, and rounds ROI corners in its own way; check the outputs.',
-        UserWarning)
+        'all negative; check the outputs (from opset 22 it is exported exactly, as a '
+        'composition of masks).', UserWarning)
     e = _Emitter(opset_version, context)
-    e.op('MaxRoiPool', input_names, pooled_shape=[int(func.outh), int(func.outw)],
+    e.op('MaxRoiPool', input_names, pooled_shape=[outh, outw],
          spatial_scale=float(func.spatial_scale))
+    return e.nodes(output_names)
+
+
+def _roi_max_pooling_by_masks(func, opset_version, input_names, output_names, context):
+    """ROIPooling2D with elementwise ops and reductions: each ROI's bins along a spatial
+    axis are masks over that axis ((R, bins, size), computed in the graph from the
+    ROIs, in float64 as minichainer's forward); the maximum is taken over the columns,
+    then over the rows, and an empty bin gives 0. Memory: R * C * H * outw * W."""
+    x, rois = input_names
+    _, _, height, width = func.inputs[0].shape
+    outh, outw = int(func.outh), int(func.outw)
+    dtype = func.inputs[0].dtype
+    e = _Emitter(opset_version, context)
+    f64 = numpy.float64
+    r = e.cast(rois, f64)
+    batch = e.cast(e.slice(r, [0], [1], [1]), numpy.int64)                  # (R, 1)
+    corners = e.op('Round', [e.op('Mul', [e.slice(r, [1], [5], [1]),
+                                          e.const(numpy.array(func.spatial_scale, f64),
+                                                  'scale')])])          # (R, 4)
+    one = e.const(numpy.array(1, f64), 'one')
+
+    def masks(axis, bins, limit):
+        start = e.slice(corners, [axis], [axis + 1], [1])                # (R, 1)
+        end = e.slice(corners, [axis + 2], [axis + 3], [1])
+        size = e.op('Max', [e.op('Add', [e.op('Sub', [end, start]), one]), one])
+        stride = e.op('Div', [size, e.const(numpy.array(bins, f64), 'bins')])
+        p = e.const(numpy.arange(bins, dtype=f64).reshape(1, bins), 'p')
+        lo = e.op('Add', [e.op('Floor', [e.op('Mul', [p, stride])]), start])   # (R, bins)
+        hi = e.op('Add', [e.op('Ceil', [e.op('Mul', [e.op('Add', [p, one]), stride])]),
+                          start])
+        zero = e.const(numpy.array(0, f64), 'zero')
+        lim = e.const(numpy.array(limit, f64), 'limit')
+        lo = e.op('Min', [e.op('Max', [lo, zero]), lim])
+        hi = e.op('Min', [e.op('Max', [hi, zero]), lim])
+        pos = e.const(numpy.arange(limit, dtype=f64).reshape(1, 1, limit), 'pos')
+        lo3 = e.unsqueeze(lo, [2])
+        hi3 = e.unsqueeze(hi, [2])
+        inside = e.op('And', [e.op('Not', [e.op('Less', [pos, lo3])]),
+                              e.op('Less', [pos, hi3])])                # (R, bins, limit)
+        return inside, e.op('Less', [lo, hi])                             # (R, bins)
+
+    in_w, some_w = masks(0, outw, width)
+    in_h, some_h = masks(1, outh, height)
+    ninf = e.const(numpy.array(-numpy.inf, dtype), 'ninf')
+    xr = e.op('Gather', [x, e.squeeze(batch, [1])], axis=0)                # (R, C, H, W)
+    # over the columns: (R, 1, 1, outw, W) x (R, C, H, 1, W) -> (R, C, H, outw)
+    a = e.op('Where', [e.unsqueeze(in_w, [1, 2]), e.unsqueeze(xr, [3]), ninf])
+    t = e.reduce('ReduceMax', a, [4], False)
+    # over the rows: (R, 1, outh, H, 1) x (R, C, 1, H, outw) -> (R, C, outh, outw)
+    b = e.op('Where', [e.unsqueeze(in_h, [1, 4]), e.unsqueeze(t, [2]), ninf])
+    y = e.reduce('ReduceMax', b, [3], False)
+    nonempty = e.op('And', [e.unsqueeze(some_h, [2]), e.unsqueeze(some_w, [1])])
+    zero = e.const(numpy.array(0, dtype), 'zero')
+    e.op('Where', [e.unsqueeze(nonempty, [1]), y, zero])
     return e.nodes(output_names)
