@@ -21,8 +21,11 @@ def _tensor_for_constant(array, name):
         return tensor
     if array.dtype.kind == 'f' and array.dtype.itemsize == 2:  # float16 lives in int32_data
         return tensor
+    values = array.ravel()
+    if values.dtype == numpy.bool_:
+        values = values.astype(numpy.int32)
     tensor.ClearField('raw_data')
-    getattr(tensor, field)[:] = array.ravel().tolist()
+    getattr(tensor, field)[:] = values.tolist()
     return tensor
 
 
@@ -51,6 +54,9 @@ class Context:
         self.constants = []
         self.implicit_inputs = {}
         self.function_inputs = {}   # id(FunctionNode) -> its input arrays (set by Graph)
+        # the exported batch size when input_shapes makes the first axis of the inputs
+        # symbolic (dynamic batch); converters keep such an axis symbolic (set by export)
+        self.dynamic_batch_size = None
         self.param_to_link = {}
         self.persistents = {}   # id(array) -> (onnx name, array): links' persistent arrays
         self._used_names = set()

@@ -354,6 +354,11 @@ def _export(model, args, filename, export_params, graph_name, save_text, opset_v
         converters.update(external_converters)
 
     context = Context(model)
+    if input_shapes is not None:
+        sizes = {var.shape[0] for (_, var), shape in zip(flat_inputs, input_shapes)
+                 if len(shape) > 0 and not isinstance(shape[0], (int, numpy.integer))}
+        if len(sizes) == 1:
+            context.dynamic_batch_size = sizes.pop()
     network_inputs = collections.OrderedDict()
     for name, (_, var) in zip(in_names, flat_inputs):
         context.set_name(var, name, pinned=True)

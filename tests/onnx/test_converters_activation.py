@@ -1,0 +1,74 @@
+"""Round trips of the activation converters through ONNX Runtime at every opset
+(rtol 1e-4, atol 1e-5)."""
+import numpy
+import pytest
+
+import minichainer
+import minichainer.functions as F
+import minichainer.links as L
+
+pytest.importorskip('onnx')
+pytest.importorskip('onnxruntime')
+
+
+def _x(*shape, seed=0):
+    return numpy.random.RandomState(seed).uniform(-3, 3, shape).astype(numpy.float32)
+
+
+CASES = [
+    ('relu', F.relu, 'Relu'),
+    ('sigmoid', F.sigmoid, 'Sigmoid'),
+    ('tanh', F.tanh, 'Tanh'),
+    ('elu', lambda x: F.elu(x, alpha=0.7), 'Elu'),
+    ('leaky_relu', lambda x: F.leaky_relu(x, slope=0.1), 'LeakyRelu'),
+    ('clipped_relu', lambda x: F.clipped_relu(x, z=1.5), 'Clip'),
+    ('relu6', F.relu6, 'Clip'),
+    ('hard_sigmoid', F.hard_sigmoid, 'HardSigmoid'),
+    ('softplus', F.softplus, 'Softplus'),
+    ('softplus_beta', lambda x: F.softplus(x, beta=2.0), 'Softplus'),
+    ('softmax', F.softmax, 'Softmax'),
+    ('softmax_last_axis', lambda x: F.softmax(x, axis=-1), 'Softmax'),
+    ('log_softmax', F.log_softmax, 'LogSoftmax'),
+    ('log_softmax_axis2', lambda x: F.log_softmax(x, axis=2), 'LogSoftmax'),
+    ('selu', F.selu, 'Elu'),
+]
+
+
+@pytest.mark.parametrize('name,fn,op', CASES, ids=[c[0] for c in CASES])
+def test_activation_every_opset(onnx_roundtrip, name, fn, op):
+    protos = onnx_roundtrip(fn, [_x(2, 3, 4, 5)])
+    for proto in protos.values():
+        assert op in {n.op_type for n in proto.graph.node}
+
+
+def test_softmax_axis1_of_4d_before_and_after_13(onnx_roundtrip):
+    # before opset 13 ONNX's Softmax flattens the axes after `axis`: the converter moves
+    # Chainer's single axis last; from 13 it is one node
+    protos = onnx_roundtrip(F.softmax, [_x(2, 3, 4, 5)], opsets=[12, 13])
+    assert [n.op_type for n in protos[12].graph.node] == ['Transpose', 'Softmax', 'Transpose']
+    assert [n.op_type for n in protos[13].graph.node] == ['Softmax']
+
+
+def test_clipped_relu_bounds_are_inputs_from_11(onnx_roundtrip):
+    protos = onnx_roundtrip(F.clipped_relu, [_x(3, 4) * 10], opsets=[10, 11])
+    clip10 = [n for n in protos[10].graph.node if n.op_type == 'Clip'][0]
+    clip11 = [n for n in protos[11].graph.node if n.op_type == 'Clip'][0]
+    assert {a.name for a in clip10.attribute} == {'min', 'max'}
+    assert len(clip11.input) == 3 and not clip11.attribute
+
+
+@pytest.mark.parametrize('shape,w_shape', [((2, 3), (3,)), ((2, 3, 4, 5), (3,)),
+                                           ((2, 3, 4, 5), (3, 4))])
+def test_prelu_link_every_opset(onnx_roundtrip, shape, w_shape):
+    link = L.PReLU(shape=w_shape)
+    link.W.array[...] = numpy.random.RandomState(1).uniform(0.1, 0.5, w_shape)
+    protos = onnx_roundtrip(link, [_x(*shape)])
+    for opset, proto in protos.items():
+        # before opset 9 an int64 Constant (the reshape target) is an initializer
+        floats = {t.name for t in proto.graph.initializer if t.data_type == 1}
+        assert floats == {'param_W'}, opset
+
+
+def test_activation_float64(onnx_roundtrip):
+    x = _x(2, 5).astype(numpy.float64)
+    onnx_roundtrip(lambda v: F.softmax(F.tanh(v)), [x], opsets=[7, 13, 28])
