@@ -81,7 +81,7 @@ class Context:
         for path, link in namedlinks.items():
             for key in sorted(getattr(link, '_persistent', ())):
                 value = getattr(link, key, None)
-                if isinstance(value, numpy.ndarray):
+                if isinstance(value, minichainer.get_array_types()):
                     onnx_name = onnx_helper.cleanse_param_name(
                         (path if path != '/' else '') + '/' + key)
                     self.persistents.setdefault(id(value), (onnx_name, value))

@@ -31,7 +31,16 @@ MAXIMUM_OPSET_VERSION = newest_opset()
 
 
 def _is_array(x):
-    return isinstance(x, numpy.ndarray)
+    return isinstance(x, backend.get_array_types())
+
+
+def _to_host(array):
+    # a NumPy copy of a device array (CuPy); NumPy arrays as they are
+    if isinstance(array, minichainer.Variable):
+        array = array.array
+    if isinstance(array, numpy.ndarray):
+        return array
+    return backend.to_numpy(array)
 
 
 def _check_input(x, where):
@@ -45,7 +54,7 @@ def _check_input(x, where):
     if _is_array(x):
         return x
     if x is not None and hasattr(x, 'shape') and hasattr(x, 'dtype'):
-        backend.get_device_from_array(x)   # raises for a CuPy array
+        backend.get_device_from_array(x)   # raises for a CuPy array without CuPy
         if type(x).__module__.partition('.')[0] == 'chainerx':
             raise RuntimeError('export: {} is a ChainerX array; minichainer has no ChainerX '
                                'backend (chainerx.is_available() is False)'.format(where))
@@ -63,8 +72,7 @@ def convert_parameter(parameter, context):
         raise ValueError(
             'convert_parameter: the parameter must be a Parameter, a Variable or an '
             'ndarray, got {}'.format(type(parameter).__name__))
-    array = backend.CpuDevice().send(array) if not _is_array(array) else array
-    return numpy_helper.from_array(numpy.asarray(array), context.get_name(parameter))
+    return numpy_helper.from_array(_to_host(array), context.get_name(parameter))
 
 
 class _FunctionRecorder(FunctionHook):
@@ -399,13 +407,12 @@ def _export(model, args, filename, export_params, graph_name, save_text, opset_v
     for name, array in graph.used_persistents.items():
         tensors[name] = array
     for name, array in context.implicit_inputs.items():
-        tensors[name] = array.array if isinstance(array, minichainer.Variable) else array
+        tensors[name] = array
     for array in context.parameters:
-        name = context.get_name(array)
-        tensors.setdefault(name, array.array if isinstance(array, minichainer.Variable)
-                           else array)
-    initializers = [numpy_helper.from_array(numpy.asarray(a), n) for n, a in tensors.items()]
-    nodes = _constants_before_9(graph.graph, initializers, opset_version)
+        tensors.setdefault(context.get_name(array), array)
+    initializers = [numpy_helper.from_array(numpy.asarray(_to_host(a)), n)
+                    for n, a in tensors.items()]
+    nodes = _constants_before_9(_merge_constants(graph.graph), initializers, opset_version)
 
     input_infos = []
     for i, (name, var) in enumerate(network_inputs.items()):
@@ -443,7 +450,33 @@ def _export(model, args, filename, export_params, graph_name, save_text, opset_v
     return onnx_model
 
 
-_CONSTANT_1_TYPES = None
+def _merge_constants(nodes):
+    # Constant nodes of equal value are one: the later ones are dropped and their uses
+    # renamed to the first (converters add a constant per use, e.g. x * c twice).
+    first = {}
+    rename = {}
+    kept = []
+    for node in nodes:
+        if node.op_type == 'Constant' and node.domain in ('', 'ai.onnx') and \
+                len(node.attribute) == 1 and len(node.output) == 1:
+            attr = node.attribute[0]
+            value = onnx.AttributeProto()
+            value.CopyFrom(attr)
+            if value.HasField('t'):
+                value.t.name = ''
+            key = value.SerializeToString()
+            if key in first:
+                rename[node.output[0]] = first[key]
+                continue
+            first[key] = node.output[0]
+        if rename:
+            for i, name in enumerate(node.input):
+                if name in rename:
+                    node.input[i] = rename[name]
+        kept.append(node)
+    return kept
+
+
 
 
 def _constants_before_9(nodes, initializers, opset_version):

@@ -5,13 +5,16 @@ import warnings
 import numpy
 
 import minichainer
+from minichainer import backend
 from minichainer.onnx.export import export
 from minichainer.onnx.onnx_helper import cleanse_param_name
 from minichainer.onnx.onnx_helper import write_tensor_pb
 
 
 def _host(array):
-    return numpy.asarray(array)
+    if isinstance(array, numpy.ndarray):
+        return array
+    return backend.to_numpy(array)
 
 
 def export_testcase(model, args, out_dir, output_grad=False, **kwargs):
@@ -54,7 +57,7 @@ def export_testcase(model, args, out_dir, output_grad=False, **kwargs):
                         'parameters get the gradients), got {}'.format(type(model).__name__))
     outs = list(outputs.values())
     for out in outs:
-        out.grad = numpy.ones_like(out.array)
+        out.grad = backend.get_array_module(out.array).ones_like(out.array)
     if len(outs) == 1:
         outs[0].backward()
     else:
