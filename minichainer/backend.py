@@ -236,19 +236,22 @@ def get_current_device():
 
 
 class _UsingDevice:
-    __slots__ = ('_device', '_previous')
+    __slots__ = ('_device', '_previous', '_contexts')
 
     def __init__(self, device):
         self._device = device
+        self._contexts = []
 
     def __enter__(self):
         self._previous = getattr(_thread_local, 'device', None)
         _thread_local.device = self._device
-        self._device.create_context().__enter__()
+        context = self._device.create_context()  # the CPU's: a shared no-op context
+        context.__enter__()
+        self._contexts.append(context)
         return self._device
 
     def __exit__(self, typ, value, traceback):
-        self._device.create_context().__exit__(typ, value, traceback)
+        self._contexts.pop().__exit__(typ, value, traceback)
         _thread_local.device = self._previous
 
 

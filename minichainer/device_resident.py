@@ -1,21 +1,31 @@
 """`DeviceResident`: base of objects owning arrays on a device (`chainer.device_resident`).
 
-Only the CPU (`'@numpy'`) exists in minichainer; `to_gpu`/`to_intel64`/`to_chx`
-raise a clear `RuntimeError`.
+`to_device` moves the arrays to the CPU (`'@numpy'`) or, where CuPy is available, a GPU
+(`'@cupy:N'`); `to_gpu` (deprecated) moves them to a GPU but, as in Chainer, leaves arrays
+already on another GPU where they are (with a `RuntimeWarning`). `to_gpu` without CuPy,
+`to_intel64` and `to_chx` raise a clear `RuntimeError`.
 """
 import warnings
 
+import numpy
+
 from minichainer import backend
 from minichainer.backends import _cpu
+from minichainer.backends import cuda
+
 
 _TO_METHODS = ('to_cpu', 'to_gpu', 'to_intel64')
 _FINAL_METHODS = ('to_device', 'to_chx', 'from_chx')
 
 
-def _no_backend(what):
+def _no_backend(what, why=None):
+    if why is not None:
+        return RuntimeError('{}: no GPU backend is available ({}); keep the model on the CPU '
+                            "('@numpy' or -1)".format(what, why))
     return RuntimeError(
-        '{}: no GPU backend is available in minichainer (CuPy, iDeep and ChainerX are not '
-        "supported); keep the model on the CPU ('@numpy' or -1)".format(what))
+        '{}: not available in minichainer (iDeep and ChainerX are not supported); keep the '
+        "model on the CPU ('@numpy' or -1) or use a GPU ('@cupy:N') where CuPy is "
+        'available'.format(what))
 
 
 class DeviceResident:
@@ -76,10 +86,25 @@ class DeviceResident:
             _ToDeviceVisitor(_cpu.CpuDevice(), entry_method='to_cpu', root=self))
         return self
 
-    def to_gpu(self, device=None, sticky=None):
-        """Raise `RuntimeError`: no GPU backend exists in minichainer."""
+    def to_gpu(self, device=None):
+        """Move all registered arrays to a GPU (`device`: an id or `cupy.cuda.Device`;
+        None is the current one). Returns self.
+
+        Deprecated since Chainer 7: use `to_device('@cupy:N')`. Arrays already on a GPU
+        are not moved (a `RuntimeWarning` when that GPU is another one), as in Chainer.
+
+        Raises:
+            RuntimeError: CuPy is not available (not installed, or no GPU answers).
+        """
         _warn_deprecated('to_gpu', '@cupy:N')
-        raise _no_backend('{}.to_gpu'.format(type(self).__name__))
+        try:
+            cuda.check_cuda_available()
+        except RuntimeError as e:
+            raise _no_backend('{}.to_gpu'.format(type(self).__name__), e) from None
+        gpu = cuda.GpuDevice(cuda._get_device_or_current(device))
+        self.device_resident_accept(_ToDeviceVisitor(
+            gpu, entry_method='to_gpu', root=self, skip_between_cupy_devices=True))
+        return self
 
     def to_intel64(self):
         """Raise `RuntimeError`: iDeep is not available in minichainer."""
@@ -95,10 +120,12 @@ class DeviceResident:
         return self
 
     def to_device(self, device):
-        """Move all registered arrays to `device` (see `minichainer.get_device`).
+        """Move all registered arrays to `device` (see `minichainer.get_device`): the CPU,
+        a GPU (`'@cupy:N'`, between GPUs too), or a user-defined device. Returns self.
 
         Raises:
-            RuntimeError: `device` names a GPU or another unavailable backend.
+            RuntimeError: `device` names a GPU where CuPy is not available, a GPU id the
+                machine lacks, or another unavailable backend.
         """
         device = backend.get_device(device)
         self.device_resident_accept(_ToDeviceVisitor(device))
@@ -128,24 +155,61 @@ def _warn_deprecated(method, spec):
 
 class _ToDeviceVisitor(DeviceResidentsVisitor):
     # Recursive to_device(). For backward compatibility, a resident whose class overrides
-    # the legacy to_cpu() gets it called (except the resident the call started from).
+    # the legacy to_cpu()/to_gpu() gets it called (except the resident the call started
+    # from), as in Chainer.
 
-    def __init__(self, device, entry_method=None, root=None):
+    def __init__(self, device, entry_method=None, root=None,
+                 skip_between_cupy_devices=False):
         self._device = device
         self._entry_method = entry_method
         self._root = root
+        self._skip_between_cupy_devices = (
+            skip_between_cupy_devices and isinstance(device, cuda.GpuDevice))
 
     def visit_device_resident(self, device_resident):
         device_resident._device = self._device
         overridden = getattr(device_resident, '_overridden_to_methods', ())
-        if ('to_cpu' in overridden and device_resident is not self._root
-                and self._entry_method in (None, 'to_cpu')):
-            device_resident.to_cpu()
+        if not overridden or device_resident is self._root:
+            return
+        if self._entry_method is not None:
+            method = self._entry_method
+        elif isinstance(self._device, _cpu.CpuDevice):
+            method = 'to_cpu'
+        elif isinstance(self._device, cuda.GpuDevice):
+            method = 'to_gpu'
+        else:
+            method = None
+        if method in overridden:
+            if method == 'to_gpu':
+                device_resident.to_gpu(device=self._device.device.id)
+            else:
+                getattr(device_resident, method)()
 
     def visit_array(self, arr):
+        if self._skip_between_cupy_devices and not isinstance(arr, numpy.ndarray):
+            src = backend.get_device_from_array(arr)
+            if isinstance(src, cuda.GpuDevice):
+                _warn_to_gpu(src, self._device)
+                return arr
         return self._device.send(arr)
 
     def visit_variable(self, param):
+        if self._skip_between_cupy_devices:
+            src = param.device
+            if isinstance(src, cuda.GpuDevice):
+                _warn_to_gpu(src, self._device)
+                return
         to_device = getattr(param, 'to_device', None)
         if to_device is not None:
             to_device(self._device)
+
+
+def _warn_to_gpu(src_device, dst_device):
+    src_id = src_device.device.id
+    dst_id = dst_device.device.id
+    if src_id != dst_id:
+        warnings.warn(
+            'You are trying to transfer a DeviceResident to GPU-{dst} which is already on '
+            'GPU-{src}.\n`DeviceResident.to_gpu` does nothing if the DeviceResident is '
+            'already on GPU.\nYou can use `DeviceResident.to_device()` method to perform '
+            'inter-GPU transfer.\n'.format(dst=dst_id, src=src_id), RuntimeWarning)

@@ -19,6 +19,7 @@ import warnings
 import numpy
 
 import minichainer  # minichainer.sequential (which imports this module) at call time
+from minichainer import backend
 from minichainer import device_resident
 from minichainer import initializers
 from minichainer import link_hook as _link_hook
@@ -122,9 +123,12 @@ class Link(device_resident.DeviceResident):
 
     @property
     def _device_id(self):
-        # Deprecated in Chainer (use ``device``); None means the CPU.
+        # Deprecated in Chainer (use ``device``); None means the CPU, else the GPU id.
         warnings.warn('Link._device_id is left only for backward compatibility and likely '
                       'to be removed. Use Link.device instead.', DeprecationWarning)
+        device = self.device
+        if isinstance(device, backend.GpuDevice):
+            return device.device.id
         return None
 
     @property
@@ -349,9 +353,10 @@ class Link(device_resident.DeviceResident):
         d = self.__dict__
         for name in self._params:
             visitor.visit_variable(d[name])
+        array_types = backend.get_array_types()  # NumPy, and CuPy while in use
         for name in self._persistent:
             value = d[name]
-            if isinstance(value, numpy.ndarray):
+            if isinstance(value, array_types):
                 d[name] = visitor.visit_array(value)
 
     # ------------------------------------------------------------------ traversal
@@ -419,6 +424,9 @@ class Link(device_resident.DeviceResident):
                 s = src[name]
                 if isinstance(d, numpy.ndarray) and isinstance(s, numpy.ndarray):
                     numpy.copyto(d, s)
+                elif isinstance(d, backend.get_array_types()) and isinstance(
+                        s, backend.get_array_types()) and d.shape == s.shape:
+                    backend.copyto(d, s)  # across the host and devices, as Chainer
                 else:
                     dst[name] = copy_module.deepcopy(s)
 
@@ -510,7 +518,11 @@ class Link(device_resident.DeviceResident):
             data = serializer(name, param.data)
             if param.data is None and data is not None:
                 param.initialize(data.shape)
-                param.data[...] = numpy.asarray(data)
+                if isinstance(param.data, numpy.ndarray):
+                    param.data[...] = numpy.asarray(data)
+                else:  # a parameter on a GPU
+                    with backend.using_device(param.device):
+                        param.data[...] = param.device.send(data)
         for name in sorted(self._persistent):
             d[name] = serializer(name, d[name])
 

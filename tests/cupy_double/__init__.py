@@ -18,6 +18,7 @@ Control (not part of CuPy's API):
 """
 import contextlib
 import sys
+import warnings
 
 from . import cupy  # noqa: F401
 from . import cupyx  # noqa: F401
@@ -65,9 +66,27 @@ def set_device_count(n):
 
 @contextlib.contextmanager
 def forbid_host_transfer():
-    """Within the block, any device-to-host copy raises `DeviceSynchronized`."""
-    with cupyx.allow_synchronize(False):
+    """Within the block, any device-to-host copy raises `DeviceSynchronized`.
+
+    With real CuPy in use (a GPU run), this is `cupyx.allow_synchronize(False)`: any
+    device synchronization raises there.
+    """
+    from minichainer.backends import cuda
+    target = cupyx
+    if cuda._state.ndarray is not None and not is_double(cuda._state.cupy):
+        target = cuda.cupyx  # real CuPy
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', FutureWarning)
+        warnings.simplefilter('ignore', DeprecationWarning)
+        ctx = target.allow_synchronize(False)
+        ctx.__enter__()
+    try:
         yield
+    except BaseException:
+        if not ctx.__exit__(*sys.exc_info()):
+            raise
+    else:
+        ctx.__exit__(None, None, None)
 
 
 @contextlib.contextmanager

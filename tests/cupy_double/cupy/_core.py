@@ -267,8 +267,9 @@ class ufunc:
     def outer(self, A, B, **kwargs):
         A = A if type(A) is ndarray else _module().array(A)
         B = B if type(B) is ndarray else _module().array(B)
-        A = A.reshape(A.shape + (1,) * B.ndim)
-        B = B.reshape((1,) * A.ndim + B.shape)
+        ndim_a, ndim_b = A.ndim, B.ndim
+        A = A.reshape(A.shape + (1,) * ndim_b)
+        B = B.reshape((1,) * ndim_a + B.shape)
         return self(A, B, **kwargs)
 
 
@@ -612,8 +613,8 @@ class ndarray:
         return self if r is self._a else _new(r, self._dev)
 
     def copy(self, order='C'):
-        with _DeviceCtx(self._dev):
-            return _new(self._a.copy(order), self._dev)
+        # as CuPy: the copy is made on the current device (from another device too)
+        return _new(self._a.copy(order))
 
     def fill(self, value):
         if type(value) is ndarray:

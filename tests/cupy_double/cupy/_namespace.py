@@ -114,7 +114,7 @@ def array(obj, dtype=None, copy=True, order='K', subok=False, ndmin=0, blocking=
         if copy is False and (dtype is None or numpy.dtype(dtype) == a.dtype) and \
                 a.ndim >= ndmin:
             return obj
-        _core._check_device(obj)
+        # an explicit copy: from another device too (a device-to-device copy)
         r = numpy.array(a, dtype=dtype, copy=True, order=order, ndmin=ndmin)
         return _core._new(r)
     r = numpy.array(unwrap_arg(obj, allow_host=True), dtype=dtype, order=order,
