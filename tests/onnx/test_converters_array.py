@@ -363,3 +363,44 @@ def test_resize_images_warns_before_opset_11():
 def test_resize_images_nearest_upsampling_before_opset_11():
     x = _x(1, 2, 2, 3)
     roundtrip(lambda x: F.resize_images(x, (4, 6), mode='nearest'), x, opsets=[7, 9, 10])
+
+
+# -- dynamic batch ---------------------------------------------------------------------------
+
+def dynamic_batch_roundtrip(fn, x, opsets=(MIN, 13, MAX), batches=(1, 5), rtol=0, atol=0):
+    """Export `fn` with a named first input axis and run the file at other batch sizes."""
+    model = minichainer.Sequential(fn)
+    for opset in opsets:
+        model_proto = export(model, x, opset_version=opset,
+                             input_shapes=[('b',) + x.shape[1:]])
+        onnx.checker.check_model(model_proto, full_check=True)
+        for b in batches:
+            xb = numpy.random.RandomState(b).standard_normal(
+                (b,) + x.shape[1:]).astype(x.dtype)
+            actual = _run(model_proto, {model_proto.graph.input[0].name: xb})
+            for a, e in zip(actual, _arrays(fn(xb))):
+                assert a.shape == e.shape, (opset, b, a.shape, e.shape)
+                numpy.testing.assert_allclose(a, e, rtol=rtol, atol=atol)
+
+
+def test_dynamic_batch_reshape_and_broadcast_to():
+    def fn(x):
+        n = x.shape[0]
+        h = F.reshape(x, (n, -1))                       # the batch copied, not baked
+        h = h + F.broadcast_to(F.max(h, axis=1, keepdims=True), h.shape)
+        return F.reshape(F.get_item(h, (slice(None), slice(1, None, 2))), (n, 2, -1))
+    dynamic_batch_roundtrip(fn, _x(2, 3, 4), opsets=(10, 13, MAX))
+
+
+def test_dynamic_batch_layout_functions():
+    def fn(x):
+        h = F.transpose(F.expand_dims(x, 1), (0, 2, 1, 3))
+        h = F.concat((F.squeeze(h, 2), F.flip(x, 2)), axis=2)
+        h = F.pad(F.tile(h, (1, 2)), ((0, 0), (1, 0), (0, 2)), 'edge')
+        return F.stack(F.split_axis(h, 2, axis=1), axis=1)
+    dynamic_batch_roundtrip(fn, _x(2, 3, 4))
+
+
+def test_dynamic_batch_resize_images():
+    dynamic_batch_roundtrip(lambda x: F.resize_images(x, (5, 7)), _x(2, 3, 4, 4),
+                            opsets=(11, 13, MAX), rtol=1e-5, atol=1e-6)

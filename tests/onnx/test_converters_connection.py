@@ -182,3 +182,22 @@ def test_embed_id_with_ignore_label():
     x = numpy.array([[0, -1, 2], [-1, 1, 3]], dtype=numpy.int32)
     model_proto = _link_roundtrip(L.EmbedID(5, 8, ignore_label=-1), x, rtol=0, atol=0)
     assert 'Equal' in {n.op_type for n in model_proto.graph.node}
+
+
+def test_dynamic_batch():
+    # a network with every connection exported with a named batch axis, run at 1 and 5
+    conv, deconv = L.Convolution2D(3, 4, 3, 2, 1), L.Deconvolution2D(4, 2, 3, 2, 1)
+    conv_nd, linear, embed = L.ConvolutionND(1, 2, 3, 2), L.Linear(None, 3), L.EmbedID(4, 2)
+
+    def fn(x):
+        h = deconv(conv(x))
+        h = conv_nd(F.reshape(h, (h.shape[0], 2, -1)))
+        return linear(h) + F.sum(embed(numpy.array([1, 3], numpy.int32)))
+    model = minichainer.Sequential(fn)
+    x = _rand(2, 3, 6, 6)
+    for opset in (MIN, 13, MAX):
+        model_proto = export(model, x, opset_version=opset, input_shapes=[('b', 3, 6, 6)])
+        for b in (1, 5):
+            xb = _rand(b, 3, 6, 6, seed=b)
+            y, = _run(model_proto, {model_proto.graph.input[0].name: xb})
+            numpy.testing.assert_allclose(y, fn(xb).array, rtol=1e-4, atol=1e-5)

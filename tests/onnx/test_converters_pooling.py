@@ -175,3 +175,18 @@ def test_roi_pooling_2d_from_opset_22(outh, outw, scale):
     x = _rand(3, 3, 12, 8)
     roundtrip(lambda x, r: F.roi_pooling_2d(x, r, outh, outw, scale), x, ROIS, rtol=0,
               atol=0, opsets=range(22, MAX + 1), ops=['ReduceMax'])
+
+
+def test_dynamic_batch():
+    def fn(x):
+        h = F.max_pooling_2d(x, 3, 2, 1)                       # -inf windows included
+        h = F.unpooling_2d(F.average_pooling_2d(h, 2), 2, cover_all=False)
+        return F.max_pooling_nd(h, 2, cover_all=False) + F.average_pooling_nd(h, 2)
+    model = minichainer.Sequential(fn)
+    x = _rand(2, 3, 6, 7)
+    for opset in (MIN, 13, MAX):
+        model_proto = export(model, x, opset_version=opset, input_shapes=[('b', 3, 6, 7)])
+        for b in (1, 5):
+            xb = _rand(b, 3, 6, 7, seed=b)
+            y, = _run(model_proto, {model_proto.graph.input[0].name: xb})
+            numpy.testing.assert_allclose(y, fn(xb).array, rtol=1e-4, atol=1e-5)

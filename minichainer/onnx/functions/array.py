@@ -200,6 +200,18 @@ class _Emitter(object):
         return self.op('Reshape', [x, self.ints(shape, 'shape')], **attrs)
 
 
+def _batch_kept(context, in_shape, shape):
+    """`shape` (a Reshape target) with its first axis written 0 ("copy the input's") when
+    the export has a dynamic batch (`input_shapes` with a named first axis) and that axis
+    is the batch: the exported batch size is not baked into the graph."""
+    shape = [int(s) for s in shape]
+    batch = getattr(context, 'dynamic_batch_size', None)
+    if batch is not None and shape and len(in_shape) and 0 not in shape and \
+            shape[0] == in_shape[0] == batch:
+        shape[0] = 0
+    return shape
+
+
 def _simple(op_type, func, opset_version, input_names, output_names, context, **attrs):
     e = _Emitter(opset_version, context)
     e.op(op_type, input_names, **attrs)
@@ -245,7 +257,12 @@ def convert_Reshape(func, opset_version, input_names, output_names, context):
     e = _Emitter(opset_version, context)
     shape = getattr(func, 'shape', None)
     if shape is not None and len(input_names) == 1:
-        e.reshape(input_names[0], shape)
+        shape = [int(s) for s in shape]
+        kept = _batch_kept(context, func.inputs[0].shape, shape)
+        if kept != shape:
+            e.op('Reshape', [input_names[0], e.ints(kept, 'shape')])
+        else:
+            e.reshape(input_names[0], shape)
     elif len(input_names) == 2:
         # a reshape to a shape computed in the graph (`as_funcnode('Reshape')`)
         e.op('Reshape', input_names)
@@ -739,13 +756,18 @@ def convert_TransposeSequence(func, opset_version, input_names, output_names, co
 def convert_BroadcastTo(func, opset_version, input_names, output_names, context):
     shape = [int(s) for s in func._shape]
     e = _Emitter(opset_version, context)
-    if tuple(shape) == tuple(func.inputs[0].shape):
+    # 1 where the input already has the target's length: broadcasting keeps the
+    # input's own length there (a dynamic batch stays dynamic)
+    in_shape = list(func.inputs[0].shape)
+    lead = len(shape) - len(in_shape)
+    target = [1 if i >= lead and in_shape[i - lead] == t else t for i, t in enumerate(shape)]
+    if tuple(shape) == tuple(in_shape):
         e.op('Identity', input_names)
     elif opset_version >= 8:
-        e.op('Expand', [input_names[0], e.ints(shape, 'shape')])
+        e.op('Expand', [input_names[0], e.ints(target, 'shape')])
     else:
-        # no Expand before opset 8: adding zeros of the target shape broadcasts
-        zeros = e.const(numpy.zeros(shape, dtype=func.inputs[0].dtype), 'zeros')
+        # no Expand before opset 8: adding zeros broadcasts
+        zeros = e.const(numpy.zeros(target, dtype=func.inputs[0].dtype), 'zeros')
         e.op('Add', [input_names[0], zeros])
     return e.nodes(output_names)
 

@@ -307,7 +307,7 @@ def convert_SumTo(func, opset_version, input_names, output_names, context):
     if axes:
         y = e.reduce('ReduceSum', y, axes, True)
     if lead:
-        y = e.reshape(y, shape)
+        y = e.squeeze(y, list(range(lead)))
     return e.nodes(output_names, input_names[0])
 
 
