@@ -91,8 +91,10 @@ class ParallelUpdater(standard_updater.StandardUpdater):
                     losses.append(loss_func(args))
         for model in self._models.values():  # parameters first built in forward
             model.cleargrads()
-        for loss in losses:
-            loss.backward(loss_scale=self.loss_scale)
+        for name, loss in zip(self._models, losses):
+            device = self._devices[name]
+            with _no_context if device is None else backend.using_device(device):
+                loss.backward(loss_scale=self.loss_scale)
         others = [m for m in self._models.values() if m is not main]
         for model in others:
             main.addgrads(model)

@@ -1,0 +1,280 @@
+"""Training on `@cupy:0` (the CuPy test double in CI, real CuPy with
+MINICHAINER_TEST_REAL_CUPY=1): a Trainer with Evaluator, LogReport, PrintReport and
+snapshots whose steps make no device-to-host copy (only the reporting points copy, once per
+report), converters sending batches to the device, ParallelUpdater, statistics
+extensions, and out of GPU memory during a step."""
+import io
+
+import numpy
+import pytest
+
+import minichainer
+from minichainer import backend
+from minichainer import links as L
+from minichainer import serializers
+from minichainer import training
+from minichainer.backends import cuda
+from minichainer.dataset import convert
+from minichainer.datasets import TupleDataset
+from minichainer.training import extensions
+
+
+def _host(array):
+    return backend.CpuDevice().send(array)
+
+
+def _double(device):
+    import cupy_double
+    return cupy_double if cupy_double.is_double(device.xp) else None
+
+
+def _dataset(n=24):
+    rng = numpy.random.RandomState(0)
+    x = rng.randn(n, 4).astype(numpy.float32)
+    t = (numpy.abs(x[:, 0] * 2).astype(numpy.int32) % 3).astype(numpy.int32)
+    return TupleDataset(x, t)
+
+
+def _model(seed=0):
+    rng = numpy.random.RandomState(seed)
+    return L.Classifier(minichainer.Sequential(
+        L.Linear(4, 6, initialW=rng.randn(6, 4).astype(numpy.float32)),
+        minichainer.functions.relu,
+        L.Linear(6, 3, initialW=rng.randn(3, 6).astype(numpy.float32))))
+
+
+class _HostCopiesAllowed(training.Extension):
+    """Runs `ext` with device-to-host copies allowed, and records how many it made."""
+
+    def __init__(self, ext, device, calls):
+        self.ext = ext
+        self.device = device
+        self.calls = calls
+        self.trigger = getattr(ext, 'trigger', (1, 'iteration'))
+        self.priority = getattr(ext, 'priority', training.PRIORITY_READER)
+        self.name = getattr(ext, 'name', None) or getattr(ext, 'default_name', None)
+        ext.name = self.name  # Evaluator prefixes its reports with it ('validation')
+
+    def __getattr__(self, name):  # PrintReport reads LogReport's log through this
+        return getattr(self.__dict__['ext'], name)
+
+    def __call__(self, trainer):
+        double = _double(self.device)
+        before = double.host_transfers() if double else 0
+        with cuda.cupyx.allow_synchronize(True):
+            self.ext(trainer)
+        self.calls.append((trainer.updater.iteration,
+                           double.host_transfers() - before if double else None))
+
+    def initialize(self, trainer):
+        if hasattr(self.ext, 'initialize'):
+            self.ext.initialize(trainer)
+
+    def finalize(self):
+        if hasattr(self.ext, 'finalize'):
+            self.ext.finalize()
+
+    def serialize(self, serializer):
+        self.ext.serialize(serializer)
+
+
+def _train(out, device, guard=False, calls=None):
+    model = _model()
+    opt = minichainer.optimizers.Adam()
+    opt.setup(model)
+    if device is not None:
+        model.to_device(device)
+    train = minichainer.iterators.SerialIterator(_dataset(), 6, shuffle=False)
+    test = minichainer.iterators.SerialIterator(_dataset(12), 6, repeat=False,
+                                                shuffle=False)
+    updater = training.updaters.StandardUpdater(train, opt, device=device)
+    trainer = training.Trainer(updater, (3, 'epoch'), out=str(out))
+    printed = io.StringIO()
+    exts = [(extensions.Evaluator(test, model, device=device), 'eval'),
+            (extensions.LogReport(), 'log'),
+            (extensions.PrintReport(['epoch', 'main/loss', 'validation/main/loss',
+                                     'main/accuracy']), 'print'),
+            (extensions.snapshot(), 'snapshot')]
+    for ext, key in exts:
+        if key == 'print':
+            ext._out = printed
+        if guard:
+            ext = _HostCopiesAllowed(ext, device, calls.setdefault(key, []))
+        trainer.extend(ext, trigger=(1, 'epoch') if key in ('eval', 'snapshot') else None)
+    if guard:
+        with cuda.cupyx.allow_synchronize(False):  # every step: no device-to-host copy
+            trainer.run()
+    else:
+        trainer.run()
+    return trainer, model, printed.getvalue()
+
+
+def test_trainer_on_cupy_copies_to_the_host_only_when_reporting(cupy_device, tmp_path):
+    calls = {}
+    trainer, model, printed = _train(tmp_path / 'gpu', cupy_device, guard=True,
+                                     calls=calls)
+    cpu_trainer, cpu_model, cpu_printed = _train(tmp_path / 'cpu', None)
+    assert trainer.updater.iteration == 12
+    assert isinstance(model.predictor[0].W.array, cupy_device.xp.ndarray)
+    log = trainer.get_extension('LogReport').log
+    cpu_log = cpu_trainer.get_extension('LogReport').log
+    assert [e['iteration'] for e in log] == [4, 8, 12]
+    for entry, cpu_entry in zip(log, cpu_log):
+        for key in ('main/loss', 'main/accuracy', 'validation/main/loss',
+                    'validation/main/accuracy'):
+            assert type(entry[key]) is float
+            assert entry[key] == pytest.approx(cpu_entry[key], rel=1e-5), key
+    assert printed.splitlines()[1:] == cpu_printed.splitlines()[1:] or \
+        len(printed.splitlines()) == len(cpu_printed.splitlines())
+    if _double(cupy_device):
+        # LogReport: nothing copied while accumulating, ONE copy for all the values of
+        # an epoch's report; Evaluator: one copy for its means; PrintReport: none
+        assert [n for _, n in calls['log']] == [0, 0, 0, 1] * 3
+        assert [n for _, n in calls['eval']] == [1, 1, 1]
+        assert all(n == 0 for _, n in calls['print'])
+    snapshot = tmp_path / 'gpu' / 'snapshot_iter_12'
+    fresh = _model(seed=5)
+    serializers.load_npz(str(snapshot), fresh, path='updater/model:main/')
+    for (name, p), (_, q) in zip(model.namedparams(), fresh.namedparams()):
+        numpy.testing.assert_array_equal(q.array, _host(p.array), err_msg=name)
+
+
+def _out_of_memory(xp):
+    """A context in which every new device allocation raises CuPy's OutOfMemoryError."""
+    import contextlib
+    import cupy_double
+    if cupy_double.is_double(xp):
+        return cupy_double.out_of_memory()
+
+    @contextlib.contextmanager
+    def real():
+        def fail(size):
+            raise xp.cuda.memory.OutOfMemoryError(size, 0)
+        xp.cuda.set_allocator(fail)
+        try:
+            yield
+        finally:
+            xp.cuda.set_allocator(xp.get_default_memory_pool().malloc)
+    return real()
+
+
+def test_out_of_memory_in_a_step_on_cupy_names_the_iteration(cupy_device, tmp_path):
+    xp = cupy_device.xp
+
+    class Updater(training.updaters.StandardUpdater):
+        def update_core(self):
+            if self.iteration == 2:
+                with _out_of_memory(xp):
+                    super().update_core()
+            else:
+                super().update_core()
+
+    model = _model()
+    opt = minichainer.optimizers.Adam()
+    opt.setup(model)
+    model.to_device(cupy_device)
+    it = minichainer.iterators.SerialIterator(_dataset(), 6)
+    trainer = training.Trainer(Updater(it, opt, device=cupy_device), (10, 'iteration'),
+                               out=str(tmp_path))
+    trainer.extend(extensions.snapshot(), trigger=(1, 'iteration'))
+    with pytest.raises(xp.cuda.memory.OutOfMemoryError) as info:
+        trainer.run(show_loop_exception_msg=False)
+    assert type(info.value) is xp.cuda.memory.OutOfMemoryError  # CuPy's own error
+    assert any('update of iteration 3' in note
+               for note in getattr(info.value, '__notes__', []))
+    assert sorted(p.name for p in tmp_path.glob('snapshot_iter_*')) == \
+        ['snapshot_iter_1', 'snapshot_iter_2']
+    # the snapshot written before the failure is intact: it resumes on the CPU
+    cpu_model = _model(seed=4)
+    cpu_opt = minichainer.optimizers.Adam()
+    cpu_opt.setup(cpu_model)
+    resumed = training.Trainer(training.updaters.StandardUpdater(
+        minichainer.iterators.SerialIterator(_dataset(), 6), cpu_opt), (4, 'iteration'),
+        out=str(tmp_path / 'resumed'))
+    serializers.load_npz(str(tmp_path / 'snapshot_iter_2'), resumed)
+    assert resumed.updater.iteration == 2
+    resumed.run()
+    assert resumed.updater.iteration == 4
+
+
+def test_concat_examples_to_cupy(cupy_device):
+    xp = cupy_device.xp
+    batch = [(numpy.full(3, i, numpy.float32), numpy.int32(i)) for i in range(4)]
+    with cuda.cupyx.allow_synchronize(False):
+        x, t = convert.concat_examples(batch, cupy_device)
+    assert isinstance(x, xp.ndarray) and isinstance(t, xp.ndarray)
+    numpy.testing.assert_array_equal(_host(x)[:, 0], [0, 1, 2, 3])
+    # examples already on the device are stacked there
+    on_device = [tuple(cupy_device.send(a) for a in example) for example in batch]
+    x2, _ = convert.concat_examples(on_device, None)
+    assert isinstance(x2, xp.ndarray)
+    numpy.testing.assert_array_equal(_host(x2), _host(x))
+    d = convert.concat_examples([{'a': numpy.ones(2, numpy.float32)}] * 3, '@cupy:0')
+    assert isinstance(d['a'], xp.ndarray) and d['a'].shape == (3, 2)
+    padded = convert.concat_examples([numpy.ones(2, 'f'), numpy.ones(3, 'f')],
+                                     cupy_device, padding=-1)
+    numpy.testing.assert_array_equal(_host(padded), [[1, 1, -1], [1, 1, 1]])
+
+
+def test_old_style_converter_gets_the_gpu_id(cupy_device):
+    seen = []
+
+    def converter(batch, device=None):
+        seen.append(device)
+        return convert.concat_examples(batch, device)
+
+    out = convert.call_converter(converter, [numpy.ones(2, 'f')] * 2, cupy_device)
+    assert seen == [0]
+    assert isinstance(out, cupy_device.xp.ndarray)
+
+
+@pytest.mark.parametrize('second', ['@cupy:0', '@cupy:1'])
+def test_parallel_updater_on_cupy_equals_cpu(cupy_device, second):
+    double = _double(cupy_device)
+    if second == '@cupy:1':
+        if double is not None:
+            double.set_device_count(2)
+            cuda.resolve_cupy()  # the backend reads the number of GPUs again
+        elif cuda.cupy.cuda.runtime.getDeviceCount() < 2:
+            pytest.skip('needs two GPUs')
+
+    def run(devices):
+        model = _model()
+        opt = minichainer.optimizers.SGD(lr=0.1)
+        opt.setup(model)
+        it = minichainer.iterators.SerialIterator(_dataset(), 6, shuffle=False)
+        updater = training.updaters.ParallelUpdater(it, opt, devices=devices)
+        for _ in range(3):
+            updater.update()
+        return model
+
+    cpu = run({'main': -1, 'second': -1})
+    try:
+        gpu = run({'main': '@cupy:0', 'second': second})
+    except ValueError as e:
+        if double is not None and 'Peer access' in str(e):
+            # the double refuses the device-to-device copy of addgrads that CuPy makes
+            pytest.xfail('cross-device copy refused by the double: {}'.format(e))
+        raise
+    for (name, p), (_, q) in zip(cpu.namedparams(), gpu.namedparams()):
+        assert isinstance(q.array, cupy_device.xp.ndarray)
+        numpy.testing.assert_allclose(_host(q.array), p.array, rtol=1e-5, atol=1e-6,
+                                      err_msg=name)
+
+
+def test_statistics_extensions_on_cupy(cupy_device, tmp_path):
+    model = _model()
+    opt = minichainer.optimizers.SGD()
+    opt.setup(model)
+    model.to_device(cupy_device)
+    it = minichainer.iterators.SerialIterator(_dataset(), 6)
+    trainer = training.Trainer(training.updaters.StandardUpdater(it, opt,
+                                                                 device=cupy_device),
+                               (2, 'iteration'), out=str(tmp_path))
+    trainer.extend(extensions.ParameterStatistics(model, trigger=(1, 'iteration')))
+    trainer.extend(extensions.LogReport(trigger=(1, 'iteration')))
+    trainer.run()
+    entry = trainer.get_extension('LogReport').log[-1]
+    keys = [k for k in entry if '/W/data/' in k]
+    assert keys, sorted(entry)
+    assert all(numpy.isfinite(entry[k]) for k in keys)
