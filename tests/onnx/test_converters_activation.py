@@ -72,3 +72,18 @@ def test_prelu_link_every_opset(onnx_roundtrip, shape, w_shape):
 def test_activation_float64(onnx_roundtrip):
     x = _x(2, 5).astype(numpy.float64)
     onnx_roundtrip(lambda v: F.softmax(F.tanh(v)), [x], opsets=[7, 13, 28])
+
+
+def test_lstm_unit_every_opset(onnx_roundtrip, ort_session):
+    import minichainer.onnx as oc
+
+    class Model(minichainer.Chain):
+        def forward(self, c, x):
+            return F.lstm(c, x)
+    c, x = _x(3, 5), _x(3, 20, seed=1)
+    onnx_roundtrip(Model(), [c, x])
+    proto = oc.export(Model(), [c, x], input_shapes=[('b', 5), ('b', 20)])
+    c7, x7 = _x(7, 5, seed=2), _x(7, 20, seed=3)
+    outs = ort_session(proto).run(None, {'Input_0': c7, 'Input_1': x7})
+    for a, e in zip(outs, Model()(c7, x7)):
+        numpy.testing.assert_allclose(a, e.array, rtol=1e-4, atol=1e-5)

@@ -117,3 +117,29 @@ def convert_Softplus(func, opset_version, input_names, output_names, context):
 @support((6,))
 def convert_Tanh(func, opset_version, input_names, output_names, context):
     return onnx_helper.make_node('Tanh', input_names, output_names),
+
+
+@support((7,))
+def convert_LSTM(func, opset_version, input_names, output_names, context):
+    """The LSTM unit `c, h = lstm(c_prev, x)` (not in onnx_chainer 7.8.1): the gates
+    `a, i, f, o` are interleaved along axis 1 of `x`, taken with a reshape to
+    (batch, units, 4, ...) and one Gather each; any batch size."""
+    c_shape = tuple(func.inputs[0].shape)
+    x_shape = tuple(func.inputs[1].shape)
+    if x_shape[0] != c_shape[0]:
+        raise NotImplementedError(
+            'LSTM: only x and c_prev of the same batch size are exportable, got {} and {}'
+            .format(x_shape[0], c_shape[0]))
+    c_prev, x = input_names
+    units = c_shape[1]
+    gb = onnx_helper.GraphBuilder()
+    shape = gb.const(numpy.array((0, units, 4) + x_shape[2:], dtype=numpy.int64))
+    gates = gb.op('Reshape', [x, shape])
+    a, i, f, o = [gb.op('Gather', [gates, gb.const(numpy.array(k, dtype=numpy.int64))],
+                        axis=2) for k in range(4)]
+    a = gb.op('Tanh', [a])
+    i, f, o = [gb.op('Sigmoid', [g]) for g in (i, f, o)]
+    c = gb.op_output_named('Add', [gb.op('Mul', [a, i]), gb.op('Mul', [f, c_prev])],
+                           [output_names[0]])
+    gb.op_output_named('Mul', [o, gb.op('Tanh', [c])], [output_names[1]])
+    return gb.nodes()
