@@ -288,8 +288,7 @@ def copyto(dst, src):
     with dst.device:
         if src.dtype == dst.dtype and src.shape == dst.shape and (
                 dst.flags.c_contiguous or dst.flags.f_contiguous):
-            dst.set(numpy.ascontiguousarray(src) if dst.flags.c_contiguous
-                    else numpy.asfortranarray(src))
+            dst.set(numpy.asarray(src, order='C' if dst.flags.c_contiguous else 'F'))
         else:
             cupy.copyto(dst, cupy.asarray(src))
 

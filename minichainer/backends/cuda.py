@@ -226,7 +226,10 @@ def check_cuda_available():
 
 def _device_count():
     check_cuda_available()
-    return _state.device_count
+    try:
+        return int(_state.cupy.cuda.runtime.getDeviceCount())
+    except Exception:
+        return _state.device_count
 
 
 def _check_device_id(device_id, what):

@@ -130,12 +130,13 @@ asanyarray = asarray
 
 
 def ascontiguousarray(a, dtype=None):
+    # CuPy keeps the shape (NumPy's makes 0-dim arrays 1-dim)
     if type(a) is ndarray and a._a.flags.c_contiguous and (
-            dtype is None or numpy.dtype(dtype) == a.dtype) and a.ndim >= 1:
+            dtype is None or numpy.dtype(dtype) == a.dtype):
         return a
     if type(a) is ndarray:
-        return _core._new(numpy.ascontiguousarray(a._a, dtype), a._dev)
-    return _core._new(numpy.ascontiguousarray(unwrap_arg(a, True), dtype))
+        return _core._new(numpy.array(a._a, dtype, order='C'), a._dev)
+    return _core._new(numpy.array(unwrap_arg(a, True), dtype, order='C'))
 
 
 def asfortranarray(a, dtype=None):
