@@ -48,6 +48,25 @@ def cupy_device():
         yield backend.get_device('@cupy:0')
 
 
+@pytest.fixture
+def no_cupy():
+    """CuPy made unusable for one test (``import cupy`` fails), also on a GPU machine, so
+    that tests of the CPU-only behaviour (the errors of GPU requests) hold everywhere."""
+    from minichainer.backends import cuda
+    names = [n for n in sys.modules if n in ('cupy', 'cupyx') or n.startswith(('cupy.',
+                                                                                'cupyx.'))]
+    saved = {n: sys.modules.pop(n) for n in names}
+    sys.modules['cupy'] = None
+    sys.modules['cupyx'] = None
+    try:
+        cuda.resolve_cupy()
+        yield
+    finally:
+        del sys.modules['cupy'], sys.modules['cupyx']
+        sys.modules.update(saved)
+        cuda.resolve_cupy()
+
+
 @pytest.fixture(autouse=True)
 def _isolate_global_state():
     """Give every test the default configuration and a seeded global RNG (restored after).

@@ -1,4 +1,8 @@
-"""Devices on the CPU: get_device specs, Device objects, using_device, copyto, errors."""
+"""Devices on the CPU: get_device specs, Device objects, using_device, copyto, errors.
+
+Tests of the errors of GPU requests take the ``no_cupy`` fixture, which makes CuPy
+unusable for the test (so they hold on a GPU machine too); GPU devices are tested in
+tests/backends/test_cupy_*.py."""
 import numpy
 import pytest
 
@@ -33,7 +37,7 @@ def test_device_equality_and_hash():
 
 
 @pytest.mark.parametrize('spec', [0, 1, '0', '@cupy:0', numpy.int32(2)])
-def test_gpu_specs_raise_clear_error(spec):
+def test_gpu_specs_raise_clear_error(spec, no_cupy):
     with pytest.raises(RuntimeError, match='GPU|CuPy'):
         backend.get_device(spec)
 
@@ -46,7 +50,7 @@ def test_chainerx_specs_raise_clear_error(spec):
 
 @pytest.mark.parametrize('spec,match', [
     (('native', 0), 'ChainerX'), (('native', 'foo'), 'ChainerX'), ((cuda.cupy, 0), 'CuPy')])
-def test_tuple_specs_raise_clear_error(spec, match):
+def test_tuple_specs_raise_clear_error(spec, match, no_cupy):
     with pytest.raises(RuntimeError, match=match):
         backend.get_device(spec)
     with pytest.raises(RuntimeError, match=match):
@@ -75,7 +79,7 @@ def test_other_types_raise_type_error(spec):
         backend.get_device(spec)
 
 
-def test_cuda_dummy_device_is_not_a_device_spec():
+def test_cuda_dummy_device_is_not_a_device_spec(no_cupy):
     # Chainer raises TypeError for it (functions.copy accepts it, as there)
     with pytest.raises(TypeError, match='DummyDevice'):
         backend.get_device(cuda.DummyDevice)
@@ -105,7 +109,7 @@ def test_device_use_and_with_statement():
             pass
 
 
-def test_using_device():
+def test_using_device(no_cupy):
     assert backend.get_current_device() == backend.CpuDevice()
     with minichainer.using_device('@numpy') as device:
         assert device == backend.CpuDevice()
@@ -140,7 +144,7 @@ def test_copyto():
         backend.copyto(dst, None)
 
 
-def test_unavailable_device_classes():
+def test_unavailable_device_classes(no_cupy):
     with pytest.raises(RuntimeError, match='GPU'):
         backend.GpuDevice.from_device_id(0)
     with pytest.raises(RuntimeError, match='iDeep'):
@@ -158,7 +162,7 @@ def test_contains_nan():
     assert not backend._contains_nan(numpy.array([1, 2]))
 
 
-def test_link_to_device_and_variable_to_device():
+def test_link_to_device_and_variable_to_device(no_cupy):
     import minichainer.links as L
     link = L.Linear(2, 3)
     assert link.to_device('@numpy') is link

@@ -1,4 +1,4 @@
-"""The CUDA stand-in (``chainer.backends.cuda``) without a GPU."""
+"""``chainer.backends.cuda`` where CuPy cannot be used (``no_cupy``: also on a GPU machine)."""
 import warnings
 
 import numpy
@@ -7,6 +7,8 @@ import pytest
 import minichainer
 from minichainer.backends import cuda
 from minichainer.backends import intel64
+
+pytestmark = pytest.mark.usefixtures('no_cupy')
 
 
 def test_flags():
