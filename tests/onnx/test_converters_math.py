@@ -250,3 +250,23 @@ def test_batch_l2_norm_squared():
 def test_cumsum(axis):
     roundtrip(lambda a: F.cumsum(a, axis=axis), _positive(2, 3, 4), opsets=range(11, MAX + 1),
               ops=['CumSum'])
+
+
+@pytest.mark.parametrize('subscripts, shapes', [
+    ('ij,jk->ik', [(2, 3), (3, 4)]),
+    ('ij->ji', [(2, 3)]),
+    ('bij,bjk->bik', [(2, 2, 3), (2, 3, 2)]),
+    ('...ij,...j->...i', [(2, 3, 4), (2, 4)]),
+    ('ii->', [(3, 3)]),
+])
+def test_einsum(subscripts, shapes):
+    xs = [_positive(*s) for s in shapes]
+    roundtrip(lambda *xs: F.einsum(subscripts, *xs), *xs, opsets=range(12, MAX + 1),
+              ops=['Einsum'])
+
+
+def test_det():
+    x = numpy.random.RandomState(2).standard_normal((3, 4, 4)).astype(numpy.float32)
+    # LU factorizations in other orders: rtol 1e-4 of the determinants (~1 to 10)
+    roundtrip(F.batch_det, x, opsets=range(11, MAX + 1), ops=['Det'], atol=1e-4)
+    roundtrip(F.det, x[0], opsets=[11, MAX], ops=['Det'], atol=1e-4)

@@ -190,3 +190,19 @@ def test_dynamic_batch():
             xb = _rand(b, 3, 6, 7, seed=b)
             y, = _run(model_proto, {model_proto.graph.input[0].name: xb})
             numpy.testing.assert_allclose(y, fn(xb).array, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize('outsize, scale, ratio', [((3, 2), 0.6, None), (2, 1.0, 2),
+                                                   ((4, 3), 0.25, (1, 1))])
+def test_roi_average_align_2d(outsize, scale, ratio):
+    # boxes inside, across and outside the map (samples dropped or clamped at the border)
+    x = _rand(3, 3, 12, 8)
+    rois = numpy.array([[1, 1, 6, 6], [6, 2, 7, 11], [1, 3, 10, 5], [-3, -2, 4, 30],
+                        [11, 7, 20, 12], [3, 3, 3, 3]], dtype=numpy.float32)
+    indices = numpy.array([0, 2, 1, 0, 2, 1], numpy.int32)
+    # bilinear weights in float32 (ONNX Runtime) against float64 (minichainer)
+    def fn(x, r, i):
+        return F.roi_average_align_2d(x, r, i, outsize, scale, ratio)
+    roundtrip(fn, x, rois, indices, opsets=range(10, 22), ops=['RoiAlign'])
+    # ONNX Runtime has no RoiAlign-22: from opset 22 two batched matrix products
+    roundtrip(fn, x, rois, indices, opsets=range(22, MAX + 1), ops=['MatMul'])

@@ -350,3 +350,16 @@ def _argminmax(op_type):
 
 convert_ArgMax = _argminmax('ArgMax')
 convert_ArgMin = _argminmax('ArgMin')
+
+
+@support(_from(12))
+def convert_EinSum(func, opset_version, input_names, output_names, context):
+    # minichainer writes the ellipsis '@'; ONNX Einsum '...'
+    equation = '{}->{}'.format(func.in_subs, func.out_sub).replace('@', '...')
+    return _simple('Einsum', func, opset_version, input_names, output_names, context,
+                   equation=equation)
+
+
+@support(_from(11))
+def convert_BatchDet(func, opset_version, input_names, output_names, context):
+    return _simple('Det', func, opset_version, input_names, output_names, context)

@@ -1,6 +1,12 @@
 """ONNX converters of the pooling functions (onnx_chainer's `functions/pooling.py`):
 average and max pooling (2-D and N-D, `cover_all`, `pad_value=None`), unpooling (2-D and
-N-D, any stride, padding and `outsize`, exactly) and `roi_pooling_2d`."""
+N-D, any stride, padding and `outsize`, exactly), `roi_pooling_2d` and (beyond
+onnx_chainer) `roi_average_align_2d`.
+
+ONNX Runtime 1.32 has no kernels for MaxRoiPool-22 and RoiAlign-22: from opset 22 the
+two ROI functions are exported as compositions of elementwise ops, reductions and
+matrix products that compute minichainer's values exactly (and run everywhere).
+"""
 import warnings
 
 import numpy
@@ -197,4 +203,104 @@ def _roi_max_pooling_by_masks(func, opset_version, input_names, output_names, co
     nonempty = e.op('And', [e.unsqueeze(some_h, [2]), e.unsqueeze(some_w, [1])])
     zero = e.const(numpy.array(0, dtype), 'zero')
     e.op('Where', [e.unsqueeze(nonempty, [1]), y, zero])
+    return e.nodes(output_names)
+
+
+@support(_from(10))
+def convert_ROIAverageAlign2D(func, opset_version, input_names, output_names, context):
+    # Chainer's ROIAlign (samples clamped as Caffe2's, no half-pixel offset, ROIs at
+    # least one pixel wide) is ONNX RoiAlign's 'output_half_pixel' mode, the only mode
+    # of RoiAlign-10; Chainer's boxes are (y_min, x_min, y_max, x_max), ONNX's
+    # (x1, y1, x2, y2)
+    ratio = func.sampling_ratio
+    ratios = set(ratio) if isinstance(ratio, (tuple, list)) else {ratio}
+    if len(ratios) > 1:
+        raise ValueError('ROIAverageAlign2D: ONNX RoiAlign has one sampling_ratio for both '
+                         'axes, got {}'.format(ratio))
+    ratio = ratios.pop()
+    if opset_version >= 22:
+        # ONNX Runtime has no RoiAlign-22 kernel: the same sampling as matrices
+        return _roi_align_by_matrices(func, ratio, opset_version, input_names,
+                                      output_names, context)
+    x, rois, roi_indices = input_names
+    e = _Emitter(opset_version, context)
+    boxes = e.op('Gather', [rois, e.const(numpy.array([1, 0, 3, 2], numpy.int64), 'xy')],
+                 axis=1)
+    attrs = {'mode': 'avg', 'output_height': int(func.outh),
+             'output_width': int(func.outw), 'sampling_ratio': int(ratio or 0),
+             'spatial_scale': float(func.spatial_scale)}
+    if opset_version >= 16:
+        attrs['coordinate_transformation_mode'] = 'output_half_pixel'
+    e.op('RoiAlign', [x, boxes, e.cast(roi_indices, numpy.int64)], **attrs)
+    return e.nodes(output_names)
+
+
+def _roi_align_by_matrices(func, ratio, opset_version, input_names, output_names, context):
+    """ROIAverageAlign2D as two batched matrix products: bilinear sampling is separable,
+    so each ROI's average over its bin's samples is `My @ x[b] @ Mx.T` with `My`
+    (outh, H) and `Mx` (outw, W) holding the summed tap weights of the samples of each
+    bin divided by their number (computed in the graph from the ROIs, in float64 as
+    minichainer's forward; a sample outside [-1, size] weighs nothing, one in [-1, 0)
+    or [size - 1, size] reads the border pixel)."""
+    x, rois, roi_indices = input_names
+    height, width = func.inputs[0].shape[2:]
+    dtype = func.inputs[0].dtype
+    f64 = numpy.float64
+    e = _Emitter(opset_version, context)
+
+    def c(value, name):
+        return e.const(numpy.array(value, f64), name)
+
+    r = e.op('Mul', [e.cast(rois, f64), c(func.spatial_scale, 'scale')])   # (R, 4)
+    zero, one, half = c(0, 'zero'), c(1, 'one'), c(0.5, 'half')
+
+    def matrix(axis, out, limit):
+        start = e.unsqueeze(e.slice(r, [axis], [axis + 1], [1]), [2])          # (R, 1, 1)
+        end = e.unsqueeze(e.slice(r, [axis + 2], [axis + 3], [1]), [2])
+        size = e.op('Max', [e.op('Sub', [end, start]), one])
+        bin_size = e.op('Div', [size, c(out, 'out')])
+        if ratio is None:
+            grid = e.op('Ceil', [bin_size])                                    # (R, 1, 1)
+            n = e.op('ReduceMax', [grid], keepdims=0)                         # scalar
+            i = e.op('Range', [zero, n, one])                                  # (G,)
+        else:
+            grid = c(ratio, 'grid')
+            i = c(numpy.arange(ratio, dtype=f64), 'i')
+        p = c(numpy.arange(out, dtype=f64).reshape(1, out, 1), 'p')
+        coords = e.op('Add', [
+            e.op('Add', [start, e.op('Mul', [p, bin_size])]),
+            e.op('Div', [e.op('Mul', [e.op('Add', [i, half]), bin_size]), grid])])  # (R, out, G)
+        lim = c(limit, 'limit')
+        valid = e.op('And', [
+            e.op('And', [e.op('Not', [e.op('Less', [coords, c(-1, 'minus_one')])]),
+                         e.op('Not', [e.op('Greater', [coords, lim])])]),
+            e.op('Less', [i, grid])])
+        low = e.op('Floor', [coords])
+        low = e.op('Where', [e.op('Equal', [low, lim]), e.op('Sub', [low, one]), low])
+        high = e.op('Add', [low, one])
+        last = c(limit - 1, 'last')
+        pc = e.op('Where', [e.op('Not', [e.op('Greater', [low, c(-1, 'minus_one_')])]), zero,
+                            e.op('Where', [e.op('Less', [high, lim]), coords, last])])
+        validf = e.cast(valid, f64)
+        w_low = e.op('Mul', [e.op('Mul', [e.op('Sub', [high, pc]),
+                                          e.cast(e.op('Not', [e.op('Less', [low, zero])]),
+                                                 f64)]), validf])
+        w_high = e.op('Mul', [e.op('Mul', [e.op('Sub', [pc, low]),
+                                           e.cast(e.op('Not', [e.op('Greater',
+                                                                    [high, last])]), f64)]),
+                              validf])
+        pos = c(numpy.arange(limit, dtype=f64).reshape(1, 1, 1, limit), 'pos')
+        taps = e.op('Add', [
+            e.op('Mul', [e.unsqueeze(w_low, [3]),
+                         e.cast(e.op('Equal', [pos, e.unsqueeze(low, [3])]), f64)]),
+            e.op('Mul', [e.unsqueeze(w_high, [3]),
+                         e.cast(e.op('Equal', [pos, e.unsqueeze(high, [3])]), f64)])])
+        summed = e.reduce('ReduceSum', taps, [2], False)                      # (R, out, limit)
+        return e.cast(e.op('Div', [summed, grid]), dtype)
+
+    my = matrix(0, int(func.outh), height)                                     # (R, outh, H)
+    mx = matrix(1, int(func.outw), width)                                      # (R, outw, W)
+    xr = e.op('Gather', [x, e.cast(roi_indices, numpy.int64)], axis=0)       # (R, C, H, W)
+    t = e.op('MatMul', [e.unsqueeze(my, [1]), xr])                           # (R, C, outh, W)
+    e.op('MatMul', [t, e.unsqueeze(e.op('Transpose', [mx], perm=[0, 2, 1]), [1])])
     return e.nodes(output_names)
