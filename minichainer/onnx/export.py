@@ -440,10 +440,12 @@ def _export(model, args, filename, export_params, graph_name, save_text, opset_v
                                    producer_version=minichainer.__version__,
                                    opset_imports=opset_imports)
     onnx_model.ir_version = _ir_version(opset_imports)
-    onnx_model = _check_and_infer(onnx_model, external_converters, external_opset_imports,
-                                  infer=input_shapes is not None)
+    if input_shapes is not None:
+        _infer_shapes(onnx_model)
+    data = onnx_model.SerializeToString()   # once: checked, then written
+    _check(data, external_converters, external_opset_imports)
     if filename is not None:
-        _write(onnx_model, filename, save_text)
+        _write(onnx_model, filename, save_text, data)
     if return_named_inout:
         minichainer.utils.experimental('return_named_inout')
         return onnx_model, network_inputs, network_outputs
@@ -507,10 +509,13 @@ def _ir_version(opset_imports):
     return max(int(needed), 7)
 
 
-def _check_and_infer(onnx_model, external_converters, external_opset_imports, infer):
+def _check(data, external_converters, external_opset_imports):
+    # check_model(full_check=True) (which includes strict shape inference) on the
+    # serialized model; with external converters and no opset import for their domain,
+    # a failure is a warning (onnx_chainer's behaviour)
     checker = onnx.checker
     try:
-        checker.check_model(onnx_model, full_check=True)
+        checker.check_model(data, full_check=True)
     except (checker.ValidationError, onnx.shape_inference.InferenceError) as e:
         if not external_converters or external_opset_imports:
             raise
@@ -519,15 +524,51 @@ def _check_and_infer(onnx_model, external_converters, external_opset_imports, in
             '`external_opset_imports` when using `external_converters` on exporting. '
             'Please take care about ONNX format check is insufficient. Error message:\n{}'
             .format(e), UserWarning)
-        return onnx_model
-    if infer:
-        onnx_model = shape_inference.infer_shapes(onnx_model, check_type=True,
-                                                  strict_mode=True)
-    return onnx_model
 
 
-def _write(onnx_model, filename, save_text):
-    data = onnx_model.SerializeToString()
+_LARGE = 1024
+
+
+def _infer_shapes(onnx_model):
+    """Put ONNX's inferred shapes (symbolic dimensions included) on the outputs and
+    value_info of `onnx_model`.  Inference runs on a copy whose large floating-point
+    initializers are replaced by inputs of the same type (their values never decide a
+    shape), so a big model is not serialized for it."""
+    graph = onnx_model.graph
+    skeleton = onnx.ModelProto()
+    skeleton.ir_version = onnx_model.ir_version
+    skeleton.opset_import.extend(onnx_model.opset_import)
+    sg = skeleton.graph
+    sg.name = graph.name
+    sg.node.extend(graph.node)
+    sg.input.extend(graph.input)
+    sg.output.extend(graph.output)
+    float_types = (onnx.TensorProto.FLOAT, onnx.TensorProto.DOUBLE, onnx.TensorProto.FLOAT16,
+                   onnx.TensorProto.BFLOAT16)
+    stand_ins = set()
+    for tensor in graph.initializer:
+        size = 1
+        for d in tensor.dims:
+            size *= d
+        if size > _LARGE and tensor.data_type in float_types:
+            sg.input.append(helper.make_tensor_value_info(tensor.name, tensor.data_type,
+                                                          list(tensor.dims)))
+            stand_ins.add(tensor.name)
+        else:
+            sg.initializer.append(tensor)
+    try:
+        inferred = shape_inference.infer_shapes(skeleton, check_type=True, strict_mode=True)
+    except Exception:
+        return   # the full check reports the error
+    del graph.output[:]
+    graph.output.extend(inferred.graph.output)
+    del graph.value_info[:]
+    graph.value_info.extend(v for v in inferred.graph.value_info if v.name not in stand_ins)
+
+
+def _write(onnx_model, filename, save_text, data=None):
+    if data is None:
+        data = onnx_model.SerializeToString()
     if isinstance(filename, (str, bytes, os.PathLike)):
         from minichainer.utils import atomic_write
         path = os.fsdecode(os.fspath(filename))
