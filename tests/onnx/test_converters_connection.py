@@ -105,7 +105,8 @@ def test_convolution_2d(args, kwargs):
     assert len(model_proto.graph.initializer) == (1 if len(args) > 5 else 2)
 
 
-@pytest.mark.parametrize('stride, pad, dilate', [(2, 1, 1), (3, 0, 1), (2, 1, 2), ((3, 2), 0, 1)])
+@pytest.mark.parametrize('stride, pad, dilate',
+                         [(2, 1, 1), (3, 0, 1), (2, 1, 2), ((3, 2), 0, 1)])
 def test_convolution_2d_cover_all(stride, pad, dilate):
     # cover_all: one more output where the last window would be cut short
     x, w = _rand(1, 3, 8, 7), _rand(4, 3, 3, 3, seed=1)

@@ -330,13 +330,6 @@ def convert_ExpandDims(func, opset_version, input_names, output_names, context):
 
 
 @support(_from(7))
-def convert_Flatten(func, opset_version, input_names, output_names, context):
-    e = _Emitter(opset_version, context)
-    e.reshape(input_names[0], [-1])
-    return e.nodes(output_names)
-
-
-@support(_from(7))
 def convert_Shape(func, opset_version, input_names, output_names, context):
     return _simple('Shape', func, opset_version, input_names, output_names, context)
 

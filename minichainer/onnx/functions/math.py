@@ -222,6 +222,8 @@ convert_sign = _unary('Sign', 9)
 
 @support(_from(7))
 def convert_RsqrtGPU(func, opset_version, input_names, output_names, context):
+    # onnx_chainer's name for Chainer's GPU rsqrt; minichainer's rsqrt is 1 / sqrt(x)
+    # (DivFromConstant of Sqrt), so this serves external graphs and name lookups only
     e = _Emitter(opset_version, context)
     e.op('Reciprocal', [e.op('Sqrt', input_names)])
     return e.nodes(output_names)

@@ -269,7 +269,8 @@ def _roi_align_by_matrices(func, ratio, opset_version, input_names, output_names
         p = c(numpy.arange(out, dtype=f64).reshape(1, out, 1), 'p')
         coords = e.op('Add', [
             e.op('Add', [start, e.op('Mul', [p, bin_size])]),
-            e.op('Div', [e.op('Mul', [e.op('Add', [i, half]), bin_size]), grid])])  # (R, out, G)
+            e.op('Div', [e.op('Mul', [e.op('Add', [i, half]), bin_size]), grid])])
+        # coords: (R, out, G)
         lim = c(limit, 'limit')
         valid = e.op('And', [
             e.op('And', [e.op('Not', [e.op('Less', [coords, c(-1, 'minus_one')])]),
