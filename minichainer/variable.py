@@ -743,6 +743,13 @@ class Variable:
                 so that gradients can be differentiated again.
             loss_scale (float): scale the initial gradient (loss scaling).
         """
+        data = self._data
+        if data is not None and type(data) is not _ndarray and _is_cupy_array(data):
+            # the loss's GPU is made current (as Chainer does), for the arrays backward makes
+            with _backend_module.using_device(self.device):
+                minichainer._backprop.backward_from_variable(
+                    self, retain_grad, enable_double_backprop, loss_scale)
+            return
         minichainer._backprop.backward_from_variable(self, retain_grad,
                                                      enable_double_backprop, loss_scale)
 

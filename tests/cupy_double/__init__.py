@@ -39,6 +39,8 @@ def _module_table():
         'cupy.linalg': cupy.linalg,
         'cupy.fft': cupy.fft,
         'cupy.testing': cupy.testing,
+        'cupy.lib': cupy.lib,
+        'cupy.lib.stride_tricks': cupy.lib.stride_tricks,
         'cupyx': cupyx,
         'cupyx.scipy': cupyx.scipy,
         'cupyx.scipy.special': cupyx.scipy.special,

@@ -39,6 +39,29 @@ fft = _submodule('fft', _numpy.fft, (
     'ifftshift', 'ihfft', 'irfft', 'irfft2', 'irfftn', 'rfft', 'rfft2', 'rfftfreq', 'rfftn'))
 
 
+def _lib_module():
+    m = _types.ModuleType('cupy.lib')
+    st = _types.ModuleType('cupy.lib.stride_tricks')
+
+    def as_strided(x, shape=None, strides=None):
+        if type(x) is not ndarray:
+            raise TypeError('as_strided: x must be a cupy.ndarray, got {}'.format(type(x)))
+        return _core._view(_numpy.lib.stride_tricks.as_strided(x._a, shape, strides), x._dev)
+
+    def sliding_window_view(x, window_shape, axis=None, *, subok=False, writeable=False):
+        if type(x) is not ndarray:
+            raise TypeError('sliding_window_view: x must be a cupy.ndarray')
+        return _core._view(_numpy.lib.stride_tricks.sliding_window_view(
+            x._a, window_shape, axis, writeable=writeable), x._dev)
+    st.as_strided = as_strided
+    st.sliding_window_view = sliding_window_view
+    m.stride_tricks = st
+    return m
+
+
+lib = _lib_module()
+
+
 def _testing_module():
     m = _types.ModuleType('cupy.testing')
 
