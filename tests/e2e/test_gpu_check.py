@@ -1,0 +1,129 @@
+"""benchmarks/gpu_check.py (`make gpu-check`) tested on the CPU: Chainer's MNIST example end
+to end on `@cupy:0` through the compat runner with the CuPy test double (real CuPy with
+MINICHAINER_TEST_REAL_CUPY=1), its GPU snapshot resumed on the CPU and the reverse, the
+speed and CPU sections at tiny sizes, the closing table, arguments, and a clear failure
+(no hang) where there is no CuPy."""
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+SCRIPT = os.path.join(ROOT, 'benchmarks', 'gpu_check.py')
+MIRROR = '/work/.mirror/chainer+chainer/repo'
+REAL = os.environ.get('MINICHAINER_TEST_REAL_CUPY') == '1'
+
+
+def _load():
+    spec = importlib.util.spec_from_file_location('gpu_check', SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _run(*args, timeout=240, dry_run=not REAL):
+    env = dict(os.environ)
+    env['PYTHONPATH'] = ROOT + os.pathsep + env.get('PYTHONPATH', '')
+    for var in ('OMP_NUM_THREADS', 'OPENBLAS_NUM_THREADS', 'MKL_NUM_THREADS'):
+        env[var] = '1'
+    cmd = [sys.executable, SCRIPT] + (['--dry-run'] if dry_run else []) + list(args)
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env,
+                          cwd=ROOT)
+
+
+@pytest.fixture(scope='module')
+def chainer_mnist(tmp_path_factory):
+    """Chainer's own examples/mnist/train_mnist.py, from the mirror (None without it)."""
+    path = os.path.join(ROOT, 'build', 'chainer_examples', 'train_mnist.py')
+    if os.path.exists(path):
+        return path
+    if not os.path.isdir(MIRROR):
+        return None
+    out = tmp_path_factory.mktemp('chainer_examples') / 'train_mnist.py'
+    text = subprocess.run(['git', '-C', MIRROR, 'show', 'HEAD:examples/mnist/train_mnist.py'],
+                          capture_output=True, text=True, timeout=60)
+    if text.returncode != 0:
+        return None
+    out.write_text(text.stdout)
+    return str(out)
+
+
+def test_chainer_mnist_example_on_cupy_and_resumed_across_devices(tmp_path, chainer_mnist):
+    if chainer_mnist is None:
+        pytest.skip("Chainer's train_mnist.py is not available (no Chainer mirror)")
+    results = tmp_path / 'results.json'
+    proc = _run('--sections', 'env,example,resume', '--chainer-mnist', chainer_mnist,
+                '--json', str(results))
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
+    data = json.loads(results.read_text())
+    sections = data['sections']
+    assert [sections[s]['status'] for s in ('env', 'example', 'resume')] == ['ok'] * 3
+    assert "Chainer's examples/mnist/train_mnist.py" in sections['example']['detail']
+    assert 'NOT RUN' not in proc.stdout
+    assert 'train_mnist.py: GPU snapshot resumed on the CPU' in sections['resume']['detail']
+    assert proc.stdout.rstrip().splitlines()[-1].startswith('section resume')
+
+
+def test_speed_and_cpu_sections_print_one_table_last(tmp_path):
+    if REAL:
+        pytest.skip('timed on a GPU by make gpu-check itself')
+    results = tmp_path / 'results.json'
+    proc = _run('--sections', 'speed,cpu', '--speed-cases', 'mlp,per_op',
+                '--json', str(results))
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
+    data = json.loads(results.read_text())
+    assert data['dry_run'] is True
+    titles = [row[0] for row in data['rows']]
+    assert titles[:2] == ['MLP 784-1000-1000-10, b256, step', 'small op fwd+bwd, per op']
+    assert titles[2].startswith('CPU convnet b64 step, 1 thread')
+    assert all(row[1].endswith(('ms', 'us')) for row in data['rows'])
+    lines = proc.stdout.rstrip().splitlines()
+    header = next(i for i, line in enumerate(lines) if line.startswith('gpu-check (DRY RUN'))
+    assert lines[header + 1].split()[:2] == ['check', 'minichainer']
+    assert lines[-1].startswith('CPU convnet b64 step, 1 thread')
+
+
+def test_without_cupy_it_fails_clearly_and_quickly(tmp_path):
+    if REAL:
+        pytest.skip('CuPy is there')
+    results = tmp_path / 'results.json'
+    proc = _run('--sections', 'env,example,speed', '--budget', '60', '--json',
+                str(results), dry_run=False, timeout=120)
+    assert proc.returncode == 1
+    assert 'no usable CuPy/GPU' in proc.stdout
+    data = json.loads(results.read_text())
+    assert [data['sections'][s]['status'] for s in ('env', 'example', 'speed')] == \
+        ['FAILED'] * 3
+    assert data['seconds'] < 60
+    assert proc.stdout.rstrip().splitlines()[-1].startswith('section speed')
+
+
+@pytest.mark.parametrize('args,message', [
+    (['--sections', 'env,gpu'], 'unknown section(s) gpu'),
+    (['--speed-cases', 'vgg'], 'unknown speed case(s) vgg'),
+    (['--budget', '0'], '--budget must be a positive number'),
+])
+def test_bad_arguments_are_refused(capsys, args, message):
+    gpu_check = _load()
+    with pytest.raises(SystemExit) as info:
+        gpu_check.parse_args(args)
+    assert info.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_table_lists_sections_then_cases():
+    gpu_check = _load()
+    lines = gpu_check.format_table(
+        {'name': 'NVIDIA H100', 'cupy': '14.2.0', 'torch': '2.11', 'numpy': '2.5'},
+        {'env': {'status': 'ok', 'detail': 'x' * 80, 'seconds': 1.0}},
+        [('MLP', '1.000 ms', '0.800 ms', '1.25x', '<= 1.5x', 'ok')], 12.3)
+    assert lines[1] == 'gpu-check: NVIDIA H100 | CuPy 14.2.0 | PyTorch 2.11 | NumPy 2.5 | 12 s'
+    assert lines[2].split() == ['check', 'minichainer', 'PyTorch', 'ratio', 'target',
+                                'verdict']
+    assert lines[4].startswith('section env') and lines[4].endswith('ok')
+    assert '...' in lines[4] and len(lines[4]) < 120
+    assert lines[5].split()[0] == 'MLP' and lines[5].split()[-1] == 'ok'
