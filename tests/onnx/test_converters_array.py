@@ -404,3 +404,19 @@ def test_dynamic_batch_layout_functions():
 def test_dynamic_batch_resize_images():
     dynamic_batch_roundtrip(lambda x: F.resize_images(x, (5, 7)), _x(2, 3, 4, 4),
                             opsets=(11, 13, MAX), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize('fn, opset', [
+    (lambda x: F.repeat(x, 2, axis=0), MAX),
+    (lambda x: F.separate(x, 0)[0], MAX),
+    (lambda x: F.split_axis(x, 2, 0)[1], MAX),
+    (lambda x: F.flip(x, 0), 9),
+    (lambda x: F.select_item(x, numpy.array([0, 1], numpy.int32)), 10),
+])
+def test_dynamic_batch_fixed_by_a_function_warns(fn, opset):
+    model = minichainer.Sequential(fn)
+    with pytest.warns(UserWarning, match='batch size 2 is fixed'):
+        export(model, _x(2, 3), opset_version=opset, input_shapes=[('b', 3)])
+    with warnings.catch_warnings():
+        warnings.simplefilter('error', UserWarning)
+        export(model, _x(2, 3), opset_version=opset)

@@ -212,6 +212,16 @@ def _batch_kept(context, in_shape, shape):
     return shape
 
 
+def _warn_batch_baked(context, func, axis, how):
+    """Warn when the export has a dynamic batch and `func` fixes it (works on `axis`,
+    0 being the batch axis, in a way that `how` describes)."""
+    batch = getattr(context, 'dynamic_batch_size', None)
+    if batch is not None and axis == 0:
+        warnings.warn(
+            '{} {}: the exported batch size {} is fixed in the graph, which runs only '
+            'at that batch size'.format(type(func).__name__, how, batch), UserWarning)
+
+
 def _simple(op_type, func, opset_version, input_names, output_names, context, **attrs):
     e = _Emitter(opset_version, context)
     e.op(op_type, input_names, **attrs)
@@ -362,6 +372,7 @@ def convert_Repeat(func, opset_version, input_names, output_names, context):
     else:
         axis = _normalize_axis(func.axis, len(shape))
         n = shape[axis]
+    _warn_batch_baked(context, func, axis, 'repeats along the batch axis')
     repeats = list(func.repeats)
     if len(repeats) == 1:
         repeats = repeats * n
@@ -392,6 +403,7 @@ def _flip(func, opset_version, input_names, output_names, context, axis):
     if opset_version >= 10:
         e.slice(input_names[0], [-1], [INT64_MIN], [axis], [-1])
     else:
+        _warn_batch_baked(context, func, axis, 'reverses the batch axis before opset 10')
         indices = numpy.arange(shape[axis] - 1, -1, -1, dtype=numpy.int64)
         e.op('Gather', [input_names[0], e.const(indices, 'indices')], axis=axis)
     return e.nodes(output_names)
@@ -596,6 +608,7 @@ def convert_SelectItem(func, opset_version, input_names, output_names, context):
         e.squeeze(y, [1])
     else:
         # x.reshape(-1)[t + arange(n) * c] (the batch size is fixed in the graph)
+        _warn_batch_baked(context, func, 0, 'before opset 11')
         n, c = func.inputs[0].shape
         offsets = e.const(numpy.arange(n, dtype=numpy.int64) * c, 'offsets')
         flat = e.reshape(x, [-1])
@@ -654,6 +667,7 @@ def convert_SplitAxis(func, opset_version, input_names, output_names, context):
     shape = func.inputs[0].shape
     axis = _normalize_axis(func.axis, len(shape))
     ios = func.indices if func.indices is not None else func.sections
+    _warn_batch_baked(context, func, axis, 'splits the batch axis')
     sizes = _split_sizes(shape[axis], ios)
     if len(sizes) != len(output_names):
         raise ValueError('SplitAxis: {} pieces for {} outputs'.format(
@@ -671,6 +685,7 @@ def convert_Separate(func, opset_version, input_names, output_names, context):
     shape = func.inputs[0].shape
     axis = _normalize_axis(func.axis, len(shape))
     n = shape[axis]
+    _warn_batch_baked(context, func, axis, 'separates the batch axis')
     e = _Emitter(opset_version, context)
     if n == 1:
         pieces = [input_names[0]]
@@ -731,6 +746,7 @@ def convert_TransposeSequence(func, opset_version, input_names, output_names, co
         raise ValueError('TransposeSequence: ONNX export needs sequences of one length; '
                          'the input shapes are {}'.format(shapes))
     n = shapes[0][0]
+    _warn_batch_baked(context, func, 0, 'transposes the batch axis')
     e = _Emitter(opset_version, context)
     stacked = e.op('Concat', [e.unsqueeze(x, [0]) for x in input_names], axis=0)
     perm = list(range(len(shapes[0]) + 1))
