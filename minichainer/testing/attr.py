@@ -1,9 +1,11 @@
 """Test attributes (`chainer.testing.attr`): pytest marks for hardware-specific tests.
 
 As in Chainer, `gpu`, `multi_gpu(n)`, `cudnn`, `ideep`, `chainerx` and `slow`
-put the pytest marks of the same names on a test. Since minichainer has no GPU, iDeep or
-ChainerX backend, tests marked `gpu`, `multi_gpu`, `cudnn`, `ideep` or `chainerx`
-are also skipped (under pytest and plain unittest alike); `slow` tests run.
+put the pytest marks of the same names on a test. Tests marked `gpu`/`multi_gpu(n)` run
+where CuPy is available with at least that many GPUs (and `CHAINER_TEST_GPU_LIMIT`, when
+set, allows them) and are skipped otherwise, the decision being taken when the decorator
+is applied; `cudnn` (CuPy 14 has no cuDNN), `ideep` and `chainerx` tests are always
+skipped (under pytest and plain unittest alike); `slow` tests run.
 """
 import os
 import unittest
@@ -70,14 +72,28 @@ def slow(*args, **kwargs):
     return lambda target: _mark('slow', target, args, kwargs)
 
 
+def _gpu_count():
+    # resolves CuPy (imports it where installed): only test modules use these marks
+    from minichainer.backends import cuda
+    if not cuda.available:
+        return 0, cuda._why_unavailable()
+    count = cuda._device_count()
+    return count, 'this machine has {} GPU(s)'.format(count)
+
+
 def multi_gpu(gpu_num):
-    """Decorator: the test needs `gpu_num` GPUs (always skipped here)."""
+    """Decorator: the test needs `gpu_num` GPUs (skipped where fewer can be used)."""
     def deco(f):
-        return _skip('{} GPU(s) required; minichainer has no GPU backend'.format(gpu_num),
-                     _mark('gpu', f))
+        if 0 <= _gpu_limit < gpu_num:
+            return _skip('{} GPU(s) required; CHAINER_TEST_GPU_LIMIT is {}'.format(
+                gpu_num, _gpu_limit), _mark('gpu', f))
+        count, why = _gpu_count()
+        if count < gpu_num:
+            return _skip('{} GPU(s) required ({})'.format(gpu_num, why), _mark('gpu', f))
+        return _mark('gpu', f)
     return deco
 
 
 def gpu(f):
-    """Decorator: the test needs a GPU (always skipped here)."""
+    """Decorator: the test needs a GPU (skipped where CuPy cannot be used)."""
     return multi_gpu(1)(f)

@@ -1,11 +1,10 @@
 """Backend-parameterized tests (`chainer.testing.inject_backend_tests`, `BackendConfig`).
 
-Only the CPU configuration can run in minichainer; configurations using CUDA, ChainerX or
-iDeep are generated (with Chainer's names and marks) and skipped.
+The CPU configurations run, and the CUDA ones where CuPy is available with enough GPUs
+(those using cuDNN are skipped: CuPy 14 has none); ChainerX and iDeep configurations are
+generated (with Chainer's names and marks) and skipped.
 """
 import functools
-
-import numpy
 
 import minichainer
 import minichainer.backend
@@ -55,15 +54,19 @@ class BackendConfig:
 
     @property
     def is_available(self):
-        """True for configurations minichainer can run (the plain CPU ones)."""
-        return not (self.use_chainerx or self.use_cuda or self.use_ideep != 'never')
+        """True for configurations minichainer can run here (CPU ones; CUDA ones where
+        CuPy is available with enough GPUs)."""
+        if self.use_chainerx or self.use_ideep != 'never':
+            return False
+        if self.use_cuda:
+            from minichainer.backends import cuda
+            return cuda.available and self.cuda_device < cuda._device_count()
+        return True
 
     @property
     def xp(self):
-        """Array module of the configuration (`numpy`)."""
-        if not self.is_available:
-            self._unavailable()
-        return numpy
+        """Array module of the configuration (`numpy`, or `cupy` for CUDA)."""
+        return self.device.xp
 
     @property
     def device(self):
@@ -71,12 +74,17 @@ class BackendConfig:
         if self._device is None:
             if not self.is_available:
                 self._unavailable()
-            self._device = minichainer.backend.CpuDevice()
+            if self.use_cuda:
+                self._device = minichainer.backend.get_device(
+                    '@cupy:{}'.format(self.cuda_device))
+            else:
+                self._device = minichainer.backend.CpuDevice()
         return self._device
 
     def _unavailable(self):
-        raise RuntimeError('BackendConfig: {!r} needs a backend minichainer does not have '
-                           '(only the CPU/NumPy backend exists)'.format(self))
+        raise RuntimeError('BackendConfig: {!r} needs a backend minichainer cannot use here '
+                           '(the CPU/NumPy backend, and CUDA where CuPy works with enough '
+                           'GPUs)'.format(self))
 
     def __enter__(self):
         contexts = [
