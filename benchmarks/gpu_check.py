@@ -118,6 +118,7 @@ class Check:
         self.env = {}
         self.example_dir = None
         self.program = None  # (script, extra arguments, label) of the MNIST program
+        self.where = {}  # case -> where its time goes
 
     def remaining(self):
         return self.args.budget - (time.monotonic() - self.start)
@@ -317,8 +318,9 @@ class Check:
         mixed = next((r for r in self.rows if r[0] == CASE_TITLES['resnet50_mixed16']), None)
         if fp32 and mixed and fp32[1].endswith('ms') and mixed[1].endswith('ms'):
             faster = float(mixed[1][:-3]) < float(fp32[1][:-3])
+            verdict = 'dry run' if self.args.dry_run else ('ok' if faster else 'MISSED')
             self.rows.append(('ResNet-50 mixed16 faster than float32', '{} vs {}'.format(
-                mixed[1], fp32[1]), '', '', 'yes', 'ok' if faster else 'MISSED'))
+                mixed[1], fp32[1]), '', '', 'yes', verdict))
         if failures:
             raise RuntimeError('; '.join(failures))
         return '{} cases timed'.format(len(self.args.speed_cases))
@@ -343,6 +345,7 @@ class Check:
                           '{:.2f}x'.format(ratio) if ratio is not None else '',
                           '<= {}x'.format(target), verdict))
         if result.get('where'):
+            self.where[case] = result['where']
             print('  {}: {}'.format(case, result['where']), flush=True)
 
     # -- CPU threads --------------------------------------------------------------------
@@ -432,7 +435,8 @@ class Check:
         if self.args.json:
             with open(self.args.json, 'w') as f:
                 json.dump({'env': self.env, 'sections': self.sections,
-                           'rows': self.rows, 'seconds': round(elapsed, 1),
+                           'rows': self.rows, 'where': self.where,
+                           'seconds': round(elapsed, 1),
                            'dry_run': self.args.dry_run}, f, indent=1)
         lines = format_table(self.env, self.sections, self.rows, elapsed,
                              self.args.dry_run)
@@ -681,6 +685,22 @@ def _mc_resnet50(chainer, device, sizes, mixed16=False):
     def step():
         with chainer.using_config('dtype', dtype):
             optimizer.update(loss_fn, x, t)
+
+    def phases(sync, reps):
+        """Where a step's time goes: forward, forward + backward, whole step (ms)."""
+        def forward():
+            with chainer.using_config('dtype', dtype):
+                return loss_fn(x, t)
+
+        def backward():
+            model.cleargrads()
+            loss = forward()
+            loss.backward()
+        return {'forward': _time(forward, sync, 1, reps) * 1e3,
+                'forward+backward': _time(backward, sync, 1, reps) * 1e3,
+                'step': _time(step, sync, 1, reps) * 1e3}
+
+    step.phases = phases
     return step
 
 
@@ -752,7 +772,11 @@ def _worker(case, dry_run, framework, threads):
     }
     mc_build, torch_build, reps = builders[case]
     result = {'unit': 'us' if case == 'per_op' else 'ms'}
-    mc = _time(mc_build(chainer, device, sizes), sync, sizes.warmup, reps)
+    mc_step = mc_build(chainer, device, sizes)
+    mc = _time(mc_step, sync, sizes.warmup, reps)
+    if hasattr(mc_step, 'phases'):
+        result['where'] = ', '.join('{} {:.1f} ms'.format(k, v) for k, v in
+                                    mc_step.phases(sync, reps).items())
     try:
         torch, dev, torch_sync = _torch(dry_run)
         pt = _time(torch_build(torch, dev, sizes), torch_sync, sizes.warmup, reps)
