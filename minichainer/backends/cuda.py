@@ -113,7 +113,7 @@ _DummyEvent.__name__ = 'Event'
 _DummyStream.__name__ = 'Stream'
 
 _LAZY = frozenset(('available', 'cupy', 'cupyx', 'ndarray', 'Device', 'Event', 'Stream',
-                   '_PerformanceWarning', '_resolution_error', '_cupy_major'))
+                   '_PerformanceWarning', '_resolution_error', '_cupy_major', 'cuda'))
 
 
 def __getattr__(name):
@@ -122,7 +122,10 @@ def __getattr__(name):
         with _lock:
             if not _state.resolved:
                 resolve_cupy()
-        return globals()[name]
+        try:
+            return globals()[name]
+        except KeyError:  # `cuda` (the cupy.cuda module) exists only with CuPy, as in Chainer
+            pass
     raise AttributeError('module {!r} has no attribute {!r}'.format(__name__, name))
 
 
@@ -132,6 +135,7 @@ def _set_unavailable(error):
              Device=_DummyCudaDevice, Event=_DummyEvent, Stream=_DummyStream,
              _PerformanceWarning=_PerformanceWarning, _resolution_error=error,
              _cupy_major=0)
+    g.pop('cuda', None)
     _state.cupy = None
     _state.ndarray = None
     _state.device_count = 0
@@ -173,6 +177,7 @@ def resolve_cupy():
                     major = 0
                 globals().update(
                     available=True, cupy=cupy_module, cupyx=cupyx_module,
+                    cuda=cupy_module.cuda,
                     ndarray=cupy_module.ndarray, Device=cupy_module.cuda.Device,
                     Event=cupy_module.cuda.Event, Stream=cupy_module.cuda.Stream,
                     _PerformanceWarning=perf_warning, _resolution_error=None,

@@ -220,3 +220,14 @@ def test_cupy_chainer_device_of_minichainer_testing(cupy_device):
     # chainer.testing's BackendConfig / get_device helpers see the GPU as Chainer's do
     import minichainer.distributed.testing as mn_testing
     assert str(mn_testing.get_device(0)) == '@cupy:0'
+
+
+def test_cupy_cuda_submodule_alias(cupy_device):
+    # `chainer.backends.cuda.cuda` is `cupy.cuda` (Chainer does `from cupy import cuda`)
+    assert cuda.cuda is cupy_device.xp.cuda
+    assert cuda.cuda.Device(0) == cupy_device.device
+
+
+def test_cuda_submodule_absent_without_cupy(no_cupy):
+    with pytest.raises(AttributeError):
+        cuda.cuda
