@@ -272,3 +272,88 @@ def test_statistics_extensions_on_cupy(cupy_device, tmp_path):
     keys = [k for k in entry if '/W/data/' in k]
     assert keys, sorted(entry)
     assert all(numpy.isfinite(entry[k]) for k in keys)
+
+
+def test_tensorboard_report_takes_device_scalars_and_histograms(cupy_device, tmp_path):
+    pytest.importorskip('tensorboardX')
+    accumulator = pytest.importorskip(
+        'tensorboard.backend.event_processing.event_accumulator')
+    model = _model()
+    opt = minichainer.optimizers.SGD()
+    opt.setup(model)
+    model.to_device(cupy_device)
+    it = minichainer.iterators.SerialIterator(_dataset(), 6)
+    trainer = training.Trainer(training.updaters.StandardUpdater(it, opt,
+                                                                 device=cupy_device),
+                               (2, 'epoch'), out=str(tmp_path))
+    trainer.extend(extensions.TensorBoardReport(histograms=model))
+    trainer.run()
+    acc = accumulator.EventAccumulator(str(tmp_path / 'tb'),
+                                       size_guidance={'scalars': 0, 'histograms': 0})
+    acc.Reload()
+    losses = [e.value for e in acc.Scalars('main/loss')]
+    assert len(losses) == 2 and all(numpy.isfinite(losses))
+    assert any(tag.endswith('/W/data') for tag in acc.Tags()['histograms'])
+
+
+def test_mixed16_training_with_loss_scaling_on_cupy_equals_cpu(cupy_device):
+    def run(device):
+        with minichainer.using_config('dtype', minichainer.mixed16):
+            model = _model()
+            for p in model.params():
+                p.array = p.array.astype(numpy.float16)
+        opt = minichainer.optimizers.SGD(lr=0.1)
+        opt.setup(model)
+        opt.use_fp32_update()
+        opt.loss_scaling()
+        if device is not None:
+            model.to_device(device)
+        it = minichainer.iterators.SerialIterator(_dataset(), 6, shuffle=False)
+        updater = training.updaters.StandardUpdater(it, opt, device=device,
+                                                    converter=_half_converter)
+        with minichainer.using_config('dtype', minichainer.mixed16):
+            for _ in range(4):
+                updater.update()
+        return model, opt
+
+    cpu, cpu_opt = run(None)
+    gpu, gpu_opt = run(cupy_device)
+    assert gpu_opt._loss_scale == cpu_opt._loss_scale > 1
+    tol = 2e-3  # float16: the device path may round an intermediate differently (1 ulp)
+    for (name, p), (_, q) in zip(cpu.namedparams(), gpu.namedparams()):
+        assert q.array.dtype == numpy.float16
+        assert isinstance(q.array, cupy_device.xp.ndarray)
+        numpy.testing.assert_allclose(_host(q.array), p.array, rtol=tol, atol=tol,
+                                      err_msg=name)
+
+
+@convert.converter()
+def _half_converter(batch, device=None):
+    x, t = convert.concat_examples(batch, device)
+    return x.astype(numpy.float16), t
+
+
+def test_multiprocess_updater_gather_and_scatter_on_cupy(cupy_device):
+    from minichainer.training.updaters import multiprocess_parallel_updater as mpu
+    model = _model()
+    model.to_device(cupy_device)
+    for p in model.params():
+        p.grad = cupy_device.xp.ones_like(p.array) * 2
+    flat = mpu.gather_grads(model)
+    size, _ = mpu.size_num_grads(model)
+    assert isinstance(flat, cupy_device.xp.ndarray) and flat.shape == (size,)
+    assert flat.dtype == numpy.float32
+    numpy.testing.assert_array_equal(_host(flat), numpy.full(size, 2, numpy.float32))
+    params = mpu.gather_params(model)
+    expected = numpy.concatenate([_host(p.array).ravel()
+                                  for _, p in sorted(model.namedparams())])
+    numpy.testing.assert_array_equal(_host(params), expected)
+    mpu.scatter_params(model, params * 0 + 1)
+    mpu.scatter_grads(model, flat * 0)
+    for p in model.params():
+        numpy.testing.assert_array_equal(_host(p.array), numpy.ones(p.shape))
+        numpy.testing.assert_array_equal(_host(p.grad), numpy.zeros(p.shape))
+    with pytest.raises(ValueError, match=r'shape \({},\)'.format(size)):
+        mpu.scatter_grads(model, flat[:-1])
+    if _double(cupy_device):
+        assert mpu.MultiprocessParallelUpdater.available() is False  # no NCCL there
