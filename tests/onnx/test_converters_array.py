@@ -420,3 +420,9 @@ def test_dynamic_batch_fixed_by_a_function_warns(fn, opset):
     with warnings.catch_warnings():
         warnings.simplefilter('error', UserWarning)
         export(model, _x(2, 3), opset_version=opset)
+
+
+@pytest.mark.parametrize('length, padding', [(None, 0), (5, -1.5)])
+def test_pad_sequence(length, padding):
+    xs = [_x(3, 2), _x(1, 2), _x(4, 2)]
+    roundtrip(lambda *xs: F.pad_sequence(xs, length, padding), *xs, ops=['Pad', 'Concat'])

@@ -794,6 +794,29 @@ def convert_Broadcast(func, opset_version, input_names, output_names, context):
     return e.gb.nodes()
 
 
+@support(_from(7))
+def convert_PadSequence(func, opset_version, input_names, output_names, context):
+    # each sequence padded at the end of its first axis to the common length, stacked
+    shapes = [tuple(x.shape) for x in func.inputs]
+    length = max(s[0] for s in shapes) if func.length is None else int(func.length)
+    dtype = numpy.dtype(func.inputs[0].dtype)
+    padding = numpy.asarray(func.padding).astype(dtype)
+    e = _Emitter(opset_version, context)
+    rows = []
+    for x, shape in zip(input_names, shapes):
+        extra = length - shape[0]
+        if extra:
+            pads = [0] * len(shape) + [extra] + [0] * (len(shape) - 1)
+            if opset_version < 11:
+                x = e.op('Pad', [x], mode='constant', pads=pads, value=float(padding))
+            else:
+                x = e.op('Pad', [x, e.ints(pads, 'pads'), e.const(padding, 'padding')],
+                         mode='constant')
+        rows.append(e.unsqueeze(x, [0]))
+    e.op('Concat', rows, axis=0)
+    return e.nodes(output_names)
+
+
 # -- ResizeImages ----------------------------------------------------------------------
 
 @support(_from(7))
