@@ -46,9 +46,10 @@ import pytest
 DOC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                    'docs', 'architecture.md')
 
-# The files on the path today, and the issue's target.
-STRICT_BUDGET = 13
-PATH_TARGET = 10
+# The files on the path today (issue 16's target was 10 and 13; issue 34 moved the batch
+# protocol into dataset/example_batch.py, where its name points: one file more).
+STRICT_BUDGET = 14
+PATH_TARGET = 11
 
 # What each library's files are, relative to its package folder (prefixes).
 LAYOUTS = {

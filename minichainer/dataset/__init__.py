@@ -18,8 +18,8 @@ from minichainer.dataset.download import cached_download  # noqa: F401
 from minichainer.dataset.download import get_dataset_directory  # noqa: F401
 from minichainer.dataset.download import get_dataset_root  # noqa: F401
 from minichainer.dataset.download import set_dataset_root  # noqa: F401
-from minichainer.dataset.convert import BatchLayout  # noqa: F401
-from minichainer.dataset.convert import ExampleBatch  # noqa: F401
-from minichainer.dataset.convert import gather_batch  # noqa: F401
+from minichainer.dataset.example_batch import BatchLayout  # noqa: F401
+from minichainer.dataset.example_batch import ExampleBatch  # noqa: F401
+from minichainer.dataset.example_batch import gather_batch  # noqa: F401
 from minichainer.dataset.iterator import Iterator  # noqa: F401
 from minichainer.dataset.tabular import TabularDataset  # noqa: F401

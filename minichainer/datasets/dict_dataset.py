@@ -1,7 +1,7 @@
 """Dataset of dicts built from named datasets (`chainer.datasets.DictDataset`)."""
 import numpy
 
-from minichainer.dataset.convert import ExampleBatch
+from minichainer.dataset.example_batch import ExampleBatch
 
 
 class DictDataset:

@@ -5,7 +5,7 @@ import warnings
 import numpy
 
 from minichainer.dataset import dataset_mixin
-from minichainer.dataset.convert import ExampleBatch
+from minichainer.dataset.example_batch import ExampleBatch
 
 
 class SubDataset(dataset_mixin.DatasetMixin):

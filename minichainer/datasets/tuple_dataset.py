@@ -1,7 +1,7 @@
 """Dataset of tuples built from several datasets (`chainer.datasets.TupleDataset`)."""
 import numpy
 
-from minichainer.dataset.convert import ExampleBatch
+from minichainer.dataset.example_batch import ExampleBatch
 
 
 class TupleDataset:
@@ -19,7 +19,7 @@ class TupleDataset:
 
     When every underlying dataset is an ndarray, iterators gather a batch with one
     fancy-indexing call per array (see
-    [`ExampleBatch`][minichainer.dataset.convert.ExampleBatch]).
+    [`ExampleBatch`][minichainer.dataset.example_batch.ExampleBatch]).
     """
 
     def __init__(self, *datasets):

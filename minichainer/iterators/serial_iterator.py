@@ -11,7 +11,7 @@ import numbers
 import numpy
 
 from minichainer.dataset import iterator
-from minichainer.dataset.convert import gather_batch
+from minichainer.dataset.example_batch import gather_batch
 from minichainer.iterators import order_samplers
 
 IteratorState = collections.namedtuple(
