@@ -54,9 +54,11 @@ def get_array_module(*args):
     NumPy inputs take a fast path: CuPy is only consulted when it is in use (imported and
     resolved as available).
     """
+    if 'cupy' not in _sys_modules:  # no CuPy array can exist: the NumPy fast path
+        return numpy
     cupy_ndarray = _cuda_state.ndarray
     if cupy_ndarray is None:
-        if _cuda_state.resolved or 'cupy' not in _sys_modules:
+        if _cuda_state.resolved:
             return numpy
         cupy_ndarray = cuda._maybe_resolve()
         if cupy_ndarray is None:
