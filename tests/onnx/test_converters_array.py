@@ -426,3 +426,9 @@ def test_dynamic_batch_fixed_by_a_function_warns(fn, opset):
 def test_pad_sequence(length, padding):
     xs = [_x(3, 2), _x(1, 2), _x(4, 2)]
     roundtrip(lambda *xs: F.pad_sequence(xs, length, padding), *xs, ops=['Pad', 'Concat'])
+
+
+def test_dynamic_batch_broadcast():
+    bias = _x(1, 3)
+    dynamic_batch_roundtrip(lambda x: F.broadcast(x, bias)[1] * 2 + F.broadcast(x, bias)[0],
+                            _x(2, 3), opsets=(8, 13, MAX))

@@ -785,7 +785,11 @@ def convert_BroadcastTo(func, opset_version, input_names, output_names, context)
 def convert_Broadcast(func, opset_version, input_names, output_names, context):
     shape = numpy.broadcast_shapes(*[tuple(x.shape) for x in func.inputs])
     e = _Emitter(opset_version, context)
-    target = e.ints(shape, 'shape')
+    if getattr(context, 'dynamic_batch_size', None) is not None:
+        # the broadcast shape from the graph (the Sum broadcasts too), not a constant
+        target = e.op('Shape', [e.op('Sum', input_names)])
+    else:
+        target = e.ints(shape, 'shape')
     for x, node, out in zip(input_names, func.inputs, output_names):
         if tuple(node.shape) == tuple(shape):
             e.op_named('Identity', [x], [out])
