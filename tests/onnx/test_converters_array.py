@@ -432,3 +432,12 @@ def test_dynamic_batch_broadcast():
     bias = _x(1, 3)
     dynamic_batch_roundtrip(lambda x: F.broadcast(x, bias)[1] * 2 + F.broadcast(x, bias)[0],
                             _x(2, 3), opsets=(8, 13, MAX))
+
+
+@pytest.mark.parametrize('shape, offset, axis1, axis2', [
+    ((3, 4), 0, 0, 1), ((3, 4), 1, 0, 1), ((3, 4), -2, 0, 1),
+    ((2, 3, 4), 0, 2, 1), ((2, 3, 4, 5), -1, -1, 1),
+])
+def test_diagonal(shape, offset, axis1, axis2):
+    roundtrip(lambda x: F.diagonal(x, offset, axis1, axis2), _x(*shape),
+              opsets=range(11, MAX + 1), ops=['GatherND'])

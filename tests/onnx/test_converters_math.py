@@ -274,3 +274,15 @@ def test_det():
     # LU factorizations in other orders: rtol 1e-4 of the determinants (~1 to 10)
     roundtrip(F.batch_det, x, opsets=range(11, MAX + 1), ops=['Det'], atol=1e-4)
     roundtrip(F.det, x[0], opsets=[11, MAX], ops=['Det'], atol=1e-4)
+
+
+@pytest.mark.parametrize('shapes, axes', [
+    (((3, 4, 5), (4, 5, 2)), 2),
+    (((3, 4), (4, 2)), 1),
+    (((3, 4, 5), (5, 3, 2)), ((0, 2), (1, 0))),
+    (((2, 3), (4, 5)), 0),
+])
+def test_tensordot(shapes, axes):
+    a, b = (_positive(*s) for s in shapes)
+    roundtrip(lambda a, b: F.tensordot(a, b, axes), a, b, opsets=range(12, MAX + 1),
+              ops=['Einsum'])

@@ -821,6 +821,26 @@ def convert_PadSequence(func, opset_version, input_names, output_names, context)
     return e.nodes(output_names)
 
 
+@support(_from(11))
+def convert_Diagonal(func, opset_version, input_names, output_names, context):
+    # axis1 and axis2 moved to the front, their diagonal gathered (GatherND with the
+    # constant pairs (i, i + offset)), the diagonal's axis moved last as NumPy does
+    shape = func.inputs[0].shape
+    ndim = len(shape)
+    a1, a2 = _normalize_axis(func.axis1, ndim), _normalize_axis(func.axis2, ndim)
+    rest = [a for a in range(ndim) if a not in (a1, a2)]
+    offset = int(func.offset)
+    rows = numpy.arange(max(0, -offset), shape[a1], dtype=numpy.int64)
+    rows = rows[rows + offset < shape[a2]]
+    pairs = numpy.stack([rows, rows + offset], axis=-1).reshape(-1, 2)
+    e = _Emitter(opset_version, context)
+    t = e.op('Transpose', input_names, perm=[a1, a2] + rest)
+    d = e.op('GatherND', [t, e.const(pairs, 'pairs')])
+    if rest:
+        e.op('Transpose', [d], perm=list(range(1, len(rest) + 1)) + [0])
+    return e.nodes(output_names)
+
+
 # -- ResizeImages ----------------------------------------------------------------------
 
 @support(_from(7))

@@ -365,3 +365,36 @@ def convert_EinSum(func, opset_version, input_names, output_names, context):
 @support(_from(11))
 def convert_BatchDet(func, opset_version, input_names, output_names, context):
     return _simple('Det', func, opset_version, input_names, output_names, context)
+
+
+@support(_from(12))
+def convert_TensorDot(func, opset_version, input_names, output_names, context):
+    # as an Einsum: contracted axes share a letter; the free axes of a and b go where
+    # c_axes puts them (the forward pass has set a_axes, b_axes and c_axes)
+    if func.a_axes is None or func.b_axes is None:
+        raise ValueError('TensorDot: the contracted axes are unknown (the function has '
+                         'not run forward)')
+    (a_free, a_con), (b_con, b_free) = func.a_axes, func.b_axes
+    ndim_a, ndim_b = len(func.inputs[0].shape), len(func.inputs[1].shape)
+    letters = iter('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ')
+    a_sub = [None] * ndim_a
+    b_sub = [None] * ndim_b
+    for i, j in zip(a_con, b_con):
+        a_sub[i] = b_sub[j] = next(letters)
+    for i in a_free:
+        a_sub[i] = next(letters)
+    for j in b_free:
+        b_sub[j] = next(letters)
+    c_a, c_b = func.c_axes if func.c_axes is not None else (
+        list(range(len(a_free))), list(range(len(a_free), len(a_free) + len(b_free))))
+    out = [None] * (len(a_free) + len(b_free))
+    for i, c in enumerate(c_a):
+        out[c] = a_sub[a_free[i]]
+    for j, c in enumerate(c_b):
+        out[c] = b_sub[b_free[j]]
+    e = _Emitter(opset_version, context)
+    y = e.op('Einsum', input_names, equation='{},{}->{}'.format(
+        ''.join(a_sub), ''.join(b_sub), ''.join(out)))
+    if func.dtype is not None and numpy.dtype(func.dtype) != _dtype(func):
+        e.cast(y, func.dtype)
+    return e.nodes(output_names)
