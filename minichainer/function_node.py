@@ -308,14 +308,15 @@ class FunctionNode:
         # on one GPU. The error names both devices and the inputs (Variables by name,
         # e.g. a link's parameter 'W').
         cupy_ndarray = _cuda_state.ndarray
+        several_gpus = _cuda_state.device_count > 1  # else no GPU id to compare
         first = None
         for i, data in enumerate(in_data):
             if data is None:
                 continue
             if isinstance(data, cupy_ndarray):
-                where = ('cupy', data.device.id)
+                where = ('cupy', data.device.id) if several_gpus else 'cupy'
             else:
-                where = ('numpy', None)
+                where = 'numpy'
             if first is None:
                 first = (i, where)
             elif where != first[1]:

@@ -232,9 +232,10 @@ def check_cuda_available():
 def _device_count():
     check_cuda_available()
     try:
-        return int(_state.cupy.cuda.runtime.getDeviceCount())
+        _state.device_count = int(_state.cupy.cuda.runtime.getDeviceCount())
     except Exception:
-        return _state.device_count
+        pass
+    return _state.device_count
 
 
 def _check_device_id(device_id, what):
