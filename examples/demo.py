@@ -4,7 +4,9 @@ It uses the 8x8 digits bundled with scikit-learn (no download), the standard tra
 extensions, and writes to ``result/``: ``log`` (JSON), ``loss.png`` and ``accuracy.png``,
 ``cg.dot`` and a trainer snapshot that ``--resume`` picks up.  With ``--tensorboard``
 it also writes TensorBoard event files to ``result/tb`` (``pip install tensorboardX``;
-watch with ``tensorboard --logdir result/tb``).
+watch with ``tensorboard --logdir result/tb``).  With ``--onnx`` it exports the trained
+network to ``result/model.onnx`` (``pip install 'minichainer[onnx]'``) and prints ONNX
+Runtime's accuracy on the validation set beside minichainer's.
 """
 import argparse
 
@@ -31,6 +33,32 @@ class MLP(chainer.Chain):
         return self.l3(h2)
 
 
+def export_onnx(predictor, dataset, out):
+    """Export `predictor` (any batch size) to ``out/model.onnx``; print the validation
+    accuracy of ONNX Runtime and of minichainer on `dataset`."""
+    import os
+
+    import numpy
+    import onnxruntime
+    import minichainer.onnx
+
+    x, t = chainer.dataset.concat_examples(dataset)
+    path = os.path.join(out, 'model.onnx')
+    minichainer.onnx.export(predictor, x[:1], filename=path, no_testcase=True,
+                            input_names=['x'], output_names=['y'],
+                            input_shapes=[('batch',) + x.shape[1:]])
+    session = onnxruntime.InferenceSession(path, providers=['CPUExecutionProvider'])
+    y_onnx, = session.run(['y'], {'x': x})
+    with chainer.using_config('train', False), chainer.no_backprop_mode():
+        y_mc = predictor(x).array
+    acc_onnx = float((y_onnx.argmax(axis=1) == t).mean())
+    acc_mc = float((y_mc.argmax(axis=1) == t).mean())
+    print('wrote {}; validation accuracy: minichainer {:.4f}, ONNX Runtime {:.4f} '
+          '(largest output difference {:.1e})'.format(
+              path, acc_mc, acc_onnx, float(numpy.abs(y_onnx - y_mc).max())))
+    return acc_mc, acc_onnx
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description='minichainer demo: an MLP on digits')
     parser.add_argument('--batchsize', '-b', type=int, default=64)
@@ -43,6 +71,10 @@ def main(argv=None):
     parser.add_argument('--tensorboard', action='store_true',
                         help='also write TensorBoard event files to <out>/tb (needs '
                              'tensorboardX; watch with `tensorboard --logdir <out>/tb`)')
+    parser.add_argument('--onnx', action='store_true',
+                        help='export the trained network to <out>/model.onnx and print '
+                             'ONNX Runtime\'s validation accuracy beside minichainer\'s '
+                             '(needs onnx and onnxruntime)')
     args = parser.parse_args(argv)
 
     import numpy
@@ -81,6 +113,8 @@ def main(argv=None):
     accuracy = trainer.observation.get('validation/main/accuracy')
     if accuracy is not None:
         print('final validation accuracy: {:.4f}'.format(float(accuracy)))
+    if args.onnx:
+        export_onnx(model.predictor, test, args.out)
     if args.tensorboard:
         logdir = trainer.get_extension('TensorBoardReport').logdir
         print('TensorBoard event files in {0}; watch with: tensorboard --logdir {0}'.format(
