@@ -121,6 +121,28 @@ def scenario_multi_node_optimizer(comm):
         numpy.testing.assert_allclose(mine[name], theirs[name], rtol=1e-6)
 
 
+def scenario_functions(comm):
+    # differentiable communication of device Variables: forward and backward on the GPU
+    r = comm.rank
+    x = minichainer.Variable(DEVICE.send(numpy.full(3, r + 1, numpy.float32)))
+    ys = mn.functions.allgather(comm, x)
+    assert [list(_on_device(y.array)) for y in ys] == [[1, 1, 1], [2, 2, 2]]
+    loss = sum(minichainer.functions.sum(y * (i + 1)) for i, y in enumerate(ys))
+    loss.backward()
+    # the gradient of x: its copy ys[r] weighs r + 1 in the loss of both ranks
+    numpy.testing.assert_array_equal(_on_device(x.grad), [2 * (r + 1)] * 3)
+    if r == 0:
+        x.grad = None
+        delegate = mn.functions.send(x * 2, comm, rank=1)
+        assert isinstance(delegate.array, XP.ndarray)
+        delegate.backward()  # receives d(sum y)/dy = 1 from rank 1
+        numpy.testing.assert_array_equal(_on_device(x.grad), [2, 2, 2])
+    else:
+        y = mn.functions.recv(comm, rank=0)
+        numpy.testing.assert_array_equal(_on_device(y.array), [2, 2, 2])
+        minichainer.functions.sum(y).backward()
+
+
 def scenario_not_cuda_aware(comm):
     # this MPI (MPICH without --with-cuda) does not read device memory: staging is used
     assert mpi_communicator_base.mpi_is_cuda_aware(comm._MPI) is False

@@ -5,13 +5,16 @@ Every rank must call the same functions in the same order, forward and backward.
 """
 import numpy
 
+from minichainer import backend
 from minichainer import function_node
 from minichainer import variable
 
 
-def _dummy():
-    # A 0-d delegate (ChainerMN used shape (0,)): backward() can start from it.
-    return numpy.zeros((), dtype=numpy.float32)
+def _dummy(like=None):
+    # A 0-d delegate (ChainerMN used shape (0,)): backward() can start from it. On the
+    # device of `like` when given (a GPU input gives a GPU delegate).
+    xp = numpy if like is None else backend.get_array_module(like)
+    return xp.zeros((), dtype=numpy.float32)
 
 
 def _zeros_if_none(grads, arrays):
@@ -98,7 +101,7 @@ class Gather(function_node.FunctionNode):
         if self.comm.rank == self.root:
             self._ys_like = [numpy.empty_like(y) for y in ys]
             return ys
-        return _dummy(),
+        return _dummy(x),
 
     def backward(self, target_input_indexes, grad_outputs):
         if self.comm.rank == self.root:

@@ -1,13 +1,16 @@
 """Differentiable point-to-point communication (`chainermn.functions.send/recv`)."""
 import numpy
 
+from minichainer import backend
 from minichainer import function_node
 from minichainer import variable
 
 
-def _dummy():
-    # A 0-d delegate (ChainerMN used shape (0,)): backward() can start from it.
-    return numpy.zeros((), dtype=numpy.float32)
+def _dummy(like=None):
+    # A 0-d delegate (ChainerMN used shape (0,)): backward() can start from it. On the
+    # device of `like` when given (a GPU input gives a GPU delegate).
+    xp = numpy if like is None else backend.get_array_module(like)
+    return xp.zeros((), dtype=numpy.float32)
 
 
 class Send(function_node.FunctionNode):
@@ -23,7 +26,7 @@ class Send(function_node.FunctionNode):
         self._n = len(inputs)
         self.comm.send(inputs[0] if len(inputs) == 1 else tuple(inputs),
                        self.peer, self.peer_tag)
-        return _dummy(),
+        return _dummy(inputs[0]),
 
     def backward(self, target_input_indexes, grad_outputs):
         gxs = self.comm.recv(self.peer, self.peer_tag)
