@@ -47,9 +47,10 @@ DOC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                    'docs', 'architecture.md')
 
 # The files on the path today (issue 16's target was 10 and 13; issue 34 moved the batch
-# protocol into dataset/example_batch.py, where its name points: one file more).
-STRICT_BUDGET = 14
-PATH_TARGET = 11
+# protocol into dataset/example_batch.py and the iterators' state machine into
+# iterators/_statemachine.py, where their names point: two files more).
+STRICT_BUDGET = 15
+PATH_TARGET = 12
 
 # What each library's files are, relative to its package folder (prefixes).
 LAYOUTS = {

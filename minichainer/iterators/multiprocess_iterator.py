@@ -13,7 +13,7 @@ import weakref
 
 from minichainer.dataset import iterator
 from minichainer.iterators import _process_guard
-from minichainer.iterators import serial_iterator
+from minichainer.iterators import _statemachine
 
 _RESPONSE_TIME = 0.1
 
@@ -146,7 +146,7 @@ class _Pending:
         self.chunks = {}
 
 
-class MultiprocessIterator(serial_iterator.EpochBookkeepingMixin, iterator.Iterator):
+class MultiprocessIterator(_statemachine.EpochBookkeepingMixin, iterator.Iterator):
     """Dataset iterator that loads examples in worker processes.
 
     Gives the same batches and epoch bookkeeping as
@@ -196,7 +196,7 @@ class MultiprocessIterator(serial_iterator.EpochBookkeepingMixin, iterator.Itera
                  n_processes=None, n_prefetch=1, shared_mem=None,
                  order_sampler=None, dataset_timeout=30.0, maxtasksperchild=None):
         name = 'MultiprocessIterator'
-        serial_iterator.check_arguments(name, dataset, batch_size)
+        _statemachine.check_arguments(name, dataset, batch_size)
         if n_processes is not None and (
                 isinstance(n_processes, bool) or not isinstance(n_processes, int)
                 or n_processes <= 0):
@@ -219,7 +219,7 @@ class MultiprocessIterator(serial_iterator.EpochBookkeepingMixin, iterator.Itera
         self.shared_mem = shared_mem
         self.dataset_timeout = dataset_timeout
         self._maxtasksperchild = maxtasksperchild
-        self.order_sampler = serial_iterator.make_order_sampler(name, shuffle, order_sampler)
+        self.order_sampler = _statemachine.make_order_sampler(name, shuffle, order_sampler)
         self._pending = collections.deque()
         self._seq = 0
         self._pool_finalizer = None
@@ -231,7 +231,7 @@ class MultiprocessIterator(serial_iterator.EpochBookkeepingMixin, iterator.Itera
         if self._finalized:
             raise NotImplementedError(
                 'MultiprocessIterator: reset() after finalize() is not supported')
-        self._set_state(serial_iterator.initial_state(self.order_sampler, len(self.dataset)))
+        self._set_state(_statemachine.initial_state(self.order_sampler, len(self.dataset)))
         self._previous_epoch_detail = -1.
 
     def _set_state(self, state):
@@ -242,8 +242,8 @@ class MultiprocessIterator(serial_iterator.EpochBookkeepingMixin, iterator.Itera
     def serialize(self, serializer):
         """Save/restore the state with Chainer's keys (see SerialIterator)."""
         old = self._state
-        state = serial_iterator.serialize_state(self, serializer)
-        if serial_iterator.same_state(state, old):
+        state = self._serialize_epoch_state(serializer)
+        if _statemachine.same_state(state, old):
             self._state = old  # saving: keep the batches already prefetched
         else:
             self._set_state(state)
@@ -282,7 +282,7 @@ class MultiprocessIterator(serial_iterator.EpochBookkeepingMixin, iterator.Itera
         # batch k is returned the order for batch k + n_prefetch + 1 has been drawn, so a
         # new epoch's permutation comes from the global RNG at the same point as there.
         while len(self._pending) <= self.n_prefetch:
-            state, indices = serial_iterator.iterator_statemachine(
+            state, indices = _statemachine.iterator_statemachine(
                 self._dispatch_state, self.batch_size, self.repeat, self.order_sampler,
                 len(self.dataset))
             self._dispatch_state = state
@@ -374,7 +374,7 @@ class MultiprocessIterator(serial_iterator.EpochBookkeepingMixin, iterator.Itera
         examples' random draws come from this process's RNG, and the workers start
         (fork) from its state after them.
         """
-        state, indices = serial_iterator.iterator_statemachine(
+        state, indices = _statemachine.iterator_statemachine(
             self._state, self.batch_size, self.repeat, self.order_sampler,
             len(self.dataset))
         batch = None if indices is None else self._load_in_process(indices)

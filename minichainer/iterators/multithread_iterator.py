@@ -2,14 +2,14 @@
 import concurrent.futures
 
 from minichainer.dataset import iterator
-from minichainer.iterators import serial_iterator
+from minichainer.iterators import _statemachine
 
 
 def _read_chunk(dataset, indices):
     return [dataset[i] for i in indices]
 
 
-class MultithreadIterator(serial_iterator.EpochBookkeepingMixin, iterator.Iterator):
+class MultithreadIterator(_statemachine.EpochBookkeepingMixin, iterator.Iterator):
     """Dataset iterator that loads the examples of the next batch in worker threads.
 
     Gives the same batches and epoch bookkeeping as
@@ -36,7 +36,7 @@ class MultithreadIterator(serial_iterator.EpochBookkeepingMixin, iterator.Iterat
 
     def reset(self):
         """Rewind to the beginning (drawing a new order when shuffling)."""
-        self._state = serial_iterator.initial_state(self.order_sampler, len(self.dataset))
+        self._state = _statemachine.initial_state(self.order_sampler, len(self.dataset))
         self._previous_epoch_detail = -1.
         self._next = None
         self._next_state = None
@@ -59,7 +59,7 @@ class MultithreadIterator(serial_iterator.EpochBookkeepingMixin, iterator.Iterat
     next = __next__
 
     def _invoke_prefetch(self):
-        self._next_state, indices = serial_iterator.iterator_statemachine(
+        self._next_state, indices = _statemachine.iterator_statemachine(
             self._state, self.batch_size, self._repeat, self.order_sampler,
             len(self.dataset))
         if indices is None:
@@ -105,9 +105,8 @@ class MultithreadIterator(serial_iterator.EpochBookkeepingMixin, iterator.Iterat
                 loaded = None
             if loaded is not None and getattr(loaded, 'ndim', 0) == 1:
                 self._state = old._replace(order=loaded)
-        state = serial_iterator.serialize_state(
-            self, serializer, order_keys=('_order', 'order'))
-        if serial_iterator.same_state(state, old):
+        state = self._serialize_epoch_state(serializer, order_keys=('_order', 'order'))
+        if _statemachine.same_state(state, old):
             self._state = old  # saving: keep the batch already prefetched
         else:
             self._next = None

@@ -1,209 +1,15 @@
-"""SerialIterator (`chainer.iterators.SerialIterator`) and the epoch/position state
-machine that every iterator shares (Chainer's semantics; Chainer keeps the latter in
-`iterators/_statemachine.py`).
-
-The state machine's names (`IteratorState`, `iterator_statemachine`,
-`EpochBookkeepingMixin`, ...) are used by the multithread and multiprocess iterators.
+"""SerialIterator (`chainer.iterators.SerialIterator`): batches read serially, in index
+or shuffled order, through the shared state machine of
+`minichainer.iterators._statemachine`.
 """
-import collections
-import numbers
-
-import numpy
-
 from minichainer.dataset import iterator
 from minichainer.dataset.example_batch import gather_batch
-from minichainer.iterators import order_samplers
-
-IteratorState = collections.namedtuple(
-    'IteratorState', ('current_position', 'epoch', 'is_new_epoch', 'order'))
-
-_intp = numpy.intp
+from minichainer.iterators import _statemachine
+from minichainer.iterators._statemachine import iterator_statemachine
+from minichainer.iterators._statemachine import state_epoch_detail
 
 
-def iterator_statemachine(state, batch_size, repeat, order_sampler, dataset_len):
-    """Advance `state` by one batch.
-
-    Returns `(new_state, indices)`; `indices` is None when a non-repeating
-    iterator is exhausted. A batch that reaches the end of the epoch wraps around
-    into the next one (when repeating), calling `order_sampler` for its order.
-    """
-    i, epoch, _, order = state
-
-    if not repeat and epoch > 0:
-        return state, None
-
-    n = dataset_len if order is None else len(order)
-    i_end = i + batch_size
-    if not repeat and i_end > n:
-        i_end = n
-    is_new_epoch = False
-    pieces = None
-
-    while i_end >= n:
-        piece = numpy.arange(i, n, dtype=_intp) if order is None else order[i:n]
-        if pieces is None:
-            pieces = [piece]
-        else:
-            pieces.append(piece)
-        if order is not None:
-            new_order = order_sampler(order, i)
-            if len(new_order) != len(order):
-                raise ValueError(
-                    'order sampler returned an order of length {} but the previous '
-                    'order has length {}'.format(len(new_order), len(order)))
-            order = new_order
-        i = 0
-        i_end = i_end - n if repeat else 0
-        epoch += 1
-        is_new_epoch = True
-
-    last = numpy.arange(i, i_end, dtype=_intp) if order is None else order[i:i_end]
-    if pieces is None:
-        indices = last
-    else:
-        pieces.append(last)
-        indices = numpy.concatenate(pieces)
-    return IteratorState(i_end, epoch, is_new_epoch, order), indices
-
-
-def check_arguments(name, dataset, batch_size):
-    """Validate the common iterator arguments; return `len(dataset)`."""
-    if (isinstance(batch_size, bool) or not isinstance(batch_size, numbers.Integral)
-            or batch_size <= 0):
-        raise ValueError('{}: batch_size must be a positive int, got {!r}'.format(
-            name, batch_size))
-    try:
-        n = len(dataset)
-    except TypeError:
-        raise TypeError('{}: dataset must support len(), got {}'.format(
-            name, type(dataset).__name__)) from None
-    if n == 0:
-        raise ValueError('{}: dataset is empty'.format(name))
-    return n
-
-
-def make_order_sampler(name, shuffle, order_sampler):
-    """Chainer's rule: `shuffle=None` means shuffle unless a sampler is given."""
-    if shuffle is not None:
-        if order_sampler is not None:
-            raise ValueError(
-                '{}: shuffle must be None when an order_sampler is given, got '
-                'shuffle={!r}'.format(name, shuffle))
-        return order_samplers.ShuffleOrderSampler() if shuffle else None
-    if order_sampler is None:
-        return order_samplers.ShuffleOrderSampler()
-    if not callable(order_sampler):
-        raise TypeError('{}: order_sampler must be callable, got {!r}'.format(
-            name, order_sampler))
-    return order_sampler
-
-
-def initial_order(order_sampler, n):
-    if order_sampler is None:
-        return None
-    return order_sampler(numpy.arange(n), 0)
-
-
-def initial_state(order_sampler, n):
-    """The state at the start of iteration (drawing the first order, if any)."""
-    return IteratorState(0, 0, False, initial_order(order_sampler, n))
-
-
-class EpochBookkeepingMixin:
-    """Chainer's epoch properties for an iterator keeping an `IteratorState`.
-
-    The iterator sets `self._state` (an IteratorState), `self.dataset` and
-    `self._previous_epoch_detail` (`-1` while there is no previous batch).
-    """
-
-    __slots__ = ()
-
-    def _set_arguments(self, name, dataset, batch_size, repeat, shuffle, order_sampler):
-        # Checks and stores the arguments SerialIterator and MultithreadIterator share.
-        check_arguments(name, dataset, batch_size)
-        self.dataset = dataset
-        self.batch_size = batch_size
-        self._repeat = repeat
-        self._shuffle = shuffle
-        self.order_sampler = make_order_sampler(name, shuffle, order_sampler)
-
-    @property
-    def current_position(self):
-        return self._state.current_position
-
-    @property
-    def epoch(self):
-        return self._state.epoch
-
-    @property
-    def is_new_epoch(self):
-        return self._state.is_new_epoch
-
-    @property
-    def epoch_detail(self):
-        return self._state.epoch + self._state.current_position / self._epoch_size
-
-    @property
-    def previous_epoch_detail(self):
-        if self._previous_epoch_detail < 0:
-            return None
-        return self._previous_epoch_detail
-
-    @property
-    def _epoch_size(self):
-        order = self._state.order
-        return len(self.dataset) if order is None else len(order)
-
-
-def serialize_state(iterator, serializer, order_keys=('order', '_order')):
-    """Serialize a state-machine iterator with Chainer's keys; return the new state.
-
-    Keys: `current_position`, `epoch`, `is_new_epoch`, `order` (only when
-    there is an order; falls back to `_order` on KeyError) and
-    `previous_epoch_detail` (`-1` stands for None; guessed from the position when
-    missing, as Chainer does for old snapshots).
-    """
-    state = iterator._state
-    current_position = int(serializer('current_position', state.current_position))
-    epoch = int(serializer('epoch', state.epoch))
-    is_new_epoch = bool(serializer('is_new_epoch', state.is_new_epoch))
-    order = state.order
-    if order is not None:
-        # A copy: a deserializer fills it in place, never the order in use.
-        order = numpy.array(order)
-        try:
-            loaded = serializer(order_keys[0], order)
-        except KeyError:
-            if len(order_keys) < 2:
-                raise
-            loaded = serializer(order_keys[1], order)
-        if isinstance(loaded, numpy.ndarray):
-            order = loaded
-    iterator._state = IteratorState(current_position, epoch, is_new_epoch, order)
-    try:
-        iterator._previous_epoch_detail = float(serializer(
-            'previous_epoch_detail', iterator._previous_epoch_detail))
-    except KeyError:
-        epoch_size = iterator._epoch_size
-        guess = epoch + (current_position - iterator.batch_size) / epoch_size
-        if iterator.epoch_detail > 0:
-            iterator._previous_epoch_detail = max(guess, 0.)
-        else:
-            iterator._previous_epoch_detail = -1.
-    return iterator._state
-
-
-def same_state(a, b):
-    """True when two IteratorStates are equal (orders compared by value)."""
-    if (a.current_position != b.current_position or a.epoch != b.epoch
-            or a.is_new_epoch != b.is_new_epoch):
-        return False
-    if a.order is None or b.order is None:
-        return a.order is b.order
-    return a.order is b.order or numpy.array_equal(a.order, b.order)
-
-
-class SerialIterator(EpochBookkeepingMixin, iterator.Iterator):
+class SerialIterator(_statemachine.EpochBookkeepingMixin, iterator.Iterator):
     """Dataset iterator reading the examples serially, in index or shuffled order.
 
     Args:
@@ -233,12 +39,10 @@ class SerialIterator(EpochBookkeepingMixin, iterator.Iterator):
 
     def __next__(self):
         state = self._state
-        order = state.order
-        self._previous_epoch_detail = state.epoch + state.current_position / (
-            len(self.dataset) if order is None else len(order))
+        n = len(self.dataset)
+        self._previous_epoch_detail = state_epoch_detail(state, n)
         self._state, indices = iterator_statemachine(
-            state, self.batch_size, self._repeat, self.order_sampler,
-            len(self.dataset))
+            state, self.batch_size, self._repeat, self.order_sampler, n)
         if indices is None:
             raise StopIteration
         return gather_batch(self.dataset, indices)
@@ -251,9 +55,9 @@ class SerialIterator(EpochBookkeepingMixin, iterator.Iterator):
 
     def serialize(self, serializer):
         """Save/restore position, epoch, is_new_epoch, order and previous_epoch_detail."""
-        serialize_state(self, serializer)
+        self._serialize_epoch_state(serializer)
 
     def reset(self):
         """Rewind to the beginning (drawing a new order when shuffling)."""
-        self._state = initial_state(self.order_sampler, len(self.dataset))
+        self._state = _statemachine.initial_state(self.order_sampler, len(self.dataset))
         self._previous_epoch_detail = -1.
