@@ -5,6 +5,10 @@ import re
 
 import pytest
 
+# PrintReport's default stream is the sys.stdout of the time its module is imported:
+# import it here, not under this test's capsys (whose stream is closed afterwards)
+import minichainer.training.extensions  # noqa: F401
+
 pytest.importorskip('onnx')
 pytest.importorskip('onnxruntime')
 pytest.importorskip('sklearn')
