@@ -19,7 +19,7 @@ DOCS = os.path.join(ROOT, 'docs')
 
 PAGES = ['index.md', 'getting-started.md', 'tutorial.md', 'concepts.md',
          'custom-updater.md', 'extensions.md', 'custom-iterator.md', 'reliability.md',
-         'autodiff.md', 'functions.md', 'distributions.md', '../README.md']
+         'autodiff.md', 'functions.md', 'distributions.md', 'onnx.md', '../README.md']
 
 _FENCE = re.compile(r'^```python[ \t]*\n(.*?)^```[ \t]*$', re.M | re.S)
 
