@@ -41,6 +41,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -50,6 +51,10 @@ import traceback
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 SECTIONS = ('env', 'example', 'resume', 'speed', 'cpu', 'tests')
+# the order they run in, and the seconds each later section is guaranteed
+ORDER = ('env', 'example', 'resume', 'tests', 'speed', 'cpu')
+RESERVE = {'speed': 150, 'cpu': 45}
+MINIMUM = {'env': 5, 'example': 30, 'resume': 30, 'tests': 30, 'speed': 30, 'cpu': 20}
 SPEED_CASES = ('mlp', 'convnet', 'resnet50', 'resnet50_mixed16', 'per_op')
 E2E_MNIST = os.path.join(ROOT, 'tests', 'e2e', 'programs', 'mnist_mlp.py')
 CHAINER_MNIST = os.path.join(ROOT, 'build', 'chainer_examples', 'train_mnist.py')
@@ -86,19 +91,32 @@ def child_env(dry_run, extra=None):
     return env
 
 
+class ChildTimeout(RuntimeError):
+    """A child process ran past its time; `output` holds what it printed until then."""
+
+    def __init__(self, message, output):
+        super().__init__(message)
+        self.output = output
+
+
 def run_child(cmd, timeout, dry_run, env_extra=None, cwd=None):
-    """Run `cmd`; return (returncode, output). A timeout kills it and says so."""
+    """Run `cmd` in its own process group; return (returncode, output). Past `timeout`
+    the whole group (pytest-xdist workers too) is killed and `ChildTimeout` raised."""
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True, env=child_env(dry_run, env_extra),
+                            cwd=cwd or ROOT, start_new_session=True)
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
-                              env=child_env(dry_run, env_extra), cwd=cwd or ROOT)
-    except subprocess.TimeoutExpired as e:
-        out = (e.stdout or b'')
-        if isinstance(out, bytes):
-            out = out.decode('utf-8', 'replace')
-        raise RuntimeError('{} timed out after {:.0f} s; its output ended with:\n{}'.format(
+        out, _ = proc.communicate(timeout=max(1, timeout))
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        out, _ = proc.communicate()
+        raise ChildTimeout('{} timed out after {:.0f} s; its output ended with:\n{}'.format(
             os.path.basename(cmd[1]) if len(cmd) > 1 else cmd[0], timeout,
-            out[-2000:])) from None
-    return proc.returncode, proc.stdout + proc.stderr
+            (out or '')[-2000:]), out or '') from None
+    return proc.returncode, out
 
 
 def _last_lines(text, n=15):
@@ -234,7 +252,7 @@ class Check:
         self._require_gpu()
         base = self.example_dir = tempfile.mkdtemp(prefix='gpu_check_')
         env = self._mnist_root(base)
-        timeout = max(30, min(120, self.remaining() - 5))
+        timeout = max(30, min(120, self.remaining() - self._reserve('example')))
         chainer_script = self.args.chainer_mnist
         if chainer_script and os.path.exists(chainer_script):
             self.program = (chainer_script, [], "Chainer's examples/mnist/train_mnist.py")
@@ -261,7 +279,7 @@ class Check:
             raise RuntimeError('no snapshot from the example section to resume')
         script, extra, label = self.program
         env = self._mnist_root(base)
-        timeout = max(30, min(90, self.remaining() - 5))
+        timeout = max(30, min(90, self.remaining() - self._reserve('resume')))
         # a snapshot written on @cupy:0 resumed on the CPU
         out_dir = os.path.join(base, 'resumed_on_cpu')
         out = self._run_program(script, [
@@ -300,7 +318,7 @@ class Check:
         self._require_gpu()
         failures = []
         for case in self.args.speed_cases:
-            left = self.remaining()
+            left = self.remaining() - self._reserve('speed')
             if left < 20:
                 failures.append('{}: out of time budget'.format(case))
                 self.rows.append((CASE_TITLES[case], 'not run', '', '', '', 'SKIPPED'))
@@ -391,7 +409,7 @@ class Check:
             ('gpu-marked', ['-m', 'gpu']),
             ('cupy', ['-k', 'cupy']),
         ]
-        base = [sys.executable, '-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'tests']
+        base = [sys.executable, '-m', 'pytest', '-q', 'tests']
         if _has_module('xdist'):
             base += ['-n', str(self.args.test_workers)]
         if _has_module('pytest_timeout'):
@@ -399,33 +417,47 @@ class Check:
         if self.args.dry_run:
             raise Skipped('dry run: would run MINICHAINER_TEST_REAL_CUPY=1 '
                           + ' | '.join(' '.join(base[1:] + extra) for _, extra in commands))
+        # the speed and CPU sections run after this one: leave them their time
+        deadline = time.monotonic() + min(self.args.tests_cap,
+                                          self.remaining() - self._reserve('tests'))
         summaries = []
         failed = False
         for label, extra in commands:
-            left = self.remaining()
-            if left < 20:
-                summaries.append('{}: out of time budget'.format(label))
+            row = 'tests ' + ' '.join(extra)
+            left = deadline - time.monotonic()
+            if left < 15:
+                summaries.append('{}: not run (out of time budget)'.format(label))
+                self.rows.append((row, 'not run: out of time', '', '', 'all pass',
+                                  'NOT RUN'))
                 failed = True
                 continue
-            rc, out = run_child(base + extra, left - 10, False,
-                                {'MINICHAINER_TEST_REAL_CUPY': '1'})
+            try:
+                rc, out = run_child(base + extra, left, False,
+                                    {'MINICHAINER_TEST_REAL_CUPY': '1'})
+                summary = _pytest_summary(out)
+            except ChildTimeout as e:
+                rc, out = None, e.output
+                summary = 'TIMED OUT after {:.0f} s: {}'.format(left, _progress(out))
             if self.args.out:
                 with open(os.path.join(self.args.out, 'tests_{}.log'.format(label)),
                           'w') as f:
                     f.write(out)
-            summary = _pytest_summary(out)
             # 5: no test selected (no gpu-marked test yet is not a failure)
-            if rc not in (0, 5):
+            ok = rc in (0, 5)
+            if not ok:
                 failed = True
                 print(_last_lines(out, 40), flush=True)
             summaries.append('{}: {}'.format(label, summary))
-            self.rows.append(('tests -{} {}'.format('m' if label != 'cupy' else 'k',
-                                                   'gpu' if label != 'cupy' else 'cupy'),
-                              summary, '', '', 'all pass',
-                              'ok' if rc in (0, 5) else 'FAILED'))
+            self.rows.append((row, summary, '', '', 'all pass', 'ok' if ok else 'FAILED'))
         if failed:
             raise RuntimeError('; '.join(summaries))
         return '; '.join(summaries)
+
+    def _reserve(self, name):
+        """Seconds to keep for the sections that still run after `name`."""
+        order = [s for s in ORDER if s in self.args.sections]
+        later = order[order.index(name) + 1:] if name in order else []
+        return sum(RESERVE.get(s, 0) for s in later)
 
     # -- report ---------------------------------------------------------------------------
     def report(self):
@@ -489,6 +521,20 @@ def _short_error(text):
     if 'No module named' in text:
         return 'n/a (not installed)'
     return 'n/a ({})'.format(text.split(':')[0][:24])
+
+
+def _progress(out):
+    """What pytest's progress dots say so far (for a run cut short)."""
+    counts = {}
+    for line in out.splitlines():
+        line = re.sub(r'\s*\[\s*\d+%\]$', '', line.strip())
+        if line and set(line) <= set('.FEsxX'):
+            for ch in line:
+                counts[ch] = counts.get(ch, 0) + 1
+    names = {'.': 'passed', 'F': 'failed', 'E': 'errors', 's': 'skipped',
+             'x': 'xfailed', 'X': 'xpassed'}
+    return ', '.join('{} {}'.format(n, names[c]) for c, n in sorted(
+        counts.items(), key=lambda item: '.FEsxX'.index(item[0]))) or 'no test finished'
 
 
 def _pytest_summary(out):
@@ -846,6 +892,8 @@ def parse_args(argv=None):
                    help='comma-separated subset of ' + ','.join(SPEED_CASES))
     p.add_argument('--chainer-mnist', default=CHAINER_MNIST,
                    help="path of Chainer's examples/mnist/train_mnist.py")
+    p.add_argument('--tests-cap', type=float, default=240,
+                   help='seconds at most for the tests section (default 240)')
     p.add_argument('--test-workers', type=int, default=4,
                    help='pytest-xdist workers for the tests section (default 4)')
     p.add_argument('--out', default=None, help='folder for the test logs')
@@ -900,12 +948,8 @@ def main(argv=None):
     if args.out:
         os.makedirs(args.out, exist_ok=True)
     check = Check(args)
-    check.run_section('env', check.section_env, 5)
-    check.run_section('example', check.section_example, 30)
-    check.run_section('resume', check.section_resume, 30)
-    check.run_section('speed', check.section_speed, 30)
-    check.run_section('cpu', check.section_cpu, 20)
-    check.run_section('tests', check.section_tests, 30)
+    for name in ORDER:
+        check.run_section(name, getattr(check, 'section_' + name), MINIMUM[name])
     return check.report()
 
 

@@ -127,3 +127,27 @@ def test_table_lists_sections_then_cases():
     assert lines[4].startswith('section env') and lines[4].endswith('ok')
     assert '...' in lines[4] and len(lines[4]) < 120
     assert lines[5].split()[0] == 'MLP' and lines[5].split()[-1] == 'ok'
+
+
+def test_a_hanging_child_is_killed_with_its_group_and_its_output_kept():
+    gpu_check = _load()
+    code = ('import subprocess, sys, time\n'
+            'subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])\n'
+            'print("started", flush=True)\n'
+            'time.sleep(60)\n')
+    with pytest.raises(gpu_check.ChildTimeout) as info:
+        gpu_check.run_child([sys.executable, '-c', code], 3, False)
+    assert 'timed out after 3 s' in str(info.value)
+    assert info.value.output.startswith('started')
+
+
+def test_progress_of_a_cut_short_pytest_run_and_the_time_reserved():
+    gpu_check = _load()
+    assert gpu_check._progress('..F.s [ 10%]\n..E\nsome text\n') == \
+        '5 passed, 1 failed, 1 errors, 1 skipped'
+    assert gpu_check._progress('collecting ...') == 'no test finished'
+    check = gpu_check.Check(gpu_check.parse_args([]))
+    assert check._reserve('tests') == 150 + 45  # speed and cpu run after the tests
+    assert check._reserve('cpu') == 0
+    check = gpu_check.Check(gpu_check.parse_args(['--sections', 'tests,cpu']))
+    assert check._reserve('tests') == 45
