@@ -40,10 +40,6 @@ def _check_binary(in_types):
     type_check.expect_broadcast_shapes(lhs.shape, rhs.shape)
 
 
-def _check_unary(in_types, kind_float=False):
-    type_check.expect(in_types.size() == 1)
-
-
 def _preprocess_const(x, value):
     """Cast a constant to the dtype of `x` (Chainer keeps the Variable's dtype)."""
     value_type = type(value)

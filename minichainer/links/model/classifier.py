@@ -5,26 +5,6 @@ from minichainer.functions.evaluation.accuracy import accuracy
 from minichainer.functions.loss.softmax_cross_entropy import softmax_cross_entropy
 
 
-def _default_lossfun(y, t):
-    return softmax_cross_entropy(y, t)
-
-
-def _default_accfun(y, t):
-    return accuracy(y, t)
-
-
-try:  # the real functions as defaults, as in Chainer, once they exist
-    from minichainer.functions.loss.softmax_cross_entropy import softmax_cross_entropy \
-        as _default_lossfun  # noqa: F811
-except ImportError:
-    pass
-try:
-    from minichainer.functions.evaluation.accuracy import accuracy \
-        as _default_accfun  # noqa: F811
-except ImportError:
-    pass
-
-
 class Classifier(link.Chain):
     """Wrap a predictor: `model(*args, t)` returns `lossfun(predictor(*args), t)`.
 
@@ -44,7 +24,7 @@ class Classifier(link.Chain):
 
     compute_accuracy = True
 
-    def __init__(self, predictor, lossfun=_default_lossfun, accfun=_default_accfun,
+    def __init__(self, predictor, lossfun=softmax_cross_entropy, accfun=accuracy,
                  label_key=-1):
         if not isinstance(label_key, (int, str)):
             raise TypeError('Classifier: label_key must be int or str, but is {}'.format(
