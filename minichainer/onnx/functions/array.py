@@ -18,6 +18,10 @@ Pad                     attributes up to 10, inputs from 11 (`wrap` mode from 19
 Resize / Upsample       Upsample up to 9, Resize from 10 (coordinate modes from 11)
 ======================  =============================================================
 
+Beyond onnx_chainer's set: `Flip`, `FlipLR`, `FlipUD`, `Broadcast`, `PadSequence` and
+`Diagonal`; `Repeat` takes per-element counts, `Pad` the `wrap` mode (opset 19),
+`ResizeImages` is exact from opset 11 (both alignments, nearest mode too).
+
 Helpers shared by the other converter modules of this package (math, connection,
 pooling) live here too; their names start with an underscore so that the registry,
 which collects the `convert_*` functions, leaves them alone.

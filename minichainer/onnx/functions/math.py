@@ -3,7 +3,9 @@
 Beyond onnx_chainer's set, the elementwise functions that ONNX has an operator (or a
 two-node composition) for are converted as well: `Arctanh`, `Erf`, `Erfc`, `Log2`,
 `Log10`, `Log1p`, `Expm1`, `Fmod`, `SquaredDifference`, `MultiAdd` (`F.add` of several
-variables), `SumTo`, `BatchL2NormSquared` and `Cumsum`.
+variables), `SumTo`, `BatchL2NormSquared`, `Cumsum`, `EinSum`, `TensorDot` and `BatchDet`.
+`F.sign` makes no FunctionNode (as in Chainer): `convert_sign` serves it wrapped with
+`replace_func.fake_as_funcnode(F.sign, 'sign')`, as onnx_chainer's exporter wrapped it.
 """
 import numpy
 
