@@ -3,11 +3,10 @@
 A subclass implements `forward(inputs)` (arrays in, a tuple of arrays out) and
 `backward(target_input_indexes, grad_outputs)` (Variables in, Variables out, so that the
 same code gives higher-order gradients).  `apply(inputs)` runs forward and, when
-`config.enable_backprop` is on and some input requires a gradient, links the node into the
-graph: it holds its input nodes strongly and its output nodes through weak references.
-
-Deliberate difference from Chainer: when no input requires a gradient no graph is linked
-(Chainer links it anyway, although backward can never reach it).
+`config.enable_backprop` is on, links the node into the graph, as Chainer does, even
+when no input requires a gradient (the outputs then do not either, and `y.creator` is
+the node): it holds its input nodes strongly and its output nodes through weak
+references.  With `enable_backprop` off nothing is linked.
 """
 import collections
 import traceback
