@@ -3,6 +3,7 @@ import numpy
 
 from minichainer import backend
 from minichainer import variable
+from minichainer.utils import scatter
 
 
 class CooMatrix:
@@ -52,7 +53,12 @@ class CooMatrix:
 
 def _scatter(dense, row, col, data):
     keep = (row >= 0) & (col >= 0)
-    numpy.add.at(dense, (row[keep], col[keep]), data[keep])
+    if isinstance(dense, numpy.ndarray):
+        numpy.add.at(dense, (row[keep], col[keep]), data[keep])
+    else:   # no boolean selection on a GPU: the padding adds zeros at (0, 0)
+        xp = backend.get_array_module(dense)
+        scatter.scatter_add(dense, (xp.where(keep, row, 0), xp.where(keep, col, 0)),
+                            data * keep)
 
 
 def to_coo(x, ldnz=None, requires_grad=False):
@@ -106,8 +112,9 @@ def _is_sorted_by_first(first, second):
         raise ValueError('invalid index combination of row and col.')
     if valid_first.shape[0] <= 1:
         return True
-    if (numpy.diff(valid_first) < 0).any():
+    xp = backend.get_array_module(first)
+    if (xp.diff(valid_first) < 0).any():
         return False
     # within a run of equal first indices, the second ones must be sorted too
-    same = numpy.diff(valid_first) == 0
-    return not (same & (numpy.diff(valid_second) < 0)).any()
+    same = xp.diff(valid_first) == 0
+    return not (same & (xp.diff(valid_second) < 0)).any()

@@ -1,4 +1,6 @@
 """Taking a diagonal (`chainer.functions.diagonal`)."""
+import numpy
+
 from minichainer import backend
 from minichainer import function_node
 from minichainer.utils import type_check
@@ -41,6 +43,13 @@ class DiagonalGrad(function_node.FunctionNode):
         gy, = inputs
         xp = backend.get_array_module(gy)
         gx = xp.zeros(self.out_shape, gy.dtype)
+        if xp is not numpy:
+            # the diagonal's positions written through a view with the two axes last
+            n = gy.shape[-1]
+            rows = xp.arange(n) + max(-self.offset, 0)
+            cols = xp.arange(n) + max(self.offset, 0)
+            xp.moveaxis(gx, (self.axis1, self.axis2), (-2, -1))[..., rows, cols] = gy
+            return gx,
         view = gx.diagonal(offset=self.offset, axis1=self.axis1, axis2=self.axis2)
         view.setflags(write=True)  # NumPy returns the diagonal view read-only
         view[...] = gy

@@ -201,7 +201,9 @@ def code_dtype(kk):
 _CHUNK_BYTES = 1 << 20
 
 
-def _batch_chunks(n, bytes_per_sample):
+def _batch_chunks(n, bytes_per_sample, xp=numpy):
+    if xp is not numpy:
+        return [(0, n)]     # on a GPU: one pass over the whole batch (fewer kernels)
     step = max(1, _CHUNK_BYTES // max(1, bytes_per_sample))
     return [(i, min(n, i + step)) for i in range(0, n, step)]
 
@@ -213,7 +215,7 @@ def max_forward(geo, x):
     y = xp.empty((n, c, geo.P), dtype=x.dtype)
     code = xp.empty((n, c, geo.P), dtype=code_dtype(geo.kk))
     per_sample = c * geo.kk * geo.P * x.dtype.itemsize
-    for i, j in _batch_chunks(n, per_sample):
+    for i, j in _batch_chunks(n, per_sample, xp):
         _max_forward_chunk(geo, x[i:j], y[i:j], code[i:j])
     return y.reshape(geo.out_shape()), code
 
@@ -235,6 +237,12 @@ def _max_forward_chunk(geo, x, y, code):
         xp.maximum(y, v, out=y)          # NaN-propagating, as max()
         xp.multiply(greater, code.dtype.type(o), out=step)
         xp.maximum(code, step, out=code)
+    if xp is not numpy:
+        # on a GPU without reading a flag back: the first NaN of each window holding one
+        nan = xp.isnan(col)
+        xp.copyto(code, nan.argmax(axis=2).astype(code.dtype, copy=False),
+                  where=nan.any(axis=2))
+        return
     with numpy.errstate(over='ignore', invalid='ignore'):
         # cheap test; a sum that overflows (float16 maps) is inf, not NaN, and
         # inf - inf only costs the exact path. No warning either way: the input is fine
@@ -267,7 +275,7 @@ def max_backward(geo, code, gy, dtype):
     offsets = geo.offsets()
     colon = (slice(None), slice(None))
     per_sample = c * _prod(geo.in_shape[2:]) * numpy.dtype(dtype).itemsize
-    for i, j in _batch_chunks(n, per_sample):
+    for i, j in _batch_chunks(n, per_sample, xp):
         gx_part = gx[i:j]
         mask = xp.empty((j - i, c) + outs, dtype=dtype)
         for o, dst, src in offsets:
