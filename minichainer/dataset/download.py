@@ -10,9 +10,7 @@ half-written cache file.
 import contextlib
 import hashlib
 import os
-import shutil
 import sys
-import tempfile
 import urllib.error
 
 from minichainer.utils import atomic_write
@@ -169,9 +167,8 @@ def cached_download(url, md5=None, size=None):
             except DownloadError:
                 os.remove(cache_path)  # corrupt cache entry: download again
 
-    fd, temp_path = atomic_write.mkstemp(cache_root, os.path.basename(cache_path))
-    os.close(fd)
-    try:
+    def download(fd, temp_path):
+        os.close(fd)
         print('Downloading from {}...'.format(url), file=sys.stdout)
         try:
             _fetch(url, temp_path)
@@ -185,12 +182,13 @@ def cached_download(url, md5=None, size=None):
                 'offline, fetch the file elsewhere and place it at {}'.format(
                     url, getattr(e, 'reason', e), cache_path)) from e
         _check_file(temp_path, url, md5, size)
+
+    def commit(temp_path, final_path):
         with _file_lock(lock_path):
-            os.replace(temp_path, cache_path)
-    finally:
-        if os.path.exists(temp_path):
-            os.remove(temp_path)
-        atomic_write.release(temp_path)
+            os.replace(temp_path, final_path)
+
+    atomic_write.write_atomically(cache_root, os.path.basename(cache_path), download,
+                                  makedirs=False, commit=commit)
     return cache_path
 
 
@@ -217,15 +215,24 @@ def cache_or_load_file(path, creator, loader):
         raise RuntimeError(
             'cache_or_load_file: cannot create the dataset root directory {}'.format(
                 _dataset_root)) from None
-    os.makedirs(directory, exist_ok=True)
-    temp_dir = tempfile.mkdtemp(dir=directory, prefix='.tmp-')
-    temp_path = os.path.join(temp_dir, os.path.basename(path))
     lock_path = os.path.join(_dataset_root, '_create_lock')
-    try:
-        content = creator(temp_path)
+    name = os.path.basename(path)
+    ext = os.path.splitext(name)[1]
+    created = []
+
+    def create(fd, temp_path):
+        # The creator makes the file itself (numpy.savez adds '.npz' to a name without
+        # it, hence the temporary name keeps the extension).
+        os.close(fd)
+        os.remove(temp_path)
+        created.append(creator(temp_path))
+
+    def commit(temp_path, final_path):
         with _file_lock(lock_path):
-            if not os.path.exists(path) and os.path.exists(temp_path):
-                os.replace(temp_path, path)
-    finally:
-        shutil.rmtree(temp_dir, ignore_errors=True)
-    return content
+            if not os.path.exists(final_path) and os.path.exists(temp_path):
+                os.replace(temp_path, final_path)
+
+    atomic_write.write_atomically(
+        directory, name, create, commit=commit,
+        suffix='.tmp' + ext if ext[1:].isalnum() else '.tmp')
+    return created[0]

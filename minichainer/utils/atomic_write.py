@@ -97,14 +97,16 @@ def fsync_path(path):
 
 
 def write_atomically(directory, name, write, prefix=None, suffix='.tmp', fsync=False,
-                     makedirs=True):
+                     makedirs=True, commit=None):
     """Create `directory/name` so that readers never see a partial file.
 
     `write(fd, tmp_path)` fills a temporary file in `directory` (created if missing)
     and must close `fd`; with `fsync` the file is flushed to disk, then it replaces
     `directory/name` with `os.replace`.  On any error the temporary file is removed
     and the error re-raised.  `prefix` (default `name`) and `suffix` name the
-    temporary file; `makedirs` creates a missing `directory`.
+    temporary file; `makedirs` creates a missing `directory`.  `commit(tmp_path,
+    final_path)`, when given, does the rename instead (under a lock, or only when
+    `final_path` is still missing, for example); a temporary file it leaves is removed.
     """
     if makedirs:
         os.makedirs(directory, exist_ok=True)
@@ -113,7 +115,12 @@ def write_atomically(directory, name, write, prefix=None, suffix='.tmp', fsync=F
         write(fd, tmp)
         if fsync:
             fsync_path(tmp)
-        os.replace(tmp, os.path.join(directory, name))
+        if commit is None:
+            os.replace(tmp, os.path.join(directory, name))
+        else:
+            commit(tmp, os.path.join(directory, name))
+            if os.path.lexists(tmp):
+                os.remove(tmp)
     except BaseException:
         try:
             os.remove(tmp)

@@ -116,6 +116,26 @@ def test_cache_or_load_file_failing_creator_leaves_nothing(tmp_path, dataset_roo
     assert os.listdir(work) == []  # neither the file nor the temporary directory
 
 
+def test_cache_or_load_file_keeps_a_file_made_meanwhile(tmp_path, dataset_root):
+    # Another process finishes first: its file stays, ours is dropped; the creator
+    # wrote to one of atomic_write's recognizable temporary names.
+    from minichainer.utils import atomic_write
+    (tmp_path / 'work').mkdir()
+    path = tmp_path / 'work' / 'data.npz'
+    seen = []
+
+    def creator(p):
+        seen.append(atomic_write.parse_temp_name(os.path.basename(p)))
+        numpy.savez(p, x=numpy.zeros(2))
+        path.write_bytes(b'the other process')
+        return 'ours'
+
+    assert cache_or_load_file(str(path), creator, None) == 'ours'
+    assert path.read_bytes() == b'the other process'
+    assert os.listdir(tmp_path / 'work') == ['data.npz']
+    assert seen[0][0] == 'data.npz' and seen[0][1] == os.getpid()
+
+
 def test_cache_or_load_file_with_unusable_root(tmp_path, monkeypatch):
     not_a_dir = tmp_path / 'file'
     not_a_dir.write_text('')
