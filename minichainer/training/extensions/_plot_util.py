@@ -4,26 +4,39 @@ import warnings
 
 from minichainer.utils import atomic_write
 
-_available = None
-_warned = False
+
+class MatplotlibCheck:
+    """Whether matplotlib imports, found out once per process (the one piece of state
+    the plotting extensions share).
+
+    Attributes:
+        found (bool or None): None until `__call__` first looks, then the answer.
+        warned (bool): Whether the missing-matplotlib warning was given.
+    """
+
+    def __init__(self):
+        self.found = None
+        self.warned = False
+
+    def __call__(self):
+        """True when matplotlib can be imported; warns once when it cannot."""
+        if self.found is None:
+            try:
+                import matplotlib  # noqa: F401
+                self.found = True
+            except (ImportError, TypeError):
+                self.found = False
+        if not self.found and not self.warned:
+            self.warned = True
+            warnings.warn(
+                'matplotlib is not installed on your environment, so nothing will be '
+                'plotted at this time. Please install matplotlib to plot figures: '
+                'pip install minichainer[plot]')
+        return self.found
 
 
-def available():
-    """True when matplotlib can be imported; warns once when it cannot."""
-    global _available, _warned
-    if _available is None:
-        try:
-            import matplotlib  # noqa: F401
-            _available = True
-        except (ImportError, TypeError):
-            _available = False
-    if not _available and not _warned:
-        _warned = True
-        warnings.warn(
-            'matplotlib is not installed on your environment, so nothing will be '
-            'plotted at this time. Please install matplotlib to plot figures: '
-            'pip install minichainer[plot]')
-    return _available
+available = MatplotlibCheck()
+"""The process's check: `available()` is True when matplotlib imports."""
 
 
 class MatplotlibMixin:
@@ -40,7 +53,7 @@ def module_getattr(module_name):
     until checked, then whether matplotlib imports)."""
     def __getattr__(name):
         if name == '_available':
-            return _available
+            return available.found
         raise AttributeError('module {!r} has no attribute {!r}'.format(module_name, name))
     return __getattr__
 

@@ -44,8 +44,8 @@ def test_plot_report_writes_png_and_serializes(tmp_path):
 
 
 def test_plot_report_without_matplotlib_warns_once(tmp_path, monkeypatch):
-    monkeypatch.setattr(_plot_util, '_available', False)
-    monkeypatch.setattr(_plot_util, '_warned', False)
+    monkeypatch.setattr(_plot_util.available, 'found', False)
+    monkeypatch.setattr(_plot_util.available, 'warned', False)
     with warnings.catch_warnings(record=True) as w:
         warnings.simplefilter('always')
         plot = extensions.PlotReport(['main/loss'])
