@@ -468,3 +468,22 @@ def test_old_style_function_with_external_converter(ort_session):
                           external_converters={'Double': converter})
     y, = ort_session(proto).run(None, {'Input_0': _x(2, 2)})
     numpy.testing.assert_allclose(y, _x(2, 2) * 2)
+
+
+def test_functions_outside_the_graph_are_traced_while_exporting(ort_session):
+    # F.argmax and F.sign make no graph node normally (as Chainer's); while an export
+    # traces the forward pass they do (config._exporting), so no function is patched
+    x = _x(3, 4)
+    assert F.argmax(minichainer.Variable(x), axis=1).creator is None
+    assert F.sign(minichainer.Variable(x)).creator is None
+
+    class Model(minichainer.Chain):
+        def forward(self, x):
+            return F.argmax(x, axis=1), F.sign(x) * 2
+    proto = oc.export(Model(), x)
+    assert {'ArgMax', 'Sign'} <= {n.op_type for n in proto.graph.node}
+    index, sign = ort_session(proto).run(None, {'Input_0': x})
+    numpy.testing.assert_array_equal(index, x.argmax(axis=1))
+    numpy.testing.assert_array_equal(sign, numpy.sign(x) * 2)
+    assert not hasattr(minichainer.config, '_exporting') or \
+        not minichainer.config._exporting

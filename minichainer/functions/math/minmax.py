@@ -2,6 +2,7 @@
 import numpy
 
 from minichainer import backend
+from minichainer import configuration
 from minichainer import function
 from minichainer import function_node
 from minichainer import utils
@@ -171,7 +172,10 @@ def argmax(x, axis=None):
     Not differentiable.
     """
     # Not differentiable: the result is not linked into the graph, so backward() from
-    # it is a no-op (Chainer's test relies on that) instead of a missing-grad error.
+    # it is a no-op (Chainer's test relies on that) instead of a missing-grad error;
+    # linked while an exporter traces the forward pass (minichainer.onnx).
+    if getattr(configuration.config, '_exporting', False):
+        return ArgMax(axis).apply((x,))[0]
     with function.no_backprop_mode():
         return ArgMax(axis).apply((x,))[0]
 
@@ -181,7 +185,8 @@ def argmin(x, axis=None):
 
     Not differentiable.
     """
-    # Not differentiable: the result is not linked into the graph, so backward() from
-    # it is a no-op (Chainer's test relies on that) instead of a missing-grad error.
+    # Not differentiable: not linked into the graph (see argmax), but while exporting.
+    if getattr(configuration.config, '_exporting', False):
+        return ArgMin(axis).apply((x,))[0]
     with function.no_backprop_mode():
         return ArgMin(axis).apply((x,))[0]

@@ -14,7 +14,10 @@ _MODULES = ('activation', 'array', 'connection', 'loss', 'math', 'noise', 'norma
             'pooling', 'rnn')
 
 #: minichainer FunctionNode class name -> Chainer's, where they differ.
-CLASS_NAME_ALIASES = {}
+CLASS_NAME_ALIASES = {
+    # F.sign makes a node only while exporting (Chainer's exporter wrapped it as 'sign')
+    'Sign': 'sign',
+}
 
 #: Chainer FunctionNode name -> converter taking one FunctionConverterParams.
 converters = {}
