@@ -105,39 +105,9 @@ def backward(outputs, grad_outputs=None, **kwargs):
             them here), or the lengths of `outputs` and `grad_outputs` differ.
         TypeError: `outputs`/`grad_outputs` are not sequences of Variables.
     """
-    enable_double_backprop = kwargs.pop('enable_double_backprop', False)
-    if 'retain_grad' in kwargs:
-        raise ValueError('backward: retain_grad is not supported (semantics for '
-                         'retain_grad=True is under discussion in Chainer)')
-    if 'loss_scale' in kwargs:
-        raise ValueError('backward: chainer.backward does not support the loss_scale option')
-    if kwargs:
-        raise TypeError('backward() got unexpected keyword argument(s): {}'.format(
-            ', '.join(sorted(kwargs))))
-    if not isinstance(outputs, (tuple, list)):
-        raise TypeError('backward: outputs must be a tuple or a list, got {}'.format(
-            type(outputs).__name__))
-    for i, var in enumerate(outputs):
-        if not isinstance(var, Variable):
-            raise TypeError('backward: outputs[{}] must be a Variable, got {}'.format(
-                i, type(var).__name__))
+    enable_double_backprop = _check_backward_arguments(outputs, grad_outputs, kwargs)
     if grad_outputs is None:
-        grad_outputs = []
-        for var in outputs:
-            gv = var._grad_var
-            if gv is None:
-                warnings.warn('outputs contains a Variable without grad, or duplicate '
-                              'outputs. Note that chainer.backward does not set default '
-                              'grad.', RuntimeWarning)
-            var._grad_var = None
-            grad_outputs.append(gv)
-    else:
-        if not isinstance(grad_outputs, (tuple, list)):
-            raise TypeError('backward: grad_outputs must be None, a tuple or a list, got '
-                            '{}'.format(type(grad_outputs).__name__))
-        if len(grad_outputs) != len(outputs):
-            raise ValueError('backward: grad_outputs must have as many elements as outputs '
-                             '({}), got {}'.format(len(outputs), len(grad_outputs)))
+        grad_outputs = _consume_output_grads(outputs)
     start = {}
     for var, gv in zip(outputs, grad_outputs):
         if gv is None:
@@ -155,6 +125,48 @@ def backward(outputs, grad_outputs=None, **kwargs):
         return
     with using_config('enable_backprop', enable_double_backprop):
         _run(start, False, None)
+
+
+def _check_backward_arguments(outputs, grad_outputs, kwargs):
+    # `backward`'s argument checks; returns `enable_double_backprop`.
+    enable_double_backprop = kwargs.pop('enable_double_backprop', False)
+    if 'retain_grad' in kwargs:
+        raise ValueError('backward: retain_grad is not supported (semantics for '
+                         'retain_grad=True is under discussion in Chainer)')
+    if 'loss_scale' in kwargs:
+        raise ValueError('backward: chainer.backward does not support the loss_scale option')
+    if kwargs:
+        raise TypeError('backward() got unexpected keyword argument(s): {}'.format(
+            ', '.join(sorted(kwargs))))
+    if not isinstance(outputs, (tuple, list)):
+        raise TypeError('backward: outputs must be a tuple or a list, got {}'.format(
+            type(outputs).__name__))
+    for i, var in enumerate(outputs):
+        if not isinstance(var, Variable):
+            raise TypeError('backward: outputs[{}] must be a Variable, got {}'.format(
+                i, type(var).__name__))
+    if grad_outputs is not None:
+        if not isinstance(grad_outputs, (tuple, list)):
+            raise TypeError('backward: grad_outputs must be None, a tuple or a list, got '
+                            '{}'.format(type(grad_outputs).__name__))
+        if len(grad_outputs) != len(outputs):
+            raise ValueError('backward: grad_outputs must have as many elements as outputs '
+                             '({}), got {}'.format(len(outputs), len(grad_outputs)))
+    return enable_double_backprop
+
+
+def _consume_output_grads(outputs):
+    # Without grad_outputs, `backward` takes (and clears) each output's own gradient.
+    grad_outputs = []
+    for var in outputs:
+        gv = var._grad_var
+        if gv is None:
+            warnings.warn('outputs contains a Variable without grad, or duplicate '
+                          'outputs. Note that chainer.backward does not set default '
+                          'grad.', RuntimeWarning)
+        var._grad_var = None
+        grad_outputs.append(gv)
+    return grad_outputs
 
 
 def grad(outputs, inputs, grad_outputs, grad_inputs, set_grad, retain_grad,
@@ -211,16 +223,8 @@ def _run(start, retain_grad, loss_scale, targets=None, initial=None):
     grads = {} if initial is None else dict(initial)  # node -> gradient Variable so far
     heap = []  # (-rank, order, function node): the highest rank first
     pushed = set()  # function nodes put on the heap
-    handed_out = set()  # ids of arrays already given to a leaf or an output as its grad
     order = itertools.count()
-    for node, gv in start.items():
-        current = grads.get(node) if initial is not None else None
-        grads[node] = gv if current is None else current + gv
-        handed_out.add(id(gv._data))
-        func = node._creator_node
-        if func is not None and func not in pushed:
-            pushed.add(func)
-            heappush(heap, (-func.rank, next(order), func))
+    handed_out = _seed(start, grads, initial is not None, heap, pushed, order)
     if targets is not None:
         handed_out = None  # leaves are targets like any other node: nothing is handed out
     is_debug = get_value('debug')
@@ -262,6 +266,22 @@ def _run(start, retain_grad, loss_scale, targets=None, initial=None):
     if targets is not None:
         return {node: grads.get(node) for node in targets}
     return None
+
+
+def _seed(start, grads, summed, heap, pushed, order):
+    # `_run`'s start: the starting gradients into `grads` (added to the initial ones
+    # when `summed`), their creators onto the heap.  Returns the set of the ids of the
+    # arrays handed out as gradients so far.
+    handed_out = set()  # ids of arrays already given to a leaf or an output as its grad
+    for node, gv in start.items():
+        current = grads.get(node) if summed else None
+        grads[node] = gv if current is None else current + gv
+        handed_out.add(id(gv._data))
+        func = node._creator_node
+        if func is not None and func not in pushed:
+            pushed.add(func)
+            heappush(heap, (-func.rank, next(order), func))
+    return handed_out
 
 
 def _output_grads(func, grads, targets, retain_grad):
