@@ -95,6 +95,9 @@ class _DuplicateHookError(KeyError, ValueError):
         return str(self.args[0]) if self.args else ''
 
 
+_ndarray = numpy.ndarray
+
+
 def _param_dtype(param):
     try:
         return param.dtype
@@ -211,7 +214,10 @@ class UpdateRule:
         if self._use_fp32_update and _param_dtype(param) == numpy.float16:
             self._update_fp32(param)
             return
-        if param.array is not None:
+        array = param.array
+        # _prepare's work is needed only for a new state or one on another device
+        if array is not None and not (self._state_home == 'cpu' and type(array) is _ndarray
+                                      and self._state is not None):
             self._prepare(param)
         loss_scale = getattr(param, '_loss_scale', None)
         if loss_scale is not None:
@@ -355,6 +361,8 @@ class UpdateRule:
     _state_home = None
 
     def _prepare(self, param):
+        """Make the state (`init_state`) at the first update, and move it to the
+        parameter's device when the parameter moved or the state was loaded."""
         array = param.array
         if type(array) is numpy.ndarray:
             home = 'cpu'
