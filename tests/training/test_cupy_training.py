@@ -357,3 +357,25 @@ def test_multiprocess_updater_gather_and_scatter_on_cupy(cupy_device):
         mpu.scatter_grads(model, flat[:-1])
     if _double(cupy_device):
         assert mpu.MultiprocessParallelUpdater.available() is False  # no NCCL there
+
+
+def test_variable_statistics_plot_on_cupy(cupy_device, tmp_path):
+    pytest.importorskip('matplotlib')
+    model = _model()
+    opt = minichainer.optimizers.SGD()
+    opt.setup(model)
+    model.to_device(cupy_device)
+    it = minichainer.iterators.SerialIterator(_dataset(), 6)
+    trainer = training.Trainer(training.updaters.StandardUpdater(it, opt,
+                                                                 device=cupy_device),
+                               (2, 'iteration'), out=str(tmp_path))
+    link = model.predictor[0]
+    ext = extensions.VariableStatisticsPlot(link, filename='stats.png',
+                                            trigger=(2, 'iteration'))
+    trainer.extend(ext)
+    trainer.run()
+    assert (tmp_path / 'stats.png').read_bytes()[:4] == b'\x89PNG'
+    _, data = ext._samples.get_data()
+    w = numpy.concatenate([_host(link.W.array).ravel(), _host(link.b.array).ravel()])
+    assert data[-1, 0, 0] == pytest.approx(w.mean(), rel=1e-5)
+    assert data[-1, 0, -1] == pytest.approx(w.max(), rel=1e-5)
