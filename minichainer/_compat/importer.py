@@ -15,7 +15,8 @@ import types
 # Chainer APIs that minichainer deliberately does not provide, with the reason shown.
 _UNSUPPORTED = {
     'chainer.links.caffe': 'Caffe model import/export is not supported',
-    'chainer.exporters': 'Caffe/ONNX export is not supported',
+    'chainer.exporters': 'Caffe export is not supported (for ONNX, onnx_chainer is '
+                         'minichainer.onnx)',
     'chainer.graph_optimizations': 'static graph optimizations are not supported',
     'chainer.backends.intel64.ideep': 'iDeep is not supported',
 }
