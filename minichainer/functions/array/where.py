@@ -31,6 +31,9 @@ class Where(function_node.FunctionNode):
     def forward(self, inputs):
         xp = backend.get_array_module(*inputs)
         x, y = inputs
+        if xp is not numpy and isinstance(self.condition, numpy.ndarray) \
+                and not self.condition.ndim:
+            self.condition = xp.asarray(self.condition)   # a scalar condition, sent over
         return xp.where(self.condition, x, y),
 
     def backward(self, indexes, grad_outputs):
