@@ -143,6 +143,15 @@ def scenario_functions(comm):
         minichainer.functions.sum(y).backward()
 
 
+def scenario_allreduce_persistent(comm):
+    bn = L.BatchNormalization(3)
+    bn.to_device(DEVICE)
+    bn.avg_mean[...] = comm.rank + 1.0
+    mn.extensions.AllreducePersistent(bn, comm)()
+    assert isinstance(bn.avg_mean, XP.ndarray)
+    numpy.testing.assert_array_equal(_on_device(bn.avg_mean), [1.5] * 3)
+
+
 def scenario_not_cuda_aware(comm):
     # this MPI (MPICH without --with-cuda) does not read device memory: staging is used
     assert mpi_communicator_base.mpi_is_cuda_aware(comm._MPI) is False

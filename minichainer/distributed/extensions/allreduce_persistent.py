@@ -1,6 +1,5 @@
 """Average the persistent arrays of a model over the ranks (`AllreducePersistent`)."""
-import numpy
-
+from minichainer import backend
 from minichainer.training import extension
 
 
@@ -25,7 +24,8 @@ class AllreducePersistent(extension.Extension):
         for _, link in sorted(self.model.namedlinks(), key=lambda x: x[0]):
             for name in sorted(link._persistent):
                 value = getattr(link, name)
-                if isinstance(value, numpy.ndarray) and value.dtype.kind == 'f':
+                if isinstance(value, backend.get_array_types()) and \
+                        value.dtype.kind == 'f':  # NumPy or GPU (staged) arrays
                     total = self.comm.allreduce(value)
-                    numpy.multiply(total, 1.0 / self.comm.size, out=value,
-                                   casting='same_kind')
+                    backend.get_array_module(value).multiply(
+                        total, 1.0 / self.comm.size, out=value, casting='same_kind')
