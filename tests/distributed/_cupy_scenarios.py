@@ -152,6 +152,26 @@ def scenario_allreduce_persistent(comm):
     numpy.testing.assert_array_equal(_on_device(bn.avg_mean), [1.5] * 3)
 
 
+def scenario_multi_node_batch_normalization(comm):
+    # statistics over both ranks' batches, on the device, equal to the CPU's
+    rs = numpy.random.RandomState(comm.rank)
+    x = rs.randn(4, 3, 2).astype(numpy.float32)
+    outs = []
+    for device in (None, DEVICE):
+        bn = mn.MultiNodeBatchNormalization(3, comm)
+        xv = minichainer.Variable(x.copy() if device is None else device.send(x))
+        if device is not None:
+            bn.to_device(device)
+        y = bn(xv)
+        minichainer.functions.sum(y * y).backward()
+        outs.append([CPU.send(a) for a in (y.array, xv.grad, bn.gamma.grad,
+                                           bn.avg_mean, bn.avg_var)])
+        if device is not None:
+            assert isinstance(y.array, XP.ndarray) and isinstance(xv.grad, XP.ndarray)
+    for cpu, gpu in zip(*outs):
+        numpy.testing.assert_allclose(gpu, cpu, rtol=1e-5, atol=1e-6)
+
+
 def scenario_not_cuda_aware(comm):
     # this MPI (MPICH without --with-cuda) does not read device memory: staging is used
     assert mpi_communicator_base.mpi_is_cuda_aware(comm._MPI) is False

@@ -10,7 +10,8 @@ from . import _launch
 
 SCRIPT = os.path.join(_launch.HERE, '_cupy_scenarios.py')
 SCENARIOS = ['arrays', 'mean_grad_shared_memory', 'mean_grad_allreduce', 'bcast_data',
-             'multi_node_optimizer', 'functions', 'allreduce_persistent', 'not_cuda_aware']
+             'multi_node_optimizer', 'functions', 'allreduce_persistent',
+             'multi_node_batch_normalization', 'not_cuda_aware']
 
 
 def test_mpi_collectives_on_cupy_double_arrays():

@@ -1,15 +1,17 @@
 """Batch normalization with statistics over the whole multi-process batch."""
 import numpy
 
+from minichainer import backend
 from minichainer import function_node
 from minichainer import variable
 
 
 def _pack_allreduce(comm, arrays):
-    """Sum over the ranks of several 1-D arrays in one Allreduce (in float64)."""
+    """Sum over the ranks of several 1-D arrays in one Allreduce (in float64), on their
+    device (a GPU buffer travels through the communicator's host staging)."""
     sizes = [a.size for a in arrays]
-    buf = numpy.concatenate([numpy.asarray(a, dtype=numpy.float64).ravel()
-                             for a in arrays])
+    xp = backend.get_array_module(arrays[0])
+    buf = xp.concatenate([a.astype(numpy.float64, copy=False).ravel() for a in arrays])
     total = comm.allreduce(buf)
     out = []
     offset = 0
@@ -45,27 +47,28 @@ class MultiNodeBatchNormalizationFunction(function_node.FunctionNode):
         self.axis = axis
         expand = (None, slice(None)) + (None,) * (x.ndim - 2)
         self.expand = expand
+        xp = backend.get_array_module(x)
         n_local = x.size // gamma.size
         s, ss, n = _pack_allreduce(self.comm, [
             x.sum(axis=axis, dtype=numpy.float64),
-            numpy.square(x, dtype=numpy.float64).sum(axis=axis),
-            numpy.array([n_local], dtype=numpy.float64)])
-        n = float(n[0])
+            xp.square(x, dtype=numpy.float64).sum(axis=axis),
+            xp.full(1, n_local, dtype=numpy.float64)])
+        n = n[0]  # the total count stays an array (no host copy on a GPU)
         mean64 = s / n
-        var64 = numpy.maximum(ss / n - mean64 * mean64, 0.)
+        var64 = xp.maximum(ss / n - mean64 * mean64, 0.)
         self.n_total = n
         # computed in the wider of x's and gamma's dtypes (float32 for mixed16's float16
         # x and float32 gamma), as Chainer's batch normalization does
         dtype = numpy.promote_types(x.dtype, gamma.dtype)
         mean = mean64.astype(dtype)
-        inv_std = (1. / numpy.sqrt(var64 + self.eps)).astype(dtype)
+        inv_std = (1. / xp.sqrt(var64 + self.eps)).astype(dtype)
         self.inv_std = inv_std
         x_hat = (x - mean[expand]) * inv_std[expand]
         self.x_hat = x_hat
         y = gamma[expand] * x_hat + beta[expand]
         if self.running_mean is not None:
             m = self.decay
-            adjust = n / max(n - 1., 1.)
+            adjust = n / xp.maximum(n - 1., 1.)
             self.running_mean *= m
             self.running_mean += (1 - m) * mean64.astype(self.running_mean.dtype)
             self.running_var *= m
@@ -85,7 +88,7 @@ class MultiNodeBatchNormalizationFunction(function_node.FunctionNode):
         gbeta_all, ggamma_all = _pack_allreduce(self.comm, [gbeta, ggamma])
         coef = (gamma.array * self.inv_std)[expand]
         gx = coef * (gy - (x_hat * ggamma_all.astype(dt)[expand]
-                           + gbeta_all.astype(dt)[expand]) / dt.type(self.n_total))
+                           + gbeta_all.astype(dt)[expand]) / self.n_total.astype(dt))
         return (variable.Variable(gx.astype(gy.dtype, copy=False)),
                 variable.Variable(ggamma.astype(gamma.dtype, copy=False)),
                 variable.Variable(gbeta.astype(gamma.dtype, copy=False)))

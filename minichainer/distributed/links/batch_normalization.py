@@ -1,6 +1,5 @@
 """`MultiNodeBatchNormalization`: batch normalization over the batch of every rank."""
-import numpy
-
+from minichainer import backend
 from minichainer import configuration
 from minichainer.distributed.functions import batch_normalization as mnbn
 from minichainer.links.normalization import batch_normalization
@@ -44,12 +43,13 @@ class MultiNodeBatchNormalization(batch_normalization.BatchNormalization):
     def forward(self, x, finetune=False):
         if not configuration.config.train:
             return super().forward(x)
+        xp = backend.get_array_module(self.avg_mean)
         gamma = self.gamma
         if gamma is None:
-            gamma = numpy.ones(self.avg_mean.shape, dtype=self._highprec_dtype)
+            gamma = xp.ones(self.avg_mean.shape, dtype=self._highprec_dtype)
         beta = self.beta
         if beta is None:
-            beta = numpy.zeros(self.avg_mean.shape, dtype=self._highprec_dtype)
+            beta = xp.zeros(self.avg_mean.shape, dtype=self._highprec_dtype)
         if finetune:
             self.N += 1
             decay = 1. - 1. / self.N
