@@ -17,9 +17,10 @@ def create_communicator(communicator_name='naive', mpi_comm=None, **kwargs):
 
     `naive`, `flat` and `non_cuda_aware` all average gradients on host arrays
     packed in one buffer, summed through MPI shared memory between the processes of a
-    host and with `Allreduce` between hosts. The GPU-only communicators of ChainerMN
-    (`pure_nccl`, `hierarchical`, `two_dimensional`, `single_node`) need
-    CuPy/NCCL and raise a `ValueError` saying so.
+    host and with `Allreduce` between hosts; a model on a GPU (CuPy) is packed on the
+    device and staged through that host buffer (or handed to a CUDA-aware MPI). The
+    NCCL communicators of ChainerMN (`pure_nccl`, `hierarchical`, `two_dimensional`,
+    `single_node`) are not implemented and raise a `ValueError` saying so.
 
     Deliberate difference from ChainerMN: the default is `'naive'` (ChainerMN 7
     defaulted to `'pure_nccl'`, which needs a GPU).
@@ -48,8 +49,10 @@ def create_communicator(communicator_name='naive', mpi_comm=None, **kwargs):
             ('bucket_bytes', None), ('shared_memory', True))
     if communicator_name in _GPU_ONLY:
         raise ValueError(
-            'create_communicator: the {!r} communicator needs GPUs (CuPy and NCCL), which '
-            'minichainer does not support; use one of the CPU communicators {}'.format(
+            'create_communicator: the {!r} communicator needs GPUs with NCCL, which '
+            'minichainer\'s communicators do not use; use one of the MPI communicators {} '
+            '(they take NumPy and CuPy arrays, the latter through host memory or, with a '
+            'CUDA-aware MPI, directly)'.format(
                 communicator_name, ', '.join(repr(n) for n in _CPU)))
     if communicator_name not in _CPU:
         raise ValueError(
