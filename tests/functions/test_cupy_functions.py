@@ -411,6 +411,9 @@ case('max_pooling_2d_no_cover_all', lambda x: F.max_pooling_2d(x, 3, 2, 1, cover
 case('max_pooling_2d_nan', lambda x: F.max_pooling_2d(x * _xp(x.array).asarray(
     [[[[1, float('nan')], [1, 1]]]], x.dtype).repeat(2, 2).repeat(2, 3), 2),
      [_u((1, 1, 4, 4))], covers=('max_pooling_2d',), double=False)
+case('discriminative_loss_l2', lambda x, t: F.discriminative_margin_based_clustering_loss(
+    x, t, 0.5, 1.5, 2, norm=2), [_u((1, 2, 2, 2)), _const([[[0, 1], [1, 2]]])],
+     covers=('discriminative_margin_based_clustering_loss',), double=False)
 case('lstm_shrinking_batch', F.lstm, [_u((3, 2)), _u((2, 8))], covers=('lstm',))
 case('softmax_axis', lambda x: F.softmax(x, axis=2), [_u((2, 3, 4))], covers=('softmax',))
 case('log_softmax_axis', lambda x: F.log_softmax(x, axis=0), [_u((2, 3))],
