@@ -30,7 +30,15 @@ def _as_tuple(x):
 
 
 def _copy_arrays(xs):
-    return [x.copy() if isinstance(x, numpy.ndarray) else numpy.array(x) for x in xs]
+    return [x.copy() if isinstance(x, backend.get_array_types()) else numpy.array(x)
+            for x in xs]
+
+
+def _host(array):
+    """A NumPy array of `array` (one device-to-host copy for a GPU array)."""
+    if array is None or isinstance(array, numpy.ndarray):
+        return array
+    return backend.CpuDevice().send(array)
 
 
 def numerical_grad(f, inputs, grad_outputs, eps=1e-3, detect_nondifferentiable=False,
@@ -66,7 +74,10 @@ def numerical_grad(f, inputs, grad_outputs, eps=1e-3, detect_nondifferentiable=F
             gx.flat[i] = _derivative(
                 outputs_at, eps, grad_outputs, detect_nondifferentiable, diff_atol,
                 diff_rtol, 'input element {}'.format(i))
-        grads.append(gx.astype(x.dtype) if x.dtype.kind == 'f' else gx)
+        gx = gx.astype(x.dtype) if x.dtype.kind == 'f' else gx
+        if not isinstance(x, numpy.ndarray):  # a GPU input: the gradient on its device
+            gx = backend.get_device_from_array(x).send(gx)
+        grads.append(gx)
     return tuple(grads)
 
 
@@ -75,8 +86,9 @@ def _contract(ys, grad_outputs):
     for y, gy in zip(ys, grad_outputs):
         if gy is None:
             continue
-        y = numpy.asarray(y.array if isinstance(y, Variable) else y, dtype=numpy.float64)
-        total += float((y * numpy.asarray(gy, dtype=numpy.float64)).sum())
+        y = numpy.asarray(_host(y.array if isinstance(y, Variable) else y),
+                          dtype=numpy.float64)
+        total += float((y * numpy.asarray(_host(gy), dtype=numpy.float64)).sum())
     return total
 
 
@@ -86,7 +98,7 @@ def _float64_outputs(ys):
         if y is None:
             out.append(None)
         else:
-            out.append(numpy.array(y.array if isinstance(y, Variable) else y,
+            out.append(numpy.array(_host(y.array if isinstance(y, Variable) else y),
                                    dtype=numpy.float64))
     return out
 
@@ -229,10 +241,12 @@ def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5, rtol=1e
     """
     x_data = _as_tuple(x_data)
     params = _as_tuple(params)
+    array_types = backend.get_array_types()  # NumPy, and CuPy while in use
     for i, x in enumerate(x_data):
-        if not isinstance(x, numpy.ndarray):
-            raise TypeError('check_backward: x_data[{}] must be a numpy.ndarray, got {}'.format(
-                i, type(x).__name__))
+        if not isinstance(x, array_types):
+            raise TypeError('check_backward: x_data[{}] must be a numpy.ndarray{}, got {}'
+                            .format(i, ' or cupy.ndarray' if len(array_types) > 1 else '',
+                                    type(x).__name__))
     if no_grads is None:
         no_grads = [not _is_float(x) for x in x_data]
     elif len(no_grads) != len(x_data):
@@ -247,7 +261,8 @@ def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5, rtol=1e
     for p in params:
         p.cleargrad()
     ys = _as_tuple(func(*xs))
-    ys = tuple(y if isinstance(y, Variable) else Variable(numpy.asarray(y)) for y in ys)
+    ys = tuple(y if isinstance(y, Variable) else Variable(
+        y if isinstance(y, array_types) else numpy.asarray(y)) for y in ys)
     if y_grad is None:
         if len(ys) != 1 or ys[0].size != 1:
             raise ValueError('check_backward: y_grad is None but the function returned {} '
@@ -287,6 +302,10 @@ def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5, rtol=1e
     if not target_arrays:
         return
     directions = _unit_directions([a.shape for a in target_arrays])
+    # drawn on the host (NumPy's stream, as on the CPU); sent to each GPU input's device
+    directions = [d if isinstance(a, numpy.ndarray) else
+                  backend.get_device_from_array(a).send(d)
+                  for a, d in zip(target_arrays, directions)]
 
     analytic_value = 0.0
     for g, d in zip(analytic, directions):
@@ -307,12 +326,15 @@ def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5, rtol=1e
                 new_xs.append(x.astype(work_dtype, copy=False)
                               if work_dtype is not None and _is_float(x) else x)
                 continue
-            base = numpy.asarray(x.astype(numpy.float64) + t * directions[k])
+            base = x.astype(numpy.float64) + t * directions[k]
+            if isinstance(x, numpy.ndarray):
+                base = numpy.asarray(base)
             new_xs.append(base.astype(work_dtype or x.dtype))
             k += 1
         for j, p in enumerate(params):
-            moved = numpy.asarray(param_orig[j].astype(numpy.float64)
-                                  + t * directions[n_x + j])
+            moved = param_orig[j].astype(numpy.float64) + t * directions[n_x + j]
+            if isinstance(param_orig[j], numpy.ndarray):
+                moved = numpy.asarray(moved)
             if work_dtype is None:
                 p.array[...] = moved.astype(p.dtype)
             else:
@@ -348,7 +370,7 @@ def check_backward(func, x_data, y_grad, params=(), eps=1e-3, atol=1e-5, rtol=1e
                 continue
             g = analytic[k]
             lines.append('grad[{}] analytic: {}'.format(
-                i, None if g is None else numpy.array2string(g, threshold=20)))
+                i, None if g is None else numpy.array2string(_host(g), threshold=20)))
             k += 1
         raise AssertionError('\n'.join(lines))
 
