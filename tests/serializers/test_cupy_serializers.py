@@ -159,11 +159,13 @@ def test_snapshot_resumes_across_devices(cupy_device, tmp_path, first, second):
     assert resumed.updater.iteration == 8
     resumed.run()
     want_type = cupy_device.xp.ndarray if second == 'gpu' else numpy.ndarray
+    # the double computes with NumPy; a GPU's cuBLAS sums in another order
+    tol = 1e-5 if _double(cupy_device) else 1e-4
     for (name, p), (_, q) in zip(straight_model.namedparams(),
                                  resumed_model.namedparams()):
         assert isinstance(q.array, want_type)
-        numpy.testing.assert_allclose(_host(q.array), _host(p.array), rtol=1e-5,
-                                      atol=1e-6, err_msg=name)
+        numpy.testing.assert_allclose(_host(q.array), _host(p.array), rtol=tol,
+                                      atol=tol / 10, err_msg=name)
     assert [e['main/loss'] for e in resumed.get_extension('LogReport').log][-1] == \
         pytest.approx([e['main/loss'] for e in straight.get_extension('LogReport').log][-1],
-                      rel=1e-5)
+                      rel=tol)

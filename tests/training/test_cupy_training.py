@@ -4,6 +4,7 @@ snapshots whose steps make no device-to-host copy (only the reporting points cop
 report), converters sending batches to the device, ParallelUpdater, statistics
 extensions, and out of GPU memory during a step."""
 import io
+import re
 
 import numpy
 import pytest
@@ -119,13 +120,23 @@ def test_trainer_on_cupy_copies_to_the_host_only_when_reporting(cupy_device, tmp
     log = trainer.get_extension('LogReport').log
     cpu_log = cpu_trainer.get_extension('LogReport').log
     assert [e['iteration'] for e in log] == [4, 8, 12]
+    tol = 1e-5 if _double(cupy_device) else 1e-4  # a GPU sums in another order
     for entry, cpu_entry in zip(log, cpu_log):
         for key in ('main/loss', 'main/accuracy', 'validation/main/loss',
                     'validation/main/accuracy'):
             assert type(entry[key]) is float
-            assert entry[key] == pytest.approx(cpu_entry[key], rel=1e-5), key
-    assert printed.splitlines()[1:] == cpu_printed.splitlines()[1:] or \
-        len(printed.splitlines()) == len(cpu_printed.splitlines())
+            assert entry[key] == pytest.approx(cpu_entry[key], rel=tol), key
+    # PrintReport prints the same table as on the CPU (values to 3 decimals; on a real
+    # GPU only its shape, since the last digits may differ)
+    def cells(text):
+        text = re.sub(r'\x1b\[[0-9;]*[A-Za-z]', '', text)
+        return [re.findall(r'[a-z/]+|\d+(?:\.\d{0,3})?', line) for line in
+                text.splitlines()]
+    if _double(cupy_device):
+        assert cells(printed) == cells(cpu_printed)
+    else:
+        assert [len(row) for row in cells(printed)] == [len(row)
+                                                        for row in cells(cpu_printed)]
     if _double(cupy_device):
         # LogReport: nothing copied while accumulating, ONE copy for all the values of
         # an epoch's report; Evaluator: one copy for its means; PrintReport: none
@@ -250,9 +261,10 @@ def test_parallel_updater_on_cupy_equals_cpu(cupy_device, second):
 
     cpu = run({'main': -1, 'second': -1})
     gpu = run({'main': '@cupy:0', 'second': second})
+    tol = 1e-5 if double else 1e-4
     for (name, p), (_, q) in zip(cpu.namedparams(), gpu.namedparams()):
         assert isinstance(q.array, cupy_device.xp.ndarray)
-        numpy.testing.assert_allclose(_host(q.array), p.array, rtol=1e-5, atol=1e-6,
+        numpy.testing.assert_allclose(_host(q.array), p.array, rtol=tol, atol=tol / 10,
                                       err_msg=name)
 
 
