@@ -1,12 +1,16 @@
 """Array comparison for tests (`chainer.testing.assert_allclose`)."""
 import numpy
 
+from minichainer import backend
 from minichainer import variable
 
 
 def _as_numpy(x):
     if isinstance(x, variable.Variable):
         x = x.array
+    if x is not None and not isinstance(x, (numpy.ndarray, numpy.generic)) and \
+            isinstance(x, backend.get_array_types()):
+        return backend.CpuDevice().send(x)  # a GPU array: compared on the host
     return numpy.asarray(x)
 
 
@@ -44,7 +48,8 @@ def _as_noncontiguous_array(array):
     if array is None or array.size <= 1:
         return array
     slices = (slice(None, None, 2),) * array.ndim
-    buffer = numpy.empty(tuple(2 * s for s in array.shape), dtype=array.dtype)
+    xp = backend.get_array_module(array)  # on the array's device
+    buffer = xp.empty(tuple(2 * s for s in array.shape), dtype=array.dtype)
     buffer[slices] = array
     result = buffer[slices]
     assert not result.flags.c_contiguous

@@ -74,3 +74,16 @@ def test_numerical_grad_cupy_equals_cpu(cupy_device):
 def test_check_backward_rejects_other_types_cupy(cupy_device):
     with pytest.raises(TypeError, match='cupy.ndarray'):
         gradient_check.check_backward(F.tanh, [1.0, 2.0], None)
+
+
+def test_testing_assert_allclose_and_noncontiguous_cupy(cupy_device):
+    from minichainer import testing
+    from minichainer.testing.array import _as_noncontiguous_array
+    d = cupy_device.send(numpy.arange(6.0).reshape(2, 3))
+    testing.assert_allclose(d, numpy.arange(6.0).reshape(2, 3))
+    testing.assert_allclose(minichainer.Variable(d), d)
+    with pytest.raises(AssertionError):
+        testing.assert_allclose(d, numpy.zeros((2, 3)))
+    nc = _as_noncontiguous_array(d)
+    assert type(nc) is cupy_device.xp.ndarray and not nc.flags.c_contiguous
+    testing.assert_allclose(nc, d)
