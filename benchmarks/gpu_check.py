@@ -339,6 +339,9 @@ class Check:
             verdict = 'dry run' if self.args.dry_run else ('ok' if faster else 'MISSED')
             self.rows.append(('ResNet-50 mixed16 faster than float32', '{} vs {}'.format(
                 mixed[1], fp32[1]), '', '', 'yes', verdict))
+        if not self.args.dry_run and not self.env.get('torch_cuda'):
+            failures.append('no comparison: {}'.format(
+                self.env.get('torch_error') or 'PyTorch does not see the GPU'))
         if failures:
             raise RuntimeError('; '.join(failures))
         return '{} cases timed'.format(len(self.args.speed_cases))
