@@ -50,7 +50,7 @@ class LinkTestError(_TestError):
 
 def _check_is_initializer_like(initializer):
     if not (callable(initializer) or numpy.isscalar(initializer)
-            or isinstance(initializer, numpy.ndarray)):
+            or isinstance(initializer, backend.get_array_types())):
         raise TypeError('Initializer is of wrong type: {}. Allowed types are a callable, a '
                         'scalar and an ndarray.'.format(type(initializer).__name__))
 
@@ -76,7 +76,7 @@ def _format_array_props(arrays):
 
 
 def _array_types():
-    return (numpy.ndarray,)
+    return backend.get_array_types()  # NumPy, and CuPy while in use
 
 
 def _cpu_device():

@@ -87,3 +87,58 @@ def test_testing_assert_allclose_and_noncontiguous_cupy(cupy_device):
     nc = _as_noncontiguous_array(d)
     assert type(nc) is cupy_device.xp.ndarray and not nc.flags.c_contiguous
     testing.assert_allclose(nc, d)
+
+
+def _test_case_classes():
+    # defined here (not at module level) so that pytest does not collect them as tests
+    class TanhTest(minichainer.testing.FunctionTestCase):
+        dodge_nondifferentiable = True
+
+        def setUp(self):
+            self.check_backward_options = {'atol': 1e-4, 'rtol': 1e-3}
+            self.check_double_backward_options = {'atol': 1e-3, 'rtol': 1e-2}
+
+        def generate_inputs(self):
+            return numpy.random.uniform(-1, 1, (3, 2)).astype(numpy.float64),
+
+        def forward(self, inputs, device):
+            return F.tanh(inputs[0]),
+
+        def forward_expected(self, inputs):
+            return numpy.tanh(inputs[0]),
+
+    class LinearLinkTest(minichainer.testing.LinkTestCase):
+        param_names = ('W', 'b')
+        check_backward_options = {'atol': 1e-2, 'rtol': 1e-2}
+
+        def generate_params(self):
+            return (numpy.random.uniform(-1, 1, (2, 3)).astype(numpy.float32),
+                    numpy.random.uniform(-1, 1, (2,)).astype(numpy.float32))
+
+        def create_link(self, initializers):
+            W, b = initializers
+            return L.Linear(3, 2, initialW=W, initial_bias=b)
+
+        def generate_inputs(self):
+            return numpy.random.uniform(-1, 1, (4, 3)).astype(numpy.float32),
+
+        def forward_expected(self, link, inputs):
+            W, b = link.W.array, link.b.array
+            return (inputs[0].dot(W.T) + b).astype(numpy.float32),
+
+    return TanhTest, LinearLinkTest
+
+
+def test_function_and_link_test_cases_on_a_cupy_backend_config(cupy_device):
+    config = minichainer.testing.BackendConfig({'use_cuda': True})
+    assert config.is_available and config.device == cupy_device
+    assert config.xp is cupy_device.xp
+    tanh_test, linear_test = _test_case_classes()
+    case = tanh_test('test_forward')
+    case.setUp()
+    case.test_forward(config)
+    case.test_backward(config)
+    case.test_double_backward(config)
+    link_case = linear_test('test_forward')
+    link_case.test_forward(config)
+    link_case.test_backward(config)
