@@ -3,7 +3,7 @@
 Each script measures minichainer against a hand-written NumPy floor in the same process
 and prints ratios; see benchmarks/README.md for what each case means and the targets.
 Usage: ``python benchmarks/run.py [NAME ...]`` (names: core, functions, iterator,
-optimizer, training_step, trainer, distributed, pool_norm, convnet).
+optimizer, training_step, trainer, distributed, pool_norm, convnet, onnx).
 """
 import os
 import subprocess
@@ -22,6 +22,7 @@ BENCHMARKS = [
     ('pool_norm', ['bench_pool_norm.py', '--runs', '3'],
      'issue 13: pooling, normalization, activations'),
     ('convnet', ['bench_convnet.py'], 'issue 13: convnet step, ResNet stack, conv, memory'),
+    ('onnx', ['bench_onnx.py'], 'issue 32: ONNX export of ResNet-50, ONNX Runtime'),
 ]
 
 
