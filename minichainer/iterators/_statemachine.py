@@ -18,14 +18,6 @@ IteratorState = collections.namedtuple(
 _intp = numpy.intp
 
 
-def state_epoch_detail(state, dataset_len):
-    """The epoch detail (`epoch + position / epoch size`) of `state`; the epoch size
-    is the order's length, or `dataset_len` without an order."""
-    order = state.order
-    return state.epoch + state.current_position / (
-        dataset_len if order is None else len(order))
-
-
 def iterator_statemachine(state, batch_size, repeat, order_sampler, dataset_len):
     """Advance `state` by one batch.
 
@@ -147,19 +139,17 @@ class EpochBookkeepingMixin:
 
     @property
     def epoch_detail(self):
-        return state_epoch_detail(self._state, len(self.dataset))
+        # The definition (SerialIterator.__next__ keeps an inlined copy, tested equal).
+        state = self._state
+        order = state.order
+        return state.epoch + state.current_position / (
+            len(self.dataset) if order is None else len(order))
 
     @property
     def previous_epoch_detail(self):
         if self._previous_epoch_detail < 0:
             return None
         return self._previous_epoch_detail
-
-    @property
-    def _epoch_size(self):
-        order = self._state.order
-        return len(self.dataset) if order is None else len(order)
-
 
     def _serialize_epoch_state(self, serializer, order_keys=('order', '_order')):
         # Save or load `_state` and `_previous_epoch_detail` through
@@ -202,7 +192,7 @@ def serialize_state(serializer, state, previous_epoch_detail, batch_size, datase
     except KeyError:
         epoch_size = dataset_len if order is None else len(order)
         guess = epoch + (current_position - batch_size) / epoch_size
-        if state_epoch_detail(state, dataset_len) > 0:
+        if epoch > 0 or current_position > 0:   # the new state's epoch_detail > 0
             previous_epoch_detail = max(guess, 0.)
         else:
             previous_epoch_detail = -1.
