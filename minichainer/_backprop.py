@@ -12,6 +12,7 @@ from heapq import heappop, heappush
 
 import numpy
 
+from minichainer.backends import cuda as _cuda
 from minichainer.configuration import get_value, using_config
 from minichainer.function_hook import get_function_hooks, registered_hooks
 from minichainer.variable import Variable, _check_grad_type
@@ -40,9 +41,11 @@ def _initial_grad(var, loss_scale):
     return Variable(gy, requires_grad=False)
 
 
+_cuda_state = _cuda._state
+
+
 def _is_cupy_array(x):
-    from minichainer.backends import cuda
-    cupy_ndarray = cuda._state.ndarray
+    cupy_ndarray = _cuda_state.ndarray
     return cupy_ndarray is not None and isinstance(x, cupy_ndarray)
 
 

@@ -242,8 +242,10 @@ class FunctionNode:
             self._raise_bad_outputs(outputs)
         for y in outputs:
             if type(y) is not _ndarray and not isinstance(y, _ndarray):
-                return self._finish_with_none_outputs(
-                    input_vars, in_data, outputs, requires_grad, enable_backprop, debug)
+                if not _all_cupy_arrays(outputs):  # None outputs, or a mix, or bad types
+                    return self._finish_with_none_outputs(
+                        input_vars, in_data, outputs, requires_grad, enable_backprop, debug)
+                break
         if debug:
             self._check_nan_in_forward(outputs)
             self.stack = traceback.extract_stack()  # shown with an error in its backward
@@ -607,6 +609,17 @@ def grad(outputs, inputs, grad_outputs=None, grad_inputs=None, set_grad=False,
                          '({}), got {}'.format(len(inputs), len(grad_inputs)))
     return _backprop.grad(outputs, inputs, grad_outputs, grad_inputs, set_grad,
                           retain_grad, enable_double_backprop, loss_scale)
+
+
+def _all_cupy_arrays(outputs):
+    # every output a CuPy array (CuPy in use): the plain path of apply goes on
+    cupy_ndarray = _cuda_state.ndarray
+    if cupy_ndarray is None:
+        return False
+    for y in outputs:
+        if type(y) is not cupy_ndarray and not isinstance(y, cupy_ndarray):
+            return False
+    return True
 
 
 def _isnan_any(y):
