@@ -114,7 +114,7 @@ def test_gpu_only_keys_are_accepted():
         assert minichainer.config.autotune is True
 
 
-def test_print_runtime_info():
+def test_print_runtime_info(no_cupy):
     out = io.StringIO()
     minichainer.print_runtime_info(out)
     text = out.getvalue()

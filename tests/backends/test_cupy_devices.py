@@ -231,3 +231,11 @@ def test_cupy_cuda_submodule_alias(cupy_device):
 def test_cuda_submodule_absent_without_cupy(no_cupy):
     with pytest.raises(AttributeError):
         cuda.cuda
+
+
+def test_cupy_runtime_info(cupy_device):
+    import io
+    out = io.StringIO()
+    minichainer.print_runtime_info(out)
+    text = out.getvalue()
+    assert 'CuPy:\n  ' in text and 'CuPy: Not Available' not in text
