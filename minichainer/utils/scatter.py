@@ -33,6 +33,23 @@ def scatter_add(target, index, values):
         _device_scatter_add(target, index, values)
 
 
+def bincount(x, size, weights=None):
+    """`numpy.bincount(x, weights, minlength=size)` for ints `x` in `[0, size)`.
+
+    On CuPy arrays a scatter-add into `size` zeros: `cupy.bincount` reads the largest
+    value back to the host to size its result."""
+    if isinstance(x, numpy.ndarray):
+        return numpy.bincount(x, weights=weights, minlength=size)
+    xp = backend.get_array_module(x)
+    if weights is None:
+        out = xp.zeros(size, dtype=numpy.intp)
+        _device_scatter_add(out, x, xp.ones(x.shape, dtype=numpy.intp))
+    else:
+        out = xp.zeros(size, dtype=numpy.float64)
+        _device_scatter_add(out, x, weights.astype(numpy.float64, copy=False))
+    return out
+
+
 def add_rows(target, ids, rows):
     """Add `rows[i]` into `target[ids[i]]` for every i, in order (repeated ids sum in
     that order). `target` is a C-contiguous 2-D array, `ids` integers, `rows` of shape

@@ -7,6 +7,7 @@ import numpy
 
 from minichainer import backend
 from minichainer import function_node
+from minichainer.utils import scatter
 from minichainer.utils import type_check
 
 
@@ -132,7 +133,7 @@ class _StridedMap:
     def out_to_in(self, gy):
         """Gradient w.r.t. the input from that w.r.t. the output."""
         xp = backend.get_array_module(gy)
-        storage = xp.bincount(self.out_pos, weights=gy.ravel(), minlength=self.size)
+        storage = scatter.bincount(self.out_pos, self.size, weights=gy.ravel())
         return (storage[self.in_pos] / self.in_count).astype(gy.dtype).reshape(
             self.in_shape)
 
@@ -140,7 +141,7 @@ class _StridedMap:
         """Adjoint of `out_to_in`."""
         xp = backend.get_array_module(gx)
         weights = gx.ravel() / self.in_count
-        storage = xp.bincount(self.in_pos, weights=weights, minlength=self.size)
+        storage = scatter.bincount(self.in_pos, self.size, weights=weights)
         return storage[self.out_pos].astype(gx.dtype).reshape(self.out_shape)
 
 

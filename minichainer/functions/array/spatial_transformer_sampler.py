@@ -4,6 +4,7 @@ import numpy
 from minichainer import backend
 from minichainer import function_node
 from minichainer.functions.array.spatial_transformer_grid import _reject_kwargs
+from minichainer.utils import scatter
 from minichainer.utils import type_check
 
 
@@ -120,7 +121,7 @@ class SpatialTransformerSamplerGrad(function_node.FunctionNode):
                          (wu1 * wv0)[:, None] * gy, (wu0 * wv0)[:, None] * gy))
         offset = (xp.arange(n * c) * taps.plane).reshape(1, n, c, 1)
         index = taps.index[:, :, None, :] + offset
-        gx = xp.bincount(index.ravel(), weights=vals.ravel(), minlength=n * c * taps.plane)
+        gx = scatter.bincount(index.ravel(), n * c * taps.plane, weights=vals.ravel())
         gx = gx.reshape(n, c, height + 2, width + 2)[:, :, 1:-1, 1:-1]
         return xp.ascontiguousarray(gx).astype(x.dtype, copy=False), ggrid
 

@@ -8,6 +8,7 @@ import minichainer
 from minichainer import backend
 from minichainer import function_node
 from minichainer.functions.evaluation import label_checks
+from minichainer.utils import scatter
 
 
 def _fbeta_score(precision, recall, beta):
@@ -46,10 +47,10 @@ class ClassificationSummary(function_node.FunctionNode):
         mask = (t == self.ignore_label).ravel()
         pred = xp.where(mask, label_num, y.argmax(axis=1).ravel())
         true = xp.where(mask, label_num, t.ravel())
-        support = xp.bincount(true, minlength=label_num + 1)[:label_num]
-        relevant = xp.bincount(pred, minlength=label_num + 1)[:label_num]
+        support = scatter.bincount(true, label_num + 1)[:label_num]
+        relevant = scatter.bincount(pred, label_num + 1)[:label_num]
         tp_mask = xp.where(pred == true, true, label_num)
-        tp = xp.bincount(tp_mask, minlength=label_num + 1)[:label_num]
+        tp = scatter.bincount(tp_mask, label_num + 1)[:label_num]
         # 0/0 gives nan for classes never predicted / never present, as in Chainer
         with numpy.errstate(divide='ignore', invalid='ignore'):   # (CuPy never warns)
             precision = tp / relevant

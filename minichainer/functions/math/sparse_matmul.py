@@ -30,7 +30,9 @@ def _coo_matmul(sp_data, sp_row, sp_col, sp_shape, sp_order, dn, transa, transb,
     work = precision.intermediate_dtype(dtype)   # float16 summed in float32
     n = b.shape[-1]
     valid = a_row >= 0
-    if b.ndim == 2:
+    if xp is not numpy:
+        c = _coo_matmul_device(xp, sp_data, a_row, a_col, valid, b, m, work)
+    elif b.ndim == 2:
         c = xp.zeros((m, n), work)
         r, k, d = a_row[valid], a_col[valid], sp_data[valid]
         scatter.scatter_add(c, r, d.astype(work)[:, None] * b[k].astype(work))
@@ -44,6 +46,23 @@ def _coo_matmul(sp_data, sp_row, sp_col, sp_shape, sp_order, dn, transa, transb,
     return c.astype(dtype, copy=False)
 
 
+def _coo_matmul_device(xp, sp_data, a_row, a_col, valid, b, m, work):
+    # On a GPU, no selection of the valid entries (its size would be read back): the
+    # padding adds exact zeros to row 0.
+    r = xp.where(valid, a_row, 0)
+    k = xp.where(valid, a_col, 0)
+    d = sp_data.astype(work)[..., None]
+    if b.ndim == 2:
+        c = xp.zeros((m, b.shape[-1]), work)
+        scatter.scatter_add(c, r, xp.where(valid[:, None], d * b[k].astype(work), 0))
+    else:
+        c = xp.zeros((b.shape[0], m, b.shape[-1]), work)
+        bi = xp.broadcast_to(xp.arange(b.shape[0])[:, None], valid.shape)
+        scatter.scatter_add(c, (bi, r),
+                            xp.where(valid[..., None], d * b[bi, k].astype(work), 0))
+    return c
+
+
 def _coo_matmul_gradsp(a, b, c_row, c_col, c_shape, transa, transb, transc, dtype=None):
     """Entries `(op(a) @ op(b))[row, col]` at the sparsity pattern (0 on padding)."""
     if dtype is None:
@@ -53,8 +72,17 @@ def _coo_matmul_gradsp(a, b, c_row, c_col, c_shape, transa, transb, transc, dtyp
     rows, cols = (c_col, c_row) if transc else (c_row, c_col)
     xp = backend.get_array_module(a, b)
     work = precision.intermediate_dtype(dtype)   # float16 summed in float32
-    out = xp.zeros(rows.shape, dtype)
     valid = rows >= 0
+    if xp is not numpy:   # every entry, the padding's set to 0 (no selection on a GPU)
+        r = xp.where(valid, rows, 0)
+        k = xp.where(valid, cols, 0)
+        if a.ndim == 2:
+            vals = (a[r, :].astype(work) * b[:, k].T.astype(work)).sum(axis=-1)
+        else:
+            bi = xp.broadcast_to(xp.arange(a.shape[0])[:, None], valid.shape)
+            vals = (a[bi, r, :].astype(work) * b[bi, :, k].astype(work)).sum(axis=-1)
+        return xp.where(valid, vals, 0).astype(dtype, copy=False)
+    out = xp.zeros(rows.shape, dtype)
     if a.ndim == 2:
         r, k = rows[valid], cols[valid]
         out[valid] = (a[r, :].astype(work) * b[:, k].T.astype(work)).sum(axis=-1)

@@ -343,8 +343,8 @@ class WinnerMap:
         gx = xp.zeros(c * b * h * w)
         for sl, pixel, weight in self._chunks():
             vals = weight * gyc[:, sl, :, :, None]
-            gx += xp.bincount((pixel + channel).ravel(), weights=vals.ravel(),
-                              minlength=gx.size)
+            gx += scatter.bincount((pixel + channel).ravel(), gx.size,
+                                   weights=vals.ravel())
         gx = gx.reshape(c, b, h, w).transpose(1, 0, 2, 3)
         return xp.ascontiguousarray(gx).astype(gy.dtype, copy=False),
 
