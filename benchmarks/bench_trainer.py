@@ -1,9 +1,10 @@
-"""Issue 6 benchmark: per-iteration overhead of the Trainer (with LogReport and
+"""Issues 6 and 34 benchmark: per-iteration overhead of the Trainer (with LogReport and
 PrintReport) over calling ``updater.update()`` in a bare loop.
 
-Model: 784-100-10 MLP classifier, batch 100, Adam, StandardUpdater over a synthetic
-TupleDataset of 60000 examples like MNIST (600 iterations per epoch, so LogReport and
-PrintReport emit once per 600 iterations).  Chunks of bare-loop and Trainer
+Model: 784-100-100-10 MLP classifier by default (``--hidden 100`` for issue 6's
+784-100-10), batch 100, Adam, StandardUpdater over a synthetic TupleDataset of 60000
+examples like MNIST (600 iterations per epoch, so LogReport and PrintReport emit once
+per 600 iterations).  Chunks of bare-loop and Trainer
 iterations are interleaved (a new Trainer per chunk, on the same updater) and the best
 and median per-iteration times are reported.  Because those swing by several percent
 with machine load, the Trainer's own cost is also measured directly, around a stub
@@ -25,7 +26,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
 
-def _build(n_hidden):
+def _build(hidden):
     import minichainer
     import minichainer.functions as F
     import minichainer.links as L
@@ -35,11 +36,15 @@ def _build(n_hidden):
         def __init__(self):
             super().__init__()
             with self.init_scope():
-                self.l1 = L.Linear(784, n_hidden)
-                self.l2 = L.Linear(n_hidden, 10)
+                self.layers = minichainer.ChainList(*[
+                    L.Linear(n_in, n_out) for n_in, n_out
+                    in zip([784] + hidden, hidden + [10])])
 
         def forward(self, x):
-            return self.l2(F.relu(self.l1(x)))
+            *hidden_layers, last = self.layers
+            for layer in hidden_layers:
+                x = F.relu(layer(x))
+            return last(x)
 
     numpy.random.seed(0)
     x = numpy.random.rand(60000, 784).astype(numpy.float32)
@@ -120,10 +125,11 @@ def _trainer_cost_per_iteration(n, tmpdir, rounds=7):
 def main():
     import tempfile
     parser = argparse.ArgumentParser()
-    parser.add_argument('--hidden', type=int, default=100)
-    parser.add_argument('--iterations', type=int, default=600,
+    parser.add_argument('--hidden', type=int, nargs='+', default=[100, 100],
+                        help='hidden layer sizes (default: 100 100)')
+    parser.add_argument('--iterations', type=int, default=1500,
                         help='iterations per timed chunk (one epoch is 600)')
-    parser.add_argument('--repeat', type=int, default=8,
+    parser.add_argument('--repeat', type=int, default=7,
                         help='number of interleaved bare/Trainer chunk pairs')
     args = parser.parse_args()
     updater = _build(args.hidden)
@@ -137,7 +143,7 @@ def main():
     b, t = min(bare), min(with_trainer)
     bm, tm = numpy.median(bare), numpy.median(with_trainer)
     print('784-{}-10 MLP, batch 100, Adam; {} interleaved chunks of {} iterations'
-          .format(args.hidden, args.repeat, args.iterations))
+          .format('-'.join(map(str, args.hidden)), args.repeat, args.iterations))
     print('                                   best        median')
     print('bare updater.update() loop     : {:8.1f} us  {:8.1f} us'.format(b * 1e6, bm * 1e6))
     print('Trainer + LogReport/PrintReport: {:8.1f} us  {:8.1f} us'.format(t * 1e6, tm * 1e6))

@@ -7,8 +7,10 @@ set-up and three warm-up calls, so that callgrind counts only those calls:
         --callgrind-out-file=/dev/null python benchmarks/instruction_counts.py WORKLOAD N [WARM_UPS]
 
 and read ``Collected`` (divide by N).  WORKLOAD is one of core, mlp100, mlp1000, iterator,
-trainer_bare, trainer_loop (10 iterations), trainer_loop100, adam; the Trainer's own cost
-is ``trainer_loop100 - 100 * trainer_bare`` per 100 iterations.  Run the same script on
+trainer_bare, trainer_loop (10 iterations), trainer_loop100, mlp_bare, mlp_loop100, adam; the
+Trainer's own cost is ``trainer_loop100 - 100 * trainer_bare`` per 100 iterations around
+the stub updater, ``mlp_loop100 - 100 * mlp_bare`` around the 784-100-100-10 MLP's
+updater of ``bench_trainer.py`` (issue 34's case).  Run the same script on
 each tree (it imports minichainer from PYTHONPATH and does not touch sys.path).
 """
 import gc
@@ -63,6 +65,24 @@ def trainer_loop(iterations=10):
     return build
 
 
+def mlp_updater():
+    # bench_trainer.py's 784-100-100-10 MLP, Adam, batch 100 (shared by mlp_bare and
+    # mlp_loop100 so that the two count the same updates)
+    if not hasattr(mlp_updater, 'updater'):
+        mlp_updater.updater = bench_trainer._build([100, 100])
+    return mlp_updater.updater
+
+
+def mlp_loop(iterations=100):
+    updater = mlp_updater()
+    out = tempfile.mkdtemp()
+
+    def build():
+        return bench_trainer.make_trainer(updater, iterations, out).run
+    build.builds = True
+    return build
+
+
 def adam():
     rng = numpy.random.default_rng(0)
     model = bench_optimizer._MLP(rng)
@@ -74,6 +94,7 @@ def adam():
 fn = {'core': lambda: bench_core._loops()['minichainer'], 'mlp100': lambda: mlp(100), 'mlp1000': lambda: mlp(1000),
       'iterator': iterator, 'trainer_bare': lambda: bench_trainer.stub_updater().update, 'trainer_loop': trainer_loop,
       'trainer_loop100': lambda: trainer_loop(100),
+      'mlp_bare': lambda: mlp_updater().update, 'mlp_loop100': mlp_loop,
       'adam': adam}[what]()
 builds = getattr(fn, 'builds', False)  # fn() returns the callable to measure
 # Instrumentation on only now (run with --instr-atstart=no): the set-up runs at full

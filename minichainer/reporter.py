@@ -81,15 +81,17 @@ class Reporter:
         Raises:
             KeyError: `observer` is not registered to this reporter.
         """
-        if not configuration.config.keep_graph_on_report:
+        if not configuration.get_value('keep_graph_on_report'):
             # A reported Variable is replaced by one sharing the array but not the
             # graph, so that keeping observations does not keep whole graphs alive.
             Variable = variable.Variable
             copied = {}
             for k, v in values.items():
                 if isinstance(v, Variable):
-                    c = Variable(v.array, requires_grad=v.requires_grad)
-                    c.name = v.name
+                    c = variable.new_variable(v.array, v.requires_grad)
+                    name = v.name
+                    if name is not None:
+                        c.name = name
                     v = c
                 copied[k] = v
             values = copied
