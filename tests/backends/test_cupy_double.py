@@ -136,6 +136,15 @@ def test_cupy_host_to_device_is_allowed_where_cupy_allows_it():
         x.set(numpy.ones((2, 3), numpy.float32))
 
 
+@pytest.mark.parametrize('make', [
+    lambda: cp.array(['a', 'b']), lambda: cp.array([object()]),
+    lambda: cp.asarray(numpy.zeros(2, numpy.longdouble)), lambda: cp.ndarray((2,), 'U3'),
+    lambda: cp.array(numpy.array(['2020-01-01'], 'datetime64[D]'))])
+def test_cupy_unsupported_dtypes_raise(make):
+    with pytest.raises(TypeError, match='Unsupported dtype'):
+        make()
+
+
 def test_cupy_asarray_keeps_device_arrays_and_array_copies():
     x = cp.ones(3)
     assert cp.asarray(x) is x

@@ -105,10 +105,22 @@ def _check_device(x):
             'allows no implicit cross-device access).'.format(x._dev, cur))
 
 
+_SUPPORTED_KINDS = frozenset('biufc')
+
+
+def _check_dtype(dtype):
+    # CuPy arrays hold bool, integers, float16/32/64 and complex64/128 only
+    if dtype.kind not in _SUPPORTED_KINDS or (dtype.kind == 'f' and dtype.itemsize > 8) or (
+            dtype.kind == 'c' and dtype.itemsize > 16):
+        raise TypeError('Unsupported dtype {}'.format(dtype))
+
+
 def _new(a, dev=None):
     """Wrap a NumPy result as a device array (a fresh allocation: may raise OOM)."""
     if isinstance(a, numpy.generic):
         a = numpy.asarray(a)
+    if a.dtype.kind not in _SUPPORTED_KINDS or a.dtype.itemsize > 8 and a.dtype.kind == 'f':
+        _check_dtype(a.dtype)
     if state.out_of_memory:
         raise OutOfMemoryError(a.nbytes, state.allocated_bytes)
     obj = ndarray.__new__(ndarray)
@@ -365,6 +377,7 @@ class ndarray:
         if memptr is not None or strides is not None:
             raise NotImplementedError('cupy_double.ndarray: memptr/strides are not supported')
         a = numpy.empty(shape, dtype, order=order)
+        _check_dtype(a.dtype)
         if state.out_of_memory:
             raise OutOfMemoryError(a.nbytes, state.allocated_bytes)
         self._a = a
