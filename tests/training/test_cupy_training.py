@@ -391,3 +391,24 @@ def test_variable_statistics_plot_on_cupy(cupy_device, tmp_path):
     w = numpy.concatenate([_host(link.W.array).ravel(), _host(link.b.array).ravel()])
     assert data[-1, 0, 0] == pytest.approx(w.mean(), rel=1e-5)
     assert data[-1, 0, -1] == pytest.approx(w.max(), rel=1e-5)
+
+
+def test_fail_on_nonnumber_on_cupy_one_host_copy(cupy_device, tmp_path):
+    model = _model()
+    opt = minichainer.optimizers.SGD()
+    opt.setup(model)
+    model.to_device(cupy_device)
+    it = minichainer.iterators.SerialIterator(_dataset(), 6)
+    trainer = training.Trainer(training.updaters.StandardUpdater(it, opt,
+                                                                 device=cupy_device),
+                               (1, 'iteration'), out=str(tmp_path))
+    ext = extensions.FailOnNonNumber(check_grad=True)
+    trainer.updater.update()
+    double = _double(cupy_device)
+    before = double.host_transfers() if double else 0
+    ext(trainer)  # all finite
+    if double:
+        assert double.host_transfers() - before == 1  # every flag in one copy
+    model.predictor[2].b.array[1] = numpy.nan
+    with pytest.raises(RuntimeError, match=r"parameter '/predictor/\d/b' holds NaN"):
+        ext(trainer)
