@@ -15,7 +15,7 @@ import numpy
 from minichainer.backends import cuda as _cuda
 from minichainer.configuration import get_value, using_config
 from minichainer.function_hook import get_function_hooks, registered_hooks
-from minichainer.variable import Variable, _check_grad_type
+from minichainer.variable import Variable, _check_grad_type, set_grad_loss_scale
 
 
 def _initial_grad(var, loss_scale):
@@ -433,7 +433,7 @@ def _add_to_leaf(x, gx, handed_out, loss_scale):
     if var is None:
         return
     if loss_scale is not None:
-        var._loss_scale = loss_scale
+        set_grad_loss_scale(var, loss_scale)
     current = var._grad_var
     if current is not None:
         var._grad_var = current + gx

@@ -219,7 +219,7 @@ class UpdateRule:
         if array is not None and not (self._state_home == 'cpu' and type(array) is _ndarray
                                       and self._state is not None):
             self._prepare(param)
-        loss_scale = getattr(param, '_loss_scale', None)
+        loss_scale = variable.grad_loss_scale(param)
         if loss_scale is not None:
             param.grad /= loss_scale
         for hook in self._pre_update_hooks.values():
@@ -245,7 +245,7 @@ class UpdateRule:
         fp32_param.grad = None if grad is None else grad.astype(numpy.float32)
         if fp32_param.array is not None:
             self._prepare(fp32_param)
-        loss_scale = getattr(param, '_loss_scale', None)
+        loss_scale = variable.grad_loss_scale(param)
         if loss_scale is not None and fp32_param.grad is not None:
             fp32_param.grad /= loss_scale
         for hook in self._pre_update_hooks.values():

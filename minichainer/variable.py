@@ -254,7 +254,7 @@ class Variable:
 
     __array_priority__ = 200
     _layout = None  # memory layout (minichainer.memory_layouts); None is the standard one
-    _loss_scale = None  # set on leaves by backward(loss_scale=...); read by update rules
+    _loss_scale = None  # Chainer's name; read and written through grad_loss_scale below
     _has_chainerx_array = False  # Chainer's flag; minichainer has no ChainerX arrays
     _device = None  # a non-CPU (user-defined, NumPy-based) device given to to_device()
 
@@ -802,6 +802,23 @@ class Variable:
 
 _new_variable = Variable.__new__
 _new_node = VariableNode.__new__
+
+
+def grad_loss_scale(var):
+    """The loss scale of the backward pass that made `var`'s gradient (None: unscaled).
+
+    The internal interface between the backward engine, which records it on the leaves
+    it reaches (`set_grad_loss_scale`), and the update rules and optimizer hooks, which
+    divide it out.  It is kept in Chainer's attribute `_loss_scale`, which Chainer's
+    own tests set by hand.
+    """
+    return getattr(var, '_loss_scale', None)
+
+
+def set_grad_loss_scale(var, loss_scale):
+    """Record on `var` the loss scale its gradient was computed with (see
+    `grad_loss_scale`)."""
+    var._loss_scale = loss_scale
 
 
 def new_variable(data, requires_grad=False, creator=None):

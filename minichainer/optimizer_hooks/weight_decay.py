@@ -1,5 +1,6 @@
 """WeightDecay: L2 regularization added to the gradient."""
 from minichainer import backend
+from minichainer import variable
 from minichainer.optimizer_hooks import _checks as _util
 
 
@@ -47,7 +48,7 @@ class WeightDecay(_util.RateHook):
         if p is None or g is None:
             return
         rate = self.rate
-        loss_scale = getattr(param, '_loss_scale', None)
+        loss_scale = variable.grad_loss_scale(param)
         if loss_scale is not None:
             # the gradient is still scaled; the update rule divides it afterwards
             rate *= loss_scale
