@@ -244,3 +244,23 @@ def test_n_step_gru_unequal_lengths_is_refused():
     xs = [numpy.zeros((3, 4), numpy.float32), numpy.zeros((2, 4), numpy.float32)]
     with pytest.raises(NotImplementedError, match='equal'):
         oc.export(model, [hx] + xs)
+
+
+def test_nstep_gru_link_of_equal_lengths(onnx_roundtrip):
+    # sequences already in order (longest first, here of equal length) are not permuted:
+    # no Permutate nodes in the graph
+    link = L.NStepGRU(2, 3, 4, 0.0)
+
+    class Model(minichainer.Chain):
+        def __init__(self):
+            super().__init__()
+            with self.init_scope():
+                self.gru = link
+
+        def forward(self, *xs):
+            hy, ys = self.gru(None, list(xs))
+            return [hy] + ys
+    rng = numpy.random.RandomState(2)
+    xs = [rng.randn(4, 3).astype(numpy.float32) for _ in range(3)]
+    protos = onnx_roundtrip(Model(), xs, opsets=[7, 11, 28])
+    assert not [n for n in protos[28].graph.node if n.name.startswith('Permutate')]

@@ -137,18 +137,24 @@ class NStepRNNBase(link.ChainList):
             raise TypeError('{}: xs must be a list or tuple of sequences, got {}'.format(
                 type(self).__name__, type(xs).__name__))
         indices = argsort_list_descent(xs)
-        xs = permutate_list(xs, indices, inv=False)
+        # sequences already longest first (e.g. of equal length): no permutation, and
+        # no Permutate nodes in the graph (nor in an exported ONNX graph)
+        in_order = bool((indices == numpy.arange(len(indices))).all())
+        if not in_order:
+            xs = permutate_list(xs, indices, inv=False)
         hxs = []
         for hx in hs:
             if hx is None:
                 hx = self.init_hx(xs)
-            else:
+            elif not in_order:
                 hx = _permutate.permutate(hx, indices, axis=1, inv=False)
             hxs.append(hx)
         trans_x = _transpose_sequence.transpose_sequence(xs)
         result = self.rnn(self.n_layers, self.dropout, *hxs, self.ws, self.bs, trans_x)
-        hys = [_permutate.permutate(h, indices, axis=1, inv=True) for h in result[:-1]]
         ys = _transpose_sequence.transpose_sequence(result[-1])
+        if in_order:
+            return list(result[:-1]), list(ys)
+        hys = [_permutate.permutate(h, indices, axis=1, inv=True) for h in result[:-1]]
         ys = permutate_list(ys, indices, inv=True)
         return hys, ys
 
