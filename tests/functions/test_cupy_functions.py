@@ -613,6 +613,35 @@ def test_cupy_function(name, cupy_device):
     _compare(name, ref, dev, dtype, c.random)
 
 
+# mixed16 training runs these in float16 on the GPU
+FLOAT16 = ('linear', 'convolution_2d', 'deconvolution_2d', 'batch_normalization_4d',
+           'layer_normalization', 'softmax_cross_entropy', 'relu', 'sigmoid', 'tanh',
+           'max_pooling_2d', 'average_pooling_2d', 'embed_id', 'lstm', 'softmax',
+           'log_softmax', 'sum', 'mean', 'matmul', 'mean_squared_error', 'accuracy')
+
+
+@pytest.mark.parametrize('name', FLOAT16)
+def test_cupy_function_float16(name, cupy_device):
+    c = CASES[name]
+    arrays = _make_arrays(c, numpy.float16)
+    with numpy.errstate(all='ignore'):
+        ref = _evaluate(c, [a.copy() for a in arrays])
+        dev = _run_on_device(c, arrays, cupy_device)
+    for kind in ref:
+        for r, d in zip(ref[kind], dev[kind]):
+            if r is None:
+                assert d is None
+                continue
+            r = numpy.asarray(r)
+            assert d.dtype == r.dtype and d.shape == r.shape, (kind, d.dtype, r.dtype)
+            if d.dtype.kind == 'f':
+                numpy.testing.assert_allclose(d.astype(numpy.float32),
+                                              r.astype(numpy.float32), rtol=2e-2,
+                                              atol=2e-3, err_msg=kind)
+            else:
+                numpy.testing.assert_array_equal(d, r)
+
+
 def _public_functions():
     return sorted(n for n in dir(F) if not n.startswith('_')
                   and inspect.isfunction(getattr(F, n)))
