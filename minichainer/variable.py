@@ -827,7 +827,9 @@ def new_variable(data, requires_grad=False, creator=None):
     For arrays that come out of a function (or its backward).  With `creator` (a
     FunctionNode whose `rank` is set) the Variable is that function's output in the
     graph, with a VariableNode of rank `creator.rank + 1`; without it the Variable has no
-    node until one is needed.
+    node until one is needed.  It fills the slots of both by hand (a constructor call
+    per output would cost the op overhead); tests/test_architecture.py checks every slot
+    against `Variable(...)` and `VariableNode(...)`, so a new slot cannot be missed.
     """
     var = _new_variable(Variable)
     var._data = data

@@ -16,3 +16,101 @@ def _functions(relative):
 def test_backward_engine_functions_fit_on_a_screen():
     lengths = {f.name: f.end_lineno - f.lineno + 1 for f in _functions('_backprop.py')}
     assert max(lengths.values()) <= 60, sorted(lengths.items(), key=lambda kv: -kv[1])[:3]
+
+
+# -- fast copies kept on the hot path, each proved equal to the plain code ------------
+
+import threading  # noqa: E402
+
+import numpy  # noqa: E402
+import pytest  # noqa: E402
+
+from minichainer import configuration  # noqa: E402
+from minichainer.function_node import FunctionNode  # noqa: E402
+from minichainer.variable import Variable, VariableNode, new_variable  # noqa: E402
+
+
+class _Plain(FunctionNode):
+    """y = 2x, retaining nothing, with a type check that records that it ran."""
+
+    checked = False
+
+    def check_type_forward(self, in_types):
+        _Plain.checked = True
+
+    def forward(self, inputs):
+        return inputs[0] * 2,
+
+    def backward(self, indexes, grad_outputs):
+        return grad_outputs[0] * 2,
+
+
+def test_new_variable_builds_the_node_the_constructor_builds():
+    # new_variable sets each slot by hand: every slot of VariableNode (a new one
+    # included) must come out as VariableNode's own __init__ and set_creator_node give.
+    x = Variable(numpy.ones(3, numpy.float32))
+    y, = _Plain().apply((x,))
+    fast = y.node
+    plain = VariableNode(y, None)
+    plain.set_creator_node(fast.creator_node)
+    for slot in VariableNode.__slots__:
+        if slot == '__weakref__':
+            continue
+        a, b = getattr(fast, slot), getattr(plain, slot)
+        if slot == '_variable':
+            a, b = a(), b()
+        assert a is b or a == b, slot
+
+
+@pytest.mark.parametrize('requires_grad', [True, False])
+def test_new_variable_matches_the_constructor(requires_grad):
+    data = numpy.ones(2, numpy.float32)
+    fast, plain = new_variable(data, requires_grad), Variable(data,
+                                                             requires_grad=requires_grad)
+    for slot in Variable.__slots__:
+        if slot == '__weakref__':
+            continue
+        a, b = getattr(fast, slot), getattr(plain, slot)
+        assert a is b or a == b, slot
+
+
+_SETTINGS = ('type_check', 'enable_backprop', 'debug')
+
+
+def _observed():
+    # What FunctionNode.apply decided for each setting it reads inline.
+    _Plain.checked = False
+    func = _Plain()
+    y, = func.apply((Variable(numpy.ones(2, numpy.float32)),))
+    return {'type_check': _Plain.checked, 'enable_backprop': y.creator is func,
+            'debug': func.stack is not None}
+
+
+@pytest.mark.parametrize('where', ['global', 'thread', 'both'])
+@pytest.mark.parametrize('name', _SETTINGS)
+def test_apply_reads_the_configuration_as_get_value_does(name, where):
+    # apply reads these three settings inline (thread setting, else global) instead of
+    # calling configuration.get_value three times per op: the same answers.
+    default = getattr(configuration.global_config, name)
+    results = []
+
+    def run():
+        if where in ('thread', 'both'):
+            with configuration.using_config(name, where == 'thread' and not default
+                                            or where == 'both' and default):
+                results.append((_observed(), {k: configuration.get_value(k)
+                                              for k in _SETTINGS}))
+        else:
+            results.append((_observed(), {k: configuration.get_value(k) for k in _SETTINGS}))
+
+    old = default
+    if where in ('global', 'both'):
+        setattr(configuration.global_config, name, not default)
+    try:
+        thread = threading.Thread(target=run)
+        thread.start()
+        thread.join()
+    finally:
+        setattr(configuration.global_config, name, old)
+    observed, expected = results[0]
+    assert observed == expected
