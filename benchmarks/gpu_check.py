@@ -1,30 +1,31 @@
 """The one prepared GPU run of issue 33 (`make gpu-check`): everything that needs a GPU, in
 one call of at most ~8 minutes on one H100/H200, printing one short table last.
 
-Sections, each in its own try/except (a failure is recorded and the run goes on) and
-under one time budget (`--budget`, seconds; a section that would start too late is
-recorded as skipped):
+Sections, in the order they run, each in its own try/except (a failure is recorded and
+the run goes on) and under one time budget (`--budget`, seconds; a section that would
+start too late is recorded as skipped; every child process runs in its own process group,
+killed with it past its timeout):
 
 - ``env``: CuPy imports and sees a GPU (probed in a subprocess with a timeout, so a
   broken driver cannot hang the run); PyTorch and whether it sees the GPU.
-- ``example``: a Chainer MNIST program through the compat runner with
-  ``--device @cupy:0`` on a tiny generated MNIST cache: Chainer's own
-  ``examples/mnist/train_mnist.py`` when it is at ``--chainer-mnist`` (``make gpu-check``
-  extracts it from the Chainer mirror into ``build/chainer_examples/`` when the mirror is
-  there), and the repository's Chainer-style ``tests/e2e/programs/mnist_mlp.py``.
+- ``example``: Chainer's own ``examples/mnist/train_mnist.py`` (at ``--chainer-mnist``;
+  ``make gpu-check`` extracts it from the Chainer mirror into ``build/chainer_examples/``)
+  through the compat runner with ``--device @cupy:0`` on a tiny generated MNIST cache;
+  without it, the repository's Chainer-style ``tests/e2e/programs/mnist_mlp.py``, and the
+  table says Chainer's was NOT RUN.
 - ``resume``: the snapshot that program wrote on the GPU resumed on the CPU
   (``--device -1``), a CPU snapshot resumed on the GPU, and a model's ``save_npz`` on the
   GPU loaded into a CPU model (arrays equal).
-- ``speed``: training steps against PyTorch eager on the same GPU, each case in its own
-  worker process with a timeout: MLP 784-1000-1000-10 and the CIFAR-sized convnet of
-  ``bench_convnet.py`` at batch 256 (target <= 1.5x), ResNet-50 batch 64 float32 and
-  ``mixed16`` (target <= 2x; mixed16 faster than float32), per-op overhead of small ops,
-  forward + backward (target <= 2x).
-- ``cpu``: the CPU convnet step of ``bench_convnet.py`` (batch 64) at 1, 4 and 16 threads
-  beside PyTorch's CPU step (information, no target).
 - ``tests``: the suite's ``gpu``-marked tests and its ``cupy`` tests with
   ``MINICHAINER_TEST_REAL_CUPY=1`` (the same tests CI runs on the CuPy double, here on
-  real CuPy); runs last and takes what is left of the budget.
+  real CuPy), at most ``--tests-cap`` seconds and leaving the later sections their time.
+- ``speed``: training steps against PyTorch eager on the same GPU, each case in its own
+  worker process: MLP 784-1000-1000-10 and the CIFAR-sized convnet of
+  ``bench_convnet.py`` at batch 256 (target <= 1.5x), ResNet-50 batch 64 float32 and
+  ``mixed16`` (target <= 2x; mixed16 faster than float32; where the step's time goes),
+  per-op overhead of small ops, forward + backward (target <= 2x).
+- ``cpu``: the CPU convnet step of ``bench_convnet.py`` (batch 64) at 1, 4 and 16 threads
+  beside PyTorch's CPU step (information, no target).
 
 Without CuPy, a GPU or PyTorch the run does not hang: the sections that need them are
 recorded as FAILED with the reason, the table is printed and the exit status is 1.
