@@ -92,6 +92,17 @@ def col2im_nd_cpu(col, stride, pad, dims, dilate=1):
 col2im_nd_gpu = col2im_nd_cpu
 
 
+def im2col_nd_gpu(img, ksize, stride, pad, cover_all=False, dilate=1):
+    """`im2col_nd_cpu` with Chainer's GPU signature (the array code is module-agnostic:
+    CuPy arrays stay on their device)."""
+    return im2col_nd_cpu(img, ksize, stride, pad, cover_all=cover_all, dilate=dilate)
+
+
+def col2im_nd_gpu(col, stride, pad, dims, dilate=1):
+    """`col2im_nd_cpu` with Chainer's GPU signature (module-agnostic)."""
+    return col2im_nd_cpu(col, stride, pad, dims, dilate=dilate)
+
+
 def im2col_nd(img, ksize, stride, pad, cover_all=False, dilate=1):
     """`im2col_nd_cpu` (the same array code serves every array module)."""
     return im2col_nd_cpu(img, ksize, stride, pad, cover_all=cover_all, dilate=dilate)

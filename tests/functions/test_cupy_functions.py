@@ -755,3 +755,26 @@ def test_cupy_walker_alias_samples_on_the_device(cupy_device):
     assert counts[1] == 0 and counts[2] > counts[3] > counts[0] > 0
     sampler.to_cpu()
     assert isinstance(sampler.sample((3,)), numpy.ndarray)
+
+
+def test_cupy_conv_utils(cupy_device):
+    """utils.conv / utils.conv_nd patch helpers (Chainer's *_gpu names too) on the device."""
+    from minichainer.utils import conv
+    from minichainer.utils import conv_nd
+    img = numpy.random.RandomState(1).rand(2, 3, 5, 4)
+    col = conv.im2col_cpu(img, 3, 2, 2, 1, 1, 0)
+    col_nd = conv_nd.im2col_nd_cpu(img, (3, 2), (2, 1), (1, 0))
+    d_img = cupy_device.send(img)
+    with _no_host_transfer(cupy_device):
+        outs = [conv.im2col_gpu(d_img, 3, 2, 2, 1, 1, 0), conv.im2col(d_img, 3, 2, 2, 1, 1, 0),
+                conv_nd.im2col_nd_gpu(d_img, (3, 2), (2, 1), (1, 0)),
+                conv_nd.im2col_nd(d_img, (3, 2), (2, 1), (1, 0))]
+        backs = [conv.col2im_gpu(outs[0], 2, 1, 1, 0, 5, 4),
+                 conv_nd.col2im_nd_gpu(outs[2], (2, 1), (1, 0), (5, 4))]
+    host = backend.CpuDevice().send
+    for out, ref in zip(outs, (col, col, col_nd, col_nd)):
+        assert isinstance(out, cupy_device.xp.ndarray)
+        numpy.testing.assert_array_equal(host(out), ref)
+    numpy.testing.assert_allclose(host(backs[0]), conv.col2im_cpu(col, 2, 1, 1, 0, 5, 4))
+    numpy.testing.assert_allclose(host(backs[1]),
+                                  conv_nd.col2im_nd_cpu(col_nd, (2, 1), (1, 0), (5, 4)))
