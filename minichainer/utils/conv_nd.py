@@ -66,9 +66,6 @@ def im2col_nd_cpu(img, ksize, stride, pad, pval=0, cover_all=False, dilate=1):
     return view.transpose(order).copy()
 
 
-im2col_nd_gpu = im2col_nd_cpu
-
-
 def col2im_nd_cpu(col, stride, pad, dims, dilate=1):
     """Sum patches (n, c, k_1..k_N, out_1..out_N) into an (n, c, d_1..d_N) image.
 
@@ -87,9 +84,6 @@ def col2im_nd_cpu(col, stride, pad, dims, dilate=1):
     img = xp.zeros((col.shape[1], col.shape[0]) + tuple(dims), dtype=col.dtype)
     col2im_add(img, col_cn, stride, pad, dilate)
     return img.swapaxes(0, 1)
-
-
-col2im_nd_gpu = col2im_nd_cpu
 
 
 def im2col_nd_gpu(img, ksize, stride, pad, cover_all=False, dilate=1):
