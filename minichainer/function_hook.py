@@ -34,25 +34,81 @@ def get_function_hooks():
     return hooks
 
 
+# -- The registry rules function hooks and link hooks share ---------------------------
+
+def enter_thread_hook(hook, hooks, count):
+    """`with hook:`: register `hook` in the current thread's `hooks` under its name and
+    count it in `count` (a `HookCount`); then call `hook.added(None)`.
+
+    Raises:
+        KeyError: a hook of that name is already registered in this thread.
+    """
+    name = hook.name
+    if name in hooks:
+        raise KeyError('hook {!r} already exists (registered in this thread)'.format(name))
+    hooks[name] = hook
+    count.value += 1
+    hook.added(None)
+
+
+def exit_thread_hook(hook, hooks, count):
+    """The end of `with hook:`: call `hook.deleted(None)` and unregister it.
+
+    Raises:
+        KeyError: `hook` itself is not registered in this thread (left twice, or in
+            another thread); nothing is changed then.
+    """
+    name = hook.name
+    if hooks.get(name) is not hook:
+        raise KeyError('hook {!r} is not registered in this thread'.format(name))
+    hook.deleted(None)
+    del hooks[name]
+    count.value -= 1
+
+
+def add_local_hook(owner, hooks, hook, name, base):
+    """`Link.add_hook` / `FunctionNode.add_hook`: put `hook` (an instance of `base`)
+    into `hooks` under `name` (default `hook.name`); the caller then calls `added`.
+
+    Raises:
+        TypeError: `hook` is not an instance of `base`.
+        KeyError: a hook of that name is already registered on `owner`.
+    """
+    if not isinstance(hook, base):
+        raise TypeError('{}.add_hook: hook must be a {}, got {}'.format(
+            type(owner).__name__, base.__name__, type(hook).__name__))
+    if name is None:
+        name = hook.name
+    if name in hooks:
+        raise KeyError('hook {!r} already exists on this {}'.format(
+            name, type(owner).__name__))
+    hooks[name] = hook
+
+
+def delete_local_hook(owner, hooks, name):
+    """`Link.delete_hook` / `FunctionNode.delete_hook`: remove and return the hook
+    registered as `name`; the caller then calls its `deleted`.
+
+    Raises:
+        KeyError: no hook of that name is registered on `owner`.
+    """
+    if name not in hooks:
+        raise KeyError('hook {!r} does not exist on this {}'.format(
+            name, type(owner).__name__))
+    return hooks.pop(name)
+
+
 class FunctionHook:
     """Base class of function hooks; override the `*_preprocess`/`*_postprocess`."""
 
     name = 'FunctionHook'
 
     def __enter__(self):
-        hooks = get_function_hooks()
-        if self.name in hooks:
-            raise KeyError('hook {} already exists'.format(self.name))
-        hooks[self.name] = self
-        registered_hooks.value += 1
-        self.added(None)
+        enter_thread_hook(self, get_function_hooks(), registered_hooks)
         return self
 
     def __exit__(self, *_):
-        hooks = get_function_hooks()
-        hooks[self.name].deleted(None)
-        del hooks[self.name]
-        registered_hooks.value -= 1
+        exit_thread_hook(self, get_function_hooks(), registered_hooks)
 
     def added(self, function):
         pass

@@ -502,23 +502,14 @@ class FunctionNode:
 
     def add_hook(self, hook, name=None):
         """Register a function hook on this node only."""
-        if not isinstance(hook, function_hook.FunctionHook):
-            raise TypeError('add_hook: hook must be a FunctionHook, got {}'.format(
-                type(hook).__name__))
-        name = hook.name if name is None else name
-        hooks = self.local_function_hooks
-        if name in hooks:
-            raise KeyError('Hook {} already exists'.format(name))
-        hooks[name] = hook
+        function_hook.add_local_hook(self, self.local_function_hooks, hook, name,
+                                     function_hook.FunctionHook)
         self._backward_slow_path = True
         hook.added(self)
 
     def delete_hook(self, name):
         """Unregister the hook of this name from this node."""
-        if name not in self.local_function_hooks:
-            raise KeyError('Hook {} does not exist'.format(name))
-        self.local_function_hooks[name].deleted(self)
-        del self.local_function_hooks[name]
+        function_hook.delete_local_hook(self, self.local_function_hooks, name).deleted(self)
 
 
 _plain_apply = FunctionNode.apply

@@ -21,6 +21,7 @@ import numpy
 import minichainer  # minichainer.sequential (which imports this module) at call time
 from minichainer import backend
 from minichainer import device_resident
+from minichainer import function_hook as _function_hook
 from minichainer import initializers
 from minichainer import link_hook as _link_hook
 from minichainer import variable
@@ -143,15 +144,8 @@ class Link(device_resident.DeviceResident):
             TypeError: `hook` is not a LinkHook.
             KeyError: a hook with that name is already registered.
         """
-        if not isinstance(hook, _link_hook.LinkHook):
-            raise TypeError('{}.add_hook: hook must be a LinkHook, got {}'.format(
-                type(self).__name__, type(hook).__name__))
-        if name is None:
-            name = hook.name
-        hooks = self.local_link_hooks
-        if name in hooks:
-            raise KeyError('link hook {!r} already exists'.format(name))
-        hooks[name] = hook
+        _function_hook.add_local_hook(self, self.local_link_hooks, hook, name,
+                                      _link_hook.LinkHook)
         hook.added(self)
         return self
 
@@ -161,11 +155,7 @@ class Link(device_resident.DeviceResident):
         Raises:
             KeyError: no such hook.
         """
-        hooks = self.local_link_hooks
-        if name not in hooks:
-            raise KeyError('link hook {!r} does not exist'.format(name))
-        hooks[name].deleted(self)
-        del hooks[name]
+        _function_hook.delete_local_hook(self, self.local_link_hooks, name).deleted(self)
 
     def _forward_method(self):
         # ``forward``, unless a class after Link in the MRO (a mixin) defines __call__:

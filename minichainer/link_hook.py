@@ -82,19 +82,11 @@ class LinkHook:
     name = 'LinkHook'
 
     def __enter__(self):
-        hooks = get_link_hooks()
-        if self.name in hooks:
-            raise KeyError('link hook {!r} is already registered'.format(self.name))
-        hooks[self.name] = self
-        registered_hooks.value += 1
-        self.added(None)
+        function_hook.enter_thread_hook(self, get_link_hooks(), registered_hooks)
         return self
 
     def __exit__(self, *_):
-        hooks = get_link_hooks()
-        hooks[self.name].deleted(None)
-        del hooks[self.name]
-        registered_hooks.value -= 1
+        function_hook.exit_thread_hook(self, get_link_hooks(), registered_hooks)
 
     def added(self, link):
         """Called when registered; `link` is None for a global registration."""

@@ -124,6 +124,43 @@ def _check_timing(owner, timing):
             .format(owner, timing))
 
 
+def _register_hook(owner, pre_hooks, post_hooks, hook, name, timing,
+                   invalid_timing_fallback):
+    """The one registry rule of `UpdateRule.add_hook` and `Optimizer.add_hook`.
+
+    A hook must be callable and have a name (`name`, else `hook.name`, else
+    `hook.__name__`); `timing` is `'pre'`, `'post'` or `'auto'` (the hook's `timing`
+    attribute, `'pre'` without one).  With `'auto'` and an attribute that is neither,
+    the optimizer (`invalid_timing_fallback`) warns and runs the hook before the update,
+    an update rule after it, as in Chainer.  A name registered twice raises
+    `_DuplicateHookError` (a `KeyError`, Chainer 7's error, and a `ValueError`).
+    """
+    if not callable(hook):
+        raise TypeError('{}.add_hook: hook must be callable, got {!r}'.format(owner, hook))
+    _check_timing(owner, timing)
+    if timing == 'auto':
+        timing = getattr(hook, 'timing', 'pre')
+        if timing not in ('pre', 'post') and invalid_timing_fallback:
+            warnings.warn("Hook timing attribute not in ('pre', 'post'), "
+                          "defaulting timing to 'pre'.")
+            timing = 'pre'
+    name = _resolve_hook_name(hook, name)
+    if name in pre_hooks or name in post_hooks:
+        raise _DuplicateHookError('{}.add_hook: hook "{}" already exists'.format(owner, name))
+    if timing == 'pre':
+        pre_hooks[name] = hook
+    else:
+        post_hooks[name] = hook
+
+
+def _unregister_hook(pre_hooks, post_hooks, name):
+    # KeyError when `name` is registered in neither.
+    try:
+        del pre_hooks[name]
+    except KeyError:
+        del post_hooks[name]
+
+
 class UpdateRule:
     """How one parameter is updated from its gradient; base class of all update rules.
 
@@ -179,29 +216,14 @@ class UpdateRule:
             ValueError: unknown timing or missing name.
             KeyError: the name is already registered (also a `ValueError`).
         """
-        if not callable(hook):
-            raise TypeError(
-                'UpdateRule.add_hook: hook must be callable, got {!r}'.format(hook))
-        _check_timing('UpdateRule', timing)
-        if timing == 'auto':
-            # as in Chainer, a hook without a timing attribute runs before the
-            # update, and one whose attribute is neither 'pre' nor 'post' after it
-            timing = getattr(hook, 'timing', 'pre')
-        name = _resolve_hook_name(hook, name)
-        if name in self._pre_update_hooks or name in self._post_update_hooks:
-            raise _DuplicateHookError(
-                'UpdateRule.add_hook: hook "{}" already exists'.format(name))
-        if timing == 'pre':
-            self._pre_update_hooks[name] = hook
-        else:
-            self._post_update_hooks[name] = hook
+        # As in Chainer, a hook whose timing attribute is neither 'pre' nor 'post' runs
+        # after the update here (the optimizer's registry warns and runs it before).
+        _register_hook('UpdateRule', self._pre_update_hooks, self._post_update_hooks,
+                       hook, name, timing, invalid_timing_fallback=False)
 
     def remove_hook(self, name):
         """Unregister the hook registered as `name` (KeyError when there is none)."""
-        try:
-            del self._pre_update_hooks[name]
-        except KeyError:
-            del self._post_update_hooks[name]
+        _unregister_hook(self._pre_update_hooks, self._post_update_hooks, name)
 
     def update(self, param):
         """Run the pre-update hooks, update `param` in place, run the post-update hooks.
@@ -486,23 +508,9 @@ class Optimizer:
                     type(self).__name__, hook))
         if self._pre_update_hooks is None or self._post_update_hooks is None:
             raise RuntimeError('call `setup` method before `add_hook` method')
-        _check_timing(type(self).__name__, timing)
-        if timing == 'auto':
-            # No attribute: 'pre' silently; an attribute that is neither: 'pre' with a
-            # warning (as Chainer).
-            timing = getattr(hook, 'timing', 'pre')
-            if timing not in ('pre', 'post'):
-                warnings.warn(
-                    "Hook timing attribute not in ('pre', 'post'), "
-                    "defaulting timing to 'pre'.")
-                timing = 'pre'
-        name = _resolve_hook_name(hook, name)
-        if name in self._pre_update_hooks or name in self._post_update_hooks:
-            raise KeyError('hook "{}" already exists'.format(name))
-        if timing == 'pre':
-            self._pre_update_hooks[name] = hook
-        else:
-            self._post_update_hooks[name] = hook
+        _register_hook(type(self).__name__, self._pre_update_hooks,
+                       self._post_update_hooks, hook, name, timing,
+                       invalid_timing_fallback=True)
 
     def _check_set_up(self):
         if self._pre_update_hooks is None:
@@ -517,10 +525,7 @@ class Optimizer:
             KeyError: no hook is registered as `name`.
         """
         self._check_set_up()
-        try:
-            del self._pre_update_hooks[name]
-        except KeyError:
-            del self._post_update_hooks[name]
+        _unregister_hook(self._pre_update_hooks, self._post_update_hooks, name)
 
     def call_hooks(self, timing='pre'):
         """Invoke the hooks of `timing` (`'pre'` or `'post'`) in registration

@@ -114,3 +114,75 @@ def test_apply_reads_the_configuration_as_get_value_does(name, where):
         setattr(configuration.global_config, name, old)
     observed, expected = results[0]
     assert observed == expected
+
+
+# -- one registry rule for each pair of hook kinds -------------------------------------
+
+import minichainer  # noqa: E402
+from minichainer import function_hook, link_hook, optimizers  # noqa: E402
+
+
+def _thread_kinds():
+    return [(function_hook.FunctionHook, function_hook.get_function_hooks,
+             function_hook.registered_hooks),
+            (link_hook.LinkHook, link_hook.get_link_hooks, link_hook.registered_hooks)]
+
+
+@pytest.mark.parametrize('kind', [0, 1], ids=['function_hook', 'link_hook'])
+def test_thread_hooks_behave_alike_on_duplicates_and_bad_exits(kind):
+    base, get_hooks, count = _thread_kinds()[kind]
+    before = count.value
+    first, second = base(), base()
+    with first:
+        with pytest.raises(KeyError, match='already exists'):
+            second.__enter__()            # the same name twice in one thread
+        with pytest.raises(KeyError, match='not registered in this thread'):
+            second.__exit__(None, None, None)   # never entered: first stays
+        assert get_hooks()[first.name] is first and count.value == before + 1
+    with pytest.raises(KeyError, match='not registered in this thread'):
+        first.__exit__(None, None, None)  # left twice
+    assert first.name not in get_hooks() and count.value == before
+
+
+def _local_owners():
+    return [(minichainer.Link(), link_hook.LinkHook),
+            (FunctionNode(), function_hook.FunctionHook)]
+
+
+@pytest.mark.parametrize('kind', [0, 1], ids=['Link', 'FunctionNode'])
+def test_local_hooks_behave_alike(kind):
+    owner, base = _local_owners()[kind]
+    other = _local_owners()[1 - kind][1]
+    with pytest.raises(TypeError, match='hook must be a ' + base.__name__):
+        owner.add_hook(other())
+    owner.add_hook(base())
+    with pytest.raises(KeyError, match='already exists'):
+        owner.add_hook(base())
+    owner.delete_hook(base.name)
+    with pytest.raises(KeyError, match='does not exist'):
+        owner.delete_hook(base.name)
+
+
+def test_optimizer_and_update_rule_registries_share_their_rules():
+    link = minichainer.links.Linear(2, 3)
+    opt = optimizers.SGD().setup(link)
+    rule = link.W.update_rule
+
+    def hook(*args):
+        pass
+
+    for registry in (opt, rule):
+        registry.add_hook(hook, name='h')
+        with pytest.raises(KeyError, match='already exists') as info:
+            registry.add_hook(hook, name='h')
+        assert isinstance(info.value, ValueError)     # Chainer 6's type as well
+        with pytest.raises(ValueError, match='timing'):
+            registry.add_hook(hook, name='g', timing='later')
+        with pytest.raises(TypeError, match='callable'):
+            registry.add_hook(3, name='x')
+        registry.remove_hook('h')
+        with pytest.raises(KeyError):
+            registry.remove_hook('h')
+    # Bad timing: an optimizer takes hooks only once set up.
+    with pytest.raises(RuntimeError, match='setup'):
+        optimizers.SGD().add_hook(hook)
