@@ -424,6 +424,11 @@ case('max_pooling_2d_nan', lambda x: F.max_pooling_2d(x * _xp(x.array).asarray(
 case('discriminative_loss_l2', lambda x, t: F.discriminative_margin_based_clustering_loss(
     x, t, 0.5, 1.5, 2, norm=2), [_u((1, 2, 2, 2)), _const([[[0, 1], [1, 2]]])],
      covers=('discriminative_margin_based_clustering_loss',), double=False)
+case('ctc_lengths', lambda x0, x1, x2, x3, t, il, ll: F.connectionist_temporal_classification(
+    [x0, x1, x2, x3], t, 0, input_length=il, label_length=ll, reduce='no'),
+     [_u((3, 4)), _u((3, 4)), _u((3, 4)), _u((3, 4)), _const([[1, 2, 3], [2, 2, 0], [3, 1, 0]]),
+      _const([4, 3, 2]), _const([3, 2, 1])],
+     covers=('connectionist_temporal_classification',), double=False)
 case('lstm_shrinking_batch', F.lstm, [_u((3, 2)), _u((2, 8))], covers=('lstm',))
 case('softmax_axis', lambda x: F.softmax(x, axis=2), [_u((2, 3, 4))], covers=('softmax',))
 case('log_softmax_axis', lambda x: F.log_softmax(x, axis=0), [_u((2, 3))],

@@ -86,7 +86,11 @@ def _ctc_batch(log_y, t, input_length, label_length, blank):
         update = _logsumexp(occ[:, rows, k], ab[:, :, s], xp)
         occ[:, rows, k] = xp.where(inside[:, s], update, occ[:, rows, k])
     grad = xp.exp(log_y) - xp.exp(occ - log_p[:, None])
-    grad[xp.arange(T)[:, None] > ends] = 0
+    past_end = xp.arange(T)[:, None] > ends                # (T, B)
+    if xp is numpy:
+        grad[past_end] = 0
+    else:   # (a boolean-mask assignment reads the mask's count back on a GPU)
+        grad = xp.where(past_end[:, :, None], 0., grad)
     return -log_p, grad
 
 

@@ -61,7 +61,8 @@ def dropout(x, ratio=.5, **kwargs):
 
     In training mode (`config.train`) each element is kept when
     `numpy.random.rand(*x.shape) >= ratio` (`cupy.random.rand` for a CuPy array) and
-    the kept ones are scaled by `1 / (1 - ratio)`; in test mode `x` is returned as a Variable unchanged.
+    the kept ones are scaled by `1 / (1 - ratio)`; in test mode `x` is returned as a
+    Variable unchanged.
 
     Args:
         x (Variable or ndarray): Input float array.
