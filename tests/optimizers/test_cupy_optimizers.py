@@ -62,6 +62,10 @@ def test_optimizer_step_on_cupy_equals_cpu(cupy_device, name, kwargs):
     cpu_model, _ = _run(make, None)
     gpu_model, gpu_opt = _run(make, cupy_device)
     tol = _tolerance(cupy_device)
+    if name == 'MSVAG':
+        # its factor mt2 / (mt2 + rho * s) starts from s = vt - mt2 ~ 0: one ulp of
+        # rounding (x ** 2 as pow or as x * x) moves it by ~1e-5
+        tol = 1e-4
     for (pname, p), (_, q) in zip(cpu_model.namedparams(), gpu_model.namedparams()):
         assert isinstance(q.array, cupy_device.xp.ndarray), pname
         numpy.testing.assert_allclose(_host(q.array), p.array, rtol=tol, atol=tol,
