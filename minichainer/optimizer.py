@@ -29,10 +29,27 @@ from minichainer import variable
 
 _VALID_TIMINGS = ('pre', 'post', 'auto')
 
-# Bumped whenever any hyperparameter is set or deleted, so that update rules can cache
-# the values they read at every step (see UpdateRule.hyperparam_values).
-_hyperparam_counter = itertools.count(1)
-_hyperparam_version = 0
+
+class HyperparameterChanges:
+    """The process-wide count of hyperparameter changes (`.value`).
+
+    Every `Hyperparameter` assignment or deletion, of any optimizer, gives it a new
+    value; `UpdateRule.hyperparam_values` caches the values it read under the count it
+    saw, so a step reads the hyperparameters again only after something changed.
+    """
+
+    __slots__ = ('value', '_counter')
+
+    def __init__(self):
+        self._counter = itertools.count(1)
+        self.value = 0
+
+    def bump(self):
+        """Record a change (a new value, also when threads bump at once)."""
+        self.value = next(self._counter)
+
+
+hyperparameter_changes = HyperparameterChanges()
 
 
 class Hyperparameter:
@@ -50,14 +67,12 @@ class Hyperparameter:
         self._parent = parent
 
     def __setattr__(self, name, value):
-        global _hyperparam_version
         object.__setattr__(self, name, value)
-        _hyperparam_version = next(_hyperparam_counter)
+        hyperparameter_changes.bump()
 
     def __delattr__(self, name):
-        global _hyperparam_version
         object.__delattr__(self, name)
-        _hyperparam_version = next(_hyperparam_counter)
+        hyperparameter_changes.bump()
 
     def __getattr__(self, name):
         if '_parent' not in self.__dict__:
@@ -313,7 +328,7 @@ class UpdateRule:
         the main Python overhead of an update)."""
         hp = self.hyperparam
         cache = self._hyperparam_cache
-        version = _hyperparam_version
+        version = hyperparameter_changes.value
         if cache is not None and cache[0] is hp and cache[1] == version and \
                 cache[2] is names:
             return cache[3]
