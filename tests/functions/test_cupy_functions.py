@@ -600,15 +600,18 @@ def _params():
             marks = (pytest.mark.xfail(strict=True, reason=XFAIL[name]),)
         elif name in DOUBLE_BUGS:
             marks = (pytest.mark.xfail(strict=False, reason=DOUBLE_BUGS[name]),)
-        yield pytest.param(name, id=name, marks=marks)
+        dtype = CASES[name].dtype
+        for d in (numpy.float64, numpy.float32):
+            if dtype is None or dtype == d:
+                yield pytest.param(name, d, id='{}-{}'.format(numpy.dtype(d).name, name),
+                                   marks=marks)
 
 
 @pytest.mark.filterwarnings('ignore:batch_matmul is deprecated:DeprecationWarning')
 @pytest.mark.filterwarnings('ignore:fixed_batch_renormalization is deprecated')
-@pytest.mark.parametrize('name', list(_params()))
-def test_cupy_function(name, cupy_device):
+@pytest.mark.parametrize('name, dtype', list(_params()))
+def test_cupy_function(name, dtype, cupy_device):
     c = CASES[name]
-    dtype = c.dtype or numpy.float64
     arrays = _make_arrays(c, dtype)
     with numpy.errstate(all='ignore'):
         ref = _evaluate(c, [a.copy() for a in arrays])
