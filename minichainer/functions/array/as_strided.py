@@ -132,14 +132,12 @@ class _StridedMap:
 
     def out_to_in(self, gy):
         """Gradient w.r.t. the input from that w.r.t. the output."""
-        xp = backend.get_array_module(gy)
         storage = scatter.bincount(self.out_pos, self.size, weights=gy.ravel())
         return (storage[self.in_pos] / self.in_count).astype(gy.dtype).reshape(
             self.in_shape)
 
     def in_to_out(self, gx):
         """Adjoint of `out_to_in`."""
-        xp = backend.get_array_module(gx)
         weights = gx.ravel() / self.in_count
         storage = scatter.bincount(self.in_pos, self.size, weights=weights)
         return storage[self.out_pos].astype(gx.dtype).reshape(self.out_shape)
