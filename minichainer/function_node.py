@@ -154,7 +154,7 @@ class FunctionNode:
         return '\n'.join(lines)
 
     def _apply_with_layouts(self, inputs):
-        # ``apply`` once memory layouts are in use (see _enable_layouts): checks the input
+        # ``apply`` once memory layouts are in use (see enable_memory_layouts): checks the input
         # layouts and gives each output its layout.
         input_vars = [x if isinstance(x, Variable) else Variable(x, requires_grad=False)
                       for x in inputs]
@@ -525,11 +525,28 @@ def _new_output_variable(data, requires_grad=False, creator=None):
     return var
 
 
-def _enable_layouts():
-    """Make `FunctionNode.apply` layout-aware (done when the first Variable with a
-    non-standard memory layout is made, so programs that use none pay nothing)."""
+def enable_memory_layouts():
+    """The process-wide switch to memory layouts (`minichainer.memory_layouts`).
+
+    From this call on, `FunctionNode.apply` of every node is the layout-aware variant
+    (it checks the inputs' layouts and gives each output its layout).  It is called,
+    once, where a layout first appears: a `Variable` made with a non-standard `layout`,
+    or an `AsLayout` node; programs that use none keep the plain `apply` and pay
+    nothing.  Idempotent; `disable_memory_layouts` switches back.
+    """
     if FunctionNode.apply is _plain_apply:
         FunctionNode.apply = FunctionNode._apply_with_layouts
+
+
+def disable_memory_layouts():
+    """Switch `FunctionNode.apply` back to the plain variant (for tests that used
+    layouts; Variables that carry a layout keep it but no longer propagate it)."""
+    FunctionNode.apply = _plain_apply
+
+
+def memory_layouts_enabled():
+    """True once `enable_memory_layouts` switched this process to layout-aware apply."""
+    return FunctionNode.apply is not _plain_apply
 
 
 def _default_check_type_forward(self, in_types):

@@ -101,7 +101,7 @@ class AsLayout(function_node.FunctionNode):
 
     def __init__(self, layout):
         self.out_layout = layout
-        function_node._enable_layouts()  # the output carries a layout from now on
+        function_node.enable_memory_layouts()  # the output carries a layout from now on
 
     @property
     def label(self):

@@ -8,6 +8,7 @@ only the arrays backward needs. Functions hold their output nodes through weak r
 dropping the last output drops the whole graph by reference counting alone.
 """
 import copy as _copy
+import importlib
 import warnings
 import weakref
 
@@ -291,7 +292,7 @@ class Variable:
         # A non-standard memory layout (see minichainer.memory_layouts); the first one
         # switches FunctionNode.apply to its layout-aware variant.
         self._layout = layout
-        minichainer.function_node._enable_layouts()
+        minichainer.function_node.enable_memory_layouts()
 
     @staticmethod
     def _from_node(node):
@@ -1100,10 +1101,11 @@ _OPERATORS = ('__neg__', '__abs__', '__add__', '__radd__', '__iadd__', '__sub__'
 
 
 def _lazy_operator(name):
-    # The first use of any operator imports the arithmetic functions and replaces these
-    # stand-ins with the real methods, so `import minichainer` stays cheap.
+    # Stand-ins until minichainer.functions.math.basic_math is imported: importing it
+    # installs the real operators (its last line), so `import minichainer` stays cheap
+    # and a program that never imports minichainer.functions still gets them.
     def operator(self, *args):
-        minichainer.basic_math.install_variable_arithmetics()
+        importlib.import_module('minichainer.functions.math.basic_math')
         return getattr(self, name)(*args)
     operator.__name__ = name
     return operator

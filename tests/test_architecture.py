@@ -186,3 +186,45 @@ def test_optimizer_and_update_rule_registries_share_their_rules():
     # Bad timing: an optimizer takes hooks only once set up.
     with pytest.raises(RuntimeError, match='setup'):
         optimizers.SGD().add_hook(hook)
+
+
+# -- process-wide switches: named, explicit ------------------------------------------
+
+def test_memory_layouts_are_switched_on_by_a_named_call_and_off_again():
+    import subprocess
+    import sys
+    # A fresh process that uses no layout keeps the plain apply.
+    code = ('import numpy, minichainer, minichainer.functions as F\n'
+            'from minichainer import function_node\n'
+            'F.relu(minichainer.Variable(numpy.ones(2, "f")))\n'
+            'assert not function_node.memory_layouts_enabled()\n'
+            'minichainer.Variable(numpy.ones((1, 2, 3, 4), "f"),'
+            ' layout=minichainer.memory_layouts.CUDNN_CHANNEL_LAST_X)\n'
+            'assert function_node.memory_layouts_enabled()\n')
+    subprocess.run([sys.executable, '-c', code], check=True)
+    from minichainer import function_node
+    was = function_node.memory_layouts_enabled()
+    function_node.enable_memory_layouts()
+    assert function_node.memory_layouts_enabled()
+    function_node.disable_memory_layouts()
+    assert not function_node.memory_layouts_enabled()
+    if was:
+        function_node.enable_memory_layouts()
+
+
+def test_arithmetic_operators_are_installed_by_importing_basic_math():
+    import subprocess
+    import sys
+    code = ('import numpy, minichainer\n'
+            'from minichainer.variable import Variable\n'
+            'assert Variable.__add__.__module__ == "minichainer.variable"  # stand-in\n'
+            'import minichainer.functions\n'
+            'from minichainer.functions.math import basic_math\n'
+            'assert Variable.__add__ is basic_math.add and Variable.__rpow__ is basic_math.rpow\n')
+    subprocess.run([sys.executable, '-c', code], check=True)
+    # Without minichainer.functions, the first operator imports basic_math itself.
+    code = ('import numpy, minichainer, sys\n'
+            'v = minichainer.Variable(numpy.ones(2, "f"))\n'
+            'assert (v * 3 - 1).array.tolist() == [2.0, 2.0]\n'
+            'assert "minichainer.functions.math.basic_math" in sys.modules\n')
+    subprocess.run([sys.executable, '-c', code], check=True)

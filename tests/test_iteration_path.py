@@ -77,7 +77,7 @@ KNOWN_PRIVATE_CROSSINGS = set()
 KNOWN_PRIVATE_ATTRIBUTE_READS = {
     'variable.py': {
         '_cuda._state', '_cuda._maybe_resolve', '_cuda._get_device_or_current',
-        'minichainer.function_node._enable_layouts', 'minichainer._backprop',
+        'minichainer._backprop',
         'minichainer.memory_layouts._transpose_shape',
         'minichainer.memory_layouts._transpose_array'},
     '_backprop.py': {

@@ -502,7 +502,10 @@ def _convert_value_to_string(value):
 
 
 def install_variable_arithmetics():
-    """Attach the arithmetic operators to [`Variable`][minichainer.variable.Variable]."""
+    """Attach the arithmetic operators to [`Variable`][minichainer.variable.Variable].
+
+    Called once, when this module is imported (its last line); calling it again is
+    harmless."""
     Variable.__neg__ = neg
     Variable.__abs__ = absolute
     Variable.__add__ = add
@@ -526,3 +529,9 @@ def install_variable_arithmetics():
     Variable.__matmul__ = matmul
     Variable.__imatmul__ = matmul
     Variable.__rmatmul__ = rmatmul
+
+
+# The one step that gives Variable its arithmetic operators: importing this module
+# (minichainer.functions imports it; Variable's stand-in operators import it on first
+# use, see variable._lazy_operator).  Chainer does it when chainer is imported.
+install_variable_arithmetics()
