@@ -193,6 +193,9 @@ case('argmax_crf1d', lambda c, x0, x1: F.argmax_crf1d(c, [x0, x1]),
 
 # array
 case('as_strided', lambda x: F.as_strided(x, (3, 2), (1, 1)), [_u((4,))])
+# a view: the offset is measured from its memory block's start (the device pointers)
+case('as_strided_view', lambda x: F.as_strided(x[1:], (2, 2), (1, 2)) + F.as_strided(
+    x[2:], (2,), (1,), storage_offset=0), [_u((6,))], covers=('as_strided',))
 case('cast', lambda x: F.cast(x, numpy.float32), [_u(S)], dtype=numpy.float64)
 case('pad_sequence', lambda a, b: F.pad_sequence([a, b], padding=0.5),
      [_u((3, 2)), _u((2, 2))])
