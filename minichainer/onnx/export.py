@@ -411,6 +411,12 @@ def _export(model, args, filename, export_params, graph_name, save_text, opset_v
         tensors[name] = array
     for array in context.parameters:
         tensors.setdefault(context.get_name(array), array)
+    total = sum(int(a.nbytes) for a in tensors.values())
+    if total > _PROTOBUF_LIMIT:
+        raise ValueError(
+            'export: the model\'s parameters and constants take {:.2f} GB; an ONNX file is a '
+            'protobuf of at most 2 GB (external data files are not written)'.format(
+                total / 2 ** 30))
     initializers = [numpy_helper.from_array(numpy.asarray(_to_host(a)), n)
                     for n, a in tensors.items()]
     nodes = _constants_before_9(_merge_constants(graph.graph), initializers, opset_version)
@@ -451,6 +457,9 @@ def _export(model, args, filename, export_params, graph_name, save_text, opset_v
         minichainer.utils.experimental('return_named_inout')
         return onnx_model, network_inputs, network_outputs
     return onnx_model
+
+
+_PROTOBUF_LIMIT = 2 ** 31 - 2 ** 26   # 2 GB less room for the graph itself
 
 
 def _merge_constants(nodes):

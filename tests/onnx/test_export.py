@@ -487,3 +487,10 @@ def test_functions_outside_the_graph_are_traced_while_exporting(ort_session):
     numpy.testing.assert_array_equal(sign, numpy.sign(x) * 2)
     assert not hasattr(minichainer.config, '_exporting') or \
         not minichainer.config._exporting
+
+
+def test_too_large_for_a_protobuf_is_a_clear_error(monkeypatch):
+    import minichainer.onnx.export as export_module
+    monkeypatch.setattr(export_module, '_PROTOBUF_LIMIT', 100)
+    with pytest.raises(ValueError, match='at most 2 GB'):
+        oc.export(MLP(), _x(2, 4))
