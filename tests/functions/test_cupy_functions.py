@@ -653,6 +653,31 @@ def test_cupy_function_float16(name, cupy_device):
                 numpy.testing.assert_array_equal(d, r)
 
 
+CHUNKED = ('convolution_2d', 'convolution_2d_stride_cover_all', 'convolution_nd',
+           'deconvolution_2d', 'deconvolution_2d_outsize', 'deconvolution_nd',
+           'convolution_3d', 'roi_average_align_2d', 'roi_max_align_2d',
+           'roi_average_pooling_2d', 'roi_max_pooling_2d', 'roi_pooling_2d')
+
+
+@pytest.mark.parametrize('name', CHUNKED)
+def test_cupy_function_chunked(name, cupy_device, monkeypatch):
+    """The paths that split large arrays into chunks, forced with tiny chunk sizes."""
+    from minichainer.functions.connection import convolution_nd
+    from minichainer.functions.pooling import _roi
+    for attr in ('_COL_CACHE_MAX_BYTES', '_GCOL_CHUNK_BYTES', '_COL_CHUNK_BYTES',
+                 '_DEVICE_COL_CHUNK_BYTES'):
+        monkeypatch.setattr(convolution_nd, attr, 1)
+    monkeypatch.setattr(_roi, '_CHUNK_ELEMENTS', 1)
+    c = CASES[name]
+    dtype = c.dtype or numpy.float64
+    arrays = _make_arrays(c, dtype)
+    ref = _evaluate(c, [a.copy() for a in arrays])
+    dev = _run_on_device(c, arrays, cupy_device)
+    ref = {kind: [None if v is None else numpy.asarray(v) for v in values]
+           for kind, values in ref.items()}
+    _compare(name, ref, dev, dtype, False)
+
+
 def _public_functions():
     return sorted(n for n in dir(F) if not n.startswith('_')
                   and inspect.isfunction(getattr(F, n)))
