@@ -490,7 +490,7 @@ def test_functions_outside_the_graph_are_traced_while_exporting(ort_session):
 
 
 def test_too_large_for_a_protobuf_is_a_clear_error(monkeypatch):
-    import minichainer.onnx.export as export_module
+    export_module = sys.modules['minichainer.onnx.export']  # the attribute is the function
     monkeypatch.setattr(export_module, '_PROTOBUF_LIMIT', 100)
     with pytest.raises(ValueError, match='at most 2 GB'):
         oc.export(MLP(), _x(2, 4))
