@@ -12,7 +12,6 @@ from minichainer.function_hook import FunctionHook
 from minichainer.link_hook import LinkHook
 from minichainer.onnx._deps import newest_opset
 from minichainer.onnx._deps import require_onnx
-from minichainer.onnx import onnx_helper
 
 onnx = require_onnx()
 from onnx import helper  # noqa: E402

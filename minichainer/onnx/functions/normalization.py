@@ -5,10 +5,6 @@ from minichainer.onnx import onnx_helper
 from minichainer.onnx.functions.opset_version import support
 
 
-def _to_onnx_type(dtype):
-    return onnx_helper.onnx.helper.np_dtype_to_tensor_dtype(numpy.dtype(dtype))
-
-
 def _owner_prefix(func, context):
     # ``param_<link path>`` of the link whose gamma/beta the function uses, or None
     for index in (2, 1):
