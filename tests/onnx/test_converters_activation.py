@@ -87,3 +87,22 @@ def test_lstm_unit_every_opset(onnx_roundtrip, ort_session):
     outs = ort_session(proto).run(None, {'Input_0': c7, 'Input_1': x7})
     for a, e in zip(outs, Model()(c7, x7)):
         numpy.testing.assert_allclose(a, e.array, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize('beta_shape', [(3,), (3, 4)])
+def test_swish_link_every_opset(onnx_roundtrip, beta_shape):
+    link = L.Swish(beta_shape)
+    link.beta.array[...] = numpy.random.RandomState(2).uniform(0.5, 2, beta_shape)
+    onnx_roundtrip(link, [_x(2, 3, 4, 5)])
+
+
+def test_crelu_and_rrelu_every_opset(onnx_roundtrip):
+    onnx_roundtrip(lambda x: F.crelu(x, axis=1), [_x(2, 3, 4)])
+    onnx_roundtrip(lambda x: F.crelu(x, axis=-1), [_x(2, 3, 4)], opsets=[7, 28])
+    onnx_roundtrip(lambda x: F.rrelu(x, l=0.1, u=0.3), [_x(2, 3, 4)])
+
+
+def test_rrelu_train_mode_is_refused():
+    import minichainer.onnx as oc
+    with pytest.raises(NotImplementedError, match='train mode'):
+        oc.export(minichainer.Sequential(F.rrelu), _x(2, 3), train=True)

@@ -264,3 +264,32 @@ def test_nstep_gru_link_of_equal_lengths(onnx_roundtrip):
     xs = [rng.randn(4, 3).astype(numpy.float32) for _ in range(3)]
     protos = onnx_roundtrip(Model(), xs, opsets=[7, 11, 28])
     assert not [n for n in protos[28].graph.node if n.name.startswith('Permutate')]
+
+
+def test_layer_normalization_every_opset(onnx_roundtrip):
+    link = L.LayerNormalization(6)
+    link.gamma.array[...] = _x(6, seed=3)
+    link.beta.array[...] = _x(6, seed=4)
+    onnx_roundtrip(link, [_x(4, 6)])
+
+
+@pytest.mark.parametrize('fn', [
+    F.mean_squared_error, F.squared_error, F.mean_absolute_error, F.absolute_error,
+    lambda x, t: F.huber_loss(x, t, delta=0.7),
+    lambda x, t: F.huber_loss(x, t, delta=1.5, reduce='no'),
+], ids=['mean_squared_error', 'squared_error', 'mean_absolute_error', 'absolute_error',
+        'huber_loss', 'huber_loss_no_reduce'])
+def test_regression_losses_every_opset(onnx_roundtrip, fn):
+    class Model(minichainer.Chain):
+        def forward(self, x, t):
+            return fn(x, t)
+    onnx_roundtrip(Model(), [_x(4, 5), _x(4, 5, seed=1)])
+
+
+@pytest.mark.parametrize('kwargs', [{}, {'normalize': False}, {'reduce': 'no'}])
+def test_sigmoid_cross_entropy_every_opset(onnx_roundtrip, kwargs):
+    class Model(minichainer.Chain):
+        def forward(self, x, t):
+            return F.sigmoid_cross_entropy(x, t, **kwargs)
+    t = numpy.array([[0, 1, -1], [1, 1, 0], [-1, 0, 1], [0, 0, 1]], numpy.int32)
+    onnx_roundtrip(Model(), [_x(4, 3) * 4, t])

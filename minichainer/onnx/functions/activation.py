@@ -143,3 +143,43 @@ def convert_LSTM(func, opset_version, input_names, output_names, context):
                            [output_names[0]])
     gb.op_output_named('Mul', [o, gb.op('Tanh', [c])], [output_names[1]])
     return gb.nodes()
+
+
+@support((7,))
+def convert_Swish(func, opset_version, input_names, output_names, context):
+    """`x * sigmoid(beta * x)`, `beta` covering the axes after the batch axis (not in
+    onnx_chainer 7.8.1)."""
+    x_ndim = len(func.inputs[0].shape)
+    beta_shape = tuple(func.inputs[1].shape)
+    gb = onnx_helper.GraphBuilder()
+    beta = input_names[1]
+    missing = x_ndim - 1 - len(beta_shape)
+    if missing > 0:
+        beta = gb.op('Reshape', [beta, gb.const(numpy.array(beta_shape + (1,) * missing,
+                                                            dtype=numpy.int64))])
+    gate = gb.op('Sigmoid', [gb.op('Mul', [input_names[0], beta])])
+    gb.op('Mul', [input_names[0], gate])
+    return gb.nodes(output_names=output_names)
+
+
+@support((7,))
+def convert_CReLU(func, opset_version, input_names, output_names, context):
+    """`concat((relu(x), relu(-x)), axis)` (not in onnx_chainer 7.8.1)."""
+    axis = func.axis % len(func.inputs[0].shape)
+    gb = onnx_helper.GraphBuilder()
+    positive = gb.op('Relu', input_names)
+    negative = gb.op('Relu', [gb.op('Neg', input_names)])
+    gb.op('Concat', [positive, negative], axis=axis)
+    return gb.nodes(output_names=output_names)
+
+
+@support((6,))
+def convert_RReLU(func, opset_version, input_names, output_names, context):
+    """Test-mode randomized leaky ReLU: the slope is `(lower + upper) / 2` (not in
+    onnx_chainer 7.8.1); its train mode draws slopes at random and is refused."""
+    import minichainer
+    if minichainer.config.train:
+        raise NotImplementedError('RReLU: the train mode (random slopes) is not exportable; '
+                                  'export with train=False')
+    return onnx_helper.make_node('LeakyRelu', input_names, output_names,
+                                 alpha=float((func.lower + func.upper) / 2)),

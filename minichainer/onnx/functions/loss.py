@@ -63,3 +63,90 @@ def convert_SoftmaxCrossEntropy(func, opset_version, input_names, output_names, 
         count = batch
     gb.op('Div', [total, count])
     return gb.nodes(output_names=output_names)
+
+
+def _difference(gb, input_names):
+    return gb.op('Sub', list(input_names[:2]))
+
+
+@support((7,))
+def convert_MeanSquaredError(func, opset_version, input_names, output_names, context):
+    """`mean((x0 - x1) ** 2)` (not in onnx_chainer 7.8.1)."""
+    gb = onnx_helper.GraphBuilder()
+    d = _difference(gb, input_names)
+    gb.axes_op('ReduceMean', [gb.op('Mul', [d, d])], None, keepdims=0,
+               output_names=output_names)
+    return gb.nodes()
+
+
+@support((7,))
+def convert_SquaredError(func, opset_version, input_names, output_names, context):
+    """`(x0 - x1) ** 2` elementwise."""
+    gb = onnx_helper.GraphBuilder()
+    d = _difference(gb, input_names)
+    gb.op('Mul', [d, d])
+    return gb.nodes(output_names=output_names)
+
+
+@support((7,))
+def convert_MeanAbsoluteError(func, opset_version, input_names, output_names, context):
+    """`mean(|x0 - x1|)`."""
+    gb = onnx_helper.GraphBuilder()
+    gb.axes_op('ReduceMean', [gb.op('Abs', [_difference(gb, input_names)])], None,
+               keepdims=0, output_names=output_names)
+    return gb.nodes()
+
+
+@support((7,))
+def convert_AbsoluteError(func, opset_version, input_names, output_names, context):
+    """`|x0 - x1|` elementwise."""
+    gb = onnx_helper.GraphBuilder()
+    gb.op('Abs', [_difference(gb, input_names)])
+    return gb.nodes(output_names=output_names)
+
+
+@support((7,))
+def convert_HuberLoss(func, opset_version, input_names, output_names, context):
+    """Huber loss `0.5 * (d**2 - max(d - delta, 0)**2)` with `d = |x - t|`, summed along
+    axis 1 unless `reduce='no'`."""
+    dtype = numpy.dtype(func.inputs[0].dtype)
+    gb = onnx_helper.GraphBuilder()
+    d = gb.op('Abs', [_difference(gb, input_names)])
+    over = gb.op('Relu', [gb.op('Sub', [d, gb.const(numpy.array(func.delta, dtype=dtype))])])
+    y = gb.op('Mul', [gb.op('Sub', [gb.op('Mul', [d, d]), gb.op('Mul', [over, over])]),
+                      gb.const(numpy.array(0.5, dtype=dtype))])
+    if func.reduce == 'sum_along_second_axis':
+        gb.axes_op('ReduceSum', [y], [1], keepdims=0)
+    return gb.nodes(output_names=output_names)
+
+
+@support((7,))
+def convert_SigmoidCrossEntropy(func, opset_version, input_names, output_names, context):
+    """`sigmoid_cross_entropy(x, t)`: `log(1 + exp(-|x|)) - x * (t - (x >= 0))` per
+    element, labels -1 ignored, `normalize` and `reduce` as Chainer's."""
+    dtype = numpy.dtype(func.inputs[0].dtype)
+    to_x = onnx_helper.onnx.helper.np_dtype_to_tensor_dtype(dtype)
+    t_dtype = numpy.dtype(func.inputs[1].dtype)
+    x, t = input_names
+    gb = onnx_helper.GraphBuilder()
+    zero = gb.const(numpy.array(0, dtype=dtype))
+    non_negative = gb.op('Cast', [gb.op('Not', [gb.op('Less', [x, zero])])], to=to_x)
+    t_float = gb.op('Cast', [t], to=to_x)
+    soft = gb.op('Softplus', [gb.op('Neg', [gb.op('Abs', [x])])])
+    loss = gb.op('Sub', [soft, gb.op('Mul', [x, gb.op('Sub', [t_float, non_negative])])])
+    valid = gb.op('Cast', [gb.op('Not', [gb.op('Equal', [
+        t, gb.const(numpy.array(-1, dtype=t_dtype))])])], to=to_x)
+    loss = gb.op('Mul', [loss, valid])
+    if func.reduce == 'no':
+        gb.op('Identity', [loss])
+        return gb.nodes(output_names=output_names)
+    total = gb.axes_op('ReduceSum', [loss], None, keepdims=0)
+    one = gb.const(numpy.array(1, dtype=dtype))
+    if func.normalize:
+        count = gb.op('Max', [gb.axes_op('ReduceSum', [valid], None, keepdims=0), one])
+    else:
+        batch = gb.op('Gather', [gb.op('Shape', [x]),
+                                 gb.const(numpy.array(0, dtype=numpy.int64))], axis=0)
+        count = gb.op('Max', [gb.op('Cast', [batch], to=to_x), one])
+    gb.op('Div', [total, count])
+    return gb.nodes(output_names=output_names)

@@ -135,3 +135,17 @@ def convert_NormalizeL2(func, opset_version, input_names, output_names, context)
     return gb.nodes(output_names=output_names)
 
 
+
+
+@support((7,))
+def convert_LayerNormalization(func, opset_version, input_names, output_names, context):
+    """Layer normalization of (batch, units) rows, as arithmetic at every opset (ONNX's
+    LayerNormalization op exists from 17 only); not in onnx_chainer 7.8.1."""
+    dtype = numpy.dtype(func.inputs[0].dtype)
+    x, gamma, beta = input_names
+    gb = onnx_helper.GraphBuilder()
+    centred = gb.op('Sub', [x, gb.axes_op('ReduceMean', [x], [1], keepdims=1)])
+    var = gb.axes_op('ReduceMean', [gb.op('Mul', [centred, centred])], [1], keepdims=1)
+    std = gb.op('Sqrt', [gb.op('Add', [var, gb.const(numpy.array(func.eps, dtype=dtype))])])
+    gb.op('Add', [gb.op('Mul', [gb.op('Div', [centred, std]), gamma]), beta])
+    return gb.nodes(output_names=output_names)
