@@ -151,3 +151,29 @@ def test_progress_of_a_cut_short_pytest_run_and_the_time_reserved():
     assert check._reserve('cpu') == 0
     check = gpu_check.Check(gpu_check.parse_args(['--sections', 'tests,cpu']))
     assert check._reserve('tests') == 45
+
+
+def test_tests_section_reports_counts_and_a_run_cut_short(monkeypatch, tmp_path):
+    gpu_check = _load()
+    calls = []
+
+    def fake_run_child(cmd, timeout, dry_run, env_extra=None, cwd=None):
+        calls.append((cmd, timeout, env_extra))
+        if '-m' in cmd[3:]:
+            return 5, 'no tests ran in 0.5s\n'
+        raise gpu_check.ChildTimeout('timed out', '....F.. [ 50%]\n..s\n')
+
+    monkeypatch.setattr(gpu_check, 'run_child', fake_run_child)
+    check = gpu_check.Check(gpu_check.parse_args(['--out', str(tmp_path)]))
+    check.env = {'count': 1}  # as if env had found a GPU
+    check.run_section('tests', check.section_tests, 30)
+    assert [c[2] for c in calls] == [{'MINICHAINER_TEST_REAL_CUPY': '1'}] * 2
+    assert calls[0][0][-2:] == ['-m', 'gpu'] and calls[1][0][-2:] == ['-k', 'cupy']
+    assert calls[0][1] <= 240  # capped, leaving the speed and CPU sections their time
+    assert check.sections['tests']['status'] == 'FAILED'
+    rows = {row[0]: row for row in check.rows}
+    assert rows['tests -m gpu'][1:] == ('no tests ran in 0.5s', '', '', 'all pass', 'ok')
+    assert rows['tests -k cupy'][1].startswith('TIMED OUT')
+    assert rows['tests -k cupy'][1].endswith('8 passed, 1 failed, 1 skipped')
+    assert rows['tests -k cupy'][-1] == 'FAILED'
+    assert (tmp_path / 'tests_cupy.log').read_text().startswith('....F..')
