@@ -177,3 +177,32 @@ def test_tests_section_reports_counts_and_a_run_cut_short(monkeypatch, tmp_path)
     assert rows['tests -k cupy'][1].endswith('8 passed, 1 failed, 1 skipped')
     assert rows['tests -k cupy'][-1] == 'FAILED'
     assert (tmp_path / 'tests_cupy.log').read_text().startswith('....F..')
+
+
+def test_speed_verdicts_against_the_targets(monkeypatch):
+    gpu_check = _load()
+    results = {'mlp': {'unit': 'ms', 'minichainer': 0.0014, 'pytorch': 0.001},
+               'convnet': {'unit': 'ms', 'minichainer': 0.0016, 'pytorch': 0.001},
+               'resnet50': {'unit': 'ms', 'minichainer': 0.2, 'pytorch': 0.1,
+                            'where': 'forward 80.0 ms'},
+               'resnet50_mixed16': {'unit': 'ms', 'minichainer': 0.15, 'pytorch': 0.05},
+               'per_op': {'unit': 'us', 'minichainer': 20e-6, 'pytorch': 9e-6}}
+    monkeypatch.setattr(gpu_check.Check, '_worker',
+                        lambda self, case, timeout, extra=(): results[case])
+    check = gpu_check.Check(gpu_check.parse_args([]))
+    check.env = {'count': 1, 'torch_cuda': True}
+    check.run_section('speed', check.section_speed, 30)
+    verdicts = {row[0]: (row[3], row[5]) for row in check.rows}
+    assert verdicts['MLP 784-1000-1000-10, b256, step'] == ('1.40x', 'ok')
+    assert verdicts['convnet (bench_convnet), b256, step'] == ('1.60x', 'MISSED')
+    assert verdicts['ResNet-50 b64 float32, step'] == ('2.00x', 'ok')
+    assert verdicts['ResNet-50 b64 mixed16, step'] == ('3.00x', 'MISSED')
+    assert verdicts['small op fwd+bwd, per op'] == ('2.22x', 'MISSED')
+    assert verdicts['ResNet-50 mixed16 faster than float32'][1] == 'ok'
+    assert check.where == {'resnet50': 'forward 80.0 ms'}
+    assert check.sections['speed']['status'] == 'ok'  # targets missed are not failures
+    check.env = {'count': 1, 'torch_error': 'no PyTorch: No module named torch'}
+    check.rows = []
+    check.run_section('speed', check.section_speed, 30)
+    assert check.sections['speed']['status'] == 'FAILED'
+    assert 'no comparison' in check.sections['speed']['detail']
