@@ -78,6 +78,14 @@ print('cupy', getattr(cupy, 'is_cupy_double', False), cuda.available)
 device = chainer.get_device('@cupy:0')
 y = F.relu(device.send(numpy.array([-1.0, 2.0], numpy.float32)))
 print('y', type(y.array).__module__, cuda.to_cpu(y.array).tolist())
+# the older idiom of Chainer's examples: --gpu 0
+import warnings
+warnings.simplefilter('ignore', DeprecationWarning)
+import chainer.links as L
+cuda.get_device_from_id(int('0')).use()
+model = L.Linear(2, 1)
+model.to_gpu()
+print('to_gpu', type(model.W.array).__module__, model.device)
 '''
 
 
@@ -86,7 +94,8 @@ def test_cupy_imports_under_the_runner_where_a_gpu_answers(tmp_path):
     (tmp_path / 'prog.py').write_text(_PROGRAM)
     proc = _python(['-m', 'minichainer.compat', 'prog.py'], tmp_path, extra_path=site)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.splitlines() == ['cupy True True', 'y cupy [0.0, 2.0]']
+    assert proc.stdout.splitlines() == ['cupy True True', 'y cupy [0.0, 2.0]',
+                                        'to_gpu cupy @cupy:0']
 
 
 def test_cupy_refused_under_the_runner_where_no_gpu_answers(tmp_path):
