@@ -11,31 +11,31 @@ def check_unit(cls_name, unit):
 
 
 
-def serialize_previous_counts(trigger, serializer):
-    """Save or load `trigger`'s `_previous_iteration` and `_previous_epoch_detail`.
+def serialize_previous_counts(name, serializer, previous_iteration, previous_epoch_detail):
+    """Save or load a trigger's previous iteration and epoch detail (Chainer's keys
+    `previous_iteration`, `previous_epoch_detail`); return the two values to keep.
 
-    A snapshot without them (older Chainer) warns, as Chainer does, and sets them to -1:
-    the trigger then guesses them from the updater at its next call.
+    A snapshot without them (older Chainer) warns, as Chainer does, naming the trigger
+    class `name`, and gives -1: the trigger then guesses them from the updater at its
+    next call.
     """
-    name = type(trigger).__name__
     try:
-        trigger._previous_iteration = serializer(
-            'previous_iteration', trigger._previous_iteration)
+        previous_iteration = serializer('previous_iteration', previous_iteration)
     except KeyError:
         warnings.warn(
             'The previous value of iteration is not saved. {} guesses it using current '
             'iteration. If this trigger is not called at every iteration, it may not '
             'work correctly.'.format(name))
-        trigger._previous_iteration = -1
+        previous_iteration = -1
     try:
-        trigger._previous_epoch_detail = serializer(
-            'previous_epoch_detail', trigger._previous_epoch_detail)
+        previous_epoch_detail = serializer('previous_epoch_detail', previous_epoch_detail)
     except KeyError:
         warnings.warn(
             'The previous value of epoch_detail is not saved. {} uses the value of '
             'trainer.updater.previous_epoch_detail. If this trigger is not called at '
             'every iteration, it may not work correctly.'.format(name))
-        trigger._previous_epoch_detail = -1.
+        previous_epoch_detail = -1.
+    return previous_iteration, previous_epoch_detail
 
 
 class IntervalTrigger:
@@ -94,7 +94,9 @@ class IntervalTrigger:
 
     def serialize(self, serializer):
         """Save or load the values seen at the previous call."""
-        serialize_previous_counts(self, serializer)
+        self._previous_iteration, self._previous_epoch_detail = serialize_previous_counts(
+            type(self).__name__, serializer, self._previous_iteration,
+            self._previous_epoch_detail)
 
     def get_training_length(self):
         """Return `(period, unit)`."""

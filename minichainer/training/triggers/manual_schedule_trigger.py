@@ -54,7 +54,10 @@ class ManualScheduleTrigger:
 
     def serialize(self, serializer):
         """Save or load the previous counts and the `finished` flag."""
-        interval_trigger.serialize_previous_counts(self, serializer)
+        self._previous_iteration, self._previous_epoch_detail = \
+            interval_trigger.serialize_previous_counts(
+                type(self).__name__, serializer, self._previous_iteration,
+                self._previous_epoch_detail)
         try:
             self.finished = serializer('finished', self.finished)
         except KeyError:
