@@ -326,6 +326,31 @@ def test_no_private_attribute_of_another_module_on_the_path(traced):
             'interface'.format(name, sorted(reads - known)))
 
 
+# Beyond the path: these folders and files use no other module's private names either
+# (namedtuple's `_replace` and `os._exit` are public names that start with '_').
+COMPLYING = ('iterators', 'dataset/convert.py', 'dataset/example_batch.py',
+             'dataset/download.py', 'training/triggers', 'training/updaters',
+             'training/trainer.py', 'reporter.py')
+PUBLIC_UNDERSCORED = ('_replace', '_exit')
+
+
+def test_iterators_datasets_triggers_and_reporter_use_no_private_names():
+    import minichainer
+    package = os.path.dirname(os.path.abspath(minichainer.__file__))
+    offenders = {}
+    for entry in COMPLYING:
+        path = os.path.join(package, entry)
+        files = [path] if path.endswith('.py') else [
+            os.path.join(folder, f) for folder, _, names in os.walk(path)
+            for f in names if f.endswith('.py')]
+        for f in files:
+            reads = {r for r in private_attribute_reads(f)
+                     if r.rsplit('.', 1)[-1] not in PUBLIC_UNDERSCORED}
+            if reads:
+                offenders[os.path.relpath(f, package)] = sorted(reads)
+    assert not offenders
+
+
 def test_the_private_attribute_scan_finds_what_it_should(tmp_path):
     source = tmp_path / 'mod.py'
     source.write_text(
