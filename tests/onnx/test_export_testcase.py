@@ -102,3 +102,9 @@ def test_input_generator():
     assert (input_generator.nonzero_increasing(3, 4) != 0).all()
     assert (input_generator.positive_increasing(3, 4) > 0).all()
     assert input_generator.increasing(2, 2, dtype=numpy.int32).dtype == numpy.int32
+
+
+def test_mxnet_checker_says_it_is_not_supported():
+    from minichainer.onnx.testing import test_mxnet
+    with pytest.raises(ImportError, match='test_onnxruntime'):
+        test_mxnet.check_model_expect('anywhere')
