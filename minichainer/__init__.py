@@ -63,6 +63,9 @@ global_config.dtype = _parse_dtype(os.environ.get('CHAINER_DTYPE', 'float32'))
 global_config.in_recomputing = False
 global_config._will_recompute = False
 global_config.compute_mode = None
+# minichainer addition: F.sign, F.argmax and F.argmin, which Chainer computes outside the
+# graph, link a node that passes no gradient (graph readers such as minichainer.onnx set it)
+global_config.record_non_differentiable = False
 
 
 def get_dtype(dtype=None, map_mixed16=None):

@@ -290,7 +290,7 @@ def export(model, args, filename=None, export_params=True, graph_name='Graph',
     with minichainer.using_config('train', train), \
             minichainer.using_config('in_recomputing', True), \
             minichainer.using_config('enable_backprop', True), \
-            minichainer.using_config('_exporting', True):
+            minichainer.using_config('record_non_differentiable', True):
         return _export(model, args, filename, export_params, graph_name, save_text,
                        opset_version, input_names, output_names, return_named_inout,
                        external_converters, external_opset_imports, input_shapes)

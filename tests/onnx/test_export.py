@@ -306,24 +306,24 @@ def test_missing_converter_names_function_opset_and_writes_nothing(tmp_path):
     assert path.read_bytes() == b'old' and os.listdir(tmp_path) == ['model.onnx']
 
 
-def test_external_converter_for_a_missing_one(ort_session):
+def test_external_converter_for_a_missing_one(ort_session, monkeypatch):
     def converter(params):
         gb = onnx_helper.GraphBuilder()
         two = gb.const(numpy.array(2, numpy.float32))
         gb.op('Mul', params.input_names + [two])
         return gb.nodes(params.output_names)
-    minichainer.disable_experimental_feature_warning = True
+    monkeypatch.setattr(minichainer, 'disable_experimental_feature_warning', True)
     proto = oc.export(minichainer.Sequential(_unsupported), _x(2, 2),
                       external_converters={'_NoConverter': converter})
     y, = ort_session(proto).run(None, {'Input_0': _x(2, 2)})
     numpy.testing.assert_allclose(y, numpy.maximum(_x(2, 2), 0) * 2)
 
 
-def test_external_converter_replaces_builtin_and_custom_domain():
+def test_external_converter_replaces_builtin_and_custom_domain(monkeypatch):
     def custom(params):
         return onnx_helper.make_node('MyRelu', params.input_names, params.output_names,
                                      domain='my.domain'),
-    minichainer.disable_experimental_feature_warning = True
+    monkeypatch.setattr(minichainer, 'disable_experimental_feature_warning', True)
     proto = oc.export(minichainer.Sequential(F.relu), _x(2, 2),
                       external_converters={'ReLU': custom},
                       external_opset_imports={'my.domain': 1})
@@ -472,7 +472,8 @@ def test_old_style_function_with_external_converter(ort_session):
 
 def test_functions_outside_the_graph_are_traced_while_exporting(ort_session):
     # F.argmax and F.sign make no graph node normally (as Chainer's); while an export
-    # traces the forward pass they do (config._exporting), so no function is patched
+    # traces the forward pass they do (config.record_non_differentiable), so no function is
+    # patched
     x = _x(3, 4)
     assert F.argmax(minichainer.Variable(x), axis=1).creator is None
     assert F.sign(minichainer.Variable(x)).creator is None
@@ -485,8 +486,9 @@ def test_functions_outside_the_graph_are_traced_while_exporting(ort_session):
     index, sign = ort_session(proto).run(None, {'Input_0': x})
     numpy.testing.assert_array_equal(index, x.argmax(axis=1))
     numpy.testing.assert_array_equal(sign, numpy.sign(x) * 2)
-    assert not hasattr(minichainer.config, '_exporting') or \
-        not minichainer.config._exporting
+    assert minichainer.config.record_non_differentiable is False
+    with minichainer.using_config('record_non_differentiable', True):
+        assert F.sign(minichainer.Variable(x)).creator is not None
 
 
 def test_too_large_for_a_protobuf_is_a_clear_error(monkeypatch):

@@ -15,8 +15,8 @@ from minichainer.onnx.replace_func import fake_as_funcnode  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
-def _quiet():
-    minichainer.disable_experimental_feature_warning = True
+def _quiet(monkeypatch):
+    monkeypatch.setattr(minichainer, 'disable_experimental_feature_warning', True)
 
 
 def test_attributes_and_renames():

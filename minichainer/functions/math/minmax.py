@@ -174,7 +174,7 @@ def argmax(x, axis=None):
     # Not differentiable: the result is not linked into the graph, so backward() from
     # it is a no-op (Chainer's test relies on that) instead of a missing-grad error;
     # linked while an exporter traces the forward pass (minichainer.onnx).
-    if getattr(configuration.config, '_exporting', False):
+    if configuration.config.record_non_differentiable:
         return ArgMax(axis).apply((x,))[0]
     with function.no_backprop_mode():
         return ArgMax(axis).apply((x,))[0]
@@ -186,7 +186,7 @@ def argmin(x, axis=None):
     Not differentiable.
     """
     # Not differentiable: not linked into the graph (see argmax), but while exporting.
-    if getattr(configuration.config, '_exporting', False):
+    if configuration.config.record_non_differentiable:
         return ArgMin(axis).apply((x,))[0]
     with function.no_backprop_mode():
         return ArgMin(axis).apply((x,))[0]

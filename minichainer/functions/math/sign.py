@@ -18,7 +18,7 @@ def sign(x):
     Returns:
         Variable: Output variable.
     """
-    if getattr(configuration.config, '_exporting', False):
+    if configuration.config.record_non_differentiable:
         # an exporter traces the forward pass (minichainer.onnx): one node in the graph
         return Sign().apply((x,))[0]
     if isinstance(x, variable.Variable):
