@@ -8,7 +8,6 @@ atol would be either vacuous or too tight).  The vision models use random weight
 (``pretrained_model=None``, no download); ResNet-50 runs at 64x64 (its global pooling
 takes any size), VGG16 and GoogLeNet at 224x224 (their fully connected layers fix it).
 """
-import os
 
 import numpy
 import pytest
@@ -160,9 +159,6 @@ def test_googlenet(ort_session):
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(os.environ.get('MINICHAINER_TEST_SLOW') != '1',
-                    reason='VGG16 draws 138M random parameters (20-70 s on the 2-core CI '
-                           'machine); run with MINICHAINER_TEST_SLOW=1')
 def test_vgg16(ort_session):
     # 138M parameters: drawing them dominates; the export and ONNX Runtime take seconds
     model = L.VGG16Layers(pretrained_model=None)
