@@ -45,7 +45,8 @@ class RandomState:
             seed = None if env is None else int(env)
         if isinstance(seed, _core.ndarray):
             seed = int(seed.get().ravel()[0])
-        self._rs.seed(None if seed is None else numpy.uint64(seed) % (2 ** 32))
+        # int arithmetic: NumPy 1.26 turns numpy.uint64(seed) % (2 ** 32) into a float64
+        self._rs.seed(None if seed is None else int(seed) % (2 ** 32))
 
     # continuous
     def normal(self, loc=0.0, scale=1.0, size=None, dtype=float):
