@@ -38,8 +38,14 @@ def _note_iteration(error, updater):
     # the loop itself does no extra work.
     add_note = getattr(error, 'add_note', None)
     iteration = getattr(updater, 'iteration', None)
-    if add_note is None or not isinstance(iteration, int):
+    if not isinstance(iteration, int):
         return
+    if add_note is None:  # Python 3.10: the same attribute, not printed by tracebacks
+        def add_note(note):
+            try:
+                error.__notes__ = list(getattr(error, '__notes__', ())) + [note]
+            except AttributeError:
+                pass
     tb = error.__traceback__
     inner = tb.tb_next if tb is not None else None
     if inner is not None and inner.tb_frame.f_code.co_name == 'update':
