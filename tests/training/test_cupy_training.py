@@ -412,3 +412,24 @@ def test_fail_on_nonnumber_on_cupy_one_host_copy(cupy_device, tmp_path):
     model.predictor[2].b.array[1] = numpy.nan
     with pytest.raises(RuntimeError, match=r"parameter '/predictor/\d/b' holds NaN"):
         ext(trainer)
+
+
+def test_loop_errors_are_noted_with_their_iteration(tmp_path):
+    # CPU; the same note the out-of-memory test above reads
+    model = _model()
+    opt = minichainer.optimizers.SGD()
+    opt.setup(model)
+    it = minichainer.iterators.SerialIterator(_dataset(), 6)
+    trainer = training.Trainer(training.updaters.StandardUpdater(it, opt),
+                               (10, 'iteration'), out=str(tmp_path))
+
+    @training.make_extension(trigger=(1, 'iteration'))
+    def fail_at_4(trainer):
+        if trainer.updater.iteration == 4:
+            raise ValueError('from an extension')
+
+    trainer.extend(fail_at_4)
+    with pytest.raises(ValueError) as info:
+        trainer.run(show_loop_exception_msg=False)
+    assert info.value.__notes__ == [
+        'minichainer Trainer: raised by an extension at iteration 4']
