@@ -203,11 +203,12 @@ def _has_device_values(values):
 
 def _values_to_host(values):
     """`values` with the device (CuPy) 0-dim arrays replaced by NumPy scalars of their
-    dtype, copied to the host in one transfer per device array type and dtype."""
+    dtype, copied to the host in one transfer per device and dtype."""
     groups = {}
     for i, v in enumerate(values):
         if not isinstance(v, _host_value_types) and hasattr(v, 'dtype'):
-            groups.setdefault((type(v), v.dtype), []).append(i)
+            device_id = getattr(getattr(v, 'device', None), 'id', None)
+            groups.setdefault((type(v), device_id, v.dtype), []).append(i)
     if not groups:
         return values
     values = list(values)
@@ -216,7 +217,8 @@ def _values_to_host(values):
     for indexes in groups.values():
         first = values[indexes[0]]
         xp = backend.get_array_module(first)
-        host = cpu.send(xp.stack([values[i].reshape(()) for i in indexes]))
+        with backend.using_device(backend.get_device_from_array(first)):
+            host = cpu.send(xp.stack([values[i].reshape(()) for i in indexes]))
         for i, h in zip(indexes, host):
             values[i] = h
     return values

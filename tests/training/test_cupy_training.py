@@ -240,7 +240,7 @@ def test_old_style_converter_gets_the_gpu_id(cupy_device):
 
 
 @pytest.mark.parametrize('second', ['@cupy:0', '@cupy:1'])
-def test_parallel_updater_on_cupy_equals_cpu(cupy_device, second):
+def test_parallel_updater_on_cupy_equals_cpu(cupy_device, second, tmp_path):
     double = _double(cupy_device)
     if second == '@cupy:1':
         if double is not None:
@@ -249,23 +249,27 @@ def test_parallel_updater_on_cupy_equals_cpu(cupy_device, second):
         elif cuda.cupy.cuda.runtime.getDeviceCount() < 2:
             pytest.skip('needs two GPUs')
 
-    def run(devices):
+    def run(devices, out):
         model = _model()
         opt = minichainer.optimizers.SGD(lr=0.1)
         opt.setup(model)
         it = minichainer.iterators.SerialIterator(_dataset(), 6, shuffle=False)
         updater = training.updaters.ParallelUpdater(it, opt, devices=devices)
-        for _ in range(3):
-            updater.update()
-        return model
+        trainer = training.Trainer(updater, (3, 'iteration'), out=str(out))
+        # both copies report (main/..., second/...), from their own devices
+        trainer.extend(extensions.LogReport(trigger=(3, 'iteration')))
+        trainer.run()
+        return model, trainer.get_extension('LogReport').log[-1]
 
-    cpu = run({'main': -1, 'second': -1})
-    gpu = run({'main': '@cupy:0', 'second': second})
+    cpu, cpu_entry = run({'main': -1, 'second': -1}, tmp_path / 'cpu')
+    gpu, entry = run({'main': '@cupy:0', 'second': second}, tmp_path / 'gpu')
     tol = 1e-5 if double else 1e-4
     for (name, p), (_, q) in zip(cpu.namedparams(), gpu.namedparams()):
         assert isinstance(q.array, cupy_device.xp.ndarray)
         numpy.testing.assert_allclose(_host(q.array), p.array, rtol=tol, atol=tol / 10,
                                       err_msg=name)
+    for key in ('main/loss', 'second/loss', 'main/accuracy', 'second/accuracy'):
+        assert entry[key] == pytest.approx(cpu_entry[key], rel=tol), key
 
 
 def test_statistics_extensions_on_cupy(cupy_device, tmp_path):
