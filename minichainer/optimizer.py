@@ -640,8 +640,10 @@ class Optimizer:
             finite.append((name, device, len(flags) - 1))
         if device_flags:
             cpu = backend.CpuDevice()
-            on_host = {device: cpu.send(device.xp.stack(flags))
-                       for device, flags in device_flags.items()}
+            on_host = {}
+            for device, flags in device_flags.items():
+                with backend.using_device(device):
+                    on_host[device] = cpu.send(device.xp.stack(flags))
         for name, device, value in finite:
             if device is not None:
                 value = bool(on_host[device][value])
