@@ -1,4 +1,5 @@
 """Shared fixtures for the minichainer test suite."""
+import contextlib
 import http.server
 import importlib.util
 import os
@@ -48,10 +49,8 @@ def cupy_device():
         yield backend.get_device('@cupy:0')
 
 
-@pytest.fixture
-def no_cupy():
-    """CuPy made unusable for one test (``import cupy`` fails), also on a GPU machine, so
-    that tests of the CPU-only behaviour (the errors of GPU requests) hold everywhere."""
+@contextlib.contextmanager
+def _cupy_hidden():
     from minichainer.backends import cuda
     names = [n for n in sys.modules if n in ('cupy', 'cupyx') or n.startswith(('cupy.',
                                                                                 'cupyx.'))]
@@ -65,6 +64,34 @@ def no_cupy():
         del sys.modules['cupy'], sys.modules['cupyx']
         sys.modules.update(saved)
         cuda.resolve_cupy()
+
+
+@pytest.fixture
+def no_cupy():
+    """CuPy made unusable for one test (``import cupy`` fails), also on a GPU machine, so
+    that tests of the CPU-only behaviour (the errors of GPU requests) hold everywhere."""
+    with _cupy_hidden():
+        yield
+
+
+# Whether a `cupy` package can be imported here (a GPU machine); not imported by this test.
+_CUPY_INSTALLED = importlib.util.find_spec('cupy') is not None
+
+
+@pytest.fixture(autouse=True)
+def _cpu_only_unless_gpu_asked(request, monkeypatch):
+    """Where CuPy is installed, every test that neither takes ``cupy_device`` nor is marked
+    ``gpu`` runs CPU-only (CuPy hidden in this process, ``CUDA_VISIBLE_DEVICES=''`` for its
+    child processes), so that the suite's CPU tests mean the same on a GPU machine. A no-op
+    where CuPy is not installed (CI)."""
+    if not _CUPY_INSTALLED or 'cupy_device' in request.fixturenames or \
+            'no_cupy' in request.fixturenames or \
+            request.node.get_closest_marker('gpu') is not None:
+        yield
+        return
+    monkeypatch.setenv('CUDA_VISIBLE_DEVICES', '')
+    with _cupy_hidden():
+        yield
 
 
 @pytest.fixture(autouse=True)

@@ -224,10 +224,9 @@ def test_cupy_double_installs_and_uninstalls(cupy_device):
 
 def test_cupy_double_left_nothing_behind():
     # runs after the test above (file order): the CPU-only state is back
-    import os
     import sys
     from minichainer.backends import cuda
-    if os.environ.get('MINICHAINER_TEST_REAL_CUPY') == '1':
-        pytest.skip('real CuPy run')
-    assert 'cupy' not in sys.modules and 'cupyx' not in sys.modules
-    assert cuda.available is False and not cuda._state.ndarray
+    assert sys.modules.get('cupy') is not cp and sys.modules.get('cupyx') is not cpx
+    assert cuda.cupy is not cp and cuda._state.ndarray is not cp.ndarray
+    assert not any(m is cp or m is cpx for name, m in sys.modules.items()
+                   if not name.startswith('cupy_double'))

@@ -16,6 +16,7 @@ where minichainer could go wrong on a GPU:
   current one raises (real CuPy needs peer access there).
 """
 import builtins
+import os
 import threading
 
 import numpy
@@ -25,11 +26,15 @@ class _State:
     """Process-wide state of the double (reset by `cupy_double.reset()`)."""
 
     def __init__(self):
-        self.reset()
+        # At import (a process that loads the double as its CuPy):
+        # CUDA_VISIBLE_DEVICES='' hides every GPU, as with CUDA ('0,1' shows two).
+        visible = os.environ.get('CUDA_VISIBLE_DEVICES')
+        self.reset(1 if visible is None else len([d for d in visible.split(',')
+                                                   if d.strip()]))
 
-    def reset(self):
+    def reset(self, device_count=1):
         self.host_transfers = 0
-        self.device_count = 1
+        self.device_count = device_count
         self.out_of_memory = False
         self.allocated_bytes = 0
 
