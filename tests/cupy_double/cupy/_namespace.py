@@ -9,6 +9,7 @@ device arrays back, NumPy's types and constants as they are. Names CuPy lacks
 import functools
 import importlib
 import types
+import warnings
 
 import numpy
 
@@ -309,7 +310,9 @@ def _build():
     for name in sorted(CUPY_NAMES):
         if name.startswith('_') or name in _SPECIAL:
             continue
-        obj = getattr(numpy, name, None)
+        with warnings.catch_warnings():  # NumPy 1.26 warns on its removed aliases
+            warnings.simplefilter('ignore')
+            obj = getattr(numpy, name, None)
         if obj is None and name not in ('newaxis',):
             continue
         if isinstance(obj, numpy.ufunc):
