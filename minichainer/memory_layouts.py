@@ -83,14 +83,20 @@ def _get_layout_transpose_axes(ndim, src_layout, dst_layout, inverse=False):
     return axes
 
 
-def _transpose_array(arr, src_layout, dst_layout):
+def transpose_array(arr, src_layout, dst_layout):
+    """`arr` (stored in `src_layout`) viewed in `dst_layout` (None: the standard one)."""
     axes = _get_layout_transpose_axes(arr.ndim, src_layout, dst_layout)
     return arr if axes is None else arr.transpose(axes)
 
 
-def _transpose_shape(shape, src_layout, dst_layout):
+def transpose_shape(shape, src_layout, dst_layout):
+    """`shape` (of an array stored in `src_layout`) as seen in `dst_layout`."""
     axes = _get_layout_transpose_axes(len(shape), src_layout, dst_layout)
     return shape if axes is None else tuple(shape[i] for i in axes)
+
+
+_transpose_array = transpose_array  # Chainer's names
+_transpose_shape = transpose_shape
 
 
 class AsLayout(function_node.FunctionNode):

@@ -442,7 +442,7 @@ class Variable:
     def shape(self):
         if self._layout is None:
             return self._data.shape
-        return minichainer.memory_layouts._transpose_shape(self._data.shape, self._layout, None)
+        return minichainer.memory_layouts.transpose_shape(self._data.shape, self._layout, None)
 
     @property
     def ndim(self):
@@ -1024,7 +1024,7 @@ class Parameter(Variable):
         if self._grad_initializer is not None:
             grad = _generate_array(self._grad_initializer, shape, gen_device)
         if self._layout is not None:
-            transpose_array = minichainer.memory_layouts._transpose_array
+            transpose_array = minichainer.memory_layouts.transpose_array
             data = transpose_array(data, None, self._layout)
             if grad is not None:
                 grad = transpose_array(grad, None, self._layout)

@@ -70,16 +70,14 @@ KNOWN_PRIVATE_CROSSINGS = set()
 
 # Attribute access: ``obj._name`` in a file of the framework's path, where ``obj`` is
 # not ``self``/``cls`` and the file itself defines no ``_name`` (so the name is another
-# module's private field or function).  Issue 34 made eight of the path's files comply;
-# what is left is listed and may only shrink: the backward engine reads the graph
-# nodes' and variables' fields directly (its hot loop), and variable.py reaches into
-# the CuPy state, the memory-layout switch and the engine.
+# module's private field or function).  Ten of the path's twelve files comply; what
+# is left is listed and may only shrink: the backward engine reads the graph nodes'
+# and variables' fields directly (its hot loop), and variable.py reaches into the
+# CuPy state and the engine module.
 KNOWN_PRIVATE_ATTRIBUTE_READS = {
     'variable.py': {
         '_cuda._state', '_cuda._maybe_resolve', '_cuda._get_device_or_current',
-        'minichainer._backprop',
-        'minichainer.memory_layouts._transpose_shape',
-        'minichainer.memory_layouts._transpose_array'},
+        'minichainer._backprop'},
     '_backprop.py': {
         '_cuda._state', 'func._impl_name', 'func._custom_accumulate', 'func._all_hooks',
         'func._call_backward', 'func._backward_slow_path', 'node._creator_node',

@@ -39,7 +39,7 @@ class Convolution2D(link.Link):
         if self.cudnn_fast:
             self.W._set_layout(_memory_layouts.CUDNN_CHANNEL_LAST_W)
             if self.W.array is not None:
-                self.W.array = _memory_layouts._transpose_array(
+                self.W.array = _memory_layouts.transpose_array(
                     self.W.array, None, self.W.layout)
 
     @property
