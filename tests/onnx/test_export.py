@@ -78,8 +78,9 @@ def test_input_names(args, names, expected):
     class Model(minichainer.Chain):
         def forward(self, x, y):
             return x * y
-    proto, inputs, outputs = oc.export(Model(), args, input_names=names,
-                                       return_named_inout=True)
+    with pytest.warns(FutureWarning, match='return_named_inout is experimental'):
+        proto, inputs, outputs = oc.export(Model(), args, input_names=names,
+                                           return_named_inout=True)
     assert _inputs(proto) == expected
     assert list(inputs) == expected
     assert all(isinstance(v, minichainer.Variable) for v in inputs.values())
@@ -91,9 +92,10 @@ def test_single_input_name_as_str_and_output_names(ort_session):
         def forward(self, x):
             return {'a': F.tanh(x), 'b': F.sigmoid(x)}
     x = _x(2, 3)
-    proto, inputs, outputs = oc.export(Model(), x, input_names='x',
-                                       output_names={'b': 'out_b', 'a': 'out_a'},
-                                       return_named_inout=True)
+    with pytest.warns(FutureWarning, match='return_named_inout is experimental'):
+        proto, inputs, outputs = oc.export(Model(), x, input_names='x',
+                                           output_names={'b': 'out_b', 'a': 'out_a'},
+                                           return_named_inout=True)
     assert _inputs(proto) == ['x']
     assert [o.name for o in proto.graph.output] == ['out_a', 'out_b']
     a, b = ort_session(proto).run(['out_a', 'out_b'], {'x': x})
