@@ -16,6 +16,11 @@ from minichainer.onnx.testing import input_generator  # noqa: E402
 from minichainer.onnx.testing.test_onnxruntime import check_model_expect  # noqa: E402
 from minichainer.onnx.testing.test_onnxruntime import load_test_data  # noqa: E402
 
+# export_testcase exports with return_named_inout, which warns that the feature is
+# experimental, as onnx_chainer's does: asserted once below, filtered in the other tests
+pytestmark = pytest.mark.filterwarnings(
+    'ignore:return_named_inout is experimental:FutureWarning')
+
 
 def _model():
     return minichainer.Sequential(
@@ -25,6 +30,13 @@ def _model():
 
 def _tensor(path):
     return onnx.load_tensor(str(path))
+
+
+@pytest.mark.filterwarnings('error::FutureWarning')
+def test_warns_that_named_inout_is_experimental_as_onnx_chainer(tmp_path):
+    x = input_generator.increasing(2, 3, 5, 5)
+    with pytest.warns(FutureWarning, match='return_named_inout is experimental'):
+        oc.export_testcase(_model(), (x,), str(tmp_path))
 
 
 @pytest.mark.parametrize('in_names,out_names', [(None, None), (['x'], ['y'])])
