@@ -111,14 +111,14 @@ def col2im(col, sy, sx, ph, pw, h, w, dy=1, dx=1):
 
 
 def _im2col_cn(img, kh, kw, sy, sx, ph, pw, dy, dx, out_h, out_w, pval=0):
-    """2-D `conv_nd._im2col_cn`: contiguous patches (c, kh, kw, n, out_h, out_w)."""
-    return conv_nd._im2col_cn(img, (kh, kw), (sy, sx), (ph, pw), (dy, dx), (out_h, out_w),
+    """2-D `conv_nd.im2col_cn`: contiguous patches (c, kh, kw, n, out_h, out_w)."""
+    return conv_nd.im2col_cn(img, (kh, kw), (sy, sx), (ph, pw), (dy, dx), (out_h, out_w),
                               pval)
 
 
 def _col2im_cn(col, sy, sx, ph, pw, h, w, dy, dx):
-    """2-D `conv_nd._col2im_cn`: sum (c, kh, kw, n, out_h, out_w) into (n, c, h, w)."""
-    return conv_nd._col2im_cn(col, (sy, sx), (ph, pw), (h, w), (dy, dx))
+    """2-D `conv_nd.col2im_cn`: sum (c, kh, kw, n, out_h, out_w) into (n, c, h, w)."""
+    return conv_nd.col2im_cn(col, (sy, sx), (ph, pw), (h, w), (dy, dx))
 
 
 # Imported last: conv_nd imports ConvolutionShapeError and get_conv_outsize from here.

@@ -662,11 +662,11 @@ CHUNKED = ('convolution_2d', 'convolution_2d_stride_cover_all', 'convolution_nd'
 @pytest.mark.parametrize('name', CHUNKED)
 def test_cupy_function_chunked(name, cupy_device, monkeypatch):
     """The paths that split large arrays into chunks, forced with tiny chunk sizes."""
-    from minichainer.functions.connection import convolution_nd
+    from minichainer.functions.connection import convolution_engine
     from minichainer.functions.pooling import _roi
-    for attr in ('_COL_CACHE_MAX_BYTES', '_GCOL_CHUNK_BYTES', '_COL_CHUNK_BYTES',
-                 '_DEVICE_COL_CHUNK_BYTES'):
-        monkeypatch.setattr(convolution_nd, attr, 1)
+    for attr in ('COL_CACHE_MAX_BYTES', 'GCOL_CHUNK_BYTES', 'COL_CHUNK_BYTES',
+                 'DEVICE_COL_CHUNK_BYTES'):
+        monkeypatch.setattr(convolution_engine, attr, 1)
     monkeypatch.setattr(_roi, '_CHUNK_ELEMENTS', 1)
     c = CASES[name]
     dtype = c.dtype or numpy.float64

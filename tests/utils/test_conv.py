@@ -110,7 +110,7 @@ def test_chainer_signatures_and_errors():
 def _strided_im2col(img, ksize, pad, dilate, pval):
     ones = (1,) * len(ksize)
     outs = img.shape[2:]
-    src = conv_nd._padded_source(img, ksize, ones, pad, dilate, outs, pval)
+    src = conv_nd.padded_source(img, ksize, ones, pad, dilate, outs, pval)
     return numpy.ascontiguousarray(conv_nd.patches_view(src, ksize, ones, dilate, outs))
 
 
@@ -141,7 +141,7 @@ def test_same_grid_im2col_equals_the_strided_copy(shape, ksize, dilate, pval):
     expect = _strided_im2col(img, ksize, pad, dilate, pval)
     for name, x in _layouts(img):
         assert conv_nd.same_grid((1,) * len(ksize), shape[2:], x.shape[2:])
-        got = conv_nd._im2col_cn(x, ksize, (1,) * len(ksize), pad, dilate, shape[2:], pval)
+        got = conv_nd.im2col_cn(x, ksize, (1,) * len(ksize), pad, dilate, shape[2:], pval)
         numpy.testing.assert_array_equal(got, expect, err_msg=name)
 
 
@@ -213,10 +213,10 @@ def test_phase_grid_im2col_equals_the_strided_copy(case, pval):
     shape, ksize, stride, pad, dilate, cover_all = case
     outs = _phase_case(*case)
     img = numpy.random.RandomState(2).randn(*shape).astype(numpy.float32)
-    src = conv_nd._padded_source(img, ksize, stride, pad, dilate, outs, pval)
+    src = conv_nd.padded_source(img, ksize, stride, pad, dilate, outs, pval)
     expect = numpy.ascontiguousarray(conv_nd.patches_view(src, ksize, stride, dilate, outs))
     for name, x in _layouts(img):
-        got = conv_nd._im2col_cn(x, ksize, stride, pad, dilate, outs, pval)
+        got = conv_nd.im2col_cn(x, ksize, stride, pad, dilate, outs, pval)
         numpy.testing.assert_array_equal(got, expect, err_msg=name)
 
 

@@ -1,14 +1,12 @@
-"""Two-dimensional deconvolution: the 2-D face of the N-d engine in `deconvolution_nd`."""
-from minichainer.functions.connection.convolution_2d import _deterministic_msg
-from minichainer.functions.connection.convolution_2d import _pair  # noqa: F401
-from minichainer.functions.connection.convolution_2d import _requires_x_grad_msg
-from minichainer.functions.connection.convolution_2d import _TwoD
-from minichainer.functions.connection import convolution_nd as _engine
-from minichainer.functions.connection.deconvolution_nd import DeconvolutionND
+"""Two-dimensional deconvolution: the 2-D face of the N-d engine in `convolution_engine`."""
+from minichainer.functions.connection import convolution_engine as engine
 from minichainer.utils import argument
 
+# Chainer's private helper of this module (tuples from an int or a pair)
+_pair = engine.as_pair
 
-class Deconvolution2DFunction(_TwoD, DeconvolutionND):
+
+class Deconvolution2DFunction(engine.TwoDAttributes, engine.DeconvolutionND):
     """FunctionNode of
     [`deconvolution_2d`][minichainer.functions.connection.deconvolution_2d.deconvolution_2d] (the
     N-d engine with `ndim=2`; the bias must have `x`'s dtype, as in Chainer). `outh`/`outw` are
@@ -20,8 +18,8 @@ class Deconvolution2DFunction(_TwoD, DeconvolutionND):
     def __init__(self, stride=1, pad=0, outsize=None, **kwargs):
         dilate, groups = argument.parse_kwargs(
             kwargs, ('dilate', 1), ('groups', 1),
-            deterministic=_deterministic_msg,
-            requires_x_grad=_requires_x_grad_msg)
+            deterministic=engine.DETERMINISTIC_MSG,
+            requires_x_grad=engine.REQUIRES_X_GRAD_MSG)
         super().__init__(2, stride, pad, outsize, dilate, groups)
 
     @property
@@ -47,9 +45,9 @@ def deconvolution_2d(x, W, b=None, stride=1, pad=0, outsize=None, **kwargs):
             output size (also a `RuntimeError`, as Chainer raises there).
     """
     argument.check_unexpected_kwargs(
-        kwargs, deterministic=_deterministic_msg)
+        kwargs, deterministic=engine.DETERMINISTIC_MSG)
     dilate, groups = argument.parse_kwargs(kwargs, ('dilate', 1), ('groups', 1))
-    _engine._parse_params('deconvolution_2d', 2, stride, pad, dilate, groups, x.shape)
+    engine.parse_params('deconvolution_2d', 2, stride, pad, dilate, groups, x.shape)
     func = Deconvolution2DFunction(stride, pad, outsize, dilate=dilate, groups=groups)
     if b is None:
         args = x, W

@@ -6,7 +6,6 @@ from minichainer import memory_layouts as _memory_layouts
 from minichainer import variable
 
 from minichainer.functions.connection import convolution_2d as _conv
-from minichainer.functions.connection import convolution_nd as _engine
 
 
 class Convolution2D(link.Link):

@@ -5,7 +5,7 @@ import numpy
 from minichainer import initializers
 from minichainer import variable
 from minichainer.links._check import check_size
-from minichainer.functions.connection import convolution_nd as _engine
+from minichainer.functions.connection import convolution_engine
 
 
 def init_weight_and_bias(link, initialW, in_size, nobias, initial_bias, bias_size,
@@ -63,8 +63,8 @@ def check_args(owner, ndim, ksize, stride, pad, dilate=1, groups=1):
     `ksize`/`stride`/`dilate`/`groups` or a negative `pad` of a convolution link
     (at construction; Chainer fails later, or with a ZeroDivisionError)."""
     if ksize is not None:
-        _engine._as_ints(owner, 'ksize', ksize, ndim, 1)
-    _engine._parse_params(owner, ndim, stride, pad, dilate, groups)
+        convolution_engine.as_ints(owner, 'ksize', ksize, ndim, 1)
+    convolution_engine.parse_params(owner, ndim, stride, pad, dilate, groups)
 
 
 def as_tuple(x, n):

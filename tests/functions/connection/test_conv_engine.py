@@ -9,7 +9,7 @@ import pytest
 import minichainer
 import minichainer.functions as F
 from minichainer import gradient_check
-from minichainer.functions.connection import convolution_nd as engine
+from minichainer.functions.connection import convolution_engine as engine
 from minichainer.utils import conv_nd
 
 from . import conv_cases
@@ -271,10 +271,10 @@ def test_type_check_off_still_gives_value_errors():
 
 
 def test_data_gradient_in_image_chunks_is_the_same(monkeypatch):
-    from minichainer.functions.connection import convolution_nd as engine
+    from minichainer.functions.connection import convolution_engine as engine
     case = conv_cases.CASES[2]  # grouped, dilated
     whole = conv_cases.run_case(F, minichainer, case)
-    monkeypatch.setattr(engine, '_GCOL_CHUNK_BYTES', 1)  # one image at a time
+    monkeypatch.setattr(engine, 'GCOL_CHUNK_BYTES', 1)  # one image at a time
     chunked = conv_cases.run_case(F, minichainer, case)
     for key in whole:
         numpy.testing.assert_allclose(chunked[key], whole[key], rtol=1e-12, atol=1e-12)
@@ -293,15 +293,15 @@ BY_CONV_CASES = [
 
 
 def _count_by_conv(monkeypatch):
-    from minichainer.functions.connection import convolution_nd as engine
+    from minichainer.functions.connection import convolution_engine as engine
     calls = []
-    real = engine._deconv_forward_by_conv
+    real = engine.deconv_forward_by_conv
 
     def spy(*args):
         calls.append(1)
         return real(*args)
 
-    monkeypatch.setattr(engine, '_deconv_forward_by_conv', spy)
+    monkeypatch.setattr(engine, 'deconv_forward_by_conv', spy)
     return calls
 
 
@@ -326,7 +326,7 @@ def test_stride_one_data_gradient_by_convolution(case, dtype, monkeypatch):
 @pytest.mark.parametrize('chunk', [None, 1])
 @pytest.mark.parametrize('case', BY_CONV_CASES)
 def test_by_convolution_equals_col2im(case, chunk, monkeypatch):
-    from minichainer.functions.connection import convolution_nd as engine
+    from minichainer.functions.connection import convolution_engine as engine
     xs, ws, pad, dilate = case
     rng = numpy.random.RandomState(7)
     x = rng.uniform(-1, 1, xs)
@@ -335,10 +335,10 @@ def test_by_convolution_equals_col2im(case, chunk, monkeypatch):
     gy = rng.uniform(-1, 1, y.shape)
     b = rng.uniform(-1, 1, xs[1])
     if chunk:
-        monkeypatch.setattr(engine, '_COL_CHUNK_BYTES', chunk)  # one image at a time
+        monkeypatch.setattr(engine, 'COL_CHUNK_BYTES', chunk)  # one image at a time
     results = []
-    for ratio in (engine._DECONV_BY_CONV_RATIO, 0):  # 0: always W.T @ gy + col2im
-        monkeypatch.setattr(engine, '_DECONV_BY_CONV_RATIO', ratio)
+    for ratio in (engine.DECONV_BY_CONV_RATIO, 0):  # 0: always W.T @ gy + col2im
+        monkeypatch.setattr(engine, 'DECONV_BY_CONV_RATIO', ratio)
         xv = minichainer.Variable(x)
         y = F.convolution_nd(xv, W, None, 1, pad, False, dilate)
         y.grad = gy
@@ -405,13 +405,13 @@ def test_col2im_data_gradient_is_contiguous_channel_major(kwargs, xs, ws):
 def test_deconvolution_backward_takes_the_patches_of_gy_once(monkeypatch):
     # the data gradient (a convolution of gy) and the filter gradient share im2col(gy)
     calls = []
-    real = conv_nd._im2col_cn
+    real = conv_nd.im2col_cn
 
     def spy(*args, **kwargs):
         calls.append(args[0].shape)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(conv_nd, '_im2col_cn', spy)
+    monkeypatch.setattr(conv_nd, 'im2col_cn', spy)
     rng = numpy.random.RandomState(16)
     x = minichainer.Variable(rng.uniform(-1, 1, (2, 4, 3, 3)))
     W = minichainer.Variable(rng.uniform(-1, 1, (4, 3, 4, 4)))
@@ -434,8 +434,8 @@ def test_depthwise_data_gradient_is_the_outer_product_of_one_term(dtype):
     rng = numpy.random.RandomState(9)
     a = rng.uniform(-1, 1, (4, 9, 1)).astype(dtype)
     b = rng.uniform(-1, 1, (4, 1, 50)).astype(dtype)
-    numpy.testing.assert_array_equal(engine._matmul(a, b, numpy), numpy.matmul(a, b))
-    numpy.testing.assert_array_equal(engine._matmul(a[0], b[0], numpy), a[0].dot(b[0]))
+    numpy.testing.assert_array_equal(engine.matmul(a, b, numpy), numpy.matmul(a, b))
+    numpy.testing.assert_array_equal(engine.matmul(a[0], b[0], numpy), a[0].dot(b[0]))
     x = rng.uniform(-1, 1, (2, 3, 6, 5)).astype(dtype)
     W = rng.uniform(-1, 1, (1, 3, 3, 3)).astype(dtype)    # channel multiplier 1
     gy = rng.uniform(-1, 1, (2, 3, 3, 3)).astype(dtype)
@@ -459,7 +459,7 @@ def test_pointwise_convolution_takes_no_patches_and_equals_the_general_path(
     col = conv_nd.patches_cn(x, (1, 1), (1, 1), (0, 0), (1, 1), (5, 6))
     assert numpy.shares_memory(col, x) == channel_major
     numpy.testing.assert_array_equal(
-        col, conv_nd._im2col_cn(x, (1, 1), (1, 1), (0, 0), (1, 1), (5, 6)))
+        col, conv_nd.im2col_cn(x, (1, 1), (1, 1), (0, 0), (1, 1), (5, 6)))
 
     def run():
         xv, Wv = minichainer.Variable(x.copy(order='K')), minichainer.Variable(W)

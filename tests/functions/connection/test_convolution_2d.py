@@ -154,7 +154,7 @@ def test_convolution_2d_noncontiguous_inputs():
 
 def test_convolution_2d_without_col_cache(monkeypatch):
     import sys
-    mod = sys.modules['minichainer.functions.connection.convolution_nd']  # the engine
+    mod = sys.modules['minichainer.functions.connection.convolution_engine']
     rng = numpy.random.RandomState(7)
     x = rng.randn(2, 3, 5, 5)
     W = rng.randn(4, 3, 3, 3)
@@ -168,7 +168,7 @@ def test_convolution_2d_without_col_cache(monkeypatch):
         return xv.grad, Wv.grad
 
     cached = grads()
-    monkeypatch.setattr(mod, '_COL_CACHE_MAX_BYTES', 0)
+    monkeypatch.setattr(mod, 'COL_CACHE_MAX_BYTES', 0)
     recomputed = grads()
     for a, b in zip(cached, recomputed):
         numpy.testing.assert_allclose(a, b, rtol=1e-12)
