@@ -128,6 +128,15 @@ def patches_view(src, ksize, stride, dilate, outs):
     return xp.lib.stride_tricks.as_strided(src, shape, strides)
 
 
+def check_spatial_ndim(x, ndim):
+    """Raise ValueError unless `x` has exactly `ndim` axes after (batch, channel) (the
+    1-D and 3-D convolutions and poolings)."""
+    if len(x.shape[2:]) != ndim:
+        raise ValueError(
+            'The number of dimensions under channel dimension of the input '
+            "'x' should be {}. But the actual ndim was {}.".format(ndim, len(x.shape[2:])))
+
+
 def padded_source(img, ksize, stride, pad, dilate, outs, pval=0):
     """`img` (n, c, d...) as a (c, n, d'...) array covering every patch.
 

@@ -541,12 +541,8 @@ class ConvolutionNDGradW(function_node.FunctionNode):
         return ret
 
 
-def check_spatial_ndim(x, ndim):
-    """Raise ValueError unless `x` has exactly `ndim` axes after (batch, channel)."""
-    if len(x.shape[2:]) != ndim:
-        raise ValueError(
-            'The number of dimensions under channel dimension of the input '
-            "'x' should be {}. But the actual ndim was {}.".format(ndim, len(x.shape[2:])))
+# Raise ValueError unless `x` has exactly `ndim` spatial axes (shared with the poolings).
+check_spatial_ndim = conv_nd.check_spatial_ndim
 
 
 class DeconvolutionND(function_node.FunctionNode):

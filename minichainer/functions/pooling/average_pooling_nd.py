@@ -5,7 +5,7 @@ from minichainer.functions.pooling import _pooling_engine as engine
 from minichainer.functions.pooling import pooling_nd
 
 
-class AveragePoolingND(pooling_nd._PoolingND):
+class AveragePoolingND(pooling_nd.PoolingND):
     """Average pooling over a set of N-dimensional planes.
 
     `pad_value=0` counts padded zeros in the average; `None` averages only the
@@ -76,7 +76,7 @@ def average_pooling_1d(x, ksize, stride=None, pad=0, pad_value=0):
     Raises:
         ValueError: if `x` is not 3-dimensional.
     """
-    pooling_nd._check_spatial_ndim(x, 1)
+    pooling_nd.check_spatial_ndim(x, 1)
     return average_pooling_nd(x, ksize, stride, pad, pad_value)
 
 
@@ -86,5 +86,5 @@ def average_pooling_3d(x, ksize, stride=None, pad=0, pad_value=0):
     Raises:
         ValueError: if `x` is not 5-dimensional.
     """
-    pooling_nd._check_spatial_ndim(x, 3)
+    pooling_nd.check_spatial_ndim(x, 3)
     return average_pooling_nd(x, ksize, stride, pad, pad_value)

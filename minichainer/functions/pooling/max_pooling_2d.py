@@ -3,7 +3,7 @@ from minichainer.functions.pooling import max_pooling_nd
 from minichainer.functions.pooling import pooling_2d
 
 
-class MaxPooling2D(max_pooling_nd._MaxPoolingForward, pooling_2d.Pooling2D):
+class MaxPooling2D(max_pooling_nd.MaxPoolingForward, pooling_2d.Pooling2D):
     """Max pooling over a set of 2d planes; `indexes` holds the argmax in each window."""
 
     _func_name = 'max_pooling_2d'

@@ -5,7 +5,7 @@ from minichainer.functions.pooling import _pooling_engine as engine
 from minichainer.functions.pooling import pooling_nd
 
 
-class _MaxPoolingForward(object):
+class MaxPoolingForward(object):
     """Forward shared by `MaxPoolingND` and `MaxPooling2D`.
 
     Keeps the window geometry and the argmax code of every window (one byte per
@@ -61,7 +61,7 @@ class _MaxPoolingForward(object):
         return MaxPoolingNDGrad(self).apply(gy)
 
 
-class MaxPoolingND(_MaxPoolingForward, pooling_nd._PoolingND):
+class MaxPoolingND(MaxPoolingForward, pooling_nd.PoolingND):
     """Max pooling over a set of N-dimensional planes."""
 
     _func_name = 'max_pooling_nd'
@@ -133,7 +133,7 @@ def max_pooling_1d(x, ksize, stride=None, pad=0, cover_all=True, return_indices=
     Raises:
         ValueError: if `x` is not 3-dimensional.
     """
-    pooling_nd._check_spatial_ndim(x, 1)
+    pooling_nd.check_spatial_ndim(x, 1)
     return max_pooling_nd(x, ksize, stride, pad, cover_all, return_indices)
 
 
@@ -143,5 +143,5 @@ def max_pooling_3d(x, ksize, stride=None, pad=0, cover_all=True, return_indices=
     Raises:
         ValueError: if `x` is not 5-dimensional.
     """
-    pooling_nd._check_spatial_ndim(x, 3)
+    pooling_nd.check_spatial_ndim(x, 3)
     return max_pooling_nd(x, ksize, stride, pad, cover_all, return_indices)

@@ -1,10 +1,12 @@
-"""Base class of the N-dimensional pooling functions."""
+"""Base class of the N-dimensional pooling functions, `PoolingND` (Chainer's name,
+`_PoolingND`, is kept as an alias for code that subclasses it), and
+`check_spatial_ndim` (from `utils/conv_nd.py`, shared with the convolutions)."""
 from minichainer import function_node
 from minichainer.utils import conv_nd
 from minichainer.utils import type_check
 
 
-class _PoolingND(function_node.FunctionNode):
+class PoolingND(function_node.FunctionNode):
     """Base class of pooling function over a set of N-dimensional planes."""
 
     def __init__(self, ndim, ksize, stride=None, pad=0, cover_all=True,
@@ -30,9 +32,7 @@ class _PoolingND(function_node.FunctionNode):
         )
 
 
-def _check_spatial_ndim(x, ndim):
-    """Raise ValueError unless `x` has exactly `ndim` axes after (batch, channel)."""
-    if len(x.shape[2:]) != ndim:
-        raise ValueError(
-            'The number of dimensions under channel dimension of the input '
-            "'x' should be {}. But the actual ndim was {}.".format(ndim, len(x.shape[2:])))
+
+# Chainer's name of the base class
+_PoolingND = PoolingND
+check_spatial_ndim = conv_nd.check_spatial_ndim

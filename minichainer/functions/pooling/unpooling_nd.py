@@ -8,7 +8,7 @@ from minichainer.utils import conv_nd
 from minichainer.utils import type_check
 
 
-class UnpoolingND(pooling_nd._PoolingND):
+class UnpoolingND(pooling_nd.PoolingND):
     """Unpooling over a set of N-dimensional planes."""
 
     def __init__(self, ndim, ksize, stride=None, pad=0, outsize=None, cover_all=True):
@@ -74,7 +74,7 @@ def unpooling_1d(x, ksize, stride=None, pad=0, outsize=None, cover_all=True):
     Raises:
         ValueError: if `x` is not 3-dimensional.
     """
-    pooling_nd._check_spatial_ndim(x, 1)
+    pooling_nd.check_spatial_ndim(x, 1)
     return unpooling_nd(x, ksize, stride, pad, outsize, cover_all)
 
 
@@ -84,5 +84,5 @@ def unpooling_3d(x, ksize, stride=None, pad=0, outsize=None, cover_all=True):
     Raises:
         ValueError: if `x` is not 5-dimensional.
     """
-    pooling_nd._check_spatial_ndim(x, 3)
+    pooling_nd.check_spatial_ndim(x, 3)
     return unpooling_nd(x, ksize, stride, pad, outsize, cover_all)
