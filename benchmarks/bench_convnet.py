@@ -20,9 +20,9 @@ Cases (float32, one BLAS thread unless said otherwise):
   buffers to) during one convnet step after warm-up, minichainer vs Chainer 7 measured
   the same way in its own process. Target: no larger than Chainer's.
 - ``alone``: the convnet step, its GEMM floor and PyTorch's step, each in a fresh process
-  per round (minichainer tunes glibc's allocator on its first convolution, which in the
-  ``convnet`` case speeds the other contenders' later allocations too; here each runs
-  with the settings it starts with).
+  per round (minichainer tunes glibc's allocator when its convolution engine is
+  imported, which in the ``convnet`` case speeds the other contenders' later
+  allocations too; here each runs with the settings it starts with).
 - ``threads``: the convnet step with ``OPENBLAS_NUM_THREADS=2`` vs ``1`` (each in its own
   process, rounds alternating). Target ≥ 1.5×.
 - ``variants``: the other convolutions of common models, forward + backward against the
