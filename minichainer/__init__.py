@@ -10,6 +10,20 @@ import sys
 import numpy
 
 from minichainer.configuration import config, global_config, using_config  # noqa: F401
+from minichainer import _operations
+
+
+def _load_operations():
+    # The package wires its layers: the operations the core's objects offer (Variable's
+    # backward, its method forms of functions, memory layouts) are registered by the
+    # modules above the core at their import (minichainer/_operations.py); the first
+    # operation needed before they were imported imports them.  minichainer.functions
+    # brings the backward engine with it.
+    importlib.import_module('minichainer.functions')
+    importlib.import_module('minichainer.memory_layouts')
+
+
+_operations.set_loader(_load_operations)
 
 # ``chainer.__version__`` is what Chainer programs read, so it names the Chainer release
 # whose API minichainer provides; minichainer's own release is ``minichainer_version``.

@@ -12,6 +12,7 @@ from heapq import heappop, heappush
 
 import numpy
 
+from minichainer import _operations
 from minichainer.backends import cuda as _cuda
 from minichainer.configuration import get_value, using_config
 from minichainer.function_hook import get_function_hooks, registered_hooks
@@ -451,3 +452,8 @@ def _add_to_leaf(x, gx, handed_out, loss_scale):
             gx.node._old_style_grad_generator = old_node._old_style_grad_generator
     handed_out.add(id(gx._data))
     var._grad_var = gx
+
+
+# Variable.backward calls the engine through the operations registry (variable.py imports
+# nothing above it).
+_operations.register(backward=backward_from_variable)

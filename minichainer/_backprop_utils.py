@@ -7,7 +7,8 @@ computes the gradients of one function node and appends them to per-input lists,
 """
 import numpy
 
-import minichainer  # minichainer.functions (which imports this module's users) at call time
+from minichainer import _backprop
+from minichainer._operations import operations as _ops  # add: registered by functions
 
 
 def _reduce(grad_list):
@@ -15,7 +16,7 @@ def _reduce(grad_list):
     if not grad_list:
         return None
     if len(grad_list) >= 2:
-        grad_list[:] = [minichainer.functions.add(*grad_list)]
+        grad_list[:] = [_ops.add(*grad_list)]
     return grad_list[0]
 
 
@@ -94,7 +95,7 @@ def backprop_step(func, target_input_indexes, grad_outputs, grad_inputs, is_debu
         given = tuple([_pop_or_none(grad_inputs[inputs[i]]) for i in target_input_indexes])
         gxs = func.backward_accumulate(target_input_indexes, grad_outputs, given)
         if len(gxs) != len(target_input_indexes):
-            gxs = minichainer._backprop.normalize_grads(func, target_input_indexes, gxs)
+            gxs = _backprop.normalize_grads(func, target_input_indexes, gxs)
     else:
         gxs = func._call_backward(target_input_indexes, grad_outputs)
     for i, gx in zip(target_input_indexes, gxs):

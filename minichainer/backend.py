@@ -22,7 +22,7 @@ from minichainer.backends._chainerx import to_chx  # noqa: F401
 from minichainer.backends._cpu import CpuDevice
 from minichainer.backends.cuda import GpuDevice  # noqa: F401
 from minichainer.backends.intel64 import Intel64Device  # noqa: F401
-from minichainer._compat import chainerx_stub as _chainerx_stub
+from minichainer.backends import _chainerx_stub
 
 # ``chainer.backend.chainerx`` is the chainerx package (here the unavailable stub, the same
 # object ``import chainerx`` gives under the compat runner): code compares ``xp`` with it.
@@ -36,15 +36,14 @@ _integer_types = (int, numpy.integer)
 _cuda_state = cuda._state
 _sys_modules = sys.modules
 _ndarray = numpy.ndarray
-_Variable = None
+_variable_class = [None]  # Variable, once minichainer.variable is imported (see below)
 
 
-def _variable_type():
-    global _Variable
-    if _Variable is None:
-        from minichainer.variable import Variable
-        _Variable = Variable
-    return _Variable
+def register_variable_type(cls):
+    """Tell the backend which class is a Variable (`minichainer.variable` calls this at its
+    import), so that `get_array_module` looks into Variables without importing the core: until
+    then no Variable exists."""
+    _variable_class[0] = cls
 
 
 def get_array_module(*args):
@@ -63,11 +62,12 @@ def get_array_module(*args):
         cupy_ndarray = cuda._maybe_resolve()
         if cupy_ndarray is None:
             return numpy
-    variable = _Variable or _variable_type()
+    variable = _variable_class[0]
     for arg in args:
         if isinstance(arg, cupy_ndarray):
             return _cuda_state.cupy
-        if isinstance(arg, variable) and isinstance(arg._data, cupy_ndarray):
+        if variable is not None and isinstance(arg, variable) and isinstance(
+                arg.array, cupy_ndarray):
             return _cuda_state.cupy
     return numpy
 

@@ -15,6 +15,7 @@ import weakref
 import numpy
 
 from minichainer import _backprop
+from minichainer import _operations
 from minichainer import function_hook
 from minichainer.backends import cuda as _cuda
 from minichainer.configuration import global_config, thread_settings
@@ -662,3 +663,7 @@ def _raise_mixed_devices(label, first, second):
         '{} in the forward input ({}).\nActual: {}; {}. Send the inputs (and the link, '
         'with link.to_device) to one device.'.format(
             kind, label, describe(i, xi, di), describe(j, xj, dj)))
+
+
+# A Variable given a memory layout switches apply through the operations registry.
+_operations.register(enable_memory_layouts=enable_memory_layouts)

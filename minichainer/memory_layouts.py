@@ -11,7 +11,7 @@ Chainer uses these layouts for cuDNN's fast channel-last kernels, which do not e
 the CPU: as in Chainer, functions without explicit layout support reject inputs in a
 non-standard layout (convert them with `as_layout(None)` first).
 """
-import minichainer
+from minichainer import _operations
 from minichainer import function_node
 from minichainer import variable
 from minichainer.utils import type_check
@@ -134,4 +134,10 @@ class AsLayout(function_node.FunctionNode):
             return gy,
         inverse = _get_layout_transpose_axes(len(self.axes), self.in_layout,
                                              self.out_layout, inverse=True)
-        return minichainer.functions.transpose(gy, inverse),
+        return _operations.operations.transpose(gy, inverse),
+
+
+# What Variable reads for its layout, through the operations registry (variable.py imports
+# nothing above it).
+_operations.register(as_layout_node=AsLayout, transpose_shape=transpose_shape,
+                     transpose_array=transpose_array)

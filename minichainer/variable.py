@@ -8,21 +8,22 @@ only the arrays backward needs. Functions hold their output nodes through weak r
 dropping the last output drops the whole graph by reference counting alone.
 """
 import copy as _copy
-import importlib
 import warnings
 import weakref
 
 import numpy
 
-import minichainer
 from minichainer import backend as _backend_module
+from minichainer import initializers
+from minichainer._operations import load as _load_operations
+from minichainer._operations import operations as _ops
 from minichainer.backend import get_device
 from minichainer.backends import cuda as _cuda
 from minichainer.backends._cpu import CpuDevice
 
-# Modules that import this one are reached at call time through the package
-# (``minichainer.functions``, ``minichainer.function_node``, ``minichainer._backprop``,
-# ``minichainer.memory_layouts``, ``minichainer.initializers``), which loads them on first use.
+# What the modules above the core provide (the backward engine, the method forms of
+# functions, memory layouts) is called through minichainer._operations, where those modules
+# register it at their import: this module imports none of them.
 _ndarray = numpy.ndarray
 _weakref = weakref.ref
 _cuda_state = _cuda._state  # .ndarray: cupy.ndarray while CuPy is in use, else None
@@ -292,7 +293,7 @@ class Variable:
         # A non-standard memory layout (see minichainer.memory_layouts); the first one
         # switches FunctionNode.apply to its layout-aware variant.
         self._layout = layout
-        minichainer.function_node.enable_memory_layouts()
+        _ops.enable_memory_layouts()
 
     @staticmethod
     def _from_node(node):
@@ -430,7 +431,7 @@ class Variable:
         """This variable in memory layout `layout` (differentiable; self if it is)."""
         if self._layout == layout:
             return self
-        y, = minichainer.memory_layouts.AsLayout(layout).apply((self,))
+        y, = _ops.as_layout_node(layout).apply((self,))
         return y
 
     @property
@@ -442,7 +443,7 @@ class Variable:
     def shape(self):
         if self._layout is None:
             return self._data.shape
-        return minichainer.memory_layouts.transpose_shape(self._data.shape, self._layout, None)
+        return _ops.transpose_shape(self._data.shape, self._layout, None)
 
     @property
     def ndim(self):
@@ -493,7 +494,7 @@ class Variable:
     @property
     def T(self):
         """Transposition of the variable (differentiable)."""
-        return minichainer.functions.transpose(self)
+        return _ops.transpose(self)
 
     def __len__(self):
         return len(self._data)
@@ -748,11 +749,9 @@ class Variable:
         if data is not None and type(data) is not _ndarray and _is_cupy_array(data):
             # the loss's GPU is made current (as Chainer does), for the arrays backward makes
             with _backend_module.using_device(self.device):
-                minichainer._backprop.backward_from_variable(
-                    self, retain_grad, enable_double_backprop, loss_scale)
+                _ops.backward(self, retain_grad, enable_double_backprop, loss_scale)
             return
-        minichainer._backprop.backward_from_variable(self, retain_grad,
-                                                     enable_double_backprop, loss_scale)
+        _ops.backward(self, retain_grad, enable_double_backprop, loss_scale)
 
     # -- shape operations ----------------------------------------------------------------
     def reshape(self, *shape):
@@ -760,7 +759,7 @@ class Variable:
         [`minichainer.functions.reshape`][minichainer.functions.array.reshape.reshape]."""
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
             shape = shape[0]
-        return minichainer.functions.reshape(self, shape)
+        return _ops.reshape(self, shape)
 
     def transpose(self, *axes):
         """Permute axes (differentiable). See
@@ -769,15 +768,15 @@ class Variable:
             axes = None
         elif len(axes) == 1 and (isinstance(axes[0], (tuple, list)) or axes[0] is None):
             axes = axes[0]
-        return minichainer.functions.transpose(self, axes)
+        return _ops.transpose(self, axes)
 
     def mean(self, axis=None, *, weights=None, keepdims=False):
         """Weighted average over `axis` (differentiable). See
         [`minichainer.functions.average`][minichainer.functions.math.average.average]."""
-        return minichainer.functions.average(self, axis, weights, keepdims)
+        return _ops.average(self, axis, weights, keepdims)
 
     def __getitem__(self, slices):
-        return minichainer.functions.get_item(self, slices)
+        return _ops.get_item(self, slices)
 
     # Comparisons are not differentiable and are not supported, as in Chainer.
     def _no_compare(self, other):
@@ -896,7 +895,6 @@ class Parameter(Variable):
     _grad_valid = True
 
     def __init__(self, initializer=None, shape=None, name=None, *, layout=None):
-        initializers = minichainer.initializers
         if initializer is None:
             initializer = initializers.NaN()
         elif numpy.isscalar(initializer):
@@ -1007,7 +1005,7 @@ class Parameter(Variable):
         if self._data is None:
             warnings.warn('Variable.zerograd is deprecated. Use Variable.cleargrad instead.',
                           DeprecationWarning)
-            self._grad_initializer = minichainer.initializers.Zero(getattr(self.initializer, 'dtype', None))
+            self._grad_initializer = initializers.Zero(getattr(self.initializer, 'dtype', None))
             if not self._grad_valid:
                 del self._grad_valid
             return
@@ -1024,7 +1022,7 @@ class Parameter(Variable):
         if self._grad_initializer is not None:
             grad = _generate_array(self._grad_initializer, shape, gen_device)
         if self._layout is not None:
-            transpose_array = minichainer.memory_layouts.transpose_array
+            transpose_array = _ops.transpose_array
             data = transpose_array(data, None, self._layout)
             if grad is not None:
                 grad = transpose_array(grad, None, self._layout)
@@ -1049,8 +1047,8 @@ class Parameter(Variable):
 
 def _generate_array(initializer, shape, device=None):
     if device is None:
-        return minichainer.initializers.generate_array(initializer, shape, numpy)
-    return minichainer.initializers.generate_array(initializer, shape, device.xp,
+        return initializers.generate_array(initializer, shape, numpy)
+    return initializers.generate_array(initializer, shape, device.xp,
                                                    device=device)
 
 
@@ -1077,7 +1075,7 @@ def _reset_grad_initializer(param):
         param.__dict__.pop('_grad_initializer', None)
     else:
         dtype = getattr(initializer, 'dtype', None)
-        param._grad_initializer = minichainer.initializers.NaN(dtype)
+        param._grad_initializer = initializers.NaN(dtype)
 
 
 def as_variable(obj):
@@ -1103,9 +1101,13 @@ _OPERATORS = ('__neg__', '__abs__', '__add__', '__radd__', '__iadd__', '__sub__'
 def _lazy_operator(name):
     # Stand-ins until minichainer.functions.math.basic_math is imported: importing it
     # installs the real operators (its last line), so `import minichainer` stays cheap
-    # and a program that never imports minichainer.functions still gets them.
+    # and a program that never imports minichainer.functions still gets them (the
+    # operations' loader imports the functions package).
     def operator(self, *args):
-        importlib.import_module('minichainer.functions.math.basic_math')
+        _load_operations()
+        if getattr(Variable, name) is operator:
+            raise TypeError('Variable.{} is defined by minichainer.functions.math.basic_math, '
+                            'which could not be imported'.format(name))
         return getattr(self, name)(*args)
     operator.__name__ = name
     return operator
@@ -1114,3 +1116,6 @@ def _lazy_operator(name):
 for _name in _OPERATORS:
     setattr(Variable, _name, _lazy_operator(_name))
 del _name
+
+# backend.get_array_module looks into Variables' arrays; the backend sits below this module.
+_backend_module.register_variable_type(Variable)

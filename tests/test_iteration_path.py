@@ -76,8 +76,7 @@ KNOWN_PRIVATE_CROSSINGS = set()
 # CuPy state and the engine module.
 KNOWN_PRIVATE_ATTRIBUTE_READS = {
     'variable.py': {
-        '_cuda._state', '_cuda._maybe_resolve', '_cuda._get_device_or_current',
-        'minichainer._backprop'},
+        '_cuda._state', '_cuda._maybe_resolve', '_cuda._get_device_or_current'},
     '_backprop.py': {
         '_cuda._state', 'func._impl_name', 'func._custom_accumulate', 'func._all_hooks',
         'func._call_backward', 'func._backward_slow_path', 'node._creator_node',

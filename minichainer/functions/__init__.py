@@ -242,3 +242,9 @@ from minichainer.functions.pooling.upsampling_2d import upsampling_2d
 # util
 from minichainer.functions.util.forget import forget
 
+# The method forms of functions on Variable (v.reshape, v.T, v[i], v.mean) and the
+# old-style gradient sums, registered for the core (see minichainer/_operations.py).
+from minichainer import _operations  # noqa: E402
+
+_operations.register(reshape=reshape, transpose=transpose, average=average, get_item=get_item,
+                     add=add)
