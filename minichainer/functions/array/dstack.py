@@ -1,15 +1,14 @@
 """Depth-wise stacking (`chainer.functions.dstack`)."""
-import numpy
-
 from minichainer import backend
-from minichainer import function_node
+from minichainer.functions.array.hstack import ArrayStack
 from minichainer.functions.array.hstack import check_stack_types
-from minichainer.functions.array.reshape import reshape
-from minichainer.functions.array.split_axis import split_axis
 
 
-class Dstack(function_node.FunctionNode):
+class Dstack(ArrayStack):
     """Concatenate arrays along the third axis, as `numpy.dstack`."""
+
+    axis = 2
+    promoted_ndim = 2
 
     def check_type_forward(self, in_types):
         check_stack_types(in_types, 2, 2, True)
@@ -17,20 +16,6 @@ class Dstack(function_node.FunctionNode):
     def forward(self, xs):
         xp = backend.get_array_module(*xs)
         return xp.dstack(xs),
-
-    def backward(self, indexes, grad_outputs):
-        gy, = grad_outputs
-        shape = self.inputs[0].shape
-        ndim = len(shape)
-        if len(self.inputs) == 1:
-            if ndim <= 2:
-                return reshape(gy, shape),
-            return gy,
-        if ndim <= 2:
-            gxs = split_axis(gy, len(self.inputs), 2)
-            return tuple(reshape(g, shape) for g in gxs)
-        sizes = numpy.cumsum([node.shape[2] for node in self.inputs[:-1]])
-        return split_axis(gy, sizes, 2)
 
 
 def dstack(xs):

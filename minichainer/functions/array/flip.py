@@ -1,4 +1,5 @@
-"""Reversing an array along an axis (`chainer.functions.flip`)."""
+"""Reversing an array along an axis (`chainer.functions.flip`), and `FixedAxisFlip`, the
+base of `FlipLR` (`fliplr.py`) and `FlipUD` (`flipud.py`)."""
 from minichainer import backend
 from minichainer import function_node
 from minichainer.utils import type_check
@@ -37,6 +38,26 @@ class Flip(function_node.FunctionNode):
 
     def backward(self, indexes, grad_outputs):
         return Flip(self.axis).apply(grad_outputs)
+
+
+class FixedAxisFlip(function_node.FunctionNode):
+    """Reverse a floating-point array along the fixed `axis` of a subclass (its own
+    gradient), with Chainer's checks of `fliplr`/`flipud`: the input named `a`, a float
+    dtype, more than `axis` dimensions."""
+
+    axis = None
+
+    def check_type_forward(self, in_types):
+        type_check._argname(in_types, ('a',))
+        a_type = in_types[0]
+        type_check.expect(a_type.dtype.kind == 'f', a_type.ndim >= self.axis + 1)
+
+    def forward(self, inputs):
+        xp = backend.get_array_module(*inputs)
+        return xp.flip(inputs[0], self.axis),
+
+    def backward(self, indexes, grad_outputs):
+        return type(self)().apply(grad_outputs)
 
 
 def flip(x, axis):

@@ -1,23 +1,11 @@
 """Left/right flipping (`chainer.functions.fliplr`)."""
-from minichainer import backend
-from minichainer import function_node
-from minichainer.utils import type_check
+from minichainer.functions.array.flip import FixedAxisFlip
 
 
-class FlipLR(function_node.FunctionNode):
+class FlipLR(FixedAxisFlip):
     """Reverse an array along axis 1."""
 
-    def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('a',))
-        a_type = in_types[0]
-        type_check.expect(a_type.dtype.kind == 'f', a_type.ndim >= 2)
-
-    def forward(self, inputs):
-        xp = backend.get_array_module(*inputs)
-        return xp.fliplr(inputs[0]),
-
-    def backward(self, indexes, grad_outputs):
-        return FlipLR().apply(grad_outputs)
+    axis = 1
 
 
 def fliplr(a):

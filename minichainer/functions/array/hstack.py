@@ -1,4 +1,6 @@
-"""Horizontal (column-wise) stacking (`chainer.functions.hstack`)."""
+"""Horizontal (column-wise) stacking (`chainer.functions.hstack`), and what the three
+NumPy-style stackings share: `check_stack_types` and the `ArrayStack` base (`vstack.py`
+and `dstack.py` build on them)."""
 import numpy
 
 from minichainer import backend
@@ -8,19 +10,22 @@ from minichainer.functions.array.split_axis import split_axis
 from minichainer.utils import type_check
 
 
-def check_stack_types(in_types, axis, low_ndim, low_same_shape):
+def check_stack_types(in_types, axis, low_ndim, low_same_shape, argnames=True):
     """Type-check the inputs of an `hstack`-like stacking along `axis`.
 
     Every input `x{i}` must share the dtype and ndim of `x0`; inputs of
     ndim > `low_ndim` must agree in every dimension but `axis`, and inputs
     of ndim <= `low_ndim` must have equal shapes when `low_same_shape`
-    (and are otherwise not checked further).
+    (and are otherwise not checked further). `argnames`: label the inputs `x0`, `x1`,
+    ... in messages (Chainer's `hstack`/`dstack` do, its `vstack` does not).
     """
     type_check.expect(in_types.size() > 0)
-    type_check._argname((in_types[0],), ('x0',))
+    if argnames:
+        type_check._argname((in_types[0],), ('x0',))
     ndim = type_check.eval(in_types[0].ndim)
     for i in range(1, type_check.eval(in_types.size())):
-        type_check._argname((in_types[i],), ('x{}'.format(i),))
+        if argnames:
+            type_check._argname((in_types[i],), ('x{}'.format(i),))
         type_check.expect(in_types[0].dtype == in_types[i].dtype,
                           in_types[0].ndim == in_types[i].ndim)
         if ndim <= low_ndim:
@@ -32,8 +37,46 @@ def check_stack_types(in_types, axis, low_ndim, low_same_shape):
                 type_check.expect(in_types[0].shape[d] == in_types[i].shape[d])
 
 
-class Hstack(function_node.FunctionNode):
+
+
+class ArrayStack(function_node.FunctionNode):
+    """Base of `Hstack`, `Vstack` and `Dstack`: NumPy's stacking of the inputs along
+    `axis` (subclasses define `forward`), whose gradient splits `gy` back.
+
+    Inputs of at most `promoted_ndim` dimensions are promoted by NumPy before they are
+    joined; their gradients are reshaped back. `joined_axis(ndim)` is the axis that
+    inputs of `ndim` dimensions are joined along (`axis` unless a subclass says more).
+    """
+
+    axis = None
+    promoted_ndim = None
+
+    def joined_axis(self, ndim):
+        return self.axis
+
+    def backward(self, indexes, grad_outputs):
+        gy, = grad_outputs
+        shape = self.inputs[0].shape
+        ndim = len(shape)
+        promoted = ndim <= self.promoted_ndim
+        if len(self.inputs) == 1:
+            return (reshape(gy, shape) if promoted else gy),
+        axis = self.joined_axis(ndim)
+        if promoted:
+            gxs = split_axis(gy, len(self.inputs), axis)
+            return tuple(reshape(g, shape) for g in gxs)
+        sizes = numpy.cumsum([node.shape[axis] for node in self.inputs[:-1]])
+        return split_axis(gy, sizes, axis)
+
+
+class Hstack(ArrayStack):
     """Concatenate arrays horizontally, as `numpy.hstack`."""
+
+    axis = 1
+    promoted_ndim = 0
+
+    def joined_axis(self, ndim):
+        return 0 if ndim <= 1 else 1
 
     def check_type_forward(self, in_types):
         check_stack_types(in_types, 1, 1, False)
@@ -41,20 +84,6 @@ class Hstack(function_node.FunctionNode):
     def forward(self, xs):
         xp = backend.get_array_module(*xs)
         return xp.hstack(xs),
-
-    def backward(self, indexes, grad_outputs):
-        gy, = grad_outputs
-        ndim = len(self.inputs[0].shape)
-        if len(self.inputs) == 1:
-            if ndim == 0:
-                return reshape(gy, ()),
-            return gy,
-        if ndim == 0:
-            gxs = split_axis(gy, len(self.inputs), 0)
-            return tuple(reshape(g, ()) for g in gxs)
-        axis = 0 if ndim == 1 else 1
-        sizes = numpy.cumsum([node.shape[axis] for node in self.inputs[:-1]])
-        return split_axis(gy, sizes, axis)
 
 
 def hstack(xs):

@@ -1,45 +1,21 @@
 """Vertical (row-wise) stacking (`chainer.functions.vstack`)."""
-import numpy
-
 from minichainer import backend
-from minichainer import function_node
-from minichainer.functions.array.reshape import reshape
-from minichainer.functions.array.split_axis import split_axis
-from minichainer.utils import type_check
+from minichainer.functions.array.hstack import ArrayStack
+from minichainer.functions.array.hstack import check_stack_types
 
 
-class Vstack(function_node.FunctionNode):
+class Vstack(ArrayStack):
     """Concatenate arrays vertically, as `numpy.vstack`."""
 
+    axis = 0
+    promoted_ndim = 1
+
     def check_type_forward(self, in_types):
-        type_check.expect(in_types.size() > 0)
-        ndim = type_check.eval(in_types[0].ndim)
-        for i in range(1, type_check.eval(in_types.size())):
-            type_check.expect(in_types[0].dtype == in_types[i].dtype,
-                              in_types[0].ndim == in_types[i].ndim)
-            if ndim <= 1:
-                type_check.expect(in_types[0].shape == in_types[i].shape)
-                continue
-            for d in range(1, ndim):
-                type_check.expect(in_types[0].shape[d] == in_types[i].shape[d])
+        check_stack_types(in_types, 0, 1, True, argnames=False)
 
     def forward(self, xs):
         xp = backend.get_array_module(*xs)
         return xp.vstack(xs),
-
-    def backward(self, indexes, grad_outputs):
-        gy, = grad_outputs
-        shape = self.inputs[0].shape
-        ndim = len(shape)
-        if len(self.inputs) == 1:
-            if ndim <= 1:
-                return reshape(gy, shape),
-            return gy,
-        if ndim <= 1:
-            gxs = split_axis(gy, len(self.inputs), 0)
-            return tuple(reshape(g, shape) for g in gxs)
-        sizes = numpy.cumsum([node.shape[0] for node in self.inputs[:-1]])
-        return split_axis(gy, sizes, 0)
 
 
 def vstack(xs):
