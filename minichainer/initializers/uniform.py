@@ -3,9 +3,8 @@
 Values are drawn in float64 with `numpy.random.uniform(low=-s, high=s, size=shape)` (or
 `rng.uniform`) and cast to the array's dtype, as in Chainer 7.
 """
-import math
-
 from minichainer import initializer
+from minichainer.initializers._fan_scaled import FanScaled
 from minichainer.initializers._rng import draw
 from minichainer.initializers._rng import parse_rng
 
@@ -31,47 +30,23 @@ class Uniform(initializer.Initializer):
              size=array.shape)
 
 
-class LeCunUniform(initializer.Initializer):
+class LeCunUniform(FanScaled):
     """Uniform on [-s, s] with `s = scale * sqrt(3 / fan_in)`."""
 
-    def __init__(self, scale=1.0, dtype=None, **kwargs):
-        self.scale = scale
-        self.rng = parse_rng(kwargs, 'LeCunUniform')
-        super().__init__(dtype)
-
-    def __call__(self, array):
-        self._check_dtype(array)
-        fan_in, _ = initializer.get_fans(array.shape)
-        initializer.check_fan('LeCunUniform', array.shape, fan_in)
-        Uniform(self.scale * math.sqrt(3. / fan_in), rng=self.rng)(array)
+    distribution = Uniform
+    factor = 3.
 
 
-class GlorotUniform(initializer.Initializer):
+class GlorotUniform(FanScaled):
     """Uniform on [-s, s] with `s = scale * sqrt(6 / (fan_in + fan_out))`."""
 
-    def __init__(self, scale=1.0, dtype=None, **kwargs):
-        self.scale = scale
-        self.rng = parse_rng(kwargs, 'GlorotUniform')
-        super().__init__(dtype)
-
-    def __call__(self, array):
-        self._check_dtype(array)
-        fan_in, fan_out = initializer.get_fans(array.shape)
-        initializer.check_fan('GlorotUniform', array.shape, fan_in + fan_out,
-                              'fan_in + fan_out')
-        Uniform(self.scale * math.sqrt(6. / (fan_in + fan_out)), rng=self.rng)(array)
+    distribution = Uniform
+    factor = 6.
+    sums_fans = True
 
 
-class HeUniform(initializer.Initializer):
+class HeUniform(FanScaled):
     """Uniform on [-s, s] with `s = scale * sqrt(6 / fan_in)`."""
 
-    def __init__(self, scale=1.0, dtype=None, **kwargs):
-        self.scale = scale
-        self.rng = parse_rng(kwargs, 'HeUniform')
-        super().__init__(dtype)
-
-    def __call__(self, array):
-        self._check_dtype(array)
-        fan_in, _ = initializer.get_fans(array.shape)
-        initializer.check_fan('HeUniform', array.shape, fan_in)
-        Uniform(self.scale * math.sqrt(6. / fan_in), rng=self.rng)(array)
+    distribution = Uniform
+    factor = 6.
