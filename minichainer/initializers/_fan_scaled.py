@@ -1,14 +1,25 @@
-"""`FanScaled`, the one body of the fan-scaled initializers (`LeCunNormal`,
-`GlorotNormal`, `HeNormal` in `normal.py`; `LeCunUniform`, `GlorotUniform`,
-`HeUniform` in `uniform.py`): each is its distribution (`Normal` or `Uniform`) with the
-scale `scale * sqrt(factor / fan)`."""
+"""The shared bodies of the random initializers: `Scaled`, the base of `Normal` and
+`Uniform` (a `scale`, a dtype and the `rng=` keyword), and `FanScaled`, the one body of
+the fan-scaled initializers (`LeCunNormal`, `GlorotNormal`, `HeNormal` in `normal.py`;
+`LeCunUniform`, `GlorotUniform`, `HeUniform` in `uniform.py`): each is its distribution
+(`Normal` or `Uniform`) with the scale `scale * sqrt(factor / fan)`."""
 import math
 
 from minichainer import initializer
 from minichainer.initializers._rng import parse_rng
 
 
-class FanScaled(initializer.Initializer):
+class Scaled(initializer.Initializer):
+    """An initializer with a `scale`, a dtype and an optional `rng` (Chainer's
+    signature: `(scale, dtype=None, *, rng=None)`; any other keyword is a TypeError)."""
+
+    def __init__(self, scale=0.05, dtype=None, **kwargs):
+        self.scale = scale
+        self.rng = parse_rng(kwargs, type(self).__name__)
+        super().__init__(dtype)
+
+
+class FanScaled(Scaled):
     """`distribution(scale * sqrt(factor / fan))` of an array, where `fan` is
     `fan_in`, `fan_out` or `fan_in + fan_out` of its shape (`fan_option`).
 
@@ -24,9 +35,7 @@ class FanScaled(initializer.Initializer):
     fan_option = 'fan_in'
 
     def __init__(self, scale=1.0, dtype=None, **kwargs):
-        self.scale = scale
-        self.rng = parse_rng(kwargs, type(self).__name__)
-        super().__init__(dtype)
+        super().__init__(scale, dtype, **kwargs)
 
     def __call__(self, array):
         self._check_dtype(array)

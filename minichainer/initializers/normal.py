@@ -4,13 +4,12 @@ As in Chainer, values are drawn in float64 with `numpy.random.normal(loc=0.0, sc
 size=shape)` (or `rng.normal`) and cast to the array's dtype, so that a seeded program
 gets the same weights as under Chainer 7.
 """
-from minichainer import initializer
 from minichainer.initializers._fan_scaled import FanScaled
+from minichainer.initializers._fan_scaled import Scaled
 from minichainer.initializers._rng import draw
-from minichainer.initializers._rng import parse_rng
 
 
-class Normal(initializer.Initializer):
+class Normal(Scaled):
     """Draw each element from N(0, `scale`**2).
 
     Args:
@@ -19,11 +18,6 @@ class Normal(initializer.Initializer):
         rng: A `numpy.random.RandomState`-like generator; if omitted, the global one of the
             array's device (`numpy.random`, or `cupy.random` for a CuPy array).
     """
-
-    def __init__(self, scale=0.05, dtype=None, **kwargs):
-        self.scale = scale
-        self.rng = parse_rng(kwargs, 'Normal')
-        super().__init__(dtype)
 
     def __call__(self, array):
         self._check_dtype(array)

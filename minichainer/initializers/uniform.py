@@ -3,13 +3,12 @@
 Values are drawn in float64 with `numpy.random.uniform(low=-s, high=s, size=shape)` (or
 `rng.uniform`) and cast to the array's dtype, as in Chainer 7.
 """
-from minichainer import initializer
 from minichainer.initializers._fan_scaled import FanScaled
+from minichainer.initializers._fan_scaled import Scaled
 from minichainer.initializers._rng import draw
-from minichainer.initializers._rng import parse_rng
 
 
-class Uniform(initializer.Initializer):
+class Uniform(Scaled):
     """Draw each element from U(-`scale`, `scale`).
 
     Args:
@@ -18,11 +17,6 @@ class Uniform(initializer.Initializer):
         rng: A `numpy.random.RandomState`-like generator; if omitted, the global one of the
             array's device (`numpy.random`, or `cupy.random` for a CuPy array).
     """
-
-    def __init__(self, scale=0.05, dtype=None, **kwargs):
-        self.scale = scale
-        self.rng = parse_rng(kwargs, 'Uniform')
-        super().__init__(dtype)
 
     def __call__(self, array):
         self._check_dtype(array)
