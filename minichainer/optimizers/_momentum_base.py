@@ -43,8 +43,7 @@ class MomentumRuleBase(optimizer.UpdateRule):
 
     def init_state(self, param):
         _util.check_rule_hyperparams(self, ('momentum',))
-        xp = backend.get_array_module(param.array)
-        self.state['v'] = xp.zeros_like(param.array)
+        _util.zero_state(self, param, 'v')
 
     def update_core_cpu(self, param):
         grad = param.grad
@@ -61,25 +60,18 @@ class MomentumRuleBase(optimizer.UpdateRule):
         raise NotImplementedError
 
 
-class MomentumMethodBase(optimizer.GradientMethod):
+class MomentumMethodBase(_util.RuleMethod):
     """Gradient method with hyperparameters `lr` and `momentum`.
 
-    Subclasses set `_rule_class` (a `MomentumRuleBase` subclass).
+    Subclasses set `rule_class` (a `MomentumRuleBase` subclass).
 
     Args:
         lr (float): Learning rate.
         momentum (float): Exponential decay rate of the first order moment.
     """
 
-    _rule_class = None
-
     def __init__(self, lr=DEFAULT_LR, momentum=DEFAULT_MOMENTUM):
-        super().__init__()
-        _util.set_hyperparams(
-            self.hyperparam, type(self).__name__, lr=lr, momentum=momentum)
+        super().__init__(lr=lr, momentum=momentum)
 
     lr = optimizer.HyperparameterProxy('lr')
     momentum = optimizer.HyperparameterProxy('momentum')
-
-    def create_update_rule(self):
-        return self._rule_class(self.hyperparam)

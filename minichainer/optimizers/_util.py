@@ -7,6 +7,8 @@ range (`beta1 < 1`, `rho <= 1`, ...) is checked when a rule prepares its first
 update: Chainer's own tests construct every optimizer with each default plus 0.1
 (`beta2=1.099`) and check that the value is stored.
 """
+from minichainer import backend
+from minichainer import optimizer
 from minichainer.optimizer_hooks._checks import (  # noqa: F401
     NON_NEGATIVE, POSITIVE, UNIT_CLOSED, UNIT_OPEN, Range, _real_value, check_range)
 
@@ -71,3 +73,34 @@ def set_hyperparams(hyperparam, _owner=None, _ranges=None, **values):
         check_hyperparams(_owner, _ranges, lower_only=True, **values)
     for name, value in values.items():
         setattr(hyperparam, name, value)
+
+
+def zero_state(rule, param, *names):
+    """Set the state arrays `names` of `rule` to zeros shaped like `param` on its device
+    (the body of the rules' `init_state`, after their range checks)."""
+    xp = backend.get_array_module(param.array)
+    state = rule.state
+    for name in names:
+        state[name] = xp.zeros_like(param.array)
+
+
+class RuleMethod(optimizer.GradientMethod):
+    """The one body of this package's gradient methods.
+
+    The constructor's arguments are hyperparameters: checked (types and lower bounds;
+    `hyperparam_ranges` adds to `RANGES`) and set in the given order. Each parameter's
+    update rule is `rule_class(self.hyperparam)`. Subclasses keep Chainer's explicit
+    signature, call `super().__init__(name=value, ...)` and declare their
+    `HyperparameterProxy` attributes.
+    """
+
+    rule_class = None
+    hyperparam_ranges = None
+
+    def __init__(self, **hyperparams):
+        super().__init__()
+        set_hyperparams(self.hyperparam, type(self).__name__, _ranges=self.hyperparam_ranges,
+                        **hyperparams)
+
+    def create_update_rule(self):
+        return self.rule_class(self.hyperparam)

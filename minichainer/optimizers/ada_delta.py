@@ -31,9 +31,7 @@ class AdaDeltaRule(optimizer.UpdateRule):
 
     def init_state(self, param):
         _util.check_rule_hyperparams(self, ('rho',))
-        xp = backend.get_array_module(param.array)
-        self.state['msg'] = xp.zeros_like(param.array)
-        self.state['msdx'] = xp.zeros_like(param.array)
+        _util.zero_state(self, param, 'msg', 'msdx')
 
     def update_core_cpu(self, param):
         grad = param.grad
@@ -64,7 +62,7 @@ class AdaDeltaRule(optimizer.UpdateRule):
     update_core_gpu = update_core_cpu
 
 
-class AdaDelta(optimizer.GradientMethod):
+class AdaDelta(_util.RuleMethod):
     """Zeiler's ADADELTA (http://www.matthewzeiler.com/pubs/googleTR2012/googleTR2012.pdf).
 
     Args:
@@ -72,12 +70,10 @@ class AdaDelta(optimizer.GradientMethod):
         eps (float): Small value for numerical stability.
     """
 
+    rule_class = AdaDeltaRule
+
     def __init__(self, rho=_default_hyperparam.rho, eps=_default_hyperparam.eps):
-        super().__init__()
-        _util.set_hyperparams(self.hyperparam, type(self).__name__, rho=rho, eps=eps)
+        super().__init__(rho=rho, eps=eps)
 
     rho = optimizer.HyperparameterProxy('rho')
     eps = optimizer.HyperparameterProxy('eps')
-
-    def create_update_rule(self):
-        return AdaDeltaRule(self.hyperparam)

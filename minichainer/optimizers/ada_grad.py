@@ -26,8 +26,7 @@ class AdaGradRule(optimizer.UpdateRule):
         _util.set_given_hyperparams(self.hyperparam, type(self).__name__, lr=lr, eps=eps)
 
     def init_state(self, param):
-        xp = backend.get_array_module(param.array)
-        self.state['h'] = xp.zeros_like(param.array)
+        _util.zero_state(self, param, 'h')
 
     def update_core_cpu(self, param):
         grad = param.grad
@@ -49,7 +48,7 @@ class AdaGradRule(optimizer.UpdateRule):
     update_core_gpu = update_core_cpu
 
 
-class AdaGrad(optimizer.GradientMethod):
+class AdaGrad(_util.RuleMethod):
     """AdaGrad optimizer (http://jmlr.org/papers/v12/duchi11a.html).
 
     Args:
@@ -57,12 +56,10 @@ class AdaGrad(optimizer.GradientMethod):
         eps (float): Small value for numerical stability.
     """
 
+    rule_class = AdaGradRule
+
     def __init__(self, lr=_default_hyperparam.lr, eps=_default_hyperparam.eps):
-        super().__init__()
-        _util.set_hyperparams(self.hyperparam, type(self).__name__, lr=lr, eps=eps)
+        super().__init__(lr=lr, eps=eps)
 
     lr = optimizer.HyperparameterProxy('lr')
     eps = optimizer.HyperparameterProxy('eps')
-
-    def create_update_rule(self):
-        return AdaGradRule(self.hyperparam)

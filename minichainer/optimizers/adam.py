@@ -87,11 +87,9 @@ class AdamRule(optimizer.UpdateRule):
 
     def init_state(self, param):
         _util.check_rule_hyperparams(self, ('beta1', 'beta2'))
-        xp = backend.get_array_module(param.array)
-        self.state['m'] = xp.zeros_like(param.array)
-        self.state['v'] = xp.zeros_like(param.array)
+        _util.zero_state(self, param, 'm', 'v')
         if self.hyperparam.amsgrad:
-            self.state['vhat'] = xp.zeros_like(param.array)
+            _util.zero_state(self, param, 'vhat')
 
     def _check_eps(self, interm_dtype):
         hp = self.hyperparam
@@ -198,7 +196,7 @@ class AdamRule(optimizer.UpdateRule):
         return lower, upper
 
 
-class Adam(optimizer.GradientMethod):
+class Adam(_util.RuleMethod):
     """Adam optimizer (https://arxiv.org/abs/1412.6980v8).
 
     `weight_decay_rate` and `eta` give AdamW (decoupled weight decay), `amsgrad`
@@ -218,6 +216,8 @@ class Adam(optimizer.GradientMethod):
         gamma (float): Convergence speed of AdaBound's bound functions.
     """
 
+    rule_class = AdamRule
+
     def __init__(self, alpha=_default_hyperparam.alpha, beta1=_default_hyperparam.beta1,
                  beta2=_default_hyperparam.beta2, eps=_default_hyperparam.eps,
                  eta=_default_hyperparam.eta,
@@ -226,11 +226,9 @@ class Adam(optimizer.GradientMethod):
                  adabound=_default_hyperparam.adabound,
                  final_lr=_default_hyperparam.final_lr,
                  gamma=_default_hyperparam.gamma):
-        super().__init__()
-        _util.set_hyperparams(
-            self.hyperparam, type(self).__name__, alpha=alpha, beta1=beta1, beta2=beta2,
-            eps=eps, eta=eta, weight_decay_rate=weight_decay_rate, amsgrad=amsgrad,
-            adabound=adabound, final_lr=final_lr, gamma=gamma)
+        super().__init__(alpha=alpha, beta1=beta1, beta2=beta2, eps=eps, eta=eta,
+                         weight_decay_rate=weight_decay_rate, amsgrad=amsgrad,
+                         adabound=adabound, final_lr=final_lr, gamma=gamma)
 
     alpha = optimizer.HyperparameterProxy('alpha')
     beta1 = optimizer.HyperparameterProxy('beta1')
@@ -242,9 +240,6 @@ class Adam(optimizer.GradientMethod):
     adabound = optimizer.HyperparameterProxy('adabound')
     final_lr = optimizer.HyperparameterProxy('final_lr')
     gamma = optimizer.HyperparameterProxy('gamma')
-
-    def create_update_rule(self):
-        return AdamRule(self.hyperparam)
 
     @property
     def alpha_t(self):

@@ -34,4 +34,4 @@ class CorrectedMomentumSGD(_momentum_base.MomentumMethodBase):
         momentum (float): Exponential decay rate of the first order moment.
     """
 
-    _rule_class = CorrectedMomentumSGDRule
+    rule_class = CorrectedMomentumSGDRule

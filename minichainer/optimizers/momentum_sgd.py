@@ -29,4 +29,4 @@ class MomentumSGD(_momentum_base.MomentumMethodBase):
         momentum (float): Exponential decay rate of the first order moment.
     """
 
-    _rule_class = MomentumSGDRule
+    rule_class = MomentumSGDRule

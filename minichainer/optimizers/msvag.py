@@ -41,9 +41,7 @@ class MSVAGRule(optimizer.UpdateRule):
 
     def init_state(self, param):
         _util.check_rule_hyperparams(self, ('beta',))
-        xp = backend.get_array_module(param.array)
-        self.state['m'] = xp.zeros_like(param.array)
-        self.state['v'] = xp.zeros_like(param.array)
+        _util.zero_state(self, param, 'm', 'v')
 
     def update_core_cpu(self, param):
         grad = param.grad
@@ -79,7 +77,7 @@ def _ignore_invalid(xp):
     return contextlib.nullcontext()
 
 
-class MSVAG(optimizer.GradientMethod):
+class MSVAG(_util.RuleMethod):
     """M-SVAG optimizer (https://arxiv.org/abs/1705.07774).
 
     Args:
@@ -89,18 +87,14 @@ class MSVAG(optimizer.GradientMethod):
         weight_decay_rate (float): Weight decay rate.
     """
 
+    rule_class = MSVAGRule
+
     def __init__(self, lr=_default_hyperparam.lr, beta=_default_hyperparam.beta,
                  eta=_default_hyperparam.eta,
                  weight_decay_rate=_default_hyperparam.weight_decay_rate):
-        super().__init__()
-        _util.set_hyperparams(
-            self.hyperparam, type(self).__name__, lr=lr, beta=beta, eta=eta,
-            weight_decay_rate=weight_decay_rate)
+        super().__init__(lr=lr, beta=beta, eta=eta, weight_decay_rate=weight_decay_rate)
 
     lr = optimizer.HyperparameterProxy('lr')
     beta = optimizer.HyperparameterProxy('beta')
     eta = optimizer.HyperparameterProxy('eta')
     weight_decay_rate = optimizer.HyperparameterProxy('weight_decay_rate')
-
-    def create_update_rule(self):
-        return MSVAGRule(self.hyperparam)

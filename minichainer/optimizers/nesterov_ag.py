@@ -33,4 +33,4 @@ class NesterovAG(_momentum_base.MomentumMethodBase):
         momentum (float): Exponential decay rate of the first order moment.
     """
 
-    _rule_class = NesterovAGRule
+    rule_class = NesterovAGRule

@@ -42,8 +42,7 @@ class RMSpropRule(optimizer.UpdateRule):
 
     def init_state(self, param):
         _util.check_rule_hyperparams(self, ('alpha',), _RANGES)
-        xp = backend.get_array_module(param.array)
-        self.state['ms'] = xp.zeros_like(param.array)
+        _util.zero_state(self, param, 'ms')
 
     def update_core_cpu(self, param):
         grad = param.grad
@@ -77,7 +76,7 @@ class RMSpropRule(optimizer.UpdateRule):
     update_core_gpu = update_core_cpu
 
 
-class RMSprop(optimizer.GradientMethod):
+class RMSprop(_util.RuleMethod):
     """RMSprop optimizer (Tieleman and Hinton, 2012).
 
     Args:
@@ -88,18 +87,15 @@ class RMSprop(optimizer.GradientMethod):
             `sqrt(ms) + eps`.
     """
 
+    rule_class = RMSpropRule
+    hyperparam_ranges = _RANGES
+
     def __init__(self, lr=_default_hyperparam.lr, alpha=_default_hyperparam.alpha,
                  eps=_default_hyperparam.eps,
                  eps_inside_sqrt=_default_hyperparam.eps_inside_sqrt):
-        super().__init__()
-        _util.set_hyperparams(
-            self.hyperparam, type(self).__name__, _ranges=_RANGES, lr=lr, alpha=alpha,
-            eps=eps, eps_inside_sqrt=eps_inside_sqrt)
+        super().__init__(lr=lr, alpha=alpha, eps=eps, eps_inside_sqrt=eps_inside_sqrt)
 
     lr = optimizer.HyperparameterProxy('lr')
     alpha = optimizer.HyperparameterProxy('alpha')
     eps = optimizer.HyperparameterProxy('eps')
     eps_inside_sqrt = optimizer.HyperparameterProxy('eps_inside_sqrt')
-
-    def create_update_rule(self):
-        return RMSpropRule(self.hyperparam)

@@ -39,10 +39,7 @@ class RMSpropGravesRule(optimizer.UpdateRule):
 
     def init_state(self, param):
         _util.check_rule_hyperparams(self, ('alpha', 'momentum'), _RANGES)
-        xp = backend.get_array_module(param.array)
-        self.state['n'] = xp.zeros_like(param.array)
-        self.state['g'] = xp.zeros_like(param.array)
-        self.state['delta'] = xp.zeros_like(param.array)
+        _util.zero_state(self, param, 'n', 'g', 'delta')
 
     def update_core_cpu(self, param):
         grad = param.grad
@@ -74,7 +71,7 @@ class RMSpropGravesRule(optimizer.UpdateRule):
     update_core_gpu = update_core_cpu
 
 
-class RMSpropGraves(optimizer.GradientMethod):
+class RMSpropGraves(_util.RuleMethod):
     """Alex Graves's RMSprop (https://arxiv.org/abs/1308.0850).
 
     Args:
@@ -84,17 +81,14 @@ class RMSpropGraves(optimizer.GradientMethod):
         eps (float): Small value for numerical stability.
     """
 
+    rule_class = RMSpropGravesRule
+    hyperparam_ranges = _RANGES
+
     def __init__(self, lr=_default_hyperparam.lr, alpha=_default_hyperparam.alpha,
                  momentum=_default_hyperparam.momentum, eps=_default_hyperparam.eps):
-        super().__init__()
-        _util.set_hyperparams(
-            self.hyperparam, type(self).__name__, _ranges=_RANGES, lr=lr, alpha=alpha,
-            momentum=momentum, eps=eps)
+        super().__init__(lr=lr, alpha=alpha, momentum=momentum, eps=eps)
 
     lr = optimizer.HyperparameterProxy('lr')
     alpha = optimizer.HyperparameterProxy('alpha')
     momentum = optimizer.HyperparameterProxy('momentum')
     eps = optimizer.HyperparameterProxy('eps')
-
-    def create_update_rule(self):
-        return RMSpropGravesRule(self.hyperparam)

@@ -34,18 +34,16 @@ class SGDRule(optimizer.UpdateRule):
     update_core_gpu = update_core_cpu
 
 
-class SGD(optimizer.GradientMethod):
+class SGD(_util.RuleMethod):
     """Vanilla stochastic gradient descent.
 
     Args:
         lr (float): Learning rate.
     """
 
+    rule_class = SGDRule
+
     def __init__(self, lr=_default_hyperparam.lr):
-        super().__init__()
-        _util.set_hyperparams(self.hyperparam, type(self).__name__, lr=lr)
+        super().__init__(lr=lr)
 
     lr = optimizer.HyperparameterProxy('lr')
-
-    def create_update_rule(self):
-        return SGDRule(self.hyperparam)

@@ -69,7 +69,7 @@ class SMORMS3Rule(optimizer.UpdateRule):
     update_core_gpu = update_core_cpu
 
 
-class SMORMS3(optimizer.GradientMethod):
+class SMORMS3(_util.RuleMethod):
     """Simon Funk's SMORMS3 (http://sifter.org/~simon/journal/20150420.html).
 
     Args:
@@ -77,12 +77,10 @@ class SMORMS3(optimizer.GradientMethod):
         eps (float): Small value for numerical stability.
     """
 
+    rule_class = SMORMS3Rule
+
     def __init__(self, lr=_default_hyperparam.lr, eps=_default_hyperparam.eps):
-        super().__init__()
-        _util.set_hyperparams(self.hyperparam, type(self).__name__, lr=lr, eps=eps)
+        super().__init__(lr=lr, eps=eps)
 
     lr = optimizer.HyperparameterProxy('lr')
     eps = optimizer.HyperparameterProxy('eps')
-
-    def create_update_rule(self):
-        return SMORMS3Rule(self.hyperparam)
