@@ -16,7 +16,7 @@ from minichainer import _operations
 from minichainer.backends import cuda as _cuda
 from minichainer.configuration import get_value, using_config
 from minichainer.function_hook import get_function_hooks, registered_hooks
-from minichainer.variable import Variable, _check_grad_type, set_grad_loss_scale
+from minichainer.variable import Variable, check_grad_type, set_grad_loss_scale
 
 
 def _initial_grad(var, loss_scale):
@@ -54,7 +54,7 @@ def _raise_bad_grad(func, index, what, actual, expected):
     raise ValueError(
         '{} of gradients returned from backward is incorrect: input-index={}, actual {} != '
         'expected {}\n  function={} ({}) has a bug in its backward'.format(
-            what, index, actual, expected, func._impl_name, func.label))
+            what, index, actual, expected, func.impl_name, func.label))
 
 
 def _bad_grad(func, index, x, g_data, is_debug):
@@ -66,7 +66,7 @@ def _bad_grad(func, index, x, g_data, is_debug):
         if g_data.shape != x.shape:
             _raise_bad_grad(func, index, 'shape', g_data.shape, x.shape)
         _raise_bad_grad(func, index, 'dtype', g_data.dtype, x.dtype)
-    _check_grad_type(func, x, True, g_data)
+    check_grad_type(func, x, True, g_data)
 
 
 def backward_from_variable(var, retain_grad, enable_double_backprop, loss_scale):
@@ -74,7 +74,7 @@ def backward_from_variable(var, retain_grad, enable_double_backprop, loss_scale)
     if node is None or node._creator_node is None:
         if node is not None:
             # a gradient made by an old-style Function cannot be differentiated again
-            node._check_old_style_gradient()
+            node.check_old_style_gradient()
         if var._grad_var is None and var._data.size == 1:
             var._grad_var = _initial_grad(var, loss_scale)  # a leaf gets its own grad
         return
@@ -118,7 +118,7 @@ def backward(outputs, grad_outputs=None, **kwargs):
             continue
         if not isinstance(gv, Variable):
             gv = Variable(gv)
-        _check_grad_type(None, var, False, gv._data)
+        check_grad_type(None, var, False, gv._data)
         node = var.node
         if node._creator_node is None:
             current = var._grad_var  # a leaf: its gradient is the given one (summed)
@@ -187,7 +187,7 @@ def grad(outputs, inputs, grad_outputs, grad_inputs, set_grad, retain_grad,
         elif not isinstance(gy, Variable):
             gy = Variable(gy, requires_grad=False)
         node = out.node
-        node._check_old_style_gradient()
+        node.check_old_style_gradient()
         start[node] = start[node] + gy if node in start else gy
     targets = {}
     for x in inputs:
@@ -253,7 +253,7 @@ def _run(start, retain_grad, loss_scale, targets=None, initial=None):
         if not target_indexes:
             continue
         try:
-            if registered_hooks.value or func._backward_slow_path:
+            if registered_hooks.value or func.backward_slow_path:
                 gxs = _backward_with_hooks(func, target_indexes, gys, grads,
                                            handed_out is None)
             else:
@@ -358,13 +358,13 @@ def normalize_grads(func, target_indexes, gxs):
 def _backward_with_hooks(func, target_indexes, gys, grads, collect):
     """Step 2, general case: backward between the hooks' `backward_preprocess` and
     `backward_postprocess`, through `backward_accumulate` when the node defines it."""
-    hooks = func._all_hooks(get_function_hooks())
+    hooks = func.all_hooks(get_function_hooks())
     in_nodes = func.inputs
     in_data = tuple([x.data for x in in_nodes])
     out_data = tuple([None if g is None else g._data for g in gys])
     for hook in hooks:
         hook.backward_preprocess(func, in_data, out_data)
-    if func._custom_accumulate:
+    if func.custom_accumulate:
         # backward_accumulate receives the gradients accumulated so far for the inputs
         # (a leaf's current grad included) and returns the new totals.
         g_ins = []
@@ -387,7 +387,7 @@ def _backward_with_hooks(func, target_indexes, gys, grads, collect):
         if len(gxs) != len(target_indexes):
             gxs = normalize_grads(func, target_indexes, gxs)
     else:
-        gxs = func._call_backward(target_indexes, gys)
+        gxs = func.call_backward(target_indexes, gys)
     for hook in hooks:
         hook.backward_postprocess(func, in_data, out_data)
     return gxs

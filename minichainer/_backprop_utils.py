@@ -60,7 +60,7 @@ class GradTable:
         grads = self.grads
         if node not in grads:
             if self._load_if_new and node.creator_node is None:
-                node._check_old_style_gradient()
+                node.check_old_style_gradient()
                 grads[node] = _pure(_grad_var_from_alive_node(node))
             else:
                 grads[node] = []
@@ -91,13 +91,13 @@ def backprop_step(func, target_input_indexes, grad_outputs, grad_inputs, is_debu
         is_debug (bool): also check the gradients' shapes and look for NaN.
     """
     inputs = func.inputs
-    if func._custom_accumulate:
+    if func.custom_accumulate:
         given = tuple([_pop_or_none(grad_inputs[inputs[i]]) for i in target_input_indexes])
         gxs = func.backward_accumulate(target_input_indexes, grad_outputs, given)
         if len(gxs) != len(target_input_indexes):
             gxs = _backprop.normalize_grads(func, target_input_indexes, gxs)
     else:
-        gxs = func._call_backward(target_input_indexes, grad_outputs)
+        gxs = func.call_backward(target_input_indexes, grad_outputs)
     for i, gx in zip(target_input_indexes, gxs):
         if gx is None or gx.array is None:
             continue

@@ -12,7 +12,7 @@ import numpy
 
 from minichainer.configuration import using_config
 from minichainer.function_node import FunctionNode
-from minichainer.variable import Variable, _check_grad_type
+from minichainer.variable import Variable, check_grad_type
 
 
 def no_backprop_mode():
@@ -49,7 +49,7 @@ class FunctionAdapter(FunctionNode):
         return self.function.label
 
     @property
-    def _impl_name(self):
+    def impl_name(self):
         return self.function.__class__.__name__
 
     def check_type_forward(self, in_types):
@@ -76,7 +76,7 @@ class FunctionAdapter(FunctionNode):
         grad_out_data = tuple(None if g is None else g.array for g in grad_outputs)
         for g in grad_outputs:
             if g is not None and g.creator_node is not None:
-                g.node._check_old_style_gradient()
+                g.node.check_old_style_gradient()
         gxs = self.function.backward(in_data, grad_out_data)
         if type(gxs) is not tuple:
             # As in Chainer, any sequence (a list, typically) is accepted.
@@ -97,7 +97,7 @@ class FunctionAdapter(FunctionNode):
                 continue
             if numpy.isscalar(gx):
                 gx = numpy.asarray(gx)
-            _check_grad_type(self, self.inputs[i], True, gx)
+            check_grad_type(self, self.inputs[i], True, gx)
             g = Variable(gx)
             g.node._old_style_grad_generator = self.function.label
             ret.append(g)

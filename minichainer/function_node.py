@@ -56,9 +56,11 @@ class FunctionNode:
     _output_layouts = None
     _output_count = None
     # The backward engine takes its general path (hooks, backward_accumulate) only for
-    # nodes flagged here, so the common case pays a single attribute lookup.
-    _backward_slow_path = False
-    _custom_accumulate = False
+    # nodes flagged here, so the common case pays a single attribute lookup (read by
+    # _backprop.py and _backprop_utils.py: the engine's interface to the node, with
+    # call_backward and all_hooks).
+    backward_slow_path = False
+    custom_accumulate = False
     # Whether the class checks its input types: None until its first application, which
     # looks whether it overrides ``check_type_forward`` (True on an instance given its own).
     _has_type_check = False
@@ -67,8 +69,8 @@ class FunctionNode:
         super().__init_subclass__(**kwargs)
         cls._has_type_check = None
         if 'backward_accumulate' in cls.__dict__:
-            cls._custom_accumulate = True
-            cls._backward_slow_path = True
+            cls.custom_accumulate = True
+            cls.backward_slow_path = True
 
     @property
     def local_function_hooks(self):
@@ -88,9 +90,14 @@ class FunctionNode:
         return self.__class__.__name__
 
     @property
-    def _impl_name(self):
-        # The implementing class (FunctionAdapter reports the wrapped Function's).
+    def impl_name(self):
+        """The implementing class's name (an old-style Function's for its adapter)."""
         return self.__class__.__name__
+
+    @property
+    def _impl_name(self):
+        # Chainer's name, which function hooks (TimerHook) and user code read
+        return self.impl_name
 
     @property
     def output_data(self):
@@ -147,7 +154,7 @@ class FunctionNode:
                     self.label, ', '.join(str(layout) for layout in layouts)))
 
     def _get_error_message(self, message):
-        lines = [message, '  function={} ({})'.format(self._impl_name, self.label)]
+        lines = [message, '  function={} ({})'.format(self.impl_name, self.label)]
         if self.inputs:
             for i, node in enumerate(self.inputs):
                 lines.append('    input {}: shape={} dtype={}'.format(
@@ -233,7 +240,7 @@ class FunctionNode:
             self._check_data_type_forward(in_data)
 
         if registered_hooks.value or self._local_function_hooks:
-            hooks = self._all_hooks(get_function_hooks())
+            hooks = self.all_hooks(get_function_hooks())
             for hook in hooks:
                 hook.forward_preprocess(self, in_data)
             outputs = self.forward(in_data)
@@ -372,7 +379,7 @@ class FunctionNode:
                 ret[index]._vnode.data = outputs[index]  # as Chainer's retain_data()
         return tuple(ret)
 
-    def _all_hooks(self, thread_hooks):
+    def all_hooks(self, thread_hooks):
         # The hooks to run around this node: the thread's, then the node's own.
         hooks = list(thread_hooks.values()) if thread_hooks else []
         if self._local_function_hooks:
@@ -440,7 +447,7 @@ class FunctionNode:
 
     def backward_accumulate(self, target_input_indexes, grad_outputs, grad_inputs):
         """Compute the gradients and add them to `grad_inputs` (Chainer's hook point)."""
-        gxs = self._call_backward(target_input_indexes, grad_outputs)
+        gxs = self.call_backward(target_input_indexes, grad_outputs)
         ret = []
         for gx, g_in in zip(gxs, grad_inputs):
             if g_in is None:
@@ -451,7 +458,7 @@ class FunctionNode:
                 ret.append(gx + g_in)
         return tuple(ret)
 
-    def _call_backward(self, target_input_indexes, grad_outputs):
+    def call_backward(self, target_input_indexes, grad_outputs):
         gxs = self.backward(target_input_indexes, grad_outputs)
         if len(gxs) == len(target_input_indexes):
             return tuple(gxs)
@@ -505,7 +512,7 @@ class FunctionNode:
         """Register a function hook on this node only."""
         function_hook.add_local_hook(self, self.local_function_hooks, hook, name,
                                      function_hook.FunctionHook)
-        self._backward_slow_path = True
+        self.backward_slow_path = True
         hook.added(self)
 
     def delete_hook(self, name):
@@ -610,7 +617,7 @@ def grad(outputs, inputs, grad_outputs=None, grad_inputs=None, set_grad=False,
                 if name == 'inputs':
                     # Chainer refuses a gradient made by an old-style Function first
                     for out in outputs:
-                        out.node._check_old_style_gradient()
+                        out.node.check_old_style_gradient()
                 raise TypeError('grad: every element of {} must be a Variable, got {}'.format(
                     name, type(v).__name__))
     if grad_outputs is not None and len(grad_outputs) != len(outputs):

@@ -55,7 +55,7 @@ def _raise_bad_data(data, where='Variable'):
                         isinstance(data, (list, tuple)) and len(data) < 8 else '...'))
 
 
-def _check_grad_type(func, x, is_node_x, gx):
+def check_grad_type(func, x, is_node_x, gx):
     """Check that gradient `gx` matches `x` in array type, dtype and shape."""
     if gx is None:
         return
@@ -86,6 +86,9 @@ def _check_grad_type(func, x, is_node_x, gx):
         msg = 'Function `{}` ({}) has a bug: its backward returned a wrong gradient.\n{}'.format(
             type(func).__name__, func.label, msg)
     raise error(msg)
+
+
+_check_grad_type = check_grad_type  # Chainer's name
 
 
 def _grad_kind_mismatch(gx, x_data):
@@ -234,11 +237,15 @@ class VariableNode:
         if self.data is not None:
             self.data = data
 
-    def _check_old_style_gradient(self):
+    def check_old_style_gradient(self):
+        """Raise if this node's gradient came from an old-style Function (which cannot be
+        differentiated twice); the backward engine calls it."""
         if self._old_style_grad_generator is not None:
             raise RuntimeError(
                 'cannot twice-differentiate an old style Function "{}"'.format(
                     self._old_style_grad_generator))
+
+    _check_old_style_gradient = check_old_style_gradient  # Chainer's name
 
 
 class Variable:
@@ -400,7 +407,7 @@ class Variable:
     @grad.setter
     def grad(self, g):
         if g is not None:
-            _check_grad_type(None, self, False, g)
+            check_grad_type(None, self, False, g)
             self._grad_var = Variable(g)
         else:
             self._grad_var = None
@@ -413,7 +420,7 @@ class Variable:
     @grad_var.setter
     def grad_var(self, g):
         if g is not None:
-            _check_grad_type(None, self, False, g._data)
+            check_grad_type(None, self, False, g._data)
         self._grad_var = g
 
     @property
