@@ -477,3 +477,59 @@ def test_pointwise_convolution_takes_no_patches_and_equals_the_general_path(
         lambda x, W: F.convolution_2d(x, W, groups=groups), (x.astype(numpy.float64),
                                                              W.astype(numpy.float64)),
         gy.astype(numpy.float64), **TOL[numpy.float64])
+
+
+def test_engine_function_and_link_modules_are_told_apart():
+    # issue 34: the engine has its own module; Chainer's paths give Chainer's names
+    from minichainer.functions.connection import convolution_nd, deconvolution_nd
+    from minichainer.functions.connection import convolution_2d, deconvolution_2d
+    from minichainer.functions.pooling import pooling_nd
+    from minichainer.links.connection import convolution_nd as link_module
+    assert convolution_nd.ConvolutionND is engine.ConvolutionND
+    assert convolution_nd.ConvolutionNDGradW is engine.ConvolutionNDGradW
+    assert convolution_2d.Convolution2DGradW is engine.ConvolutionNDGradW
+    assert deconvolution_nd.DeconvolutionND is engine.DeconvolutionND
+    assert issubclass(convolution_2d.Convolution2DFunction, engine.ConvolutionND)
+    assert issubclass(deconvolution_2d.Deconvolution2DFunction, engine.DeconvolutionND)
+    assert convolution_2d._pair(3) == (3, 3) and deconvolution_2d._pair((1, 2)) == (1, 2)
+    assert pooling_nd._PoolingND is pooling_nd.PoolingND
+    assert link_module.ConvolutionND is minichainer.links.ConvolutionND
+    assert callable(conv_nd.im2col_nd_cpu) and callable(conv_nd.col2im_nd_cpu)
+
+
+def test_engine_docstring_lists_its_interface():
+    import inspect
+    public = {name for name, value in vars(engine).items()
+              if not name.startswith('_') and not inspect.ismodule(value)
+              and getattr(value, '__module__', engine.__name__) in (engine.__name__, None)
+              and (callable(value) or name.isupper())}
+    public -= {'ConvolutionShapeError', 'cast'}  # imported, not the engine's own
+    missing = sorted(n for n in public if '`{}`'.format(n) not in engine.__doc__)
+    assert not missing
+
+
+def test_shared_channel_major_gradient_is_a_constructor_argument(monkeypatch):
+    # the channel-major gy that one backward computes goes to both gradients' nodes as
+    # an argument (no attribute set from outside), and is dropped after use
+    rng = numpy.random.RandomState(3)
+    x = minichainer.Variable(rng.randn(2, 3, 5, 5))
+    W = minichainer.Variable(rng.randn(4, 3, 3, 3))
+    seen = []
+    real_gradw, real_deconv = engine.ConvolutionNDGradW.forward, engine.DeconvolutionND.forward
+
+    def gradw_forward(self, inputs):
+        seen.append(('gW', self._gy_cn is not None))
+        return real_gradw(self, inputs)
+
+    def deconv_forward(self, inputs):
+        seen.append(('gx', self._x_cn is not None))
+        out = real_deconv(self, inputs)
+        assert self._x_cn is None
+        return out
+
+    monkeypatch.setattr(engine.ConvolutionNDGradW, 'forward', gradw_forward)
+    monkeypatch.setattr(engine.DeconvolutionND, 'forward', deconv_forward)
+    y = F.convolution_2d(x, W, stride=2)
+    y.grad = rng.randn(*y.shape)
+    y.backward()
+    assert seen == [('gW', True), ('gx', True)]
