@@ -3,6 +3,7 @@ import numpy
 
 import minichainer
 from minichainer import function_node
+from minichainer import variable
 from minichainer.utils import type_check
 
 
@@ -40,5 +41,5 @@ def cast(x, typ):
         Variable: The cast variable.
     """
     if x.dtype == typ and not minichainer.config.enable_backprop:
-        return minichainer.as_variable(x)
+        return variable.as_variable(x)
     return Cast(typ).apply((x,))[0]

@@ -1,7 +1,7 @@
 """Copying a variable to a device (`chainer.functions.copy`)."""
-import minichainer
 from minichainer import backend
 from minichainer import function_node
+from minichainer import variable
 from minichainer.backends import cuda
 from minichainer.utils import type_check
 
@@ -42,8 +42,8 @@ def copy(x, dst):
     """
     if dst is cuda.DummyDevice or isinstance(dst, cuda.DummyDeviceType):
         dst = '@numpy'
-    array = x.array if isinstance(x, minichainer.Variable) else x
+    array = x.array if isinstance(x, variable.Variable) else x
     in_device = backend.get_device_from_array(array)
-    out_device = minichainer.get_device(dst)
+    out_device = backend.get_device(dst)
     y, = Copy(in_device, out_device).apply((x,))
     return y

@@ -1,9 +1,9 @@
 """Permuting an array along an axis (`chainer.functions.permutate`)."""
 import numpy
 
-import minichainer
 from minichainer import backend
 from minichainer import function_node
+from minichainer import variable
 from minichainer.functions.util import checks
 from minichainer.utils import type_check
 
@@ -81,7 +81,7 @@ def permutate(x, indices, axis=0, inv=False):
     if indices.dtype.kind != 'i' or indices.ndim != 1:
         raise ValueError('indices should be a one-dimensional int array, got dtype {} '
                          'and ndim {}'.format(indices.dtype, indices.ndim))
-    if isinstance(indices, minichainer.Variable):
+    if isinstance(indices, variable.Variable):
         indices = indices.array
     if checks.values_checked(backend.get_array_module(indices)):
         _check_indices(indices)

@@ -1,9 +1,9 @@
 """Choosing elements by a condition (`chainer.functions.where`)."""
 import numpy
 
-import minichainer
 from minichainer import backend
 from minichainer import function_node
+from minichainer import variable
 from minichainer.functions.math.sum import sum_to
 from minichainer.utils import type_check
 
@@ -65,7 +65,7 @@ def where(condition, x, y):
     Returns:
         Variable: The chosen values.
     """
-    if isinstance(condition, minichainer.Variable):
+    if isinstance(condition, variable.Variable):
         condition = condition.array
     condition = numpy.asarray(condition) if numpy.isscalar(condition) else condition
     z, = Where(condition).apply((x, y))

@@ -1,9 +1,9 @@
 """Dropout (`chainer.functions.dropout`)."""
 
-import minichainer
 from minichainer import backend
 from minichainer import configuration
 from minichainer import function_node
+from minichainer import variable
 from minichainer import utils
 from minichainer.utils import argument
 from minichainer.utils import type_check
@@ -90,7 +90,7 @@ def dropout(x, ratio=.5, **kwargs):
         out, = func.apply((x,))
         mask = func.mask
     else:
-        out = minichainer.as_variable(x)
+        out = variable.as_variable(x)
         mask = None
 
     if return_mask:
