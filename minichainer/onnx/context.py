@@ -3,12 +3,14 @@ import collections
 
 import numpy
 
-import minichainer
 from minichainer.onnx import onnx_helper
 from minichainer.onnx._deps import require_onnx
 
 onnx = require_onnx()
 from onnx import numpy_helper  # noqa: E402
+from minichainer import backend
+from minichainer.link import Link
+from minichainer.variable import Variable
 
 
 def _tensor_for_constant(array, name):
@@ -62,7 +64,7 @@ class Context:
         self._used_names = set()
         self.param_ids = set()   # id of every parameter of the model and of its array
         self.params = collections.OrderedDict()   # onnx name -> Parameter
-        if not isinstance(model, minichainer.Link):
+        if not isinstance(model, Link):
             return
         namedlinks = dict(model.namedlinks())
         for name, param in model.namedparams():
@@ -81,7 +83,7 @@ class Context:
         for path, link in namedlinks.items():
             for key in sorted(getattr(link, '_persistent', ())):
                 value = getattr(link, key, None)
-                if isinstance(value, minichainer.get_array_types()):
+                if isinstance(value, backend.get_array_types()):
                     onnx_name = onnx_helper.cleanse_param_name(
                         (path if path != '/' else '') + '/' + key)
                     self.persistents.setdefault(id(value), (onnx_name, value))
@@ -109,7 +111,7 @@ class Context:
         self.name_list[key] = (name, pinned)
         self._used_names.add(name)
         self._keep.append(variable)
-        if isinstance(variable, minichainer.Variable) and variable.array is not None:
+        if isinstance(variable, Variable) and variable.array is not None:
             self.name_list[id(variable.array)] = (name, pinned)
             self._keep.append(variable.array)
 

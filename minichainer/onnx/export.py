@@ -22,6 +22,9 @@ from minichainer.onnx.context import Context  # noqa: E402
 from minichainer.onnx.graph import Graph  # noqa: E402
 from minichainer.onnx.graph import UnsupportedFunctionError  # noqa: E402,F401
 from minichainer.onnx import mapping  # noqa: E402
+from minichainer.link import Link
+from minichainer.utils import experimental
+from minichainer.variable import Variable
 
 #: The oldest opset the converters are written for (onnx_chainer's).
 MINIMUM_OPSET_VERSION = 7
@@ -35,7 +38,7 @@ def _is_array(x):
 
 def _to_host(array):
     # a NumPy copy of a device array (CuPy); NumPy arrays as they are
-    if isinstance(array, minichainer.Variable):
+    if isinstance(array, Variable):
         array = array.array
     if isinstance(array, numpy.ndarray):
         return array
@@ -45,7 +48,7 @@ def _to_host(array):
 def _check_input(x, where):
     # A network input: a Variable or a NumPy array; a GPU/ChainerX array raises the error
     # minichainer raises for one everywhere.
-    if isinstance(x, minichainer.Variable):
+    if isinstance(x, Variable):
         if x.array is None:
             raise ValueError('export: {} is a Variable holding no array'.format(where))
         backend.get_device_from_array(x.array)
@@ -63,7 +66,7 @@ def _check_input(x, where):
 
 def convert_parameter(parameter, context):
     """A Parameter, Variable or array as a TensorProto named by `context`."""
-    if isinstance(parameter, minichainer.Variable):
+    if isinstance(parameter, Variable):
         array = parameter.array
     elif _is_array(parameter):
         array = parameter
@@ -105,7 +108,7 @@ class RetainInputHook(LinkHook):
         self._recorder = _FunctionRecorder(self.records)
 
     def _extract_inputs(self, args):
-        if isinstance(args, minichainer.Variable):
+        if isinstance(args, Variable):
             return {id(args)}
         ids = set()
         if isinstance(args, (list, tuple)):
@@ -300,7 +303,7 @@ def _as_variables(args):
     # (container for the call, flat list of (key, Variable)); the caller's args untouched.
     def wrap(x, where):
         x = _check_input(x, where)
-        return x if isinstance(x, minichainer.Variable) else minichainer.Variable(x)
+        return x if isinstance(x, Variable) else Variable(x)
 
     if isinstance(args, (list, tuple)):
         call = [wrap(a, 'args[{}]'.format(i)) for i, a in enumerate(args)]
@@ -309,7 +312,7 @@ def _as_variables(args):
         call = collections.OrderedDict(
             (k, wrap(a, 'args[{!r}]'.format(k))) for k, a in args.items())
         return call, list(call.items())
-    if isinstance(args, minichainer.Variable) or _is_array(args) or hasattr(args, 'shape'):
+    if isinstance(args, Variable) or _is_array(args) or hasattr(args, 'shape'):
         var = wrap(args, 'args')
         return var, [(0, var)]
     raise TypeError('export: args must be a Variable, an ndarray, or a list, tuple or dict '
@@ -321,7 +324,7 @@ def _flat_outputs(outputs):
         flat, keys = list(outputs), list(range(len(outputs)))
     elif isinstance(outputs, dict):
         flat, keys = list(outputs.values()), list(outputs.keys())
-    elif isinstance(outputs, minichainer.Variable):
+    elif isinstance(outputs, Variable):
         flat, keys = [outputs], [0]
     else:
         raise RuntimeError('export: Unexpected output type from the model: {} (the model '
@@ -332,7 +335,7 @@ def _flat_outputs(outputs):
                          'return a Variable computed from its inputs'.format(
                              type(outputs).__name__))
     for k, o in zip(keys, flat):
-        if not isinstance(o, minichainer.Variable):
+        if not isinstance(o, Variable):
             raise ValueError('export: The all \'outputs\' must be Chainer Variable: output {!r}'
                              ' of the model is a {}'.format(k, type(o).__name__))
     return flat
@@ -358,7 +361,7 @@ def _export(model, args, filename, export_params, graph_name, save_text, opset_v
         if not isinstance(external_converters, dict):
             raise TypeError('export: external_converters must be a dict of FunctionNode name '
                             '-> converter, got {}'.format(type(external_converters).__name__))
-        minichainer.utils.experimental('external_converters')
+        experimental('external_converters')
         converters.update(external_converters)
 
     context = Context(model)
@@ -372,7 +375,7 @@ def _export(model, args, filename, export_params, graph_name, save_text, opset_v
         context.set_name(var, name, pinned=True)
         network_inputs[name] = var
 
-    uninitialized = [n for n, p in (model.namedparams() if isinstance(model, minichainer.Link)
+    uninitialized = [n for n, p in (model.namedparams() if isinstance(model, Link)
                                     else ()) if p.array is None]
     hook = RetainInputHook()
     with hook:
@@ -384,7 +387,7 @@ def _export(model, args, filename, export_params, graph_name, save_text, opset_v
             outputs = model(call_args)
     flat_outputs = _flat_outputs(outputs)
     for name in uninitialized:
-        if isinstance(model, minichainer.Link) and dict(model.namedparams())[name].array is None:
+        if isinstance(model, Link) and dict(model.namedparams())[name].array is None:
             warnings.warn('The parameter \'{}\' is not initialized, skip setting to ONNX '
                           'graph'.format(name), UserWarning)
     pinned_out = [None] * len(flat_outputs)
@@ -439,7 +442,7 @@ def _export(model, args, filename, export_params, graph_name, save_text, opset_v
                                    initializer=initializers)
     opset_imports = [helper.make_operatorsetid('', opset_version)]
     if external_opset_imports:
-        minichainer.utils.experimental('external_opset_imports')
+        experimental('external_opset_imports')
         for domain, version in external_opset_imports.items():
             opset_imports.append(helper.make_operatorsetid(domain, version))
     onnx_model = helper.make_model(onnx_graph, producer_name='Chainer',
@@ -453,7 +456,7 @@ def _export(model, args, filename, export_params, graph_name, save_text, opset_v
     if filename is not None:
         _write(onnx_model, filename, save_text, data)
     if return_named_inout:
-        minichainer.utils.experimental('return_named_inout')
+        experimental('return_named_inout')
         return onnx_model, network_inputs, network_outputs
     return onnx_model
 

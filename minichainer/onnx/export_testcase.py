@@ -4,11 +4,12 @@ import warnings
 
 import numpy
 
-import minichainer
 from minichainer import backend
 from minichainer.onnx.export import export
 from minichainer.onnx.onnx_helper import cleanse_param_name
 from minichainer.onnx.onnx_helper import write_tensor_pb
+from minichainer import functions
+from minichainer.link import Link
 
 
 def _host(array):
@@ -32,7 +33,7 @@ def export_testcase(model, args, out_dir, output_grad=False, **kwargs):
         output_grad (bool): also write the parameters' gradients.
         **kwargs: passed to `export` (`opset_version`, `input_names`, ...).
     """
-    if isinstance(model, minichainer.Link):
+    if isinstance(model, Link):
         model.cleargrads()
     onnx_model, inputs, outputs = export(model, args, filename=None, return_named_inout=True,
                                          no_testcase=True, **kwargs)
@@ -52,7 +53,7 @@ def export_testcase(model, args, out_dir, output_grad=False, **kwargs):
 
     if not output_grad:
         return
-    if not isinstance(model, minichainer.Link):
+    if not isinstance(model, Link):
         raise TypeError('export_testcase: output_grad=True needs a Link model (its '
                         'parameters get the gradients), got {}'.format(type(model).__name__))
     outs = list(outputs.values())
@@ -63,7 +64,7 @@ def export_testcase(model, args, out_dir, output_grad=False, **kwargs):
     else:
         total = None
         for out in outs:
-            s = minichainer.functions.sum(out * out.grad)
+            s = functions.sum(out * out.grad)
             total = s if total is None else total + s
         total.backward()
     seen = set()

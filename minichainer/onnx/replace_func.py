@@ -2,12 +2,15 @@
 one converter: `fake_as_funcnode` and the decorator `as_funcnode` (onnx_chainer's)."""
 import inspect
 
-import minichainer
 from minichainer.function_node import FunctionNode
+from minichainer import backend
+from minichainer.function_node import grad
+from minichainer.utils import experimental
+from minichainer.variable import Variable
 
 
 def _is_var(x):
-    return isinstance(x, minichainer.Variable)
+    return isinstance(x, Variable)
 
 
 def _flatten(xs):
@@ -48,7 +51,7 @@ class WrappedFunctionNode(FunctionNode):
         if flat and all(_is_var(r) for r in flat):
             self.internal_results = flat
         arrays = tuple(r.array if _is_var(r) else r for r in flat)
-        if not arrays or not all(isinstance(a, minichainer.get_array_types()) for a in arrays):
+        if not arrays or not all(isinstance(a, backend.get_array_types()) for a in arrays):
             raise ValueError(
                 'returned values from the function wrapped by \'as_funcnode\' must consist '
                 'only array, function name: {}'.format(self.custom_function_node_name))
@@ -59,7 +62,7 @@ class WrappedFunctionNode(FunctionNode):
             raise ValueError('the target function does not support backward, propagation '
                              'is failed (function name: {})'.format(
                                  self.custom_function_node_name))
-        grads = minichainer.grad(self.internal_results, self.arg_vars,
+        grads = grad(self.internal_results, self.arg_vars,
                                  grad_outputs=grad_outputs)
         return tuple(g if i in target_input_indexes else None for i, g in enumerate(grads))
 
@@ -150,7 +153,7 @@ def fake_as_funcnode(alt_func, name, rename_attributes=None, experimental_warnin
         return node.reconstruct_return_value(outputs)
 
     if experimental_warning:
-        minichainer.utils.experimental('as_funcnode')
+        experimental('as_funcnode')
     return _wrapper
 
 

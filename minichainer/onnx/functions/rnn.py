@@ -10,9 +10,9 @@ the model; its node is converted here (uni-directional, sequences of equal lengt
 """
 import numpy
 
-import minichainer
 from minichainer.onnx import onnx_helper
 from minichainer.onnx.functions.opset_version import support
+from minichainer.variable import Variable
 
 # Chainer's order of the matrices of one layer -> ONNX's gate order
 _GRU_W = (1, 0, 2)            # ONNX z, r, h  <- Chainer (reset 0, update 1, new 2)
@@ -30,7 +30,7 @@ def _names(func, input_names, context, values):
             return [take(e) for e in v]
         if v is None:
             return None
-        if isinstance(v, minichainer.Variable):
+        if isinstance(v, Variable):
             return next(it)
         counter[0] += 1
         return context.add_param(numpy.asarray(v), 'arg{}'.format(counter[0]))
