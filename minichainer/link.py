@@ -18,7 +18,6 @@ import warnings
 
 import numpy
 
-import minichainer  # minichainer.sequential (which imports this module) at call time
 from minichainer import backend
 from minichainer import device_resident
 from minichainer import function_hook as _function_hook
@@ -484,7 +483,9 @@ class Link(device_resident.DeviceResident):
             n_repeat (int): Number of copies (<= 0 gives an empty Sequential).
             mode (str): `'init'`, `'copy'` or `'share'` (see [`copy`][minichainer.link.Link.copy]).
         """
-        ret = minichainer.sequential.Sequential()
+        # sequential.py imports this module, so Sequential is imported here, at call time
+        from minichainer.sequential import Sequential
+        ret = Sequential()
         if n_repeat <= 0:
             return ret
         if mode not in ('init', 'copy', 'share'):

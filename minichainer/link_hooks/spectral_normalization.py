@@ -2,7 +2,6 @@
 (Miyato et al., https://arxiv.org/abs/1802.05957)."""
 import numpy
 
-import minichainer
 from minichainer import configuration
 from minichainer import link_hook
 from minichainer import variable
@@ -79,9 +78,10 @@ class SpectralNormalization(link_hook.LinkHook):
         if not hasattr(link, self.weight_name):
             raise ValueError('SpectralNormalization: the link has no weight {!r}'.format(
                 self.weight_name))
-        # minichainer.links loads on first use: a hook module does not import all links
-        if isinstance(link, (minichainer.links.Deconvolution2D,
-                             minichainer.links.DeconvolutionND)):
+        # imported here: a hook module does not load the links at its import
+        from minichainer.links.connection.deconvolution_2d import Deconvolution2D
+        from minichainer.links.connection.deconvolution_nd import DeconvolutionND
+        if isinstance(link, (Deconvolution2D, DeconvolutionND)):
             self.axis = 1
         if getattr(link, self.weight_name).array is not None:
             self._prepare_parameters(link)

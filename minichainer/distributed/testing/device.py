@@ -1,5 +1,5 @@
 """`chainermn.testing.get_device`."""
-import minichainer
+from minichainer import backend
 
 
 def get_device(device_id=None, use_chainerx=False):
@@ -11,4 +11,4 @@ def get_device(device_id=None, use_chainerx=False):
             device_id)
     else:
         spec = 'native:0' if use_chainerx else '@numpy'
-    return minichainer.get_device(spec)
+    return backend.get_device(spec)
