@@ -204,7 +204,8 @@ class VisionModel(link.Chain):
                 name: _USE_CONFIG.format(name), 'volatile': _USE_CONFIG.format('volatile')})
         if layers is None:
             layers = [self._extract_default]
-        x = minichainer.dataset.concat_examples(
+        from minichainer.dataset.convert import concat_examples  # loaded on first use
+        x = concat_examples(
             [prepare_image(image, size, self._mean_bgr, 'extract') for image in images])
         return self(variable.Variable(self.xp.asarray(x)), layers=layers)
 
@@ -218,7 +219,8 @@ class VisionModel(link.Chain):
         ten 224x224 crops (corners, centre, mirrored) are averaged, otherwise only the
         centre crop is used.
         """
-        x = minichainer.dataset.concat_examples(
+        from minichainer.dataset.convert import concat_examples  # loaded on first use
+        x = concat_examples(
             [prepare_image(image, (256, 256), self._mean_bgr, 'predict') for image in images])
         if oversample:
             x = oversample_images(x, (224, 224))
@@ -248,7 +250,8 @@ def pretrained_path(owner, pretrained_model, auto_npz_name=None, how=None):
             raise FileNotFoundError('{}: pretrained_model {!r} does not exist'.format(
                 owner, os.fspath(pretrained_model)))
         return pretrained_model
-    root = minichainer.dataset.get_dataset_directory('pfnet/chainer/models/')
+    from minichainer.dataset.download import get_dataset_directory  # loaded on first use
+    root = get_dataset_directory('pfnet/chainer/models/')
     path = os.path.join(root, auto_npz_name)
     if not os.path.exists(path):
         raise FileNotFoundError(
@@ -263,4 +266,5 @@ def pretrained_path(owner, pretrained_model, auto_npz_name=None, how=None):
 def load_pretrained(model, path):
     """Load the weights found by `pretrained_path` (if any) into `model`."""
     if path is not None:
-        minichainer.serializers.load_npz(path, model)
+        from minichainer.serializers.npz import load_npz  # loaded on first use
+        load_npz(path, model)
