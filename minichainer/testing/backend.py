@@ -92,7 +92,7 @@ class BackendConfig:
             minichainer.using_config('cudnn_deterministic', self.cudnn_deterministic),
             minichainer.using_config('autotune', self.autotune),
             minichainer.using_config('use_ideep', self.use_ideep),
-            minichainer.using_device(self.device),
+            minichainer.backend.using_device(self.device),
         ]
         for c in contexts:
             c.__enter__()

@@ -25,7 +25,7 @@ import unittest
 
 import numpy
 
-import minichainer
+from minichainer import variable
 from minichainer.testing import array as array_module
 from minichainer.utils import size_of_shape
 
@@ -49,7 +49,7 @@ def _only_if_target(target):
 
 
 def _data(x):
-    return x.array if isinstance(x, minichainer.Variable) else x
+    return x.array if isinstance(x, variable.Variable) else x
 
 
 class distribution_unittest(unittest.TestCase):  # noqa: N801 (Chainer's name)
@@ -69,7 +69,7 @@ class distribution_unittest(unittest.TestCase):  # noqa: N801 (Chainer's name)
         if unknown:
             raise ValueError('invalid target(s): {}'.format(sorted(unknown)))
         if self.is_variable:
-            self.params = {name: minichainer.Variable(value)
+            self.params = {name: variable.Variable(value)
                            for name, value in self.params.items()}
 
     # construction -------------------------------------------------------------------
