@@ -42,7 +42,7 @@ def _initial_grad(var, loss_scale):
     return Variable(gy, requires_grad=False)
 
 
-_cuda_state = _cuda._state
+_cuda_state = _cuda.cupy_state
 
 
 def _is_cupy_array(x):

@@ -33,7 +33,7 @@ _CPU = CpuDevice()
 _integer_types = (int, numpy.integer)
 
 
-_cuda_state = cuda._state
+_cuda_state = cuda.cupy_state
 _sys_modules = sys.modules
 _ndarray = numpy.ndarray
 _variable_class = [None]  # Variable, once minichainer.variable is imported (see below)
@@ -59,7 +59,7 @@ def get_array_module(*args):
     if cupy_ndarray is None:
         if _cuda_state.resolved:
             return numpy
-        cupy_ndarray = cuda._maybe_resolve()
+        cupy_ndarray = cuda.maybe_resolve()
         if cupy_ndarray is None:
             return numpy
     variable = _variable_class[0]
@@ -78,7 +78,7 @@ def is_arrays_compatible(arrays):
     if not arrays:
         return True
     if type(arrays[0]) is not _ndarray and not isinstance(arrays[0], _ndarray):
-        cupy_ndarray = _cuda_state.ndarray or cuda._maybe_resolve()
+        cupy_ndarray = _cuda_state.ndarray or cuda.maybe_resolve()
         if cupy_ndarray is not None and isinstance(arrays[0], cupy_ndarray):
             return all(isinstance(a, cupy_ndarray) for a in arrays)
     return all(isinstance(a, _ndarray) for a in arrays)
@@ -118,11 +118,11 @@ def _get_device_cupy_or_numpy(device_spec):
 
 
 def _gpu_device(device_id, spec):
-    if not cuda._state.resolved:
+    if not cuda.cupy_state.resolved:
         cuda.resolve_cupy()
-    if cuda._state.ndarray is None:
+    if cuda.cupy_state.ndarray is None:
         raise _no_cupy(spec)
-    return cuda.GpuDevice(cuda._state.cupy.cuda.Device(
+    return cuda.GpuDevice(cuda.cupy_state.cupy.cuda.Device(
         cuda._check_device_id(device_id, 'get_device({!r})'.format(spec))))
 
 
@@ -208,7 +208,7 @@ def get_device_from_array(*arrays):
         if array is None or type(array) is _ndarray or isinstance(
                 array, (list, tuple, _ndarray, numpy.generic)):
             continue
-        cupy_ndarray = _cuda_state.ndarray or cuda._maybe_resolve()
+        cupy_ndarray = _cuda_state.ndarray or cuda.maybe_resolve()
         if cupy_ndarray is not None and isinstance(array, cupy_ndarray):
             return cuda.GpuDevice(array.device)
         if hasattr(array, 'device') and hasattr(array, 'get') and hasattr(array, 'shape'):
@@ -275,7 +275,7 @@ def copyto(dst, src):
     if isinstance(dst, numpy.ndarray):
         numpy.copyto(dst, _cpu._array_to_cpu(src))
         return
-    cupy_ndarray = _cuda_state.ndarray or cuda._maybe_resolve()
+    cupy_ndarray = _cuda_state.ndarray or cuda.maybe_resolve()
     if cupy_ndarray is None or not isinstance(dst, cupy_ndarray):
         raise TypeError('copyto: dst must be a numpy.ndarray or cupy.ndarray, cannot copy to '
                         'an object of type {}'.format(type(dst).__name__))

@@ -25,7 +25,7 @@ from minichainer.variable import Variable, new_variable
 
 _ndarray = numpy.ndarray
 _weakref = weakref.ref
-_cuda_state = _cuda._state  # .ndarray: cupy.ndarray while CuPy is in use, else None
+_cuda_state = _cuda.cupy_state  # .ndarray: cupy.ndarray while CuPy is in use, else None
 _type_check_local = type_check._thread_local
 _LightTypes = type_check.LightTypeInfoTuple
 
@@ -304,7 +304,7 @@ class FunctionNode:
         # An input that is neither a Variable nor a NumPy array: a CuPy array, or None (as
         # in Chainer, wrapped in a Variable holding None, which needs no gradient).
         if x is not None:
-            cupy_ndarray = _cuda_state.ndarray or _cuda._maybe_resolve()
+            cupy_ndarray = _cuda_state.ndarray or _cuda.maybe_resolve()
             if cupy_ndarray is not None and isinstance(x, cupy_ndarray):
                 return x
             self._raise_bad_input(x)

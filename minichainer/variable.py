@@ -26,13 +26,13 @@ from minichainer.backends._cpu import CpuDevice
 # register it at their import: this module imports none of them.
 _ndarray = numpy.ndarray
 _weakref = weakref.ref
-_cuda_state = _cuda._state  # .ndarray: cupy.ndarray while CuPy is in use, else None
+_cuda_state = _cuda.cupy_state  # .ndarray: cupy.ndarray while CuPy is in use, else None
 
 
 def _is_cupy_array(data):
     """True for a CuPy array (resolving CuPy once if it was imported): the slow path of
     the NumPy checks below."""
-    cupy_ndarray = _cuda_state.ndarray or _cuda._maybe_resolve()
+    cupy_ndarray = _cuda_state.ndarray or _cuda.maybe_resolve()
     return cupy_ndarray is not None and isinstance(data, cupy_ndarray)
 
 
@@ -668,7 +668,7 @@ class Variable:
         """Move data and gradient to a GPU: `device` an id (None: the current one) or a
         `cupy.cuda.Device`. Raises `RuntimeError` where CuPy cannot be used."""
         _cuda.check_cuda_available()
-        cuda_device = _cuda._get_device_or_current(device)
+        cuda_device = _cuda.get_device_or_current(device)
         self._to_device(_cuda.GpuDevice(cuda_device))
         return self
 

@@ -70,17 +70,15 @@ KNOWN_PRIVATE_CROSSINGS = set()
 
 # Attribute access: ``obj._name`` in a file of the framework's path, where ``obj`` is
 # not ``self``/``cls`` and the file itself defines no ``_name`` (so the name is another
-# module's private field or function).  Ten of the path's twelve files comply; what
+# module's private field or function).  Eleven of the path's twelve files comply; what
 # is left is listed and may only shrink: the backward engine reads the slots of the
 # graph's Variables and VariableNodes directly (its hot loop, where a property would
 # cost a call per read; the nodes' methods and flags it uses have public names:
 # FunctionNode.call_backward, all_hooks, backward_slow_path, custom_accumulate,
-# impl_name, VariableNode.check_old_style_gradient), and both read the CuPy state.
+# impl_name, VariableNode.check_old_style_gradient; the CuPy state is cuda.cupy_state).
 KNOWN_PRIVATE_ATTRIBUTE_READS = {
-    'variable.py': {
-        '_cuda._state', '_cuda._maybe_resolve', '_cuda._get_device_or_current'},
     '_backprop.py': {
-        '_cuda._state', 'node._creator_node', 'x._creator_node', 'y._creator_node',
+        'node._creator_node', 'x._creator_node', 'y._creator_node',
         'old_node._creator_node', 'old_node._old_style_grad_generator',
         'gx.node._old_style_grad_generator', 'x._variable', 'y._variable',
         'var._data', 'gv._data', 'gx._data', 'g._data', 'out._data', 'var._vnode',

@@ -67,6 +67,9 @@ class _State:
 
 
 _state = _State()
+# The name the backend, Variable, FunctionNode.apply and the backward engine read it by
+# (their fast test for CuPy arrays: `cupy_state.ndarray`); cuda.py itself uses _state.
+cupy_state = _state
 
 
 class _PerformanceWarning(Warning):
@@ -198,6 +201,9 @@ def _maybe_resolve():
     if not _state.resolved and 'cupy' in sys.modules:
         resolve_cupy()
     return _state.ndarray
+
+
+maybe_resolve = _maybe_resolve  # the name other modules call it by
 
 
 def _why_unavailable():
@@ -425,6 +431,9 @@ def _get_device_or_current(device):
     if type(device) is bool or not isinstance(device, _integer_types) or device < 0:
         raise ValueError('Invalid CUDA device specifier: {!r}'.format(device))
     return cupy_module.cuda.Device(_check_device_id(device, 'to_gpu'))
+
+
+get_device_or_current = _get_device_or_current  # the name other modules call it by
 
 
 def to_gpu(array, device=None, stream=None):
