@@ -20,6 +20,7 @@ providers; the package's `__init__` sets it (`set_loader`), so that `import mini
 stays cheap and `Variable(x).reshape(2, 3)` works in a program that never imported
 `minichainer.functions`.  This module imports nothing from minichainer.
 """
+import threading
 
 
 class Operations:
@@ -43,6 +44,7 @@ def _missing(name):
 
 operations = Operations()
 _state = {'loader': None, 'loading': False}
+_lock = threading.RLock()  # another thread waits for a load under way, as for an import
 
 
 def register(**functions):
@@ -56,13 +58,16 @@ def set_loader(loader):
 
 
 def load():
-    """Call the loader (not while it runs); True if it was called."""
+    """Call the loader (not from inside it); True if it was called."""
     loader = _state['loader']
-    if loader is None or _state['loading']:
+    if loader is None:
         return False
-    _state['loading'] = True
-    try:
-        loader()
-    finally:
-        _state['loading'] = False
+    with _lock:
+        if _state['loading']:  # the loading thread itself, from inside an import
+            return False
+        _state['loading'] = True
+        try:
+            loader()
+        finally:
+            _state['loading'] = False
     return True

@@ -225,3 +225,25 @@ def test_an_unregistered_operation_is_a_clear_error():
     import pytest
     with pytest.raises(AttributeError, match='no operation .no_such_op. is registered'):
         _operations.operations.no_such_op
+
+
+def test_threads_wait_for_the_operations_being_loaded():
+    # Eight threads need Variable.reshape at once in a fresh process: those that come
+    # while another loads the functions package wait for it (as for an import).
+    import subprocess
+    import sys
+    code = (
+        'import threading, numpy\n'
+        'from minichainer.variable import Variable\n'
+        'v = Variable(numpy.ones((2, 3), numpy.float32))\n'
+        'errors = []\n'
+        'def f():\n'
+        '    try:\n'
+        '        assert v.reshape(3, 2).shape == (3, 2)\n'
+        '    except Exception as e:\n'
+        '        errors.append(repr(e))\n'
+        'threads = [threading.Thread(target=f) for _ in range(8)]\n'
+        'for t in threads: t.start()\n'
+        'for t in threads: t.join()\n'
+        'assert not errors, errors\n')
+    subprocess.run([sys.executable, '-c', code], check=True)
