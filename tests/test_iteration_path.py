@@ -218,14 +218,18 @@ def trace_dezero_step(dezero_dir):
 
 
 @pytest.fixture(scope='module')
-def traced(tmp_path_factory):
-    # imported here, not at the top: run as a script the file traces Chainer or DeZero
-    # in an environment that may not have minichainer
+def traced():
+    # Traced in a fresh process: what earlier tests in this worker left switched on for the
+    # whole process (a hook count, a lazily loaded module, a memory-layout switch) must
+    # not change which files one steady-state iteration enters.
+    import json
+    import subprocess
     import minichainer
-    import minichainer.functions  # noqa: F401  (the subpackages the program uses)
-    import minichainer.links  # noqa: F401
-    import minichainer.training  # noqa: F401
-    return trace_trainer_iteration(minichainer, tmp_path_factory.mktemp('iteration_path'))
+    proc = subprocess.run([sys.executable, os.path.abspath(__file__), 'minichainer', '--json'],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    records = {tuple(record) for record in json.loads(proc.stdout)}
+    return records, Tracer(minichainer, LAYOUTS['minichainer'])
 
 
 def _documented(marker):
@@ -374,7 +378,7 @@ def _main(argv):
     import tempfile
     if argv[:1] == ['dezero'] and len(argv) == 2:
         records, tracer = trace_dezero_step(argv[1])
-    elif argv[:1] in (['chainer'], ['minichainer']) and len(argv) == 1:
+    elif argv[:1] in (['chainer'], ['minichainer']) and len(argv) in (1, 2):
         import importlib
         lib = importlib.import_module(argv[0])
         for sub in ('functions', 'links', 'training', 'datasets', 'iterators', 'optimizers'):
@@ -382,8 +386,12 @@ def _main(argv):
         with tempfile.TemporaryDirectory() as out:
             records, tracer = trace_trainer_iteration(lib, out)
     else:
-        sys.exit('usage: python tests/test_iteration_path.py chainer | minichainer | '
-                 'dezero DIR')
+        sys.exit('usage: python tests/test_iteration_path.py chainer | minichainer '
+                 '[--json] | dezero DIR')
+    if argv[1:] == ['--json']:  # the records themselves, for the tests' fixture
+        import json
+        print(json.dumps(sorted(records, key=repr)))
+        return
     framework = tracer.framework_path(records)
     functions = collections.defaultdict(set)
     for name, function, _, _ in records:
