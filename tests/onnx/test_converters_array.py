@@ -20,6 +20,9 @@ from minichainer.onnx import export  # noqa: E402
 from minichainer.onnx.export import MAXIMUM_OPSET_VERSION  # noqa: E402
 from minichainer.onnx.export import MINIMUM_OPSET_VERSION  # noqa: E402
 
+from _onnx_roundtrip import _session, arrays as _arrays  # noqa: E402
+from _onnx_roundtrip import roundtrip_function  # noqa: E402
+
 MIN, MAX = MINIMUM_OPSET_VERSION, MAXIMUM_OPSET_VERSION
 #: every opset; the signatures of the operators these converters emit change at 9
 #: (Where, Scatter), 10 (Slice), 11 (Pad, Clip, Resize, GatherND, ScatterElements),
@@ -28,52 +31,9 @@ MIN, MAX = MINIMUM_OPSET_VERSION, MAXIMUM_OPSET_VERSION
 CHANGES = list(range(MIN, MAX + 1))
 
 
-def _run(model_proto, feeds):
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = 1
-    options.inter_op_num_threads = 1
-    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
-    session = ort.InferenceSession(model_proto.SerializeToString(), options,
-                                   providers=['CPUExecutionProvider'])
-    return session.run(None, feeds)
-
-
-def _arrays(outputs):
-    if not isinstance(outputs, (tuple, list)):
-        outputs = (outputs,)
-    return [o.array if isinstance(o, minichainer.Variable) else numpy.asarray(o)
-            for o in outputs]
-
-
-def roundtrip(fn, *args, opsets=None, rtol=0, atol=0, ops=None, warns=None):
-    """Export `fn(*args)` at each of `opsets` (default: `CHANGES`), check the model and
-    compare ONNX Runtime's outputs with minichainer's; `ops` are op types the graph
-    must use at the newest opset tested. Returns the last model."""
-    model = minichainer.Sequential(fn)
-    expected = _arrays(fn(*args))
-    model_proto = None
-    for opset in (CHANGES if opsets is None else opsets):
-        with warnings.catch_warnings():
-            if warns is None:
-                warnings.simplefilter('error', UserWarning)
-            model_proto = export(model, list(args), opset_version=opset)
-        onnx.checker.check_model(model_proto, full_check=True)
-        initializers = {t.name for t in model_proto.graph.initializer}
-        names = [i.name for i in model_proto.graph.input if i.name not in initializers]
-        assert len(names) == len(args)
-        feeds = {n: (a.array if isinstance(a, minichainer.Variable) else a)
-                 for n, a in zip(names, args)}
-        actual = _run(model_proto, feeds)
-        assert len(actual) == len(expected)
-        for a, e in zip(actual, expected):
-            assert a.shape == e.shape, (opset, a.shape, e.shape)
-            assert a.dtype == e.dtype, (opset, a.dtype, e.dtype)
-            numpy.testing.assert_allclose(a, e, rtol=rtol, atol=atol,
-                                          err_msg='opset {}'.format(opset))
-    if ops is not None:
-        used = {n.op_type for n in model_proto.graph.node}
-        assert set(ops) <= used, (ops, used)
-    return model_proto
+def roundtrip(fn, *args, rtol=0, atol=0, **kwargs):
+    """`roundtrip_function` with this file's default tolerance."""
+    return roundtrip_function(fn, *args, rtol=rtol, atol=atol, **kwargs)
 
 
 def _x(*shape, dtype=numpy.float32):
@@ -356,7 +316,7 @@ def test_resize_images_warns_before_opset_11():
         with pytest.warns(UserWarning, match='opset 11'):
             model_proto = export(model, x, opset_version=opset)
         onnx.checker.check_model(model_proto, full_check=True)
-        y = _run(model_proto, {model_proto.graph.input[0].name: x})[0]
+        y = _session(model_proto).run(None, {model_proto.graph.input[0].name: x})[0]
         assert y.shape == (1, 1, 4, 4)
 
 
@@ -377,7 +337,7 @@ def dynamic_batch_roundtrip(fn, x, opsets=(MIN, 13, MAX), batches=(1, 5), rtol=0
         for b in batches:
             xb = numpy.random.RandomState(b).standard_normal(
                 (b,) + x.shape[1:]).astype(x.dtype)
-            actual = _run(model_proto, {model_proto.graph.input[0].name: xb})
+            actual = _session(model_proto).run(None, {model_proto.graph.input[0].name: xb})
             for a, e in zip(actual, _arrays(fn(xb))):
                 assert a.shape == e.shape, (opset, b, a.shape, e.shape)
                 numpy.testing.assert_allclose(a, e, rtol=rtol, atol=atol)

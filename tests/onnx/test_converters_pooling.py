@@ -6,8 +6,6 @@ outputs with minichainer's forward to float32 tolerance (rtol 1e-4, atol 1e-5: a
 the overlapping sums of unpooling are added in another order by ONNX Runtime); max
 pooling selects values, so it must be exact.
 """
-import warnings
-
 import numpy
 import pytest
 
@@ -16,62 +14,16 @@ ort = pytest.importorskip('onnxruntime')
 
 import minichainer  # noqa: E402
 import minichainer.functions as F  # noqa: E402
-import minichainer.links as L  # noqa: E402
 from minichainer.onnx import export  # noqa: E402
 from minichainer.onnx.export import MAXIMUM_OPSET_VERSION  # noqa: E402
 from minichainer.onnx.export import MINIMUM_OPSET_VERSION  # noqa: E402
 
+from _onnx_roundtrip import _session  # noqa: E402
+from _onnx_roundtrip import roundtrip_function as roundtrip  # noqa: E402
+
 MIN, MAX = MINIMUM_OPSET_VERSION, MAXIMUM_OPSET_VERSION
 #: every opset
 CHANGES = list(range(MIN, MAX + 1))
-
-
-def _run(model_proto, feeds):
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = 1
-    options.inter_op_num_threads = 1
-    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
-    session = ort.InferenceSession(model_proto.SerializeToString(), options,
-                                   providers=['CPUExecutionProvider'])
-    return session.run(None, feeds)
-
-
-def _arrays(outputs):
-    if not isinstance(outputs, (tuple, list)):
-        outputs = (outputs,)
-    return [o.array if isinstance(o, minichainer.Variable) else numpy.asarray(o)
-            for o in outputs]
-
-
-def roundtrip(fn, *args, opsets=None, rtol=1e-4, atol=1e-5, ops=None, warns=None):
-    """Export `fn(*args)` at each of `opsets` (default: `CHANGES`), check the model and
-    compare ONNX Runtime's outputs with minichainer's; `ops` are op types the graph
-    must use at the newest opset tested. Returns the last model."""
-    model = minichainer.Sequential(fn)
-    expected = _arrays(fn(*args))
-    model_proto = None
-    for opset in (CHANGES if opsets is None else opsets):
-        with warnings.catch_warnings():
-            if warns is None:
-                warnings.simplefilter('error', UserWarning)
-            model_proto = export(model, list(args), opset_version=opset)
-        onnx.checker.check_model(model_proto, full_check=True)
-        initializers = {t.name for t in model_proto.graph.initializer}
-        names = [i.name for i in model_proto.graph.input if i.name not in initializers]
-        assert len(names) == len(args)
-        feeds = {n: (a.array if isinstance(a, minichainer.Variable) else a)
-                 for n, a in zip(names, args)}
-        actual = _run(model_proto, feeds)
-        assert len(actual) == len(expected)
-        for a, e in zip(actual, expected):
-            assert a.shape == e.shape, (opset, a.shape, e.shape)
-            assert a.dtype == e.dtype, (opset, a.dtype, e.dtype)
-            numpy.testing.assert_allclose(a, e, rtol=rtol, atol=atol,
-                                          err_msg='opset {}'.format(opset))
-    if ops is not None:
-        used = {n.op_type for n in model_proto.graph.node}
-        assert set(ops) <= used, (ops, used)
-    return model_proto
 
 
 def _x(*shape, dtype=numpy.float32):
@@ -188,7 +140,7 @@ def test_dynamic_batch():
         model_proto = export(model, x, opset_version=opset, input_shapes=[('b', 3, 6, 7)])
         for b in (1, 5):
             xb = _rand(b, 3, 6, 7, seed=b)
-            y, = _run(model_proto, {model_proto.graph.input[0].name: xb})
+            y, = _session(model_proto).run(None, {model_proto.graph.input[0].name: xb})
             numpy.testing.assert_allclose(y, fn(xb).array, rtol=1e-4, atol=1e-5)
 
 
