@@ -44,6 +44,18 @@ def _model(seed=0):
         L.Linear(6, 3, initialW=rng.randn(3, 6).astype(numpy.float32))))
 
 
+def _sgd_trainer_on(device, out, stop):
+    """A fresh `_model()` moved to `device` and a Trainer (SGD, batches of 6 from
+    `_dataset()` sent to `device`) that stops at `stop`."""
+    model = _model()
+    opt = minichainer.optimizers.SGD()
+    opt.setup(model)
+    model.to_device(device)
+    it = minichainer.iterators.SerialIterator(_dataset(), 6)
+    updater = training.updaters.StandardUpdater(it, opt, device=device)
+    return model, training.Trainer(updater, stop, out=str(out))
+
+
 class _HostCopiesAllowed(training.Extension):
     """Runs `ext` with device-to-host copies allowed, and records how many it made."""
 
@@ -273,14 +285,7 @@ def test_parallel_updater_on_cupy_equals_cpu(cupy_device, second, tmp_path):
 
 
 def test_statistics_extensions_on_cupy(cupy_device, tmp_path):
-    model = _model()
-    opt = minichainer.optimizers.SGD()
-    opt.setup(model)
-    model.to_device(cupy_device)
-    it = minichainer.iterators.SerialIterator(_dataset(), 6)
-    trainer = training.Trainer(training.updaters.StandardUpdater(it, opt,
-                                                                 device=cupy_device),
-                               (2, 'iteration'), out=str(tmp_path))
+    model, trainer = _sgd_trainer_on(cupy_device, tmp_path, (2, 'iteration'))
     trainer.extend(extensions.ParameterStatistics(model, trigger=(1, 'iteration')))
     trainer.extend(extensions.LogReport(trigger=(1, 'iteration')))
     trainer.run()
@@ -294,14 +299,7 @@ def test_tensorboard_report_takes_device_scalars_and_histograms(cupy_device, tmp
     pytest.importorskip('tensorboardX')
     accumulator = pytest.importorskip(
         'tensorboard.backend.event_processing.event_accumulator')
-    model = _model()
-    opt = minichainer.optimizers.SGD()
-    opt.setup(model)
-    model.to_device(cupy_device)
-    it = minichainer.iterators.SerialIterator(_dataset(), 6)
-    trainer = training.Trainer(training.updaters.StandardUpdater(it, opt,
-                                                                 device=cupy_device),
-                               (2, 'epoch'), out=str(tmp_path))
+    model, trainer = _sgd_trainer_on(cupy_device, tmp_path, (2, 'epoch'))
     trainer.extend(extensions.TensorBoardReport(histograms=model))
     trainer.run()
     acc = accumulator.EventAccumulator(str(tmp_path / 'tb'),
@@ -377,14 +375,7 @@ def test_multiprocess_updater_gather_and_scatter_on_cupy(cupy_device):
 
 def test_variable_statistics_plot_on_cupy(cupy_device, tmp_path):
     pytest.importorskip('matplotlib')
-    model = _model()
-    opt = minichainer.optimizers.SGD()
-    opt.setup(model)
-    model.to_device(cupy_device)
-    it = minichainer.iterators.SerialIterator(_dataset(), 6)
-    trainer = training.Trainer(training.updaters.StandardUpdater(it, opt,
-                                                                 device=cupy_device),
-                               (2, 'iteration'), out=str(tmp_path))
+    model, trainer = _sgd_trainer_on(cupy_device, tmp_path, (2, 'iteration'))
     link = model.predictor[0]
     ext = extensions.VariableStatisticsPlot(link, filename='stats.png',
                                             trigger=(2, 'iteration'))
@@ -398,14 +389,7 @@ def test_variable_statistics_plot_on_cupy(cupy_device, tmp_path):
 
 
 def test_fail_on_nonnumber_on_cupy_one_host_copy(cupy_device, tmp_path):
-    model = _model()
-    opt = minichainer.optimizers.SGD()
-    opt.setup(model)
-    model.to_device(cupy_device)
-    it = minichainer.iterators.SerialIterator(_dataset(), 6)
-    trainer = training.Trainer(training.updaters.StandardUpdater(it, opt,
-                                                                 device=cupy_device),
-                               (1, 'iteration'), out=str(tmp_path))
+    model, trainer = _sgd_trainer_on(cupy_device, tmp_path, (1, 'iteration'))
     ext = extensions.FailOnNonNumber(check_grad=True)
     trainer.updater.update()
     double = _double(cupy_device)
