@@ -1,7 +1,7 @@
 """The `Device` base class and array-tree conversion (`chainer._backend`)."""
 
 
-def _convert_arrays(array, func):
+def convert_arrays(array, func):
     """Apply `func` to an array, or to each array of a list/tuple/dict (recursively).
 
     `None` stays `None`; an object appearing several times in one container is
@@ -18,16 +18,19 @@ def _convert_arrays(array, func):
             key = id(a)
             out = seen.get(key)
             if out is None:
-                out = _convert_arrays(a, func)
+                out = convert_arrays(a, func)
                 seen[key] = out
             converted.append(out)
         return converted if type(array) is list else (
             tuple(converted) if type(array) is tuple else type(array)(converted))
     if isinstance(array, dict):
-        return {k: _convert_arrays(v, func) for k, v in array.items()}
+        return {k: convert_arrays(v, func) for k, v in array.items()}
     if array is None:
         return None
     return func(array)
+
+
+_convert_arrays = convert_arrays  # Chainer's name
 
 
 class _DummyContext:
@@ -91,7 +94,7 @@ class Device:
 
     def send(self, arrays):
         """Transfer an array, or a (nested) list/tuple/dict of arrays, to this device."""
-        return _convert_arrays(arrays, self.send_array)
+        return convert_arrays(arrays, self.send_array)
 
     def send_array(self, array):
         """Transfer one array to this device."""

@@ -24,7 +24,7 @@ from minichainer.variable import Variable, check_grad_type, set_grad_loss_scale
 
 
 def _initial_grad(var, loss_scale):
-    data = var._data
+    data = var.array_slot
     if data.size == 0:
         # Nothing to differentiate (ChainerMN's delegate variables are empty): proceed
         # with an empty gradient, as Chainer does.
@@ -74,23 +74,23 @@ def _bad_grad(func, index, x, g_data, is_debug):
 
 
 def backward_from_variable(var, retain_grad, enable_double_backprop, loss_scale):
-    node = var._vnode
-    if node is None or node._creator_node is None:
+    node = var.node_slot
+    if node is None or node.creator_node_slot is None:
         if node is not None:
             # a gradient made by an old-style Function cannot be differentiated again
             node.check_old_style_gradient()
-        if var._grad_var is None and var._data.size == 1:
-            var._grad_var = _initial_grad(var, loss_scale)  # a leaf gets its own grad
+        if var.grad_var_slot is None and var.array_slot.size == 1:
+            var.grad_var_slot = _initial_grad(var, loss_scale)  # a leaf gets its own grad
         return
-    gy = var._grad_var
+    gy = var.grad_var_slot
     if gy is None:
-        if var._data.size != 1 and not any(
-                x._requires_grad for x in node._creator_node.inputs or ()):
+        if var.array_slot.size != 1 and not any(
+                x.requires_grad_slot for x in node.creator_node_slot.inputs or ()):
             return  # nothing needs a gradient: Chainer's backward does nothing either
         gy = _initial_grad(var, loss_scale)
     # As Chainer, the starting variable's gradient is consumed by the backward pass:
     # it is kept only with retain_grad=True.
-    var._grad_var = gy if retain_grad else None
+    var.grad_var_slot = gy if retain_grad else None
     with using_config('enable_backprop', enable_double_backprop):
         _run({node: gy}, retain_grad, loss_scale)
 
@@ -122,11 +122,11 @@ def backward(outputs, grad_outputs=None, **kwargs):
             continue
         if not isinstance(gv, Variable):
             gv = Variable(gv)
-        check_grad_type(None, var, False, gv._data)
+        check_grad_type(None, var, False, gv.array_slot)
         node = var.node
-        if node._creator_node is None:
-            current = var._grad_var  # a leaf: its gradient is the given one (summed)
-            var._grad_var = gv if current is None else current + gv
+        if node.creator_node_slot is None:
+            current = var.grad_var_slot  # a leaf: its gradient is the given one (summed)
+            var.grad_var_slot = gv if current is None else current + gv
             continue
         start[node] = start[node] + gv if node in start else gv
     if not start:
@@ -167,12 +167,12 @@ def _consume_output_grads(outputs):
     # Without grad_outputs, `backward` takes (and clears) each output's own gradient.
     grad_outputs = []
     for var in outputs:
-        gv = var._grad_var
+        gv = var.grad_var_slot
         if gv is None:
             warnings.warn('outputs contains a Variable without grad, or duplicate '
                           'outputs. Note that chainer.backward does not set default '
                           'grad.', RuntimeWarning)
-        var._grad_var = None
+        var.grad_var_slot = None
         grad_outputs.append(gv)
     return grad_outputs
 
@@ -184,7 +184,7 @@ def grad(outputs, inputs, grad_outputs, grad_inputs, set_grad, retain_grad,
         gy = None if grad_outputs is None else grad_outputs[i]
         if gy is None:
             # Chainer's grad starts from ones whatever the output's shape.
-            gy = numpy.ones_like(out._data)
+            gy = numpy.ones_like(out.array_slot)
             if loss_scale is not None:
                 gy *= loss_scale
             gy = Variable(gy, requires_grad=False)
@@ -213,7 +213,7 @@ def grad(outputs, inputs, grad_outputs, grad_inputs, set_grad, retain_grad,
     result = [collected.get(x.node) for x in inputs]
     if set_grad:
         for x, gx in zip(inputs, result):
-            x._grad_var = gx
+            x.grad_var_slot = gx
     return result
 
 
@@ -230,8 +230,8 @@ def _run(start, retain_grad, loss_scale, targets=None, initial=None):
     for node, gv in start.items():
         current = grads.get(node) if initial is not None else None
         grads[node] = gv if current is None else current + gv
-        handed_out.add(id(gv._data))
-        func = node._creator_node
+        handed_out.add(id(gv.array_slot))
+        func = node.creator_node_slot
         if func is not None and func not in pushed:
             pushed.add(func)
             heappush(heap, (-func.rank, next(order), func))
@@ -253,9 +253,9 @@ def _run(start, retain_grad, loss_scale, targets=None, initial=None):
         if gys is None or in_nodes is None:
             continue
         if len(in_nodes) == 1:
-            target_indexes = (0,) if in_nodes[0]._requires_grad else ()
+            target_indexes = (0,) if in_nodes[0].requires_grad_slot else ()
         else:
-            target_indexes = tuple([i for i, x in enumerate(in_nodes) if x._requires_grad])
+            target_indexes = tuple([i for i, x in enumerate(in_nodes) if x.requires_grad_slot])
         if not target_indexes:
             continue
         try:
@@ -293,22 +293,22 @@ def _output_grads(func, grads, targets, retain_grad):
         if gy is None:
             return None
         if retain_grad:
-            y_var = y._variable()
+            y_var = y.variable_ref()
             if y_var is not None:
-                y_var._grad_var = gy
+                y_var.grad_var_slot = gy
         return gy,
     # An output that was unchained (``h.unchain()``) passes no gradient back to this
     # function, as in Chainer.  (A single output that was unchained cannot lead here.)
     out_nodes = [ref() for ref in outputs]
-    gys = tuple([None if y is None or y._creator_node is None else
+    gys = tuple([None if y is None or y.creator_node_slot is None else
                  grads.get(y) if targets is not None and y in targets else grads.pop(y, None)
                  for y in out_nodes])
     if retain_grad:
         for y, gy in zip(out_nodes, gys):
             if y is not None and gy is not None:
-                y_var = y._variable()
+                y_var = y.variable_ref()
                 if y_var is not None:
-                    y_var._grad_var = gy
+                    y_var.grad_var_slot = gy
     for gy in gys:
         if gy is not None:
             return gys
@@ -351,7 +351,7 @@ def _backward_with_hooks(func, target_indexes, gys, grads, collect):
     hooks = func.all_hooks(get_function_hooks())
     in_nodes = func.inputs
     in_data = tuple([x.data for x in in_nodes])
-    out_data = tuple([None if g is None else g._data for g in gys])
+    out_data = tuple([None if g is None else g.array_slot for g in gys])
     for hook in hooks:
         hook.backward_preprocess(func, in_data, out_data)
     if func.custom_accumulate:
@@ -365,11 +365,11 @@ def _backward_with_hooks(func, target_indexes, gys, grads, collect):
                 g_ins.append(None)
                 continue
             taken.add(x)
-            if x._creator_node is None and not collect:
-                var = x._variable()
-                g_in = None if var is None else var._grad_var
+            if x.creator_node_slot is None and not collect:
+                var = x.variable_ref()
+                g_in = None if var is None else var.grad_var_slot
                 if var is not None:
-                    var._grad_var = None
+                    var.grad_var_slot = None
             else:
                 g_in = grads.pop(x, None)
             g_ins.append(g_in)
@@ -396,14 +396,14 @@ def _add_input_grads(func, target_indexes, gxs, grads, heap, pushed, order, hand
             if is_debug or not (isinstance(gx, numpy.ndarray) or _is_cupy_array(gx)):
                 _raise_bad_grad(func, i, 'type', type(gx), Variable)
             gx = Variable(gx, requires_grad=False)
-        g_data = gx._data
+        g_data = gx.array_slot
         g_dtype = g_data.dtype
         if g_data.shape != x.shape or (g_dtype is not x.dtype and g_dtype != x.dtype):
             _bad_grad(func, i, x, g_data, is_debug)
         if is_debug and g_dtype.kind == 'f' and numpy.isnan(g_data).any():
             raise RuntimeError('NaN is detected on backward computation of {}'.format(
                 func.label))
-        creator = x._creator_node
+        creator = x.creator_node_slot
         if creator is None and handed_out is not None:
             _add_to_leaf(x, gx, handed_out, loss_scale)
             continue
@@ -420,28 +420,28 @@ def _add_to_leaf(x, gx, handed_out, loss_scale):
     A gradient array already handed out (the initial gradient, or one given to another
     leaf) is copied first, so that no two variables share a gradient array.
     """
-    var = x._variable()
+    var = x.variable_ref()
     if var is None:
         return
     if loss_scale is not None:
         set_grad_loss_scale(var, loss_scale)
-    current = var._grad_var
+    current = var.grad_var_slot
     if current is not None:
-        var._grad_var = current + gx
+        var.grad_var_slot = current + gx
         return
-    g_data = gx._data
+    g_data = gx.array_slot
     if id(g_data) in handed_out:
-        old_node = gx._vnode
-        if old_node is not None and old_node._creator_node is not None:
+        old_node = gx.node_slot
+        if old_node is not None and old_node.creator_node_slot is not None:
             # A gradient in a graph (double backprop): copy it inside the graph so that
             # it stays differentiable.
             gx = gx * 1
         else:
-            gx = Variable(g_data.copy(), requires_grad=gx._requires_grad)
-        if old_node is not None and old_node._old_style_grad_generator:
-            gx.node._old_style_grad_generator = old_node._old_style_grad_generator
-    handed_out.add(id(gx._data))
-    var._grad_var = gx
+            gx = Variable(g_data.copy(), requires_grad=gx.requires_grad_slot)
+        if old_node is not None and old_node.old_style_grad_generator:
+            gx.node.old_style_grad_generator = old_node.old_style_grad_generator
+    handed_out.add(id(gx.array_slot))
+    var.grad_var_slot = gx
 
 
 # Variable.backward calls the engine through the operations registry (variable.py imports

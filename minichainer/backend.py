@@ -11,7 +11,7 @@ import threading
 import numpy
 
 from minichainer._backend import Device  # noqa: F401
-from minichainer._backend import _convert_arrays  # noqa: F401
+from minichainer._backend import _convert_arrays  # noqa: F401  (Chainer's private name)
 from minichainer.backends import _chainerx  # noqa: F401
 from minichainer.backends import _cpu
 from minichainer.backends import cuda
@@ -107,7 +107,7 @@ def _no_backend(spec, backend_name):
 def _no_cupy(spec):
     return RuntimeError(
         'get_device: GPU device {!r} requested but no GPU backend is available (CUDA/CuPy: '
-        "{}); use -1 or '@numpy'".format(spec, cuda._why_unavailable()))
+        "{}); use -1 or '@numpy'".format(spec, cuda.why_unavailable()))
 
 
 def _get_device_cupy_or_numpy(device_spec):
@@ -123,7 +123,7 @@ def _gpu_device(device_id, spec):
     if cuda.cupy_state.ndarray is None:
         raise _no_cupy(spec)
     return cuda.GpuDevice(cuda.cupy_state.cupy.cuda.Device(
-        cuda._check_device_id(device_id, 'get_device({!r})'.format(spec))))
+        cuda.check_device_id(device_id, 'get_device({!r})'.format(spec))))
 
 
 def get_device(device_spec):
@@ -214,7 +214,7 @@ def get_device_from_array(*arrays):
         if hasattr(array, 'device') and hasattr(array, 'get') and hasattr(array, 'shape'):
             raise RuntimeError(
                 'get_device_from_array: {} is not a NumPy array and CuPy is not available '
-                '({})'.format(type(array).__name__, cuda._why_unavailable()))
+                '({})'.format(type(array).__name__, cuda.why_unavailable()))
     return _CPU
 
 
@@ -273,7 +273,7 @@ def copyto(dst, src):
         raise TypeError('copyto: src must be an array or a scalar, got {}'.format(
             type(src).__name__))
     if isinstance(dst, numpy.ndarray):
-        numpy.copyto(dst, _cpu._array_to_cpu(src))
+        numpy.copyto(dst, _cpu.array_to_cpu(src))
         return
     cupy_ndarray = _cuda_state.ndarray or cuda.maybe_resolve()
     if cupy_ndarray is None or not isinstance(dst, cupy_ndarray):
@@ -308,7 +308,7 @@ def _contains_nan(x):
 
 def to_numpy(array):
     """Return `array` (or each array of a list/tuple) as NumPy arrays."""
-    return _cpu._to_cpu(array)
+    return _cpu.to_cpu(array)
 
 
 __all__ = ['Device', 'CpuDevice', 'GpuDevice', 'Intel64Device', 'ChainerxDevice',

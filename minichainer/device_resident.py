@@ -101,7 +101,7 @@ class DeviceResident:
             cuda.check_cuda_available()
         except RuntimeError as e:
             raise _no_backend('{}.to_gpu'.format(type(self).__name__), e) from None
-        gpu = cuda.GpuDevice(cuda._get_device_or_current(device))
+        gpu = cuda.GpuDevice(cuda.get_device_or_current(device))
         self.device_resident_accept(_ToDeviceVisitor(
             gpu, entry_method='to_gpu', root=self, skip_between_cupy_devices=True))
         return self

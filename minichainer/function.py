@@ -99,7 +99,7 @@ class FunctionAdapter(FunctionNode):
                 gx = numpy.asarray(gx)
             check_grad_type(self, self.inputs[i], True, gx)
             g = Variable(gx)
-            g.node._old_style_grad_generator = self.function.label
+            g.node.old_style_grad_generator = self.function.label
             ret.append(g)
         return tuple(ret)
 
@@ -155,7 +155,7 @@ class Function:
     def output_data(self):
         """The retained output arrays (None for those not retained)."""
         node = self.node
-        if node._output_indexes_to_retain is None:
+        if node.output_indexes_to_retain is None:
             raise RuntimeError('retain_outputs is not called in forward.')
         return node.output_data
 

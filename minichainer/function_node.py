@@ -21,12 +21,12 @@ from minichainer.backends import cuda as _cuda
 from minichainer.configuration import global_config, thread_settings
 from minichainer.function_hook import get_function_hooks, registered_hooks
 from minichainer.utils import type_check
-from minichainer.variable import Variable, new_variable
+from minichainer.variable import Variable, new_variable, set_array_layout
 
 _ndarray = numpy.ndarray
 _weakref = weakref.ref
 _cuda_state = _cuda.cupy_state  # .ndarray: cupy.ndarray while CuPy is in use, else None
-_type_check_local = type_check._thread_local
+_type_check_local = type_check.thread_state
 _LightTypes = type_check.LightTypeInfoTuple
 
 
@@ -110,6 +110,11 @@ class FunctionNode:
         return tuple(data)
 
     @property
+    def output_indexes_to_retain(self):
+        """The indexes `retain_outputs` was given in this `forward` (a tuple), or None."""
+        return self._output_indexes_to_retain
+
+    @property
     def input_layouts(self):
         """Memory layouts of the inputs of the current `apply` (None: standard)."""
         layouts = self._input_layouts
@@ -179,7 +184,7 @@ class FunctionNode:
             layouts = self._output_layouts = (None,) * len(outputs)
         for y, layout in zip(outputs, layouts):
             if layout is not None:
-                y._layout = layout
+                set_array_layout(y, layout)
         return outputs
 
     # -- forward -------------------------------------------------------------------------
@@ -193,10 +198,10 @@ class FunctionNode:
         if len(inputs) == 1:
             x = inputs[0]
             if isinstance(x, Variable):
-                data = x._data
+                data = x.array_slot
                 if data is None:
                     self._raise_uninitialized()
-                requires_grad = x._requires_grad
+                requires_grad = x.requires_grad_slot
             elif isinstance(x, _ndarray):
                 data = x
                 x = None
@@ -210,10 +215,10 @@ class FunctionNode:
             in_data = []
             for x in inputs:
                 if isinstance(x, Variable):
-                    data = x._data
+                    data = x.array_slot
                     if data is None:
                         self._raise_uninitialized()
-                    if x._requires_grad:
+                    if x.requires_grad_slot:
                         requires_grad = True
                 elif isinstance(x, _ndarray):
                     data = x
@@ -354,11 +359,11 @@ class FunctionNode:
         for x in input_vars:
             if x is None:
                 x = Variable(in_data[len(nodes)], requires_grad=False)
-            node = x._vnode
+            node = x.node_slot
             if node is None:
                 node = x.node
-            elif node._rank > rank:
-                rank = node._rank
+            elif node.rank_slot > rank:
+                rank = node.rank_slot
             nodes.append(node)
         self.rank = rank
         self.inputs = tuple(nodes)
@@ -367,7 +372,7 @@ class FunctionNode:
         for y in outputs:
             v = make_output(y, requires_grad, self)
             ret.append(v)
-            out_refs.append(_weakref(v._vnode))
+            out_refs.append(_weakref(v.node_slot))
         self.outputs = tuple(out_refs)
         if self._input_indexes_to_retain is not None:
             for index in self._input_indexes_to_retain:
@@ -376,7 +381,7 @@ class FunctionNode:
             self._retained_output_data = tuple(
                 [outputs[index] for index in self._output_indexes_to_retain])
             for index in self._output_indexes_to_retain:
-                ret[index]._vnode.data = outputs[index]  # as Chainer's retain_data()
+                ret[index].node_slot.data = outputs[index]  # as Chainer's retain_data()
         return tuple(ret)
 
     def all_hooks(self, thread_hooks):
@@ -485,7 +490,7 @@ class FunctionNode:
             node = outputs[index]()
             if node is None:
                 var = _new_output_variable(data, True, self)
-                node = var._vnode
+                node = var.node_slot
                 outputs[index] = _weakref(node)
                 modified = True
                 # keep the recreated variable alive as long as this node needs it

@@ -33,7 +33,7 @@ _structure_version = [0]
 _MIXIN_CALLS = {}
 
 
-def _bump():
+def bump_structure_version():
     _structure_version[0] += 1
 
 
@@ -189,11 +189,11 @@ class Link(device_resident.DeviceResident):
         if local_hooks:
             hooks.update(local_hooks)
         hooks = list(hooks.values())
-        pre = _link_hook._ForwardPreprocessCallbackArgs(self, 'forward', args, kwargs)
+        pre = _link_hook.ForwardPreprocessCallbackArgs(self, 'forward', args, kwargs)
         for hook in hooks:
             hook.forward_preprocess(pre)
         out = self._forward_method()(*args, **kwargs)
-        post = _link_hook._ForwardPostprocessCallbackArgs(self, 'forward', args, kwargs, out)
+        post = _link_hook.ForwardPostprocessCallbackArgs(self, 'forward', args, kwargs, out)
         for hook in hooks:
             hook.forward_postprocess(post)
         return out
@@ -221,15 +221,15 @@ class Link(device_resident.DeviceResident):
             value.name = name
             self._params.add(name)
             self._persistent.discard(name)
-            _bump()
+            bump_structure_version()
         elif name in attrs.get('_params', ()):
-            _bump()  # a registered parameter is replaced
+            bump_structure_version()  # a registered parameter is replaced
         object.__setattr__(self, name, value)
 
     def __delattr__(self, name):
         self._params.discard(name)
         self._persistent.discard(name)
-        _bump()
+        bump_structure_version()
         object.__delattr__(self, name)
 
     def add_param(self, name, shape=None, dtype=numpy.float32, initializer=None):
@@ -265,7 +265,7 @@ class Link(device_resident.DeviceResident):
                 'cannot register a new persistent value {}: attribute exists'.format(name))
         self._persistent.add(name)
         self._params.discard(name)
-        _bump()
+        bump_structure_version()
         d[name] = value
 
     def register_persistent(self, name):
@@ -280,7 +280,7 @@ class Link(device_resident.DeviceResident):
                     name))
         self._persistent.add(name)
         self._params.discard(name)
-        _bump()
+        bump_structure_version()
 
     # ------------------------------------------------------------------ copying
     def _copy_self_share(self):
@@ -294,7 +294,7 @@ class Link(device_resident.DeviceResident):
             param = copy_module.copy(d[name])
             param.grad = None
             d[name] = param
-        _bump()
+        bump_structure_version()
         return ret
 
     @classmethod
@@ -333,7 +333,7 @@ class Link(device_resident.DeviceResident):
             raise ValueError(
                 "{}.copy: mode must be 'init', 'copy' or 'share', got {!r}".format(
                     type(self).__name__, mode))
-        _bump()
+        bump_structure_version()
         return ret
 
     # ------------------------------------------------------------------ devices
@@ -553,9 +553,9 @@ class Chain(Link):
                     'cannot register a new link {}: attribute exists'.format(name))
             value.name = name
             self._children.add(name)
-            _bump()
+            bump_structure_version()
         elif name in self.__dict__.get('_children', ()):
-            _bump()  # a registered child is replaced
+            bump_structure_version()  # a registered child is replaced
         super().__setattr__(name, value)
 
     def __delattr__(self, name):
@@ -593,7 +593,7 @@ class Chain(Link):
             copied = d[name].copy(mode)
             copied.name = name
             d[name] = copied
-        _bump()
+        bump_structure_version()
         return ret
 
     def device_resident_accept(self, visitor):
@@ -686,7 +686,7 @@ class ChainList(Link, collections.abc.MutableSequence):
     def _renumber(self):
         for i, child in enumerate(self._children):
             child.name = str(i)
-        _bump()
+        bump_structure_version()
 
     def __setitem__(self, index, value):
         if isinstance(index, int):
@@ -748,7 +748,7 @@ class ChainList(Link, collections.abc.MutableSequence):
         for i, child in enumerate(children):
             child.name = str(i)
         ret._children = children
-        _bump()
+        bump_structure_version()
         return ret
 
     def device_resident_accept(self, visitor):

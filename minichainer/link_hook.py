@@ -38,7 +38,7 @@ def _get_link_hooks():
 _direct_access = []
 
 
-class _ForwardPreprocessCallbackArgs:
+class ForwardPreprocessCallbackArgs:
     """What `LinkHook.forward_preprocess` receives: link, forward_name, args, kwargs."""
 
     __slots__ = ('link', 'forward_name', 'args', 'kwargs')
@@ -54,7 +54,7 @@ class _ForwardPreprocessCallbackArgs:
             type(self.link).__name__, self.forward_name, self.args, self.kwargs)
 
 
-class _ForwardPostprocessCallbackArgs:
+class ForwardPostprocessCallbackArgs:
     """What `LinkHook.forward_postprocess` receives: also `out`."""
 
     __slots__ = ('link', 'forward_name', 'args', 'kwargs', 'out')
@@ -70,6 +70,11 @@ class _ForwardPostprocessCallbackArgs:
         text = '<_ForwardPostprocessCallbackArgs link={} forward_name={} args={} kwargs={} out={}>'
         return text.format(type(self.link).__name__, self.forward_name, self.args, self.kwargs,
                            self.out)
+
+
+# Chainer's names for the two argument records
+_ForwardPreprocessCallbackArgs = ForwardPreprocessCallbackArgs
+_ForwardPostprocessCallbackArgs = ForwardPostprocessCallbackArgs
 
 
 class LinkHook:

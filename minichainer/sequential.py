@@ -33,7 +33,7 @@ class Sequential(link_module.ChainList):
     def _rename_children(self):
         for i, child in enumerate(self._children):
             child.name = str(i)
-        link_module._bump()
+        link_module.bump_structure_version()
 
     def __len__(self):
         return len(self._layers)
@@ -194,7 +194,7 @@ class Sequential(link_module.ChainList):
         """Remove all layers (Chainer 7 leaves every other child registered; all go here)."""
         self._layers = []
         self._children = []
-        link_module._bump()
+        link_module.bump_structure_version()
 
     def index(self, layer, start=None, end=None):
         """Position of `layer`."""

@@ -6,6 +6,32 @@ per Variable, created on first need) and [`FunctionNode`][minichainer.function_n
 objects.  A node keeps no array unless a function retained it for its backward, so a graph holds
 only the arrays backward needs. Functions hold their output nodes through weak references, so
 dropping the last output drops the whole graph by reference counting alone.
+
+The graph's slots are the core's internal interface
+---------------------------------------------------
+`FunctionNode.apply` and the backward engine (`minichainer._backprop`) read and write the
+fields of every Variable and VariableNode they meet, in the per-op hot path, where a
+property would cost a Python call per read.  Those fields are therefore plain slots with
+public names, each the storage behind the property of the same stem:
+
+| slot | holds | the property (with its checks) |
+|---|---|---|
+| `Variable.array_slot` | the array (None while uninitialized) | `array`, `data` |
+| `Variable.grad_var_slot` | the gradient Variable or None | `grad_var`, `grad` |
+| `Variable.node_slot` | the VariableNode, None until one is needed | `node` |
+| `Variable.requires_grad_slot` | whether backward computes its gradient | `requires_grad` |
+| `VariableNode.variable_ref` | a weak reference to its Variable | `get_variable_or_none()` |
+| `VariableNode.creator_node_slot` | the FunctionNode that made it, or None | `creator_node` |
+| `VariableNode.rank_slot` | its creator's rank + 1 (0 for a leaf) | `rank` |
+| `VariableNode.requires_grad_slot` | its Variable's `requires_grad` | `requires_grad` |
+| `VariableNode.old_style_grad_generator` | the old-style Function whose backward made it | |
+
+Writing a slot skips the property's checks and its bookkeeping (the node's shape and
+dtype, the rank); only the core's own code does so.  Chainer's private names for these
+fields (`_data`, `_grad_var`, `_node`, `_requires_grad`, `_creator_node`, `_rank`,
+`_variable`, `_old_style_grad_generator`; Chainer's tests and some user code touch them)
+are aliases: the same slot descriptors, bound under a second name, so either name costs
+the same (`_node` is Chainer's property that makes the node on first access).
 """
 import copy as _copy
 import warnings
@@ -59,7 +85,7 @@ def check_grad_type(func, x, is_node_x, gx):
     """Check that gradient `gx` matches `x` in array type, dtype and shape."""
     if gx is None:
         return
-    x_data = x._data if not is_node_x else x.data
+    x_data = x.array_slot if not is_node_x else x.data
     if x_data is None:
         if is_node_x:
             shape, dtype = x.shape, x.dtype
@@ -129,8 +155,9 @@ class VariableNode:
     when a function retained it, the data array.
     """
 
-    __slots__ = ('_variable', 'name', '_requires_grad', '_creator_node', 'data', 'shape',
-                 'dtype', '_rank', '_old_style_grad_generator', '__weakref__')
+    # the slots apply and the backward engine use are listed in the module docstring
+    __slots__ = ('variable_ref', 'name', 'requires_grad_slot', 'creator_node_slot', 'data',
+                 'shape', 'dtype', 'rank_slot', 'old_style_grad_generator', '__weakref__')
 
     def __init__(self, variable, name, **kwargs):
         if kwargs:
@@ -139,19 +166,19 @@ class VariableNode:
                                  'use the grad of the variable instead')
             raise TypeError('VariableNode got unexpected keyword argument(s): {}'.format(
                 ', '.join(sorted(kwargs))))
-        self._variable = weakref.ref(variable)
+        self.variable_ref = weakref.ref(variable)
         self.name = name
-        self._requires_grad = variable._requires_grad
-        self._creator_node = None
+        self.requires_grad_slot = variable.requires_grad_slot
+        self.creator_node_slot = None
         self.data = None
-        self._rank = 0
-        self._old_style_grad_generator = None
-        self._update_data_info(variable._data)
+        self.rank_slot = 0
+        self.old_style_grad_generator = None
+        self._update_data_info(variable.array_slot)
 
     @property
     def creator(self):
         """The function that created this node (an old-style Function when it was one)."""
-        node = self._creator_node
+        node = self.creator_node_slot
         if node is None:
             return None
         func = getattr(node, '_function', None)
@@ -168,7 +195,7 @@ class VariableNode:
     def creator_node(self):
         """The [`FunctionNode`][minichainer.function_node.FunctionNode] that created this node,
         or None."""
-        return self._creator_node
+        return self.creator_node_slot
 
     @creator_node.setter
     def creator_node(self, func):
@@ -176,13 +203,13 @@ class VariableNode:
 
     @property
     def grad(self):
-        var = self._variable()
+        var = self.variable_ref()
         return None if var is None else var.grad
 
     @property
     def grad_var(self):
-        var = self._variable()
-        return None if var is None else var._grad_var
+        var = self.variable_ref()
+        return None if var is None else var.grad_var_slot
 
     @property
     def label(self):
@@ -190,42 +217,42 @@ class VariableNode:
 
     @property
     def rank(self):
-        return self._rank
+        return self.rank_slot
 
     @property
     def requires_grad(self):
-        return self._requires_grad
+        return self.requires_grad_slot
 
     def get_variable(self):
         """Return the Variable of this node, or a new one wrapping the retained data."""
-        var = self._variable()
+        var = self.variable_ref()
         if var is not None:
             return var
         return Variable._from_node(self)
 
     def get_variable_or_none(self):
-        return self._variable()
+        return self.variable_ref()
 
     def set_creator(self, creator):
         """Set the creator (a FunctionNode or an old-style Function)."""
         self.set_creator_node(getattr(creator, 'node', creator))
 
     def set_creator_node(self, creator_node):
-        self._creator_node = creator_node
+        self.creator_node_slot = creator_node
         if creator_node is not None:
-            self._rank = creator_node.rank + 1
+            self.rank_slot = creator_node.rank + 1
 
     def unchain(self):
         """Forget the creator, cutting the graph behind this node."""
-        self._creator_node = None
+        self.creator_node_slot = None
 
     def retain_data(self):
         """Keep the variable's current array in this node."""
-        var = self._variable()
+        var = self.variable_ref()
         if var is None:
             raise RuntimeError('Cannot retain the data of a variable node whose variable '
                                'has been released')
-        self.data = var._data
+        self.data = var.array_slot
 
     def _update_data_info(self, data):
         if data is None:
@@ -240,10 +267,10 @@ class VariableNode:
     def check_old_style_gradient(self):
         """Raise if this node's gradient came from an old-style Function (which cannot be
         differentiated twice); the backward engine calls it."""
-        if self._old_style_grad_generator is not None:
+        if self.old_style_grad_generator is not None:
             raise RuntimeError(
                 'cannot twice-differentiate an old style Function "{}"'.format(
-                    self._old_style_grad_generator))
+                    self.old_style_grad_generator))
 
     _check_old_style_gradient = check_old_style_gradient  # Chainer's name
 
@@ -258,8 +285,9 @@ class Variable:
         requires_grad (bool): whether backward computes a gradient for it.
     """
 
-    __slots__ = ('_data', '_grad_var', '_vnode', '_requires_grad', '_name', '__dict__',
-                 '__weakref__')
+    # the slots apply and the backward engine use are listed in the module docstring
+    __slots__ = ('array_slot', 'grad_var_slot', 'node_slot', 'requires_grad_slot', '_name',
+                 '__dict__', '__weakref__')
 
     __array_priority__ = 200
     _layout = None  # memory layout (minichainer.memory_layouts); None is the standard one
@@ -273,10 +301,10 @@ class Variable:
                         layout=None):
         # Chainer's fast constructor (no validation of ``data``).
         var = new_variable(data, requires_grad)
-        var._vnode = node
+        var.node_slot = node
         var._name = name
         if grad is not None:
-            var._grad_var = Variable(grad)
+            var.grad_var_slot = Variable(grad)
         if layout is not None:
             var._set_layout(layout)
         return var
@@ -286,11 +314,11 @@ class Variable:
             if not isinstance(data, _ndarray) or data.dtype.kind == 'O':
                 if not _is_cupy_array(data) or data.dtype.kind == 'O':
                     _raise_bad_data(data)
-        self._data = data
-        self._requires_grad = requires_grad
-        self._vnode = None
+        self.array_slot = data
+        self.requires_grad_slot = requires_grad
+        self.node_slot = None
         self._name = name
-        self._grad_var = None
+        self.grad_var_slot = None
         if layout is not None:
             self._set_layout(layout)
         if grad is not None:
@@ -305,8 +333,8 @@ class Variable:
     @staticmethod
     def _from_node(node):
         # A new Variable for a node whose variable was released (with its retained data).
-        var = new_variable(node.data, node._requires_grad)
-        var._vnode = node
+        var = new_variable(node.data, node.requires_grad_slot)
+        var.node_slot = node
         var._name = node.name
         return var
 
@@ -314,16 +342,16 @@ class Variable:
     @property
     def node(self):
         """The [`VariableNode`][minichainer.variable.VariableNode] of this variable."""
-        node = self._vnode
+        node = self.node_slot
         if node is None:
-            node = self._vnode = VariableNode(self, self._name)
+            node = self.node_slot = VariableNode(self, self._name)
         return node
 
     def _set_node(self, node):
-        self._vnode = node
+        self.node_slot = node
 
     # Chainer's attribute: the node, which Chainer creates with the variable (here on first
-    # access).  Internally the slot ``_vnode`` holds it (None until needed).
+    # access).  Internally the slot ``node_slot`` holds it (None until needed).
     _node = property(node.fget, _set_node)
     del _set_node
 
@@ -336,7 +364,7 @@ class Variable:
     @property
     def creator(self):
         """The function that created this variable (None for a leaf)."""
-        node = self._vnode
+        node = self.node_slot
         return None if node is None else node.creator
 
     creator = creator.setter(set_creator)
@@ -345,19 +373,19 @@ class Variable:
     def creator_node(self):
         """The [`FunctionNode`][minichainer.function_node.FunctionNode] that created this
         variable (None for a leaf)."""
-        node = self._vnode
-        return None if node is None else node._creator_node
+        node = self.node_slot
+        return None if node is None else node.creator_node_slot
 
     creator_node = creator_node.setter(set_creator_node)
 
     @property
     def rank(self):
-        node = self._vnode
-        return 0 if node is None else node._rank
+        node = self.node_slot
+        return 0 if node is None else node.rank_slot
 
     @property
     def requires_grad(self):
-        return self._requires_grad
+        return self.requires_grad_slot
 
     @property
     def name(self):
@@ -366,13 +394,13 @@ class Variable:
     @name.setter
     def name(self, name):
         self._name = name
-        if self._vnode is not None:
-            self._vnode.name = name
+        if self.node_slot is not None:
+            self.node_slot.name = name
 
     @property
     def label(self):
         """Short text describing shape and dtype, used in graph dumps."""
-        data = self._data
+        data = self.array_slot
         if data is None:
             return 'None'
         return _array_label(data.shape, data.dtype)
@@ -381,7 +409,7 @@ class Variable:
     @property
     def array(self):
         """The data array."""
-        return self._data
+        return self.array_slot
 
     @array.setter
     def array(self, data):
@@ -390,9 +418,9 @@ class Variable:
                 _raise_bad_data(data, 'Variable.array')
         if '_device' in self.__dict__ and data is not None:
             self._follow_data_device(data)
-        self._data = data
-        if self._vnode is not None:
-            self._vnode._update_data_info(data)
+        self.array_slot = data
+        if self.node_slot is not None:
+            self.node_slot._update_data_info(data)
         if '_data_peers' in self.__dict__:
             self._set_data_of_peers(data)
 
@@ -401,33 +429,33 @@ class Variable:
     @property
     def grad(self):
         """The gradient array (None when there is none)."""
-        gv = self._grad_var
-        return None if gv is None else gv._data
+        gv = self.grad_var_slot
+        return None if gv is None else gv.array_slot
 
     @grad.setter
     def grad(self, g):
         if g is not None:
             check_grad_type(None, self, False, g)
-            self._grad_var = Variable(g)
+            self.grad_var_slot = Variable(g)
         else:
-            self._grad_var = None
+            self.grad_var_slot = None
 
     @property
     def grad_var(self):
         """The gradient as a Variable (None when there is none)."""
-        return self._grad_var
+        return self.grad_var_slot
 
     @grad_var.setter
     def grad_var(self, g):
         if g is not None:
-            check_grad_type(None, self, False, g._data)
-        self._grad_var = g
+            check_grad_type(None, self, False, g.array_slot)
+        self.grad_var_slot = g
 
     @property
     def raw_array(self):
         """The data array as stored (its shape is not the semantic one in a non-standard
         memory layout)."""
-        return self._data
+        return self.array_slot
 
     @property
     def layout(self):
@@ -449,20 +477,20 @@ class Variable:
     @property
     def shape(self):
         if self._layout is None:
-            return self._data.shape
-        return _ops.transpose_shape(self._data.shape, self._layout, None)
+            return self.array_slot.shape
+        return _ops.transpose_shape(self.array_slot.shape, self._layout, None)
 
     @property
     def ndim(self):
-        return self._data.ndim
+        return self.array_slot.ndim
 
     @property
     def size(self):
-        return self._data.size
+        return self.array_slot.size
 
     @property
     def dtype(self):
-        return self._data.dtype
+        return self.array_slot.dtype
 
     @property
     def xp(self):
@@ -470,7 +498,7 @@ class Variable:
         device = self._device
         if device is not None:
             return device.xp
-        data = self._data
+        data = self.array_slot
         if data is None or type(data) is _ndarray:
             return numpy
         return _backend_module.get_array_module(data)
@@ -483,7 +511,7 @@ class Variable:
         device = self._device
         if device is not None:
             return device
-        data = self._data
+        data = self.array_slot
         if data is None or isinstance(data, _ndarray):
             return CpuDevice()
         return _backend_module.get_device_from_array(data)
@@ -504,14 +532,14 @@ class Variable:
         return _ops.transpose(self)
 
     def __len__(self):
-        return len(self._data)
+        return len(self.array_slot)
 
     def item(self):
         """The single element of a size-1 variable as a Python scalar."""
-        if self._data.size != 1:
+        if self.array_slot.size != 1:
             raise ValueError('Variable.item: can only convert a variable of size 1 to a '
-                             'Python scalar, got shape {}'.format(self._data.shape))
-        return self._data.item()
+                             'Python scalar, got shape {}'.format(self.array_slot.shape))
+        return self.array_slot.item()
 
     def __repr__(self):
         return _variable_repr(self, ', ', _repr_body)
@@ -526,7 +554,7 @@ class Variable:
 
     def debug_print(self):
         """Summary of the data and gradient statistics, as Chainer prints it."""
-        data = self._data
+        data = self.array_slot
         lines = [self.summary(),
                  '- device: {}'.format('None' if data is None else 'CPU'),
                  '- backend: {}'.format(None if data is None else type(data)),
@@ -555,10 +583,10 @@ class Variable:
         return new
 
     def _copy_to(self, new):
-        new._data = self._data
-        new._grad_var = self._grad_var
-        new._vnode = None
-        new._requires_grad = self._requires_grad
+        new.array_slot = self.array_slot
+        new.grad_var_slot = self.grad_var_slot
+        new.node_slot = None
+        new.requires_grad_slot = self.requires_grad_slot
         new._name = self._name
         d = self.__dict__
         if d:
@@ -577,17 +605,17 @@ class Variable:
         for ref in self.__dict__['_data_peers']:
             other = ref()
             if other is not None and other is not self:
-                other._data = data
-                if other._vnode is not None:
-                    other._vnode._update_data_info(data)
+                other.array_slot = data
+                if other.node_slot is not None:
+                    other.node_slot._update_data_info(data)
 
     def __deepcopy__(self, memo):
         new = type(self).__new__(type(self))
         memo[id(self)] = new
-        new._data = _copy.deepcopy(self._data, memo)
-        new._grad_var = _copy.deepcopy(self._grad_var, memo)
-        new._vnode = None
-        new._requires_grad = self._requires_grad
+        new.array_slot = _copy.deepcopy(self.array_slot, memo)
+        new.grad_var_slot = _copy.deepcopy(self.grad_var_slot, memo)
+        new.node_slot = None
+        new.requires_grad_slot = self.requires_grad_slot
         new._name = self._name
         for key, value in self.__dict__.items():
             if key != '_data_peers':  # a deep copy owns its data
@@ -595,38 +623,38 @@ class Variable:
         return new
 
     def __reduce__(self):
-        return _rebuild_variable, (self._data, self._name, self.grad, self._requires_grad)
+        return _rebuild_variable, (self.array_slot, self._name, self.grad, self.requires_grad_slot)
 
     # -- gradient management -------------------------------------------------------------
     def cleargrad(self):
         """Set the gradient to None."""
-        self._grad_var = None
+        self.grad_var_slot = None
 
     def zerograd(self):
         """Fill the gradient with zeros (deprecated in Chainer; use cleargrad)."""
         warnings.warn('Variable.zerograd is deprecated. Use Variable.cleargrad instead.',
                       DeprecationWarning)
-        if self._data is None:
+        if self.array_slot is None:
             return
-        gv = self._grad_var
+        gv = self.grad_var_slot
         if gv is None:
-            self._grad_var = Variable(numpy.zeros_like(self._data))
+            self.grad_var_slot = Variable(numpy.zeros_like(self.array_slot))
         else:
             gv.unchain()
-            gv._data.fill(0)
+            gv.array_slot.fill(0)
 
     def copydata(self, var):
         """Copy the data array of `var` into this variable."""
-        src = var._data
-        dst = self._data
+        src = var.array_slot
+        dst = self.array_slot
         if src is None:
             if dst is None:
                 return
             var.initialize(self.shape)
-            src = var._data
+            src = var.array_slot
         elif dst is None:
             self.initialize(src.shape)
-            dst = self._data
+            dst = self.array_slot
         if type(dst) is _ndarray and type(src) is _ndarray:
             numpy.copyto(dst, src)
         else:
@@ -637,21 +665,22 @@ class Variable:
         src = var.grad
         if src is None:
             return
-        if self._data is None:
+        if self.array_slot is None:
             self.initialize(var.shape)
         dst = self.grad
+        data = self.array_slot
         if type(src) is not _ndarray or (dst is not None and type(dst) is not _ndarray) or (
-                dst is None and self._data is not None and type(self._data) is not _ndarray):
+                dst is None and data is not None and type(data) is not _ndarray):
             # on other devices: the gradient goes to this variable's device (Chainer)
             src = self.device.send(src)
             if dst is None:
-                self._grad_var = Variable(src.copy() if src is var.grad else src)
+                self.grad_var_slot = Variable(src.copy() if src is var.grad else src)
                 return
             with _backend_module.using_device(self.device):
                 dst += src
             return
         if dst is None:
-            self._grad_var = Variable(src.copy())
+            self.grad_var_slot = Variable(src.copy())
         else:
             dst += src
 
@@ -692,55 +721,55 @@ class Variable:
 
     def _to_device(self, device):
         d = self.__dict__
-        arr = self._data
+        arr = self.array_slot
         if isinstance(device, CpuDevice):
             if d.get('_device') is None and (arr is None or type(arr) is _ndarray) and (
-                    self._grad_var is None or type(self._grad_var._data) is _ndarray):
+                    self.grad_var_slot is None or type(self.grad_var_slot.array_slot) is _ndarray):
                 return  # already on the CPU: nothing moves
             d.pop('_device', None)
         else:
             d['_device'] = device
         if arr is None:
-            gv = self._grad_var
+            gv = self.grad_var_slot
             if gv is not None:
                 gv._to_device(device)
             return
         if isinstance(device, CpuDevice) and type(arr) is _ndarray:
-            gv = self._grad_var
+            gv = self.grad_var_slot
             if gv is not None:
                 gv._to_device(device)
             return  # NumPy arrays already are CPU arrays
-        self._data = device.send(arr)
-        if self._vnode is not None:
-            self._vnode._update_data_info(self._data)
-        gv = self._grad_var
+        self.array_slot = device.send(arr)
+        if self.node_slot is not None:
+            self.node_slot._update_data_info(self.array_slot)
+        gv = self.grad_var_slot
         if gv is not None:
             gv._to_device(device)
 
     # -- graph surgery -------------------------------------------------------------------
     def unchain(self):
         """Delete the reference to the creator, making this variable a root."""
-        if self._vnode is not None:
-            self._vnode.unchain()
+        if self.node_slot is not None:
+            self.node_slot.unchain()
 
     def unchain_backward(self):
         """Delete references between variables and functions backward from here."""
-        node = self._vnode
-        if node is None or node._creator_node is None:
+        node = self.node_slot
+        if node is None or node.creator_node_slot is None:
             return
-        stack = [node._creator_node]
-        seen = {id(node._creator_node)}
+        stack = [node.creator_node_slot]
+        seen = {id(node.creator_node_slot)}
         while stack:
             func = stack.pop()
             for x in func.inputs or ():
-                creator = x._creator_node
+                creator = x.creator_node_slot
                 if creator is not None and id(creator) not in seen:
                     seen.add(id(creator))
                     stack.append(creator)
             func.unchain()
 
     def retain_data(self):
-        self.node.data = self._data
+        self.node.data = self.array_slot
 
     # -- backward ------------------------------------------------------------------------
     def backward(self, retain_grad=False, enable_double_backprop=False, loss_scale=None):
@@ -752,7 +781,7 @@ class Variable:
                 so that gradients can be differentiated again.
             loss_scale (float): scale the initial gradient (loss scaling).
         """
-        data = self._data
+        data = self.array_slot
         if data is not None and type(data) is not _ndarray and _is_cupy_array(data):
             # the loss's GPU is made current (as Chainer does), for the arrays backward makes
             with _backend_module.using_device(self.device):
@@ -810,6 +839,22 @@ class Variable:
 _new_variable = Variable.__new__
 _new_node = VariableNode.__new__
 
+# Chainer's private names for the graph's slots (see the module docstring): the same
+# descriptors under a second name, so reading or writing either is one slot access.
+# (`_vnode` is minichainer's earlier name for the node slot.)
+_SLOT_ALIASES = (
+    (Variable, (('_data', 'array_slot'), ('_grad_var', 'grad_var_slot'),
+                ('_vnode', 'node_slot'), ('_requires_grad', 'requires_grad_slot'))),
+    (VariableNode, (('_variable', 'variable_ref'), ('_requires_grad', 'requires_grad_slot'),
+                    ('_creator_node', 'creator_node_slot'), ('_rank', 'rank_slot'),
+                    ('_old_style_grad_generator', 'old_style_grad_generator'))),
+)
+for _cls, _aliases in _SLOT_ALIASES:
+    _descriptors = vars(_cls)
+    for _alias, _slot in _aliases:
+        setattr(_cls, _alias, _descriptors[_slot])
+del _cls, _aliases, _descriptors, _alias, _slot
+
 
 def grad_loss_scale(var):
     """The loss scale of the backward pass that made `var`'s gradient (None: unscaled).
@@ -828,6 +873,13 @@ def set_grad_loss_scale(var, loss_scale):
     var._loss_scale = loss_scale
 
 
+def set_array_layout(var, layout):
+    """Record that `var`'s array is in memory layout `layout` (None: the standard one),
+    as the layout-aware `FunctionNode.apply` does for its outputs; unlike the `layout=`
+    argument it switches nothing on (see minichainer.memory_layouts)."""
+    var._layout = layout
+
+
 def new_variable(data, requires_grad=False, creator=None):
     """A Variable holding `data` as given, without validation: the one fast factory.
 
@@ -839,24 +891,24 @@ def new_variable(data, requires_grad=False, creator=None):
     against `Variable(...)` and `VariableNode(...)`, so a new slot cannot be missed.
     """
     var = _new_variable(Variable)
-    var._data = data
-    var._requires_grad = requires_grad
+    var.array_slot = data
+    var.requires_grad_slot = requires_grad
     var._name = None
-    var._grad_var = None
+    var.grad_var_slot = None
     if creator is None:
-        var._vnode = None
+        var.node_slot = None
         return var
     node = _new_node(VariableNode)
-    node._variable = _weakref(var)
+    node.variable_ref = _weakref(var)
     node.name = None
-    node._requires_grad = requires_grad
-    node._creator_node = creator
+    node.requires_grad_slot = requires_grad
+    node.creator_node_slot = creator
     node.data = None
     node.shape = data.shape
     node.dtype = data.dtype
-    node._rank = creator.rank + 1
-    node._old_style_grad_generator = None
-    var._vnode = node
+    node.rank_slot = creator.rank + 1
+    node.old_style_grad_generator = None
+    var.node_slot = node
     return var
 
 
@@ -876,7 +928,7 @@ def _str_body(arr, prefix):
 
 def _variable_repr(var, sep, body):
     prefix = 'variable ' + var.name if var.name else 'variable'
-    arr = var._data
+    arr = var.array_slot
     if arr is not None and type(arr) is not _ndarray:
         arr = CpuDevice().send(arr)  # printing a GPU array: one host copy
     text = 'None' if arr is None else body(arr, prefix)
@@ -932,7 +984,7 @@ class Parameter(Variable):
         return new
 
     def __reduce__(self):
-        return _rebuild_parameter, (self._data, self._name, self._grad, self.initializer,
+        return _rebuild_parameter, (self.array_slot, self._name, self._grad, self.initializer,
                                     self.update_rule, self._grad_valid)
 
     def __deepcopy__(self, memo):
@@ -953,8 +1005,8 @@ class Parameter(Variable):
             raise RuntimeError(
                 'Cannot retrieve Variable.grad. Either it must be set manually or '
                 'Variable.cleargrad() must be called beforehand.')
-        gv = self._grad_var
-        return None if gv is None else gv._data
+        gv = self.grad_var_slot
+        return None if gv is None else gv.array_slot
 
     @grad.setter
     def grad(self, g):
@@ -965,16 +1017,16 @@ class Parameter(Variable):
     @property
     def _grad(self):
         # Chainer's internal name of the gradient array of a parameter (never raises)
-        gv = self._grad_var
-        return None if gv is None else gv._data
+        gv = self.grad_var_slot
+        return None if gv is None else gv.array_slot
 
     @property
     def is_initialized(self):
-        return self._data is not None
+        return self.array_slot is not None
 
     @property
     def dtype(self):
-        data = self._data
+        data = self.array_slot
         if data is not None:
             return data.dtype
         initializer = self.initializer
@@ -994,7 +1046,7 @@ class Parameter(Variable):
         [`initialize`][minichainer.variable.Parameter.initialize], and stops sharing its pending
         data with copies left on another device (as in Chainer)."""
         device = get_device(device)
-        if self._data is None and self.device != device:
+        if self.array_slot is None and self.device != device:
             peers = self.__dict__.pop('_data_peers', None)
             if peers is not None:
                 peers[:] = [ref for ref in peers if ref() not in (None, self)]
@@ -1002,14 +1054,14 @@ class Parameter(Variable):
         return self
 
     def cleargrad(self):
-        self._grad_var = None
-        if self._data is None:
+        self.grad_var_slot = None
+        if self.array_slot is None:
             self._grad_initializer = None
             if not self._grad_valid:
                 del self._grad_valid
 
     def zerograd(self):
-        if self._data is None:
+        if self.array_slot is None:
             warnings.warn('Variable.zerograd is deprecated. Use Variable.cleargrad instead.',
                           DeprecationWarning)
             self._grad_initializer = initializers.Zero(getattr(self.initializer, 'dtype', None))
@@ -1037,10 +1089,10 @@ class Parameter(Variable):
             data = device.send(data)
             if grad is not None:
                 grad = device.send(grad)
-        self._data = data
-        if self._vnode is not None:
-            self._vnode._update_data_info(data)
-        self._grad_var = None if grad is None else Variable(grad)
+        self.array_slot = data
+        if self.node_slot is not None:
+            self.node_slot._update_data_info(data)
+        self.grad_var_slot = None if grad is None else Variable(grad)
         if not self._grad_valid:
             del self._grad_valid
         if '_data_peers' in self.__dict__:
@@ -1064,7 +1116,7 @@ def _rebuild_parameter(data, name, grad, initializer, update_rule, grad_valid=Tr
     if data is not None:
         param.initializer = initializer
     if grad is not None:
-        param._grad_var = Variable(grad)
+        param.grad_var_slot = Variable(grad)
     if grad_valid:
         param.__dict__.pop('_grad_valid', None)
     else:
@@ -1095,7 +1147,7 @@ def as_variable(obj):
 def as_array(obj):
     """Return the array of a Variable, or `obj` itself if it is an array."""
     if isinstance(obj, Variable):
-        return obj._data
+        return obj.array_slot
     return obj
 
 

@@ -42,7 +42,7 @@ def cupy_device():
     if os.environ.get('MINICHAINER_TEST_REAL_CUPY') == '1':
         if not cuda.available:
             pytest.fail('MINICHAINER_TEST_REAL_CUPY=1 but CuPy is not usable: {}'.format(
-                cuda._why_unavailable()))
+                cuda.why_unavailable()))
         yield backend.get_device('@cupy:0')
         return
     with cupy_double.installed():

@@ -57,7 +57,7 @@ def test_new_variable_builds_the_node_the_constructor_builds():
         if slot == '__weakref__':
             continue
         a, b = getattr(fast, slot), getattr(plain, slot)
-        if slot == '_variable':
+        if slot == 'variable_ref':
             a, b = a(), b()
         assert a is b or a == b, slot
 

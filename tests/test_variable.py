@@ -8,7 +8,7 @@ import pytest
 import minichainer
 import minichainer.functions as F
 from minichainer import Variable
-from minichainer.variable import VariableNode, new_variable
+from minichainer.variable import _SLOT_ALIASES, VariableNode, new_variable
 
 
 def _x(shape=(2, 3), dtype=numpy.float32, seed=0):
@@ -497,3 +497,28 @@ def test_copied_or_unpickled_parameter_initializes_a_nan_gradient_as_chainer():
     r = copy.deepcopy(minichainer.Parameter(numpy.ones(2, numpy.float32)))
     r.initialize((2,))
     assert r.grad is None
+
+
+@pytest.mark.parametrize('cls, alias, slot', [
+    (cls, alias, slot) for cls, aliases in
+    _SLOT_ALIASES
+    for alias, slot in aliases])
+def test_chainer_private_slot_names_are_the_interface_slots(cls, alias, slot):
+    # Chainer's private names (which its tests and some user code set by hand) are the
+    # very descriptors of the public slots, so a write under one is read under the other.
+    assert vars(cls)[alias] is vars(cls)[slot]
+    assert slot in cls.__slots__
+
+
+def test_private_and_interface_slot_names_share_state_as_chainer_tests_use_them():
+    x = Variable(numpy.ones(2, numpy.float32))
+    y = F.identity(x)
+    x.node._rank = 3  # as Chainer's test_function_node does
+    assert x.node.rank_slot == 3 and x.rank == 3
+    y.node._requires_grad = False  # as Chainer's test_variable does
+    assert y.node.requires_grad is False
+    assert y.node._creator_node is y.node.creator_node_slot is y.creator_node
+    g = Variable(numpy.full(2, 5, numpy.float32))
+    x._grad_var = g
+    assert x.grad_var_slot is g and x.grad_var is g
+    assert x._data is x.array_slot is x.array

@@ -91,7 +91,7 @@ def _cupy_usable():
     # `import cupy` works under the runner only where CuPy can really be used (installed
     # and a GPU answers); while minichainer itself resolves CuPy, the import goes through.
     from minichainer.backends import cuda
-    state = cuda._state
+    state = cuda.cupy_state
     if state.resolving:
         return True
     if not state.resolved:
@@ -101,7 +101,7 @@ def _cupy_usable():
 
 def _cupy_why():
     from minichainer.backends import cuda
-    return cuda._why_unavailable()
+    return cuda.why_unavailable()
 
 
 class ChainerAliasFinder(importlib.abc.MetaPathFinder):

@@ -24,7 +24,7 @@ class CpuDevice(_backend.Device):
         return '@numpy'
 
     def send_array(self, array):
-        return _array_to_cpu(array)
+        return array_to_cpu(array)
 
     @staticmethod
     def from_array(array):
@@ -38,7 +38,7 @@ class CpuDevice(_backend.Device):
         return CpuDevice()
 
 
-def _array_to_cpu(array):
+def array_to_cpu(array):
     if array is None or isinstance(array, numpy.ndarray):
         return array
     if isinstance(array, (numpy.number, numpy.bool_)) or numpy.isscalar(array):
@@ -52,6 +52,11 @@ def _array_to_cpu(array):
                     'Actual type: {0}.'.format(type(array)))
 
 
-def _to_cpu(array):
+def to_cpu(array):
     """Convert an array or a (nested) list/tuple of arrays to NumPy."""
-    return _backend._convert_arrays(array, _array_to_cpu)
+    return _backend.convert_arrays(array, array_to_cpu)
+
+
+# Chainer's names
+_array_to_cpu = array_to_cpu
+_to_cpu = to_cpu

@@ -42,10 +42,10 @@ class _UnavailableCupy:
     def __getattr__(self, name):
         raise AttributeError(
             'cuda.cupy.{}: CuPy is not available ({}); use NumPy arrays on the \'@numpy\' '
-            'device'.format(name, _why_unavailable()))
+            'device'.format(name, why_unavailable()))
 
     def __repr__(self):
-        return '<cupy (not available: {})>'.format(_why_unavailable())
+        return '<cupy (not available: {})>'.format(why_unavailable())
 
 
 _UNAVAILABLE_CUPY = _UnavailableCupy()
@@ -206,7 +206,7 @@ def _maybe_resolve():
 maybe_resolve = _maybe_resolve  # the name other modules call it by
 
 
-def _why_unavailable():
+def why_unavailable():
     e = _state.error
     if not _state.resolved:
         return 'CuPy has not been resolved yet'
@@ -222,7 +222,7 @@ def _no_gpu(what):
         resolve_cupy()
     return RuntimeError(
         '{}: no GPU backend is available ({}); use the CPU device -1 or \'@numpy\''.format(
-            what, _why_unavailable()))
+            what, why_unavailable()))
 
 
 def check_cuda_available():
@@ -232,10 +232,10 @@ def check_cuda_available():
     if _state.ndarray is None:
         raise RuntimeError(
             'CUDA environment is not available: no GPU backend ({}); use the device -1 or '
-            '\'@numpy\''.format(_why_unavailable()))
+            '\'@numpy\''.format(why_unavailable()))
 
 
-def _device_count():
+def device_count():
     check_cuda_available()
     try:
         _state.device_count = int(_state.cupy.cuda.runtime.getDeviceCount())
@@ -244,12 +244,12 @@ def _device_count():
     return _state.device_count
 
 
-def _check_device_id(device_id, what):
+def check_device_id(device_id, what):
     """Validate a CUDA device id (an int >= 0 below the number of GPUs)."""
     if type(device_id) is bool or not isinstance(device_id, _integer_types) or \
             device_id < 0:
         raise ValueError('Invalid CUDA device ID: {!r}'.format(device_id))
-    count = _device_count()
+    count = device_count()
     if device_id >= count:
         raise RuntimeError(
             '{}: CUDA device {} does not exist: this machine has {} GPU{} (ids 0 to {})'
@@ -323,7 +323,7 @@ class GpuDevice(_backend.Device):
     def from_device_id(device_id):
         """The `GpuDevice` of CUDA device `device_id` (checked against the GPU count)."""
         check_cuda_available()
-        device_id = _check_device_id(device_id, 'GpuDevice.from_device_id')
+        device_id = check_device_id(device_id, 'GpuDevice.from_device_id')
         return GpuDevice(_state.cupy.cuda.Device(device_id))
 
     @staticmethod
@@ -380,7 +380,7 @@ def get_device_from_id(device_id):
     """The `cupy.cuda.Device` of `device_id`; `DummyDevice` for None or a negative id."""
     if device_id is not None and device_id >= 0:
         check_cuda_available()
-        return _state.cupy.cuda.Device(_check_device_id(device_id, 'get_device_from_id'))
+        return _state.cupy.cuda.Device(check_device_id(device_id, 'get_device_from_id'))
     return DummyDevice
 
 
@@ -402,7 +402,7 @@ def _get_cuda_device(*args):
             if arg < 0:
                 return DummyDevice
             check_cuda_available()
-            return _state.cupy.cuda.Device(_check_device_id(arg, 'cuda.get_device'))
+            return _state.cupy.cuda.Device(check_device_id(arg, 'cuda.get_device'))
         nd = _state.ndarray or _maybe_resolve()
         if nd is not None:
             if isinstance(arg, nd):
@@ -430,7 +430,7 @@ def _get_device_or_current(device):
         return device
     if type(device) is bool or not isinstance(device, _integer_types) or device < 0:
         raise ValueError('Invalid CUDA device specifier: {!r}'.format(device))
-    return cupy_module.cuda.Device(_check_device_id(device, 'to_gpu'))
+    return cupy_module.cuda.Device(check_device_id(device, 'to_gpu'))
 
 
 get_device_or_current = _get_device_or_current  # the name other modules call it by
@@ -447,7 +447,7 @@ def to_gpu(array, device=None, stream=None):
                       'Please remove it.', DeprecationWarning)
     check_cuda_available()
     device = _get_device_or_current(device)
-    return _backend._convert_arrays(array, lambda a: _array_to_gpu(a, device, stream))
+    return _backend.convert_arrays(array, lambda a: _array_to_gpu(a, device, stream))
 
 
 def _array_to_gpu(array, device, stream):
@@ -470,7 +470,7 @@ def _array_to_gpu(array, device, stream):
 
 def to_cpu(array, stream=None):
     """Copy an array (or a list/tuple/dict of arrays, None kept) to the host (NumPy)."""
-    return _backend._convert_arrays(array, _cpu._array_to_cpu)
+    return _backend.convert_arrays(array, _cpu.array_to_cpu)
 
 
 def copy(array, out=None, out_device=None, stream=None):

@@ -36,6 +36,6 @@ from minichainer.distributed.links import MultiNodeBatchNormalization  # noqa: F
 from minichainer.distributed.links import MultiNodeChainList  # noqa: F401
 from minichainer.distributed.optimizers import create_multi_node_optimizer  # noqa: F401
 
-global_except_hook._add_hook_if_enabled()
+global_except_hook.add_hook_if_enabled()
 
 __version__ = '7.8.1'

@@ -68,7 +68,7 @@ def _enabled_by_env():
     return var not in ('0', 'false', 'no', 'off')
 
 
-def _add_hook_if_enabled():
+def add_hook_if_enabled():
     """Install the hook unless disabled by `MINICHAINER_MPI_ABORT_ON_EXCEPTION=0`."""
     if _enabled_by_env() and sys.excepthook is not _global_except_hook:
         _install()
@@ -100,3 +100,6 @@ def remove_hook():
         sys.excepthook = _state.orig_except_hook or sys.__excepthook__
     _state.orig_except_hook = None
     _state.installed_explicitly = False
+
+
+_add_hook_if_enabled = add_hook_if_enabled  # Chainer's name

@@ -27,7 +27,7 @@ class BernoulliLogProb(function_node.FunctionNode):
         return 'bernoulli_log_prob'
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('logit', 'x'))
+        type_check.argname(in_types, ('logit', 'x'))
         type_check.expect(in_types[0].dtype.kind == 'f')
 
     def forward(self, inputs):
@@ -118,7 +118,7 @@ class Bernoulli(distribution.Distribution):
     @dutils.cached_property
     def entropy(self):
         p = self.p
-        return -dutils._modified_xlogx(p) - dutils._modified_xlogx(p.dtype.type(1) - p)
+        return -dutils.modified_xlogx(p) - dutils.modified_xlogx(p.dtype.type(1) - p)
 
     @dutils.cached_property
     def mean(self):

@@ -51,7 +51,7 @@ class Categorical(distribution.Distribution):
 
     @dutils.cached_property
     def entropy(self):
-        return -F.sum(dutils._modified_xlogx(self.p), axis=-1)
+        return -F.sum(dutils.modified_xlogx(self.p), axis=-1)
 
     def log_prob(self, x):
         """`log p[x]` for integer class indices `x` of shape `sample_shape + batch_shape`."""

@@ -20,7 +20,7 @@ class LaplaceCDF(function_node.FunctionNode):
         return 'laplace_cdf'
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
+        type_check.argname(in_types, ('x',))
         type_check.expect(in_types[0].dtype.kind == 'f')
 
     def forward(self, inputs):
@@ -44,7 +44,7 @@ class LaplaceICDF(function_node.FunctionNode):
         return 'laplace_icdf'
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
+        type_check.argname(in_types, ('x',))
         type_check.expect(in_types[0].dtype.kind == 'f')
 
     def forward(self, inputs):

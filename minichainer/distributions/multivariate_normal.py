@@ -27,7 +27,7 @@ class TriangularInv(function_node.FunctionNode):
         return 'triangular_inv'
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
+        type_check.argname(in_types, ('x',))
         x_type, = in_types
         type_check.expect(
             x_type.dtype.kind == 'f',

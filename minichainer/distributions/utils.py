@@ -116,7 +116,7 @@ class ModifiedXLogX(function_node.FunctionNode):
         return 'modified_xlogx'
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
+        type_check.argname(in_types, ('x',))
         type_check.expect(in_types[0].dtype.kind == 'f')
 
     def forward(self, inputs):
@@ -134,7 +134,7 @@ class ModifiedXLogX(function_node.FunctionNode):
         return gy * ((1 + self._logx) * keep),
 
 
-def _modified_xlogx(x):
+def modified_xlogx(x):
     """Differentiable `x log x` that is 0 (not NaN) where `x == 0`."""
     x = variable.as_variable(x)
     xp = backend.get_array_module(x.array)
@@ -175,3 +175,6 @@ def where_else(condition, value, fill):
     xp = backend.get_array_module(value.array)
     condition = xp.broadcast_to(utils.force_array(condition), value.shape)
     return F.where(condition, value, xp.full(value.shape, fill, value.dtype))
+
+
+_modified_xlogx = modified_xlogx  # Chainer's name

@@ -68,7 +68,7 @@ def generate_array(initializer, shape, xp, dtype=None, device=None):
     return array
 
 
-def _get_initializer(initializer):
+def get_initializer(initializer):
     """Normalize an initializer spec: None -> LeCunNormal(), scalar/array -> Constant."""
     if initializer is None:
         return LeCunNormal()
@@ -82,6 +82,9 @@ def _get_initializer(initializer):
             'initializer must be None, a scalar, an ndarray or a callable, got {}'.format(
                 type(initializer).__name__))
     return initializer
+
+
+_get_initializer = get_initializer  # Chainer's name
 
 
 def _check_is_initializer_like(initializer):

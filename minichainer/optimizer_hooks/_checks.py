@@ -5,7 +5,7 @@ import math
 import numbers
 
 
-def _real_value(value):
+def real_value(value):
     """`value` as a float if it is a real number (a Python or NumPy scalar, or a 0-d
     numeric array), else None.  Booleans are not numbers here."""
     if isinstance(value, bool) or type(value).__name__ == 'bool_':
@@ -39,7 +39,7 @@ def check_range(owner, name, value, spec, lower_only=False):
     `TypeError` for a non-number, `ValueError` for one out of range (with
     `lower_only`, only below it).  The message names `owner`, the argument, what
     was expected and what came."""
-    number = _real_value(value)
+    number = real_value(value)
     if number is None:
         raise TypeError('{}: {} must be {}, got {!r} of type {}'.format(
             owner, name, spec.text, value, type(value).__name__))

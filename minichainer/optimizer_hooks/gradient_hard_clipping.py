@@ -21,8 +21,8 @@ class GradientHardClipping:
     timing = 'pre'
 
     def __init__(self, lower_bound, upper_bound):
-        lower = _util._real_value(lower_bound)
-        upper = _util._real_value(upper_bound)
+        lower = _util.real_value(lower_bound)
+        upper = _util.real_value(upper_bound)
         if lower is not None and upper is not None and not lower <= upper:
             raise ValueError(
                 'GradientHardClipping: lower_bound must not exceed upper_bound, got '

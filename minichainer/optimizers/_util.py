@@ -10,7 +10,7 @@ update: Chainer's own tests construct every optimizer with each default plus 0.1
 from minichainer import backend
 from minichainer import optimizer
 from minichainer.optimizer_hooks._checks import (  # noqa: F401
-    NON_NEGATIVE, POSITIVE, UNIT_CLOSED, UNIT_OPEN, Range, _real_value, check_range)
+    NON_NEGATIVE, POSITIVE, UNIT_CLOSED, UNIT_OPEN, Range, real_value, check_range)
 
 # The range of each hyperparameter name of the optimizers in this package.  ``alpha``
 # is Adam's step size; RMSprop's and RMSpropGraves' ``alpha`` (a decay rate) is given

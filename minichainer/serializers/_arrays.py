@@ -24,7 +24,7 @@ def to_host(value):
     (a new array, which the caller may keep); anything else unchanged."""
     if isinstance(value, (numpy.ndarray, numpy.generic)) or not hasattr(value, 'dtype'):
         return value
-    return _cpu._array_to_cpu(value)
+    return _cpu.array_to_cpu(value)
 
 
 def load_into_device_array(value, data):

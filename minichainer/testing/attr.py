@@ -76,8 +76,8 @@ def _gpu_count():
     # resolves CuPy (imports it where installed): only test modules use these marks
     from minichainer.backends import cuda
     if not cuda.available:
-        return 0, cuda._why_unavailable()
-    count = cuda._device_count()
+        return 0, cuda.why_unavailable()
+    count = cuda.device_count()
     return count, 'this machine has {} GPU(s)'.format(count)
 
 

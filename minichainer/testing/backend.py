@@ -7,7 +7,7 @@ generated (with Chainer's names and marks) and skipped.
 import functools
 
 import minichainer
-import minichainer.backend
+from minichainer import backend
 from minichainer.testing import _bundle
 from minichainer.testing import attr
 
@@ -60,7 +60,7 @@ class BackendConfig:
             return False
         if self.use_cuda:
             from minichainer.backends import cuda
-            return cuda.available and self.cuda_device < cuda._device_count()
+            return cuda.available and self.cuda_device < cuda.device_count()
         return True
 
     @property
@@ -75,10 +75,10 @@ class BackendConfig:
             if not self.is_available:
                 self._unavailable()
             if self.use_cuda:
-                self._device = minichainer.backend.get_device(
+                self._device = backend.get_device(
                     '@cupy:{}'.format(self.cuda_device))
             else:
-                self._device = minichainer.backend.CpuDevice()
+                self._device = backend.CpuDevice()
         return self._device
 
     def _unavailable(self):
@@ -92,7 +92,7 @@ class BackendConfig:
             minichainer.using_config('cudnn_deterministic', self.cudnn_deterministic),
             minichainer.using_config('autotune', self.autotune),
             minichainer.using_config('use_ideep', self.use_ideep),
-            minichainer.backend.using_device(self.device),
+            backend.using_device(self.device),
         ]
         for c in contexts:
             c.__enter__()

@@ -13,6 +13,8 @@ import numpy
 
 import minichainer
 from minichainer import backend
+from minichainer import gradient_check
+from minichainer import initializers
 from minichainer.testing import array as array_module
 from minichainer.variable import Variable
 
@@ -130,7 +132,7 @@ class _DeclarativeTestMixin:
         for _ in range(1000):
             try:
                 do_check()
-            except minichainer.gradient_check.NondifferentiableError:
+            except gradient_check.NondifferentiableError:
                 continue
             return
         raise self._test_error(self._nondifferentiable_message)
@@ -261,7 +263,7 @@ class FunctionTestBase(_DeclarativeTestMixin):
         def do_check():
             inputs, grad_outputs = self._generate_check_arrays(backend_config)
             with FunctionTestError.raise_if_fail('backward is not implemented correctly'):
-                minichainer.gradient_check.check_backward(
+                gradient_check.check_backward(
                     f, inputs, grad_outputs, dtype=self.numerical_grad_dtype,
                     detect_nondifferentiable=self.dodge_nondifferentiable,
                     **self.check_backward_options)
@@ -281,7 +283,7 @@ class FunctionTestBase(_DeclarativeTestMixin):
             with backend_config:
                 with FunctionTestError.raise_if_fail(
                         'double backward is not implemented correctly'):
-                    minichainer.gradient_check.check_double_backward(
+                    gradient_check.check_double_backward(
                         f, inputs, grad_outputs, grad_grad_inputs,
                         dtype=self.numerical_grad_dtype,
                         detect_nondifferentiable=self.dodge_nondifferentiable,
@@ -447,7 +449,7 @@ class LinkTestCase(_LinkTestBase, unittest.TestCase):
                 return self._forward(forward_link, xs, backend_config)
 
             with LinkTestError.raise_if_fail('backward is not implemented correctly'):
-                minichainer.gradient_check.check_backward(
+                gradient_check.check_backward(
                     forward, tuple(inputs), grad_outputs, params=tuple(forward_params),
                     dtype=self.numerical_grad_dtype,
                     detect_nondifferentiable=self.dodge_nondifferentiable,
@@ -535,7 +537,7 @@ def _get_expected_initializer(init):
         init = init.expected_initializer
     assert init is not None
     if not isinstance(init, minichainer.Initializer):
-        init = minichainer.initializers._get_initializer(init)
+        init = initializers.get_initializer(init)
     return init
 
 

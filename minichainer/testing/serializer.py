@@ -3,7 +3,7 @@ import os
 import shutil
 import tempfile
 
-import minichainer
+from minichainer import serializers
 
 
 def save_and_load(src, dst, filename, saver, loader):
@@ -22,11 +22,11 @@ def save_and_load(src, dst, filename, saver, loader):
 
 def save_and_load_npz(src, dst):
     """Save `src` to an NPZ file and load it into `dst`."""
-    save_and_load(src, dst, 'tmp.npz', minichainer.serializers.save_npz,
-                  minichainer.serializers.load_npz)
+    save_and_load(src, dst, 'tmp.npz', serializers.save_npz,
+                  serializers.load_npz)
 
 
 def save_and_load_hdf5(src, dst):
     """Save `src` to an HDF5 file and load it into `dst` (needs h5py)."""
-    save_and_load(src, dst, 'tmp.h5', minichainer.serializers.save_hdf5,
-                  minichainer.serializers.load_hdf5)
+    save_and_load(src, dst, 'tmp.h5', serializers.save_hdf5,
+                  serializers.load_hdf5)

@@ -3,7 +3,7 @@ extensions and triggers."""
 import numbers
 from unittest import mock
 
-import minichainer
+from minichainer import training
 
 
 def get_trainer_with_mock_updater(stop_trigger=(10, 'iteration'), iter_per_epoch=10,
@@ -42,4 +42,4 @@ def get_trainer_with_mock_updater(stop_trigger=(10, 'iteration'), iter_per_epoch
         updater.previous_epoch_detail = (updater.iteration - 1) / iter_per_epoch
 
     updater.update = update
-    return minichainer.training.Trainer(updater, stop_trigger, extensions=extensions)
+    return training.Trainer(updater, stop_trigger, extensions=extensions)

@@ -6,6 +6,7 @@ import numpy
 
 import minichainer
 from minichainer import function
+from minichainer import gradient_check
 from minichainer import variable
 from minichainer.backends import cuda
 from minichainer.testing import array as array_module
@@ -141,7 +142,7 @@ def unary_math_function_unittest(func, func_expected=None, label_expected=None,
         klass.test_forward_gpu = test_forward_gpu
 
         def check_backward(self, x_data, y_grad):
-            minichainer.gradient_check.check_backward(func, x_data, y_grad,
+            gradient_check.check_backward(func, x_data, y_grad,
                                                       **self.backward_options)
         klass.check_backward = check_backward
 
@@ -157,7 +158,7 @@ def unary_math_function_unittest(func, func_expected=None, label_expected=None,
         if is_new_style:
             def check_double_backward(self, x_data, y_grad, x_grad_grad):
                 func1 = _nonlinear(func) if is_linear else func
-                minichainer.gradient_check.check_double_backward(
+                gradient_check.check_double_backward(
                     func1, x_data, y_grad, x_grad_grad, **self.double_backward_options)
             klass.check_double_backward = check_double_backward
 

@@ -12,18 +12,21 @@ import threading
 
 import numpy
 
-_thread_local = threading.local()
+# Per thread: `current_function` (the function node whose types are being checked, named
+# in error messages) and `light_mode` (FunctionNode.apply's first, cheap check).
+thread_state = threading.local()
+_thread_local = thread_state  # Chainer's name
 
 
 @contextlib.contextmanager
 def get_function_check_context(f):
     """Name `f` (a function node) in the messages of errors raised inside the block."""
-    previous = getattr(_thread_local, 'current_function', None)
-    _thread_local.current_function = f
+    previous = getattr(thread_state, 'current_function', None)
+    thread_state.current_function = f
     try:
         yield
     finally:
-        _thread_local.current_function = previous
+        thread_state.current_function = previous
 
 
 class TypeInfo:
@@ -344,7 +347,7 @@ class InvalidType(Exception):
     def __init__(self, expect, actual, msg=None):
         if msg is None:
             msg = 'Expect: {}\nActual: {}'.format(expect, actual)
-            current = getattr(_thread_local, 'current_function', None)
+            current = getattr(thread_state, 'current_function', None)
             if current is not None:
                 msg = '\nInvalid operation is performed in: {} (Forward)\n\n{}'.format(
                     current.label, msg)
@@ -373,15 +376,15 @@ _argname = argname
 
 
 def in_light_mode():
-    return getattr(_thread_local, 'light_mode', False)
+    return getattr(thread_state, 'light_mode', False)
 
 
 class LightMode:
     def __enter__(self):
-        _thread_local.light_mode = True
+        thread_state.light_mode = True
 
     def __exit__(self, exc_type, exc_value, traceback):
-        _thread_local.light_mode = False
+        thread_state.light_mode = False
 
 
 light_mode = LightMode()
@@ -454,7 +457,7 @@ def expect_broadcast_shapes(*shape_types):
         numpy.broadcast_shapes(*shapes)
     except ValueError:
         lines = ['cannot broadcast inputs of the following shapes:']
-        current = getattr(_thread_local, 'current_function', None)
+        current = getattr(thread_state, 'current_function', None)
         if current is not None:
             lines.insert(0, 'Invalid operation is performed in: {} (Forward)'.format(
                 current.label))

@@ -227,6 +227,6 @@ def test_cupy_double_left_nothing_behind():
     import sys
     from minichainer.backends import cuda
     assert sys.modules.get('cupy') is not cp and sys.modules.get('cupyx') is not cpx
-    assert cuda.cupy is not cp and cuda._state.ndarray is not cp.ndarray
+    assert cuda.cupy is not cp and cuda.cupy_state.ndarray is not cp.ndarray
     assert not any(m is cp or m is cpx for name, m in sys.modules.items()
                    if not name.startswith('cupy_double'))

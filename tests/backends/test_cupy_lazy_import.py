@@ -61,7 +61,7 @@ def test_cpu_training_step_never_imports_cupy(tmp_path):
         model(x, t).backward()
         opt.update()
         print(minichainer.backend.get_array_module(x).__name__, minichainer.get_device(-1),
-              'cupy' in sys.modules, cuda._state.resolved)
+              'cupy' in sys.modules, cuda.cupy_state.resolved)
     ''')
     proc = _python(['-c', code], tmp_path)
     assert proc.returncode == 0, proc.stderr

@@ -75,7 +75,7 @@ def forbid_host_transfer():
     """
     from minichainer.backends import cuda
     target = cupyx
-    if cuda._state.ndarray is not None and not is_double(cuda._state.cupy):
+    if cuda.cupy_state.ndarray is not None and not is_double(cuda.cupy_state.cupy):
         target = cuda.cupyx  # real CuPy
     with warnings.catch_warnings():
         warnings.simplefilter('ignore', FutureWarning)

@@ -174,7 +174,7 @@ class MpiCommunicatorBase(communicator_base.CommunicatorBase):
         self._grad_layouts = {}
         self._grad_layout = None
         self._cuda_aware = None
-        global_except_hook._add_hook_if_enabled()
+        global_except_hook.add_hook_if_enabled()
 
     @property
     def cuda_aware(self):

@@ -83,7 +83,7 @@ class _MultiNodeSnapshot(extension.Extension):
         target = trainer if self.snapshot._target is None else self.snapshot._target
         if self.is_master:
             data = None
-            if isinstance(self.snapshot.filename, str) and _snapshot._find_latest_snapshot(
+            if isinstance(self.snapshot.filename, str) and _snapshot.find_latest_snapshot(
                     self.snapshot.filename, trainer.out) is not None:
                 buf = io.BytesIO()
                 npz.save_npz(buf, target)

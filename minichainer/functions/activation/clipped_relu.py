@@ -55,7 +55,7 @@ class ClippedReLUGrad2(function_node.FunctionNode):
         self.cap = z
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('gy',))
+        type_check.argname(in_types, ('gy',))
         type_check.expect(in_types[0].dtype.kind == 'f')
 
     def forward(self, inputs):

@@ -30,7 +30,7 @@ class HardSigmoidGrad(function_node.FunctionNode):
         self.x = x
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('gy',))
+        type_check.argname(in_types, ('gy',))
         type_check.expect(
             in_types[0].dtype.kind == 'f',
             in_types[0].dtype == self.x.dtype,

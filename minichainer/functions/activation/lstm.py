@@ -10,7 +10,7 @@ from minichainer import function_node
 from minichainer.utils import type_check
 
 
-def _extract_gates(x):
+def extract_gates(x):
     """Split `x` of shape `(B, 4N, ...)` into the interleaved gates `a, i, f, o`."""
     r = x.reshape((len(x), x.shape[1] // 4, 4) + x.shape[2:])
     return [r[:, :, i] for i in range(4)]
@@ -60,7 +60,7 @@ class LSTM(function_node.FunctionNode):
     """LSTM unit: `c, h = lstm(c_prev, x)` with gates interleaved along axis 1 of `x`."""
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('c', 'x'))
+        type_check.argname(in_types, ('c', 'x'))
         c_type, x_type = in_types
         type_check.expect(
             c_type.dtype.kind == 'f',
@@ -78,7 +78,7 @@ class LSTM(function_node.FunctionNode):
         self.retain_inputs((0, 1))
         c_prev, x = inputs
         xp = backend.get_array_module(x)
-        a, i, f, o = _extract_gates(x)
+        a, i, f, o = extract_gates(x)
         batch = len(x)
         a = xp.tanh(a)
         i = _sigmoid(i, xp)
@@ -112,8 +112,8 @@ class LSTMGrad(function_node.FunctionNode):
         c_prev, x, c_next, gc, gh = inputs
         batch = len(x)
         gx = xp.empty_like(x)
-        ga, gi, gf, go = _extract_gates(gx)
-        a, i, f, o = _extract_gates(x)
+        ga, gi, gf, go = extract_gates(gx)
+        a, i, f, o = extract_gates(x)
         tanh_a = xp.tanh(a)
         sig_i = _sigmoid(i, xp)
         sig_f = _sigmoid(f, xp)
@@ -153,9 +153,9 @@ class _LSTMGradGrad(function_node.FunctionNode):
         c = c[:batch]
         gc = gc[:batch]
         ggc_prev = ggc_prev[:batch]
-        a, i, f, o = _extract_gates(x)
-        gga, ggi, ggf, ggo = _extract_gates(ggx)
-        ga, gi, gf, go = _extract_gates(gx)
+        a, i, f, o = extract_gates(x)
+        gga, ggi, ggf, ggo = extract_gates(ggx)
+        ga, gi, gf, go = extract_gates(gx)
 
         sig_o, gsig_o, ggsig_o = sigmoid_grads(o, xp)
         sig_i, gsig_i, ggsig_i = sigmoid_grads(i, xp)
@@ -196,3 +196,6 @@ def lstm(c_prev, x):
         tuple: `(c, h)`; `c` has the shape of `c_prev`, `h` has `B` rows.
     """
     return LSTM().apply((c_prev, x))
+
+
+_extract_gates = extract_gates  # Chainer's name

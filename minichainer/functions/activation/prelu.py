@@ -20,7 +20,7 @@ class PReLUFunction(function_node.FunctionNode):
     """Parametric ReLU: `x` for `x >= 0` else `W * x` (`W` broadcast from axis 1)."""
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x', 'W'))
+        type_check.argname(in_types, ('x', 'W'))
         x_type, W_type = in_types
         type_check.expect(
             x_type.dtype.kind == 'f',
@@ -56,7 +56,7 @@ class PReLUFunctionGrad(function_node.FunctionNode):
         self.extended_shape = extended_shape
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x', 'W', 'gy'))
+        type_check.argname(in_types, ('x', 'W', 'gy'))
         x_type, W_type, gy_type = in_types
         type_check.expect(
             x_type.dtype.kind == 'f',

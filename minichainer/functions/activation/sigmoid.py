@@ -46,7 +46,7 @@ class SigmoidGrad(function_node.FunctionNode):
         self.x = inputs[0]
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('y', 'gy'))
+        type_check.argname(in_types, ('y', 'gy'))
         type_check.expect(in_types[0].dtype.kind == 'f')
         type_check.expect(in_types[1].dtype.kind == 'f')
 

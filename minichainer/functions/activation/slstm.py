@@ -27,7 +27,7 @@ class SLSTM(function_node.FunctionNode):
     """S-LSTM unit merging two children: `c, h = slstm(c_prev1, c_prev2, x1, x2)`."""
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('c_prev1', 'c_prev2', 'x1', 'x2'))
+        type_check.argname(in_types, ('c_prev1', 'c_prev2', 'x1', 'x2'))
         c1_type, c2_type, x1_type, x2_type = in_types
         type_check.expect(
             c1_type.dtype.kind == 'f',

@@ -13,7 +13,7 @@ class FloatAlongAxis(function_node.FunctionNode):
         self.axis = axis
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
+        type_check.argname(in_types, ('x',))
         x_type, = in_types
         type_check.expect(x_type.dtype.kind == 'f')
         type_check.expect_axis(x_type, self.axis)

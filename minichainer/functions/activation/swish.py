@@ -27,7 +27,7 @@ class Swish(function_node.FunctionNode):
     """Swish: `x * sigmoid(beta * x)` with `beta` broadcast from axis 1."""
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x', 'beta'))
+        type_check.argname(in_types, ('x', 'beta'))
         x_type, beta_type = in_types
         type_check.expect(
             x_type.dtype.kind == 'f',

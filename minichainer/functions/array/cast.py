@@ -14,7 +14,7 @@ class Cast(function_node.FunctionNode):
         self.type = typ
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
+        type_check.argname(in_types, ('x',))
 
     def forward(self, inputs):
         x, = inputs

@@ -15,7 +15,7 @@ class Diagonal(function_node.FunctionNode):
         self.axis2 = axis2
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
+        type_check.argname(in_types, ('x',))
         in_type = in_types[0]
         type_check.expect(max(self.axis1, self.axis2) < in_type.ndim)
         type_check.expect(-in_type.ndim <= min(self.axis1, self.axis2))

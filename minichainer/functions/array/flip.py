@@ -24,7 +24,7 @@ class Flip(function_node.FunctionNode):
         self.axis = axis
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
+        type_check.argname(in_types, ('x',))
         x_type = in_types[0]
         type_check.expect(x_type.ndim > 0)
         if self.axis >= 0:
@@ -48,7 +48,7 @@ class FixedAxisFlip(function_node.FunctionNode):
     axis = None
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('a',))
+        type_check.argname(in_types, ('a',))
         a_type = in_types[0]
         type_check.expect(a_type.dtype.kind == 'f', a_type.ndim >= self.axis + 1)
 

@@ -21,11 +21,11 @@ def check_stack_types(in_types, axis, low_ndim, low_same_shape, argnames=True):
     """
     type_check.expect(in_types.size() > 0)
     if argnames:
-        type_check._argname((in_types[0],), ('x0',))
+        type_check.argname((in_types[0],), ('x0',))
     ndim = type_check.eval(in_types[0].ndim)
     for i in range(1, type_check.eval(in_types.size())):
         if argnames:
-            type_check._argname((in_types[i],), ('x{}'.format(i),))
+            type_check.argname((in_types[i],), ('x{}'.format(i),))
         type_check.expect(in_types[0].dtype == in_types[i].dtype,
                           in_types[0].ndim == in_types[i].ndim)
         if ndim <= low_ndim:

@@ -21,7 +21,7 @@ class Im2Col(function_node.FunctionNode):
         self.cover_all = cover_all
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
+        type_check.argname(in_types, ('x',))
         x_type = in_types[0]
         type_check.expect(x_type.dtype.kind == 'f', x_type.ndim == 4)
 
@@ -50,7 +50,7 @@ class Im2ColGrad(function_node.FunctionNode):
         self.in_shape = in_shape
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('gy',))
+        type_check.argname(in_types, ('gy',))
         gy_type = in_types[0]
         type_check.expect(gy_type.dtype.kind == 'f', gy_type.ndim == 4)
 

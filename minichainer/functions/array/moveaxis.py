@@ -12,7 +12,7 @@ class Moveaxis(function_node.FunctionNode):
         self.destination = (destination,) if isinstance(destination, int) else destination
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
+        type_check.argname(in_types, ('x',))
         x_type = in_types[0]
         type_check.expect(x_type.dtype.kind == 'f')
         for axes in (self.source, self.destination):

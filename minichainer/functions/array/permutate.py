@@ -39,7 +39,7 @@ class Permutate(function_node.FunctionNode):
         self.inv = inv
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
+        type_check.argname(in_types, ('x',))
         x_type, = in_types
         if self.axis < 0:
             type_check.expect(x_type.ndim >= -self.axis)

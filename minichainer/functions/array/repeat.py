@@ -23,7 +23,7 @@ class Repeat(function_node.FunctionNode):
         self.axis = axis
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
+        type_check.argname(in_types, ('x',))
 
     def forward(self, inputs):
         x, = inputs

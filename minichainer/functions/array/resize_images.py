@@ -173,7 +173,7 @@ def _interpolators(out_size, in_size, mode, align_corners, dtype, xp):
 
 
 def _check_float32_images(in_types, name):
-    type_check._argname(in_types, (name,))
+    type_check.argname(in_types, (name,))
     x_type = in_types[0]
     type_check.expect(x_type.dtype == numpy.float32, x_type.ndim == 4)
 

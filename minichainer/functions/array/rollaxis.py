@@ -16,7 +16,7 @@ class Rollaxis(function_node.FunctionNode):
         self.start = start
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
+        type_check.argname(in_types, ('x',))
         x_type = in_types[0]
         if self.axis >= 0:
             type_check.expect(x_type.ndim > self.axis)

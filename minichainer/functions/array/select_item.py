@@ -17,7 +17,7 @@ class SelectItem(function_node.FunctionNode):
     """Select `x[i, t[i]]` for every row `i`."""
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x', 't'))
+        type_check.argname(in_types, ('x', 't'))
         x_type, t_type = in_types
         type_check.expect(
             t_type.dtype.kind == 'i',

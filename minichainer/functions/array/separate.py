@@ -12,7 +12,7 @@ class Separate(function_node.FunctionNode):
         self.axis = axis
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
+        type_check.argname(in_types, ('x',))
         x_type = in_types[0]
         if self.axis >= 0:
             type_check.expect(self.axis < x_type.ndim)

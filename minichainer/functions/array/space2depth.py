@@ -12,7 +12,7 @@ class Space2Depth(function_node.FunctionNode):
         self.r = r
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
+        type_check.argname(in_types, ('x',))
         type_check.expect(in_types[0].dtype.kind == 'f', in_types[0].ndim == 4)
         type_check.expect(in_types[0].shape[2] % self.r == 0,
                           in_types[0].shape[3] % self.r == 0)

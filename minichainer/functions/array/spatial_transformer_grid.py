@@ -54,7 +54,7 @@ class SpatialTransformerGrid(function_node.FunctionNode):
         return self.apply((theta,))[0]
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('theta',))
+        type_check.argname(in_types, ('theta',))
         theta_type = in_types[0]
         type_check.expect(
             theta_type.dtype.kind == 'f',

@@ -60,7 +60,7 @@ class SpatialTransformerSampler(function_node.FunctionNode):
         return self.apply((x, grid))[0]
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x', 'grid'))
+        type_check.argname(in_types, ('x', 'grid'))
         x_type, grid_type = in_types
         type_check.expect(
             x_type.dtype.kind == 'f',

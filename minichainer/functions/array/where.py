@@ -22,7 +22,7 @@ class Where(function_node.FunctionNode):
         self.condition = condition
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x', 'y'))
+        type_check.argname(in_types, ('x', 'y'))
         x_type, y_type = in_types
         condition = _condition_type(self.condition)
         type_check.expect(condition.dtype == numpy.bool_, x_type.dtype == y_type.dtype)

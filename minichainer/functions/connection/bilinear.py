@@ -26,7 +26,7 @@ class BilinearFunction(function_node.FunctionNode):
                 '{0} or {1}'.format(in_types.size() == 3, in_types.size() == 6),
                 '{0} == {1}'.format(in_types.size(), n_in))
         e1_type, e2_type, W_type = in_types[:3]
-        type_check._argname((e1_type, e2_type, W_type), ('e1', 'e2', 'W'))
+        type_check.argname((e1_type, e2_type, W_type), ('e1', 'e2', 'W'))
         type_check.expect(
             e1_type.dtype.kind == 'f',
             e1_type.ndim >= 2,
@@ -41,7 +41,7 @@ class BilinearFunction(function_node.FunctionNode):
         if n_in == 6:
             out_size = W_type.shape[2]
             V1_type, V2_type, b_type = in_types[3:]
-            type_check._argname((V1_type, V2_type, b_type), ('V1', 'V2', 'b'))
+            type_check.argname((V1_type, V2_type, b_type), ('V1', 'V2', 'b'))
             type_check.expect(
                 V1_type.dtype == e1_type.dtype,
                 V1_type.ndim == 2,

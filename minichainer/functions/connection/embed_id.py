@@ -36,7 +36,7 @@ class EmbedIDFunction(function_node.FunctionNode):
         self.ignore_label = ignore_label
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x', 'W'))
+        type_check.argname(in_types, ('x', 'W'))
         x_type, w_type = in_types
         type_check.expect(
             x_type.dtype.kind == 'i',

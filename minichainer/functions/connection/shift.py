@@ -60,7 +60,7 @@ class Shift(function_node.FunctionNode):
         self.dy, self.dx = int(dy), int(dx)
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
+        type_check.argname(in_types, ('x',))
         x_type, = in_types
         type_check.expect(
             x_type.dtype.kind == 'f',

@@ -4,7 +4,7 @@ from minichainer.utils import type_check
 
 def float_scores_int_labels(in_types):
     """Check inputs named `(x, t)` of a float and an integer dtype; return their types."""
-    type_check._argname(in_types, ('x', 't'))
+    type_check.argname(in_types, ('x', 't'))
     x_type, t_type = in_types
     type_check.expect(
         x_type.dtype.kind == 'f',

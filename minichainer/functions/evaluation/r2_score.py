@@ -23,7 +23,7 @@ class R2_score(function_node.FunctionNode):
                              "'raw_values', got {!r}".format(multioutput))
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('pred', 'true'))
+        type_check.argname(in_types, ('pred', 'true'))
         pred_type, true_type = in_types
         type_check.expect(
             pred_type.dtype.kind == 'f',

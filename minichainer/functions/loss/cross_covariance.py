@@ -18,7 +18,7 @@ class CrossCovariance(function_node.FunctionNode):
         self.reduce = checks.reduce_option(reduce, ('half_squared_sum', 'no'))
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('y', 'z'))
+        type_check.argname(in_types, ('y', 'z'))
         y_type, z_type = in_types
         type_check.expect(
             y_type.dtype.kind == 'f',

@@ -106,7 +106,7 @@ class ConnectionistTemporalClassification(function_node.FunctionNode):
         self.reduce = checks.reduce_option(reduce, ('mean', 'no'))
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('input_length', 'label_length', 't', 'x'))
+        type_check.argname(in_types, ('input_length', 'label_length', 't', 'x'))
         input_length_type, label_length_type, t_type, x_type = in_types
         type_check.expect(
             input_length_type.dtype.kind == 'i',

@@ -17,7 +17,7 @@ class DeCov(function_node.FunctionNode):
         self.reduce = checks.reduce_option(reduce, ('half_squared_sum', 'no'))
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('h',))
+        type_check.argname(in_types, ('h',))
         h_type, = in_types
         type_check.expect(
             h_type.dtype.kind == 'f',

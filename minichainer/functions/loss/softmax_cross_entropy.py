@@ -92,7 +92,7 @@ class SoftmaxCrossEntropy(function_node.FunctionNode):
         self.soft_target_loss = soft_target_loss
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x', 't'))
+        type_check.argname(in_types, ('x', 't'))
         x_type, t_type = in_types
         if type_check.eval(t_type.dtype.kind) == 'i':
             type_check.expect(

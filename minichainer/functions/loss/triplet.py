@@ -14,7 +14,7 @@ class Triplet(function_node.FunctionNode):
         self.reduce = checks.reduce_option(reduce, ('mean', 'no'))
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('anchor', 'positive', 'negative'))
+        type_check.argname(in_types, ('anchor', 'positive', 'negative'))
         type_check.expect(
             in_types[0].dtype.kind == 'f',
             in_types[0].dtype == in_types[1].dtype,

@@ -19,14 +19,14 @@ from minichainer.utils import type_check
 
 def check_float_x(in_types):
     """Type check of a function of one input named `x` of a float dtype."""
-    type_check._argname(in_types, ('x',))
+    type_check.argname(in_types, ('x',))
     type_check.expect(in_types[0].dtype.kind == 'f')
 
 
 def check_float_x_ndim(in_types, min_ndim):
     """Type check of a function of one float input `x` of ndim >= `min_ndim`;
     returns the type of `x`."""
-    type_check._argname(in_types, ('x',))
+    type_check.argname(in_types, ('x',))
     x_type, = in_types
     type_check.expect(
         x_type.dtype.kind == 'f',

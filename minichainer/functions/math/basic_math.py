@@ -27,7 +27,7 @@ _force_array = utils.force_array
 
 def _sum_to_shape(gx, shape):
     """Differentiably reduce a gradient Variable to `shape` (undo broadcasting)."""
-    if gx._data.shape == shape:
+    if gx.array_slot.shape == shape:
         return gx
     return sum_mod.sum_to(gx, shape)
 

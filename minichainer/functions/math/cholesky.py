@@ -17,7 +17,7 @@ class Cholesky(function_node.FunctionNode):
         return 'cholesky'
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('a',))
+        type_check.argname(in_types, ('a',))
         a_type, = in_types
         type_check.expect(
             a_type.dtype.kind == 'f',

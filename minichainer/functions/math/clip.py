@@ -50,7 +50,7 @@ class ClipGrad(function_node.FunctionNode):
         self.cond = cond
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('gy',))
+        type_check.argname(in_types, ('gy',))
         type_check.expect(in_types[0].dtype.kind == 'f')
 
     def forward(self, inputs):

@@ -19,7 +19,7 @@ class BatchDet(function_node.FunctionNode):
         return 'det'
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
+        type_check.argname(in_types, ('x',))
         a_type, = in_types
         type_check.expect(a_type.dtype.kind == 'f')
         # Only a minibatch of 2D array shapes allowed.
@@ -44,7 +44,7 @@ class BatchDet(function_node.FunctionNode):
         # d det(A) / dA = det(A) A^-T
         if not _fast.needs_graph():
             xa = x.array
-            gx = inv._inverse(xa.transpose((0, 2, 1)))
+            gx = inv.inverse(xa.transpose((0, 2, 1)))
             gx *= (gy.array * detx.array)[:, None, None]
             return _fast.as_grad(gx),
         inv_xt = inv.batch_inv(x.transpose((0, 2, 1)))

@@ -15,7 +15,7 @@ class Fmod(function_node.FunctionNode):
         return 'fmod'
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x', 'divisor'))
+        type_check.argname(in_types, ('x', 'divisor'))
         type_check.expect(
             in_types[0].dtype == in_types[1].dtype,
             in_types[0].dtype.kind == 'f',

@@ -9,7 +9,7 @@ from minichainer.functions.math import matmul
 from minichainer.utils import type_check
 
 
-def _inverse(a):
+def inverse(a):
     """Inverse of (a batch of) square matrices; float16 is computed in float32."""
     xp = backend.get_array_module(a)
     dtype = a.dtype
@@ -36,7 +36,7 @@ class _Inverse(function_node.FunctionNode):
 
     def forward(self, inputs):
         self.retain_outputs((0,))
-        return _inverse(inputs[0]),
+        return inverse(inputs[0]),
 
     def backward(self, indexes, grad_outputs):
         invx, = self.get_retained_outputs()
@@ -51,7 +51,7 @@ class Inv(_Inverse):
     """Inverse of a square matrix."""
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('a',))
+        type_check.argname(in_types, ('a',))
         a_type, = in_types
         type_check.expect(a_type.dtype.kind == 'f')
         # Only 2D array shapes allowed
@@ -64,7 +64,7 @@ class BatchInv(_Inverse):
     """Inverse of every matrix of a batch `(m, n, n)`."""
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('a',))
+        type_check.argname(in_types, ('a',))
         a_type, = in_types
         type_check.expect(a_type.dtype.kind == 'f')
         # Only a minibatch of 2D array shapes allowed

@@ -9,7 +9,7 @@ class LinearInterpolate(function_node.FunctionNode):
     """Elementwise linear interpolation `p * x + (1 - p) * y`."""
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('p', 'x', 'y'))
+        type_check.argname(in_types, ('p', 'x', 'y'))
         p_type, x_type, y_type = in_types
         type_check.expect(
             p_type.dtype.kind == 'f',

@@ -13,7 +13,7 @@ from minichainer.utils import type_check
 def _check_float_pair(in_types):
     """Type check of `maximum`/`minimum`: float `x1` and `x2` of one dtype,
     broadcastable shapes."""
-    type_check._argname(in_types, ('x1', 'x2'))
+    type_check.argname(in_types, ('x1', 'x2'))
     type_check.expect(
         in_types[0].dtype.kind == 'f',
         in_types[0].dtype == in_types[1].dtype,

@@ -13,7 +13,7 @@ class PolyGamma(function_node.FunctionNode):
         return 'polygamma'
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('n', 'x'))
+        type_check.argname(in_types, ('n', 'x'))
         n_type, x_type = in_types
         type_check.expect(
             n_type.dtype.kind == 'i',

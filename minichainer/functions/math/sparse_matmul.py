@@ -130,7 +130,7 @@ class CooMatMul(_CooPatternNode):
     """`op(sparse) @ op(dense)` (optionally transposed result)."""
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('sp', 'dn'))
+        type_check.argname(in_types, ('sp', 'dn'))
         sp_type, dn_type = in_types
         sp_k_axis = -2 if self.transa else -1
         dn_k_axis = -1 if self.transb else -2
@@ -177,7 +177,7 @@ class CooMatMulGradSP(_CooPatternNode):
     """`op(a) @ op(b)` evaluated at a sparsity pattern only (returns its data)."""
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('a', 'b'))
+        type_check.argname(in_types, ('a', 'b'))
         a_type, b_type = in_types
         a_m_axis, a_k_axis = (-1, -2) if self.transa else (-2, -1)
         b_k_axis, b_n_axis = (-1, -2) if self.transb else (-2, -1)

@@ -9,7 +9,7 @@ class SquaredDifference(function_node.FunctionNode):
     """Squared difference of input variables."""
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x1', 'x2'))
+        type_check.argname(in_types, ('x1', 'x2'))
         type_check.expect(
             in_types[0].dtype.kind == 'f',
             in_types[0].dtype == in_types[1].dtype,

@@ -77,7 +77,7 @@ class TensorDot(function_node.FunctionNode):
                             'or an integer, got {!r}'.format(axes))
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('a', 'b'))
+        type_check.argname(in_types, ('a', 'b'))
         a_type, b_type = in_types
         type_check.expect(
             a_type.dtype.kind == 'f',

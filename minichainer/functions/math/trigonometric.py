@@ -97,7 +97,7 @@ class Arctan2(function_node.FunctionNode):
         return 'arctan2'
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x1', 'x2'))
+        type_check.argname(in_types, ('x1', 'x2'))
         type_check.expect(in_types[0].dtype.kind == 'f')
         type_check.expect(in_types[1].dtype.kind == 'f')
 

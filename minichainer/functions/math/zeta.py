@@ -17,7 +17,7 @@ class Zeta(function_node.FunctionNode):
         return 'zeta'
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('q',))
+        type_check.argname(in_types, ('q',))
         q_type, = in_types
         type_check.expect(q_type.dtype.kind == 'f')
 

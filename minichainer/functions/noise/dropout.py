@@ -22,7 +22,7 @@ class Dropout(function_node.FunctionNode):
         self._use_cudnn = False
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
+        type_check.argname(in_types, ('x',))
         type_check.expect(in_types[0].dtype.kind == 'f')
 
     def forward(self, inputs):

@@ -81,7 +81,7 @@ class BatchNormalization(function_node.FunctionNode):
 
     def check_type_forward(self, in_types):
         type_check.expect(in_types.size() == 3)
-        type_check._argname(in_types, ('x', 'gamma', 'beta'))
+        type_check.argname(in_types, ('x', 'gamma', 'beta'))
         _check_bn_types(in_types, self.axis)
 
     def forward(self, inputs):
@@ -346,7 +346,7 @@ class FixedBatchNormalization(function_node.FunctionNode):
 
     def check_type_forward(self, in_types):
         type_check.expect(in_types.size() == 5)
-        type_check._argname(in_types, ('x', 'gamma', 'beta', 'mean', 'var'))
+        type_check.argname(in_types, ('x', 'gamma', 'beta', 'mean', 'var'))
         x_type, gamma_type, beta_type, mean_type, var_type = in_types
         _check_bn_types(in_types, self.axis)
         type_check.expect(

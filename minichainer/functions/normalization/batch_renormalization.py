@@ -53,7 +53,7 @@ class BatchRenormalizationFunction(function_node.FunctionNode):
 
     def check_type_forward(self, in_types):
         type_check.expect(in_types.size() == 3)
-        type_check._argname(in_types, ('x', 'gamma', 'beta'))
+        type_check.argname(in_types, ('x', 'gamma', 'beta'))
         x_type, gamma_type, beta_type = in_types
         M = type_check.eval(gamma_type.ndim)
         type_check.expect(

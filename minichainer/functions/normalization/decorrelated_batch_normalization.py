@@ -171,7 +171,7 @@ class FixedDecorrelatedBatchNormalization(function_node.FunctionNode):
         self.groups = groups
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x', 'mean', 'projection'))
+        type_check.argname(in_types, ('x', 'mean', 'projection'))
         x_type, mean_type, proj_type = in_types
         type_check.expect(
             x_type.dtype.kind == 'f',

@@ -36,7 +36,7 @@ class GroupNormalization(function_node.FunctionNode):
         self.eps = eps
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x', 'gamma', 'beta'))
+        type_check.argname(in_types, ('x', 'gamma', 'beta'))
         x_type, gamma_type, beta_type = in_types
         type_check.expect(x_type.dtype.kind == 'f', x_type.ndim >= 2)
         type_check.expect(

@@ -408,7 +408,7 @@ class ROIFunctionBase(function_node.FunctionNode):
         return self.apply((x, rois, roi_indices))[0]
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x', 'rois', 'roi_indices'))
+        type_check.argname(in_types, ('x', 'rois', 'roi_indices'))
         x_type, roi_type, roi_index_type = in_types
         if self._float32_only:
             type_check.expect(x_type.dtype == numpy.float32,

@@ -46,7 +46,7 @@ class Pooling2D(function_node.FunctionNode):
         return self.ph, self.pw
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
+        type_check.argname(in_types, ('x',))
         x_type = in_types[0]
         type_check.expect(
             x_type.dtype.kind == 'f',

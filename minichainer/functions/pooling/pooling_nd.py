@@ -24,7 +24,7 @@ class PoolingND(function_node.FunctionNode):
         self.return_indices = return_indices
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x',))
+        type_check.argname(in_types, ('x',))
         x_type = in_types[0]
         type_check.expect(
             x_type.dtype.kind == 'f',

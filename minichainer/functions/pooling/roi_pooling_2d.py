@@ -24,7 +24,7 @@ class ROIPooling2D(_roi.ROIFunctionBase):
         return self.apply((x, rois))[0]
 
     def check_type_forward(self, in_types):
-        type_check._argname(in_types, ('x', 'rois'))
+        type_check.argname(in_types, ('x', 'rois'))
         x_type, roi_type = in_types
         type_check.expect(
             x_type.dtype.kind == 'f',

@@ -55,7 +55,7 @@ class TreeLSTM(function_node.FunctionNode):
                 'in_types.size() == {} (tree_lstm needs at least one child cell state '
                 'c and the input x)'.format(n_in))
         n_ary = n_in - 1
-        type_check._argname(
+        type_check.argname(
             in_types, tuple('c{}'.format(k) for k in range(1, n_ary + 1)) + ('x',))
         c_types, x_type = in_types[:-1], in_types[-1]
         type_check.expect(x_type.ndim >= 2)

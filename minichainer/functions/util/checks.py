@@ -34,7 +34,7 @@ def positive_margin(margin):
 
 def expect_same_float_pair(in_types, names):
     """Type-check two inputs (named `names`) of one float dtype and one shape."""
-    type_check._argname(in_types, names)
+    type_check.argname(in_types, names)
     a_type, b_type = in_types
     type_check.expect(
         a_type.dtype.kind == 'f',
@@ -53,7 +53,7 @@ def expect_x_W(in_types):
     n_in = in_types.size()
     type_check.expect(2 <= n_in, n_in <= 3)
     x_type, w_type = in_types[:2]
-    type_check._argname((x_type, w_type), ('x', 'W'))
+    type_check.argname((x_type, w_type), ('x', 'W'))
     type_check.expect(
         x_type.dtype.kind == 'f',
         w_type.dtype.kind == 'f',
@@ -66,7 +66,7 @@ def expect_bias(in_types, n_in, x_type, out_size, same_dtype=True):
     `x`'s dtype when `same_dtype`, else of any float dtype."""
     if type_check.eval(n_in) == 3:
         b_type = in_types[2]
-        type_check._argname((b_type,), ('b',))
+        type_check.argname((b_type,), ('b',))
         type_check.expect(
             b_type.dtype == x_type.dtype if same_dtype else b_type.dtype.kind == 'f',
             b_type.ndim == 1,

@@ -49,7 +49,7 @@ class Bilinear(link.Link):
         with self.init_scope():
             shape = (left_size, right_size, out_size)
             _check_shape('initialW', initialW, shape)
-            self.W = variable.Parameter(initializers._get_initializer(initialW), shape)
+            self.W = variable.Parameter(initializers.get_initializer(initialW), shape)
             if not nobias:
                 V1_shape = (left_size, out_size)
                 V2_shape = (right_size, out_size)
@@ -67,10 +67,10 @@ class Bilinear(link.Link):
                         'Bilinear: initial_bias must be a tuple or None, got {}'.format(
                             type(initial_bias).__name__))
                 self.V1 = variable.Parameter(
-                    initializers._get_initializer(initialV1), V1_shape)
+                    initializers.get_initializer(initialV1), V1_shape)
                 self.V2 = variable.Parameter(
-                    initializers._get_initializer(initialV2), V2_shape)
-                self.b = variable.Parameter(initializers._get_initializer(initialb), b_shape)
+                    initializers.get_initializer(initialV2), V2_shape)
+                self.b = variable.Parameter(initializers.get_initializer(initialb), b_shape)
 
     def forward(self, e1, e2):
         """Apply the bilinear map to the batches `e1` and `e2`."""

@@ -29,13 +29,13 @@ class DepthwiseConvolution2D(link.Link):
         if initialW is None:
             initialW = initializers.HeNormal(1. / math.sqrt(2))
         with self.init_scope():
-            self.W = variable.Parameter(initializers._get_initializer(initialW))
+            self.W = variable.Parameter(initializers.get_initializer(initialW))
             if nobias:
                 self.b = None
             else:
                 if initial_bias is None:
                     initial_bias = initializers.Constant(0)
-                self.b = variable.Parameter(initializers._get_initializer(initial_bias))
+                self.b = variable.Parameter(initializers.get_initializer(initial_bias))
         if in_channels is not None:
             self._initialize_params(in_channels)
 

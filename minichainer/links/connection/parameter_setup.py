@@ -21,7 +21,7 @@ def init_weight_and_bias(link, initialW, in_size, nobias, initial_bias, bias_siz
             `initial_bias` whose shape is not `(bias_size,)`.
     """
     with link.init_scope():
-        link.W = variable.Parameter(initializers._get_initializer(initialW))
+        link.W = variable.Parameter(initializers.get_initializer(initialW))
         if in_size is not None:
             link._initialize_params(in_size)
         if nobias:
@@ -34,7 +34,7 @@ def init_weight_and_bias(link, initialW, in_size, nobias, initial_bias, bias_siz
             if initial_bias is None:
                 initial_bias = 0
             link.b = variable.Parameter(
-                initializers._get_initializer(initial_bias), bias_size)
+                initializers.get_initializer(initial_bias), bias_size)
 
 
 def check_groups(owner, name, channels, groups):

@@ -35,15 +35,15 @@ class BlackOut(link.Link):
     def __init__(self, in_size, counts, sample_size):
         super().__init__()
         check_size('BlackOut', 'in_size', in_size)
-        self.sample_size = _ns._check_sample_size('BlackOut', sample_size)
-        p = _ns._count_array('BlackOut', counts, numpy.float32)
+        self.sample_size = _ns.check_sample_size('BlackOut', sample_size)
+        p = _ns.count_array('BlackOut', counts, numpy.float32)
         self.sampler = walker_alias.WalkerAlias(p)
         with self.init_scope():
             self.W = variable.Parameter(shape=(p.size, in_size))
 
     def device_resident_accept(self, visitor):
         super().device_resident_accept(visitor)
-        _ns._accept_sampler(self.sampler, visitor)
+        _ns.accept_sampler(self.sampler, visitor)
 
     def forward(self, x, t):
         """BlackOut loss (a scalar Variable, averaged over the batch) of inputs `x`

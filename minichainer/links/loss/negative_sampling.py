@@ -12,7 +12,7 @@ from minichainer.utils import walker_alias
 from minichainer import variable
 
 
-def _count_array(owner, counts, dtype):
+def count_array(owner, counts, dtype):
     """`counts` as a 1-D array of `dtype`, checked to be usable word frequencies."""
     try:
         p = numpy.array(counts, dtype)
@@ -28,7 +28,7 @@ def _count_array(owner, counts, dtype):
     return p
 
 
-def _check_sample_size(owner, sample_size):
+def check_sample_size(owner, sample_size):
     if (isinstance(sample_size, bool) or not isinstance(sample_size, numbers.Integral)
             or sample_size <= 0):
         raise ValueError('{}: sample_size must be a positive int, got {!r}'.format(
@@ -36,7 +36,7 @@ def _check_sample_size(owner, sample_size):
     return int(sample_size)
 
 
-def _accept_sampler(sampler, visitor):
+def accept_sampler(sampler, visitor):
     # Send the sampler's tables to the visitor's device along with the link's parameters.
     sampler.threshold = visitor.visit_array(sampler.threshold)
     sampler.values = visitor.visit_array(sampler.values)
@@ -68,9 +68,9 @@ class NegativeSampling(link.Link):
     def __init__(self, in_size, counts, sample_size, power=0.75, dtype=None):
         super().__init__()
         check_size('NegativeSampling', 'in_size', in_size)
-        self.sample_size = _check_sample_size('NegativeSampling', sample_size)
+        self.sample_size = check_sample_size('NegativeSampling', sample_size)
         dtype = minichainer.get_dtype(dtype)
-        p = _count_array('NegativeSampling', counts, dtype)
+        p = count_array('NegativeSampling', counts, dtype)
         numpy.power(p, dtype.type(power), out=p)
         self.sampler = walker_alias.WalkerAlias(p)
         with self.init_scope():
@@ -78,7 +78,7 @@ class NegativeSampling(link.Link):
 
     def device_resident_accept(self, visitor):
         super().device_resident_accept(visitor)
-        _accept_sampler(self.sampler, visitor)
+        accept_sampler(self.sampler, visitor)
 
     def forward(self, x, t, reduce='sum', **kwargs):
         """forward(x, t, reduce='sum', *, return_samples=False)

@@ -11,7 +11,7 @@ def affine_parameter(initial, default, dtype):
         initial = default
     if dtype is None:
         return variable.Parameter(initial)
-    initializer = initializers._get_initializer(initial)
+    initializer = initializers.get_initializer(initial)
     initializer.dtype = dtype
     return variable.Parameter(initializer)
 

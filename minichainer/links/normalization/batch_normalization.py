@@ -149,5 +149,5 @@ def statistics_step(link, finetune):
 def _init_array(initializer, default_value, size, dtype):
     if initializer is None:
         initializer = default_value
-    initializer = initializers._get_initializer(initializer)
+    initializer = initializers.get_initializer(initializer)
     return initializers.generate_array(initializer, size, numpy, dtype=dtype)

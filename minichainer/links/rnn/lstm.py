@@ -43,15 +43,15 @@ class LSTMBase(link.Chain):
                 self._initialize_params()
 
     def _initialize_params(self):
-        lateral_init = initializers._get_initializer(self.lateral_init)
-        upward_init = initializers._get_initializer(self.upward_init)
-        bias_init = initializers._get_initializer(self.bias_init)
-        forget_bias_init = initializers._get_initializer(self.forget_bias_init)
+        lateral_init = initializers.get_initializer(self.lateral_init)
+        upward_init = initializers.get_initializer(self.upward_init)
+        bias_init = initializers.get_initializer(self.bias_init)
+        forget_bias_init = initializers.get_initializer(self.forget_bias_init)
         n = self.state_size
         for i in range(0, 4 * n, n):
             lateral_init(self.lateral.W.array[i:i + n, :])
             upward_init(self.upward.W.array[i:i + n, :])
-        a, i, f, o = _lstm._extract_gates(self.upward.b.array.reshape(1, 4 * n, 1))
+        a, i, f, o = _lstm.extract_gates(self.upward.b.array.reshape(1, 4 * n, 1))
         bias_init(a)
         bias_init(i)
         forget_bias_init(f)

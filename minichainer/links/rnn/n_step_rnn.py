@@ -60,8 +60,8 @@ class NStepRNNBase(link.ChainList):
             raise TypeError('{}() got unexpected keyword argument(s): {}'.format(
                 type(self).__name__, ', '.join(sorted(kwargs))))
         direction = 2 if self.use_bi_direction else 1
-        W_init = initializers._get_initializer(initialW)
-        b_init = initializers._get_initializer(0 if initial_bias is None else initial_bias)
+        W_init = initializers.get_initializer(initialW)
+        b_init = initializers.get_initializer(0 if initial_bias is None else initial_bias)
         weights = []
         for i in range(n_layers):
             for _ in range(direction):

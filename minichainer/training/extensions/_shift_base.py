@@ -10,7 +10,7 @@ def _to_python(value):
     return value
 
 
-class _ShiftBase(extension.Extension):
+class ShiftBase(extension.Extension):
     """Sets `optimizer.<attr>` every call; remembers `_t` and `_last_value`."""
 
     def __init__(self, attr, optimizer=None):
@@ -32,7 +32,7 @@ class _ShiftBase(extension.Extension):
         self._last_value = _to_python(serializer('_last_value', self._last_value))
 
 
-class _ShiftFromInitBase(_ShiftBase):
+class ShiftFromInitBase(ShiftBase):
     """A shift starting at `init` (the attribute's value at start when None) and
     optionally stopping at `target`; `initialize` restores the last value on resume.
     """
@@ -52,7 +52,7 @@ class _ShiftFromInitBase(_ShiftBase):
             self._update_value(optimizer, self._init)
 
 
-def _clip_to_target(value, target, growing):
+def clip_to_target(value, target, growing):
     # Stop at ``target`` (written as a ratio so that negative values work, as Chainer).
     if target is not None:
         if growing:

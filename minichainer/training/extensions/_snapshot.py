@@ -59,7 +59,7 @@ def _find_snapshot_files(fmt, path):
     for name in names:
         if not (name.startswith(prefix) and name.endswith(suffix)):
             continue
-        if snapshot_writers._is_temp_name(name):
+        if snapshot_writers.is_temp_name(name):
             continue
         full = os.path.join(path, name)
         try:
@@ -116,7 +116,7 @@ def _latest_snapshot_and_skipped(fmt, path):
     return None, skipped
 
 
-def _find_latest_snapshot(fmt, path):
+def find_latest_snapshot(fmt, path):
     """Return the name of the newest complete snapshot matching `fmt`, or None."""
     return _latest_snapshot_and_skipped(fmt, path)[0]
 
@@ -367,3 +367,6 @@ class _Snapshot(extension.Extension):
             sys.stderr.write('Snapshot writer error after the training loop failed: '
                              '{}: {}\n'.format(type(e).__name__, e))
             traceback.print_exc()
+
+
+_find_latest_snapshot = find_latest_snapshot  # Chainer's name

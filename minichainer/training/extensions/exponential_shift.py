@@ -2,7 +2,7 @@
 from minichainer.training.extensions import _shift_base
 
 
-class ExponentialShift(_shift_base._ShiftFromInitBase):
+class ExponentialShift(_shift_base.ShiftFromInitBase):
     """Sets `optimizer.<attr> = init * rate ** t` at the `t`-th call.
 
     Args:
@@ -24,5 +24,5 @@ class ExponentialShift(_shift_base._ShiftFromInitBase):
         self._t += 1
         optimizer = self._get_optimizer(trainer)
         value = self._init * (self._rate ** self._t)
-        value = _shift_base._clip_to_target(value, self._target, self._rate > 1)
+        value = _shift_base.clip_to_target(value, self._target, self._rate > 1)
         self._update_value(optimizer, value)

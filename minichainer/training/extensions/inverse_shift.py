@@ -2,7 +2,7 @@
 from minichainer.training.extensions import _shift_base
 
 
-class InverseShift(_shift_base._ShiftFromInitBase):
+class InverseShift(_shift_base.ShiftFromInitBase):
     """Sets `optimizer.<attr> = init * (1 + gamma * t) ** (-power)`.
 
     Args:
@@ -25,5 +25,5 @@ class InverseShift(_shift_base._ShiftFromInitBase):
     def __call__(self, trainer):
         self._t += 1
         value = self._init * (1 + self._gamma * self._t) ** (-self._power)
-        value = _shift_base._clip_to_target(value, self._target, self._power < 0)
+        value = _shift_base.clip_to_target(value, self._target, self._power < 0)
         self._update_value(self._get_optimizer(trainer), value)

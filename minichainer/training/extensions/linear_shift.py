@@ -2,7 +2,7 @@
 from minichainer.training.extensions import _shift_base
 
 
-class LinearShift(_shift_base._ShiftBase):
+class LinearShift(_shift_base.ShiftBase):
     """Sets `optimizer.<attr>` to `v1` until call `t1`, then linearly to `v2`
     at call `t2`, then `v2`.
 

@@ -2,7 +2,7 @@
 from minichainer.training.extensions import _shift_base
 
 
-class PolynomialShift(_shift_base._ShiftFromInitBase):
+class PolynomialShift(_shift_base.ShiftFromInitBase):
     """Sets `optimizer.<attr> = init * max(1 - t / max_count, 0) ** rate` at the
     `t`-th call.
 

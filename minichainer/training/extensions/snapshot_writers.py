@@ -71,7 +71,9 @@ def _mp_context():
     return multiprocessing
 
 
-def _is_temp_name(name):
+def is_temp_name(name):
+    """Whether `name` is a writer's temporary file (`.<name>.tmp`, renamed when complete);
+    the snapshot extension's autoload skips these."""
     return name.startswith('.') and name.endswith('.tmp')
 
 

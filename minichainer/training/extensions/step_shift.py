@@ -4,7 +4,7 @@ import numpy
 from minichainer.training.extensions import _shift_base
 
 
-class StepShift(_shift_base._ShiftFromInitBase):
+class StepShift(_shift_base.ShiftFromInitBase):
     """Sets `optimizer.<attr> = init * gamma ** floor(t / step)`.
 
     Args:
@@ -24,5 +24,5 @@ class StepShift(_shift_base._ShiftFromInitBase):
     def __call__(self, trainer):
         self._t += 1
         value = self._init * self._gamma ** numpy.floor(self._t / self._step)
-        value = _shift_base._clip_to_target(value, self._target, self._gamma > 1)
+        value = _shift_base.clip_to_target(value, self._target, self._gamma > 1)
         self._update_value(self._get_optimizer(trainer), value)
