@@ -22,6 +22,7 @@ Deliberate differences from Chainer:
   arrays, so its `target` does not change when the model is trained further.
 """
 import codecs
+import contextlib
 import io
 import os
 import pickle
@@ -397,9 +398,10 @@ def _peek(file, n):
     return head
 
 
-def _open_npz(file):
-    """`numpy.load(file, allow_pickle=False)` for an NPZ archive; anything else
-    raises `ValueError` naming the file and what it is instead."""
+def _open_npz(file, stack):
+    """`numpy.load(file, allow_pickle=False)` for an NPZ archive, closed (with the file,
+    when `file` is a path) by `stack` (a `contextlib.ExitStack`); anything else raises
+    `ValueError` naming the file and what it is instead, and leaves nothing open."""
     source = _describe_source(file)
     head = _peek(file, 6)
     if head is not None and not head.startswith(_ZIP_MAGICS):
@@ -413,6 +415,10 @@ def _open_npz(file):
             'load_npz: {!r} is not an NPZ archive (the zip file save_npz and '
             'numpy.savez write): it is {}'.format(source, what))
     try:
+        if not hasattr(file, 'read'):
+            # Opened here: numpy.load leaves a file it opened itself open when the
+            # archive turns out truncated (its NpzFile has taken the file over by then).
+            file = stack.enter_context(open(os.fspath(file), 'rb'))
         f = numpy.load(file, allow_pickle=False)
     except (zipfile.BadZipFile, EOFError, zlib.error, ValueError, OSError) as e:
         if isinstance(e, FileNotFoundError):
@@ -422,7 +428,7 @@ def _open_npz(file):
     if not isinstance(f, numpy.lib.npyio.NpzFile):
         raise ValueError('load_npz: {!r} is not an NPZ archive (got a .npy array)'
                          .format(source))
-    return f
+    return stack.enter_context(f)
 
 
 def load_npz(file, obj, path='', strict=True, ignore_names=None):
@@ -451,8 +457,8 @@ def load_npz(file, obj, path='', strict=True, ignore_names=None):
     _check_serializable('load_npz', obj)
     if path and not path.endswith('/'):
         path += '/'  # Chainer would silently look up 'updater/model:mainpredictor/...'
-    f = _open_npz(file)
-    with f:
+    with contextlib.ExitStack() as stack:
+        f = _open_npz(file, stack)
         d = NpzDeserializer(f, path=path, strict=strict, ignore_names=ignore_names)
         d._source = _describe_source(file)
         _load_with_rollback(d, obj)

@@ -1,6 +1,8 @@
 """load_npz on files that are not what they should be: every error names the file and,
 for an entry, the key; none suggests loading pickles."""
+import gc
 import io
+import warnings
 import zipfile
 
 import numpy
@@ -55,6 +57,40 @@ def test_truncated_archive(tmp_path):
     truncated.write_bytes(head)
     with pytest.raises(ValueError, match=r'truncated\.npz.*not a readable NPZ archive'):
         serializers.load_npz(str(truncated), L.Linear(3, 2))
+
+
+def test_a_truncated_archive_leaves_no_file_open(tmp_path):
+    # numpy.load keeps a file it opened itself once its NpzFile has taken it over, even
+    # when the archive then turns out truncated; load_npz opens (and closes) the file.
+    path = _model_file(tmp_path)
+    with open(path, 'rb') as f:
+        data = f.read()
+    truncated = tmp_path / 'half.npz'
+    truncated.write_bytes(data[:len(data) // 2])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter('always', ResourceWarning)
+        with pytest.raises(ValueError, match='not a readable NPZ archive'):
+            serializers.load_npz(str(truncated), L.Linear(3, 2))
+        gc.collect()
+    assert not [w for w in caught if issubclass(w.category, ResourceWarning)]
+
+
+def test_a_loaded_archive_and_its_file_are_closed(tmp_path):
+    path = _model_file(tmp_path)
+    opened = []
+    real_load = numpy.load
+
+    def spy(file, *args, **kwargs):
+        opened.append(file)
+        result = real_load(file, *args, **kwargs)
+        opened.append(result)
+        return result
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(numpy, 'load', spy)
+        serializers.load_npz(path, L.Linear(3, 2))
+    handle, archive = opened
+    assert handle.closed and archive.zip is None
 
 
 @pytest.mark.parametrize('stored', [
