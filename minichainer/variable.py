@@ -325,10 +325,7 @@ class Variable:
             self.grad = grad
 
     def _set_layout(self, layout):
-        # A non-standard memory layout (see minichainer.memory_layouts); the first one
-        # switches FunctionNode.apply to its layout-aware variant.
-        self._layout = layout
-        _ops.enable_memory_layouts()
+        set_array_layout(self, layout)
 
     @staticmethod
     def _from_node(node):
@@ -875,9 +872,12 @@ def set_grad_loss_scale(var, loss_scale):
 
 def set_array_layout(var, layout):
     """Record that `var`'s array is in memory layout `layout` (None: the standard one),
-    as the layout-aware `FunctionNode.apply` does for its outputs; unlike the `layout=`
-    argument it switches nothing on (see minichainer.memory_layouts)."""
+    as the layout-aware `FunctionNode.apply` does for its outputs and a link for a
+    parameter it keeps channel-last.  A non-standard layout switches `FunctionNode.apply`
+    to its layout-aware variant (minichainer.memory_layouts) if it is not yet."""
     var._layout = layout
+    if layout is not None:
+        _ops.enable_memory_layouts()
 
 
 def new_variable(data, requires_grad=False, creator=None):

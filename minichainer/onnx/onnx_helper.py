@@ -68,6 +68,11 @@ class GraphBuilder:
     def node_name(self):
         return '{}_tmp_{}'.format(self._func_name, len(self._nodes))
 
+    @property
+    def node_count(self):
+        """How many nodes were built so far."""
+        return len(self._nodes)
+
     def op(self, op_name, input_names, num_outputs=1, **kwargs):
         """Add a node; return its output name (a tuple of names when `num_outputs` > 1)."""
         if num_outputs == 1:

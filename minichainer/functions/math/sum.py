@@ -88,6 +88,11 @@ class SumTo(FunctionNode):
     def __init__(self, shape):
         self._shape = tuple(shape)
 
+    @property
+    def target_shape(self):
+        """The shape the input is summed to (a tuple)."""
+        return self._shape
+
     def check_type_forward(self, in_types):
         type_check.expect(in_types.size() == 1)
 

@@ -36,7 +36,7 @@ class Convolution2D(link.Link):
         self.cudnn_fast = _get_compute_mode() == 'cudnn_fast'
         self.x_layout = _memory_layouts.CUDNN_CHANNEL_LAST_X if self.cudnn_fast else None
         if self.cudnn_fast:
-            self.W._set_layout(_memory_layouts.CUDNN_CHANNEL_LAST_W)
+            variable.set_array_layout(self.W, _memory_layouts.CUDNN_CHANNEL_LAST_W)
             if self.W.array is not None:
                 self.W.array = _memory_layouts.transpose_array(
                     self.W.array, None, self.W.layout)

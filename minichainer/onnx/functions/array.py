@@ -116,7 +116,7 @@ class _Emitter(object):
     def nodes(self, output_names, input_name=None):
         """The nodes emitted, the last one writing `output_names`; an Identity of
         `input_name` when nothing was emitted (e.g. `x[:]`)."""
-        if not self.gb._nodes:
+        if not self.gb.node_count:
             self.gb.op('Identity', [input_name])
         return self.gb.nodes(output_names=list(output_names))
 
@@ -767,7 +767,7 @@ def convert_TransposeSequence(func, opset_version, input_names, output_names, co
 
 @support(_from(7))
 def convert_BroadcastTo(func, opset_version, input_names, output_names, context):
-    shape = [int(s) for s in func._shape]
+    shape = [int(s) for s in func.target_shape]
     e = _Emitter(opset_version, context)
     # 1 where the input already has the target's length: broadcasting keeps the
     # input's own length there (a dynamic batch stays dynamic)

@@ -302,7 +302,7 @@ convert_LogSumExp = _reduction('ReduceLogSumExp')
 @support(_from(7))
 def convert_SumTo(func, opset_version, input_names, output_names, context):
     in_shape = tuple(func.inputs[0].shape)
-    shape = tuple(func._shape)
+    shape = tuple(func.target_shape)
     lead = len(in_shape) - len(shape)
     axes = list(range(lead)) + [lead + i for i, s in enumerate(shape)
                                 if s == 1 and in_shape[lead + i] != 1]
