@@ -11,10 +11,11 @@ import unittest
 
 import numpy
 
-import minichainer
 from minichainer import backend
 from minichainer import gradient_check
 from minichainer import initializers
+from minichainer.initializer import Initializer
+from minichainer.link import Link
 from minichainer.testing import array as array_module
 from minichainer.variable import Variable
 
@@ -353,7 +354,7 @@ class _LinkTestBase(_DeclarativeTestMixin):
 
     def _create_link(self, initializers, backend_config):
         link = self.create_link(initializers)
-        if not isinstance(link, minichainer.Link):
+        if not isinstance(link, Link):
             raise TypeError('`create_link` must return a chainer.Link object.')
         link.to_device(backend_config.device)
         return link
@@ -536,7 +537,7 @@ def _get_expected_initializer(init):
     if isinstance(init, InitializerArgument):
         init = init.expected_initializer
     assert init is not None
-    if not isinstance(init, minichainer.Initializer):
+    if not isinstance(init, Initializer):
         init = initializers.get_initializer(init)
     return init
 

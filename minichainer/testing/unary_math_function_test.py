@@ -4,8 +4,8 @@ import warnings
 
 import numpy
 
-import minichainer
 from minichainer import function
+from minichainer import functions
 from minichainer import gradient_check
 from minichainer import variable
 from minichainer.backends import cuda
@@ -35,7 +35,7 @@ def _func_name(func):
 def _func_class(func):
     if _is_old_style(func):
         return type(func)
-    return getattr(minichainer.functions, func.__name__.capitalize(), None)
+    return getattr(functions, func.__name__.capitalize(), None)
 
 
 def _make_data_default(shape, dtype):
