@@ -50,6 +50,7 @@ class _AliasLoader(importlib.abc.Loader):
         if self._original_spec is not None:
             module.__spec__ = self._original_spec
         _guard_shadowed_attribute(self._alias_name)
+        _alias_loaded_submodules(module, self._alias_name)
 
 
 class _ShadowGuardModule(types.ModuleType):
@@ -76,6 +77,19 @@ def _guard_shadowed_attribute(alias):
     current = parent.__dict__.get(child)
     if current is not None and not isinstance(current, types.ModuleType):
         parent.__class__ = _ShadowGuardModule
+
+
+def _alias_loaded_submodules(package, alias):
+    # The submodules a package has already imported and bound (minichainer.serializers
+    # imports .npz and .hdf5) are in sys.modules under their alias too, as they are in
+    # Chainer: `from chainer.serializers import hdf5` then finds the attribute and imports
+    # nothing, and a test that deletes sys.modules['chainer.serializers.hdf5'] finds it.
+    if not hasattr(package, '__path__'):
+        return
+    prefix = package.__name__ + '.'
+    for child, value in list(vars(package).items()):
+        if isinstance(value, types.ModuleType) and value.__name__ == prefix + child:
+            sys.modules.setdefault(alias + '.' + child, value)
 
 
 def _spec_for(name, module):

@@ -4,7 +4,8 @@ The hierarchy maps to HDF5 groups (`predictor/l1/W` is dataset `W` in group
 `predictor/l1`) and None to an empty dataset, as in Chainer. h5py is imported only
 when these functions are used; without it they raise an error that is both an
 `ImportError` (naming `pip install minichainer[hdf5]`) and a `RuntimeError` (what
-Chainer raises). `_available` tells whether h5py is installed. Differences from
+Chainer raises). `_available` tells whether h5py can be imported now (read when it is
+read: a program or test that sets `sys.modules['h5py'] = None` sees False). Differences from
 Chainer: `save_hdf5` to a path writes a temporary file and renames it into place;
 strings are stored as UTF-8 bytes.
 """
@@ -29,7 +30,11 @@ def _h5py_available():
         return False
 
 
-_available = _h5py_available()
+def __getattr__(name):
+    # Chainer's `_available`, answered when it is read
+    if name == '_available':
+        return _h5py_available()
+    raise AttributeError('module {!r} has no attribute {!r}'.format(__name__, name))
 
 
 class H5pyNotAvailableError(ImportError, RuntimeError):

@@ -222,6 +222,40 @@ def test_importing_a_submodule_keeps_the_function_that_shadows_it(tmp_path):
     assert result.stdout.strip() == 'ok'
 
 
+def test_submodules_a_package_imported_are_registered_under_chainer_names(tmp_path):
+    # As in Chainer, `from chainer.serializers import hdf5` leaves
+    # sys.modules['chainer.serializers.hdf5'] behind; Chainer's test_hdf5 deletes it and
+    # imports chainer.serializers again with h5py hidden, expecting `_available` False.
+    script = _write(tmp_path / 'reimport.py', """
+        import sys
+        from chainer.serializers import hdf5
+        assert sys.modules['chainer.serializers.hdf5'] is hdf5
+        assert sys.modules['chainer.serializers.npz'] is sys.modules['minichainer.serializers.npz']
+        real = sys.modules.get('h5py')
+        sys.modules['h5py'] = None
+        try:
+            del sys.modules['chainer.serializers.hdf5']
+            del sys.modules['chainer.serializers']
+            import chainer.serializers
+            assert chainer.serializers.hdf5._available is False
+            try:
+                chainer.serializers.save_hdf5(None, None, None)
+            except RuntimeError:
+                pass
+            else:
+                raise AssertionError('save_hdf5 without h5py did not raise')
+        finally:
+            if real is None:
+                del sys.modules['h5py']
+            else:
+                sys.modules['h5py'] = real
+        print('ok')
+    """)
+    result = _run(script)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == 'ok'
+
+
 def test_run_in_process(tmp_path, monkeypatch):
     _write(tmp_path / 'prog.py', """
         import sys
