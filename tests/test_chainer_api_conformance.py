@@ -253,6 +253,39 @@ def test_functions_reject_non_standard_layouts_unless_elementwise():
     assert F.relu(y).layout == memory_layouts.CUDNN_CHANNEL_LAST_X
 
 
+@pytest.mark.parametrize('fixed', [False, True])
+def test_batch_normalization_takes_and_gives_a_channel_last_layout(fixed):
+    # As Chainer's: y keeps x's layout, and values and gradients are those of the
+    # standard layout (checked numerically through the layout round trip).
+    layout = memory_layouts.CUDNN_CHANNEL_LAST_X
+    x, gamma, beta = _f32(2, 3, 4, 5), _f32(3, seed=1) + 2, _f32(3, seed=2)
+    mean, var = _f32(3, seed=3), _f32(3, seed=4) + 2
+
+    def bn(h, g, b):
+        if fixed:
+            return F.fixed_batch_normalization(h, g, b, mean, var)
+        return F.batch_normalization(h, g, b)
+
+    y = bn(Variable(x).as_layout(layout), gamma, beta)
+    assert y.layout == layout and y.shape == (2, 3, 4, 5)
+    numpy.testing.assert_allclose(y.as_layout(None).array, bn(x, gamma, beta).array,
+                                  rtol=1e-5, atol=1e-5)
+    gradient_check.check_backward(
+        lambda h, g, b: bn(h.as_layout(layout), g, b).as_layout(None), (x, gamma, beta),
+        _f32(2, 3, 4, 5, seed=5), dtype=numpy.float64, atol=1e-3, rtol=1e-3)
+
+
+def test_batch_normalization_link_in_cudnn_fast_mode_keeps_the_layout():
+    with minichainer.using_config('compute_mode', 'cudnn_fast'):
+        link = L.BatchNormalization(3)
+    assert link.gamma.layout is None
+    x = Variable(numpy.ones((2, 4, 5, 3), numpy.float32),
+                 layout=memory_layouts.CUDNN_CHANNEL_LAST_X)
+    y = link(x)
+    assert y.layout == memory_layouts.CUDNN_CHANNEL_LAST_X and y.shape == (2, 3, 4, 5)
+    assert link.avg_mean.shape == (3,)
+
+
 def test_parameter_layout_initializes_channel_last():
     p = minichainer.Parameter(minichainer.initializers.One(),
                               layout=memory_layouts.CUDNN_CHANNEL_LAST_W)

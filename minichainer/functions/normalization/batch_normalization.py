@@ -5,6 +5,7 @@ import numpy
 
 from minichainer import backend
 from minichainer import function_node
+from minichainer.variable import Variable
 from minichainer.functions import _fast
 from minichainer.utils import argument
 from minichainer.utils import type_check
@@ -472,10 +473,24 @@ running_var=None, decay=0.9, axis=None)
         ('decay', 0.9), ('axis', None),
         train='train argument is not supported anymore. '
         'Use chainer.using_config')
-    return BatchNormalization(eps, running_mean, running_var, decay, axis).apply(
-        (x, gamma, beta))[0]
+    node = BatchNormalization(eps, running_mean, running_var, decay, axis)
+    layout = _memory_layout(x)
+    if layout is not None:
+        return node.apply((x.as_layout(None), gamma, beta))[0].as_layout(layout)
+    return node.apply((x, gamma, beta))[0]
 
 
 def fixed_batch_normalization(x, gamma, beta, mean, var, eps=2e-5, axis=None):
     """Batch normalization with fixed statistics `mean` and `var` (test mode)."""
-    return FixedBatchNormalization(eps, axis).apply((x, gamma, beta, mean, var))[0]
+    node = FixedBatchNormalization(eps, axis)
+    layout = _memory_layout(x)
+    if layout is not None:
+        return node.apply((x.as_layout(None), gamma, beta, mean, var))[0].as_layout(layout)
+    return node.apply((x, gamma, beta, mean, var))[0]
+
+
+def _memory_layout(x):
+    # As Chainer's, both functions take `x` in a non-standard memory layout (a channel-last
+    # Variable, minichainer.memory_layouts) and give `y` in it: here through AsLayout nodes
+    # on both sides, so the gradient follows the same way back.
+    return x.layout if isinstance(x, Variable) else None
