@@ -22,7 +22,7 @@ On NumPy 2 the same transform also rewrites users' arithmetic operators for NumP
 type promotion (see [`legacy_promotion`][minichainer._compat.legacy_promotion]).
 
 Transformed bytecode is cached beside the normal one under its own name
-(`__pycache__/mod.cpython-311.minichainer-legacy-2p.pyc`; `-2` on NumPy 1, where the
+(`__pycache__/mod.cpython-311.minichainer-legacy-3p.pyc`; `-3` on NumPy 1, where the
 operators are left alone), so runs without the mode never
 see it; pytest's assertion-rewritten test modules get the same rewrite, cached under
 pytest's tag plus the same suffix.
@@ -43,7 +43,7 @@ from minichainer._compat.numpy_legacy import _announce_message
 USER_DIRS_ENV_VAR = 'MINICHAINER_NUMPY_LEGACY_USER_DIRS'
 
 # Bump when the transform changes: part of the cache file names.
-_TRANSFORM_VERSION = 2
+_TRANSFORM_VERSION = 3
 
 
 def _numpy_promotes_by_nep50():
@@ -209,9 +209,28 @@ def _is_plain_constant(node):
         type(node) is ast.JoinedStr
 
 
+# NumPy integer types whose construction from an out-of-range Python int NumPy 2 refuses.
+_INTEGER_TYPE_NAMES = frozenset([
+    'int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64', 'intc',
+    'uintc', 'intp', 'uintp', 'byte', 'ubyte', 'short', 'ushort', 'longlong', 'ulonglong'])
+
+
+def _is_integer_type_call(node):
+    # `<obj>.dtype(v)` (Chainer's tests keep the dtype under test there) or
+    # `<name>.<integer type>(v)` (`numpy.uint8(v)`, `np.int32(v)`), with one positional
+    # argument.
+    func = node.func
+    return type(func) is ast.Attribute and len(node.args) == 1 and not node.keywords and \
+        type(node.args[0]) is not ast.Starred and (
+            func.attr == 'dtype' or
+            (func.attr in _INTEGER_TYPE_NAMES and type(func.value) is ast.Name))
+
+
 class _OperatorRewriter(ast.NodeTransformer):
     """`a + b` -> `__minichainer_add__(a, b)` (and -, *, /, //, %, **); `x += y` on a plain
-    name -> `x = __minichainer_iadd__(x, y)`. Annotations are left as they are."""
+    name -> `x = __minichainer_iadd__(x, y)`; `x.dtype(v)` and `np.uint8(v)` ->
+    `__minichainer_scalar__(x.dtype, v)` (NumPy 1's wrapping of an out-of-range Python
+    int). Annotations are left as they are."""
 
     def __init__(self):
         self.used = set()
@@ -230,6 +249,14 @@ class _OperatorRewriter(ast.NodeTransformer):
             return node
         return ast.copy_location(
             ast.Call(func=self._helper(name, node), args=[left, right], keywords=[]), node)
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        if not _is_integer_type_call(node):
+            return node
+        return ast.copy_location(
+            ast.Call(func=self._helper('scalar', node), args=[node.func, node.args[0]],
+                     keywords=[]), node)
 
     def visit_AugAssign(self, node):
         self.generic_visit(node)

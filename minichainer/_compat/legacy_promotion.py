@@ -253,3 +253,34 @@ legacy_truediv, legacy_itruediv = _pair(operator.truediv, operator.itruediv)
 legacy_floordiv, legacy_ifloordiv = _pair(operator.floordiv, operator.ifloordiv, searched=True)
 legacy_mod, legacy_imod = _pair(operator.mod, operator.imod, searched=True)
 legacy_pow, legacy_ipow = _pair(operator.pow, operator.ipow, power=True, searched=True)
+
+
+_announced_wrap = []
+
+
+def legacy_scalar(cls, value):
+    """`cls(value)`; a NumPy integer type given a Python `int` outside its range wraps the
+    value as NumPy 1 did (`np.uint8(-1)` is 255; a DeprecationWarning since NumPy 1.24,
+    an OverflowError since NumPy 2) instead of raising. The transform rewrites users'
+    one-argument calls `<obj>.dtype(v)` and `<module>.<integer type>(v)` to it."""
+    try:
+        return cls(value)
+    except OverflowError:
+        np = sys.modules.get('numpy')
+        if type(value) is not int or np is None or not isinstance(cls, type) or \
+                not issubclass(cls, np.integer):
+            raise
+        try:
+            wrapped = np.array(value).astype(cls)[()]
+        except (OverflowError, TypeError, ValueError):
+            raise OverflowError('Python integer {} out of bounds for {}'.format(
+                value, np.dtype(cls).name)) from None
+        if not _announced_wrap:
+            _announced_wrap.append(True)
+            from minichainer._compat.numpy_legacy import _announce_message
+            _announce_message(
+                'np.{0}({1}) raises OverflowError since NumPy 2 (NumPy 1.24 deprecated '
+                'it); minichainer\'s legacy-NumPy mode wraps the value as NumPy 1 did, to '
+                '{2}. Use `np.array({1}).astype(np.{0})` instead.'.format(
+                    np.dtype(cls).name, value, wrapped), sys._getframe(1))
+        return wrapped

@@ -157,7 +157,7 @@ def test_transformed_code_never_goes_to_the_normal_pyc(tmp_path):
         assert 'value 6.5' in proc.stdout
     cached = sorted(os.listdir(tmp_path / 'lib' / '__pycache__'))
     tag = sys.implementation.cache_tag
-    suffix = '.minichainer-legacy-2{}.pyc'.format('p' if legacy_conversions.PROMOTION else '')
+    suffix = '.minichainer-legacy-3{}.pyc'.format('p' if legacy_conversions.PROMOTION else '')
     assert cached == ['chainer_user.{}{}'.format(tag, suffix),
                       'plain_numpy.{}.pyc'.format(tag)]
     assert not (tmp_path / 'app' / '__pycache__').exists()   # the script is never cached
@@ -398,3 +398,59 @@ def test_runner_gives_numpy1_promotion_to_users_code(tmp_path):
     assert 'types ' + expected in proc.stdout, proc.stderr
     proc = _runner(tmp_path, script, env={legacy_conversions.PROMOTION_ENV_VAR: '0'})
     assert 'types ' + expected in proc.stdout, proc.stderr
+
+
+def test_transform_rewrites_one_argument_integer_type_and_dtype_calls():
+    used, code = _transformed('''
+        a = self.dtype(self.pad)
+        b = np.uint8(-1) + numpy.int32(v)
+        c = np.float32(-1), self.dtype(v, 1), x.dtype(*v), np.uint8(v=1), f(np.int8)(2)
+    ''', promotion=True)
+    assert used == {'scalar', 'add'}
+    assert 'a = __minichainer_scalar__(self.dtype, self.pad)' in code
+    assert ('b = __minichainer_add__(__minichainer_scalar__(np.uint8, -1), '
+            '__minichainer_scalar__(numpy.int32, v))') in code
+    assert 'c = (np.float32(-1), self.dtype(v, 1), x.dtype(*v), np.uint8(v=1), ' \
+        'f(np.int8)(2))' in code
+    used, code = _transformed('a = self.dtype(-1)\n', promotion=False)
+    assert not used and 'a = self.dtype(-1)' in code
+
+
+def test_legacy_scalar_wraps_only_what_numpy_2_refuses():
+    from minichainer._compat import legacy_promotion
+    from minichainer._compat.numpy_legacy import NumpyLegacyWarning
+    scalar = legacy_promotion.legacy_scalar
+    assert scalar(numpy.uint8, 255) == 255 and type(scalar(numpy.uint8, 255)) is numpy.uint8
+    assert scalar(numpy.float32, -1) == -1.0
+    assert scalar(lambda v: v * 2, 4) == 8   # anything else is just called
+    with pytest.raises(TypeError):
+        scalar(numpy.dtype('f'), 1)          # not callable: the same error as before
+    if numpy.__version__.startswith('1.'):
+        return   # NumPy 1 itself wraps (with its DeprecationWarning)
+    legacy_promotion._announced_wrap.clear()
+    with pytest.warns(NumpyLegacyWarning, match=r'np.uint8\(-1\) raises OverflowError'):
+        wrapped = scalar(numpy.uint8, -1)
+    assert wrapped == 255 and type(wrapped) is numpy.uint8
+    assert scalar(numpy.int8, 200) == -56 and scalar(numpy.uint16, -2) == 65534
+    with pytest.raises(OverflowError):
+        scalar(numpy.uint8, 2 ** 70)         # NumPy 1 refused this one too
+
+
+def test_runner_wraps_out_of_range_integer_scalars_as_numpy_1(tmp_path):
+    # Chainer's test_pad_sequence.py: the expected padding of an unsigned array is
+    # `self.dtype(self.pad)` with pad = -1.
+    script = _write(tmp_path / 'prog.py', """
+        import numpy as np
+
+        class Case:
+            dtype = np.uint8
+            pad = -1
+
+            def padding(self):
+                return self.dtype(self.pad)
+
+        print('pad', Case().padding(), np.uint16(-1))
+    """)
+    proc = _runner(tmp_path, script)
+    assert proc.returncode == 0, proc.stderr
+    assert 'pad 255 65535' in proc.stdout
