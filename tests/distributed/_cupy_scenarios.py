@@ -179,12 +179,8 @@ def scenario_not_cuda_aware(comm):
 
 
 def main():
-    comm = mn.create_communicator('naive')
-    for name in sys.argv[1:]:
-        globals()['scenario_' + name](comm)
-        comm.mpi_comm.Barrier()
-        if comm.rank == 0:
-            print('OK', name, flush=True)
+    from _scenarios import run_scenarios  # this folder is the script's: on sys.path
+    run_scenarios(globals(), sys.argv[1:])
 
 
 if __name__ == '__main__':

@@ -729,15 +729,21 @@ def scenario_checkpoint_resume(comm):
                               'files_after': left, 'params': params_of(model)})
 
 
-def main():
-    global OUT
-    OUT = sys.argv[1]
+def run_scenarios(scenarios, names):
+    """Run `scenarios['scenario_' + name](comm)` for each name on a naive communicator,
+    the ranks meeting after each; rank 0 prints ``OK NAME``."""
     comm = mn.create_communicator('naive')
-    for name in sys.argv[2:]:
-        globals()['scenario_' + name](comm)
+    for name in names:
+        scenarios['scenario_' + name](comm)
         comm.mpi_comm.Barrier()
         if comm.rank == 0:
             print('OK', name, flush=True)
+
+
+def main():
+    global OUT
+    OUT = sys.argv[1]
+    run_scenarios(globals(), sys.argv[2:])
 
 
 if __name__ == '__main__':

@@ -131,6 +131,15 @@ def test_gradient_noise_on_cupy_draws_from_the_device(cupy_device):
     assert all(changed)
 
 
+def _update_on_cpu_and_feed(cpu_model, cpu_opt, device_model, device, step):
+    # One CPU update with the gradients of `step`; the device model gets the same ones.
+    grads = grads_for(cpu_model, step)
+    set_grads(cpu_model, grads)
+    cpu_opt.update()
+    for name, p in device_model.namedparams():
+        p.grad = device.send(grads[name])
+
+
 def test_dynamic_loss_scaling_on_cupy_one_host_copy_per_update(cupy_device):
     import cupy_double
     xp = cupy_device.xp
@@ -144,11 +153,7 @@ def test_dynamic_loss_scaling_on_cupy_one_host_copy_per_update(cupy_device):
     cpu_opt.setup(cpu)
     cpu_opt.loss_scaling()
     for step in range(2):
-        grads = grads_for(model, step)
-        set_grads(cpu, grads)
-        cpu_opt.update()
-        for name, p in model.namedparams():
-            p.grad = cupy_device.send(grads[name])
+        _update_on_cpu_and_feed(cpu, cpu_opt, model, cupy_device, step)
         before = cupy_double.host_transfers() if cupy_double.is_double(xp) else None
         opt.update()
         if before is not None:
@@ -181,11 +186,7 @@ def test_mixed16_fp32_update_on_cupy(cupy_device):
 
     (cpu_model, cpu_opt), (gpu_model, gpu_opt) = build(None), build(cupy_device)
     for step in range(2):
-        grads = grads_for(cpu_model, step)
-        set_grads(cpu_model, grads)
-        cpu_opt.update()
-        for name, p in gpu_model.namedparams():
-            p.grad = cupy_device.send(grads[name])
+        _update_on_cpu_and_feed(cpu_model, cpu_opt, gpu_model, cupy_device, step)
         with _no_host_copy():
             gpu_opt.update()
     tol = 0 if _tolerance(cupy_device) == 0 else 1e-3
